@@ -1,0 +1,68 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: drives in the controller's bays.
+ *
+ * A megaraid-drive sits on the controller's megaraid-bus ("<ctrl-id>.0").
+ * It owns its backing BlockBackend and its identity (interface, media,
+ * vendor/model/serial/firmware, WWN, logical block size).  The controller
+ * sees drives only through this header and the SCSI target (target.h).
+ */
+#ifndef HW_MEGARAID_DRIVE_H
+#define HW_MEGARAID_DRIVE_H
+
+#include "hw/qdev-core.h"
+#include "system/block-backend.h"
+#include "qom/object.h"
+
+#define TYPE_MEGARAID_BUS "megaraid-bus"
+OBJECT_DECLARE_SIMPLE_TYPE(MRBus, MEGARAID_BUS)
+
+#define TYPE_MEGARAID_DRIVE "megaraid-drive"
+OBJECT_DECLARE_SIMPLE_TYPE(MRDrive, MEGARAID_DRIVE)
+
+typedef enum MRDriveInterface {
+    MR_IF_NVME = 0,
+    MR_IF_SAS,
+    MR_IF_SATA,
+} MRDriveInterface;
+
+typedef enum MRDriveMedia {
+    MR_MEDIA_SSD = 0,
+    MR_MEDIA_HDD,
+} MRDriveMedia;
+
+struct MRBus {
+    BusState parent_obj;
+};
+
+struct MRDrive {
+    DeviceState parent_obj;
+
+    /* properties */
+    BlockConf conf;             /* drive=, logical_block_size=, ... */
+    uint32_t slot;
+    uint32_t enclosure;
+    char *interface_str;        /* "nvme" | "sas" | "sata" */
+    char *media_str;            /* "ssd" | "hdd" */
+    char *vendor;
+    char *model;
+    char *serial;
+    char *firmware;
+    uint64_t wwn;               /* 0: derived from controller and slot */
+    uint32_t rotation_rate;     /* 1 for SSD, RPM for HDD */
+
+    /* derived at realize */
+    MRDriveInterface iface;
+    MRDriveMedia media;
+    uint32_t block_size;        /* 512 or 4096 */
+    uint64_t num_blocks;        /* capacity in logical blocks */
+    uint16_t dev_handle;        /* assigned by the controller on plug */
+    bool in_array;              /* member of a RAID array: hidden from host */
+};
+
+/* Number of bays the card offers for each interface kind. */
+#define MR_MAX_NVME_DRIVES      32
+#define MR_MAX_SAS_SATA_DRIVES  240
+
+#endif

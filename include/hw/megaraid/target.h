@@ -1,0 +1,64 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: the SCSI target the controller firmware presents for a
+ * JBOD drive (and, later, a RAID virtual disk).
+ *
+ * The host-interface front end (MPI3 for megaraid-9600) parses the guest's
+ * request, walks and bounds-checks its SGL into a QEMUSGList, fills an
+ * MRTargetReq and calls mr_target_submit().  The target executes the CDB
+ * (emulated commands from buffers, media access with the dma helpers on
+ * the drive's BlockBackend) and calls req->done exactly once, possibly
+ * before mr_target_submit() returns.
+ */
+#ifndef HW_MEGARAID_TARGET_H
+#define HW_MEGARAID_TARGET_H
+
+#include "system/dma.h"
+#include "hw/megaraid/drive.h"
+
+#define MR_SENSE_MAX 96
+
+typedef enum MRDataDir {
+    MR_DIR_NONE = 0,
+    MR_DIR_TO_DEVICE,           /* guest -> drive (write) */
+    MR_DIR_FROM_DEVICE,         /* drive -> guest (read) */
+} MRDataDir;
+
+typedef struct MRTargetReq MRTargetReq;
+typedef void MRTargetDone(MRTargetReq *req);
+
+struct MRTargetReq {
+    /* Filled by the front end. */
+    MRDrive *drive;
+    uint64_t lun;
+    uint8_t cdb[32];
+    uint32_t cdb_len;
+    MRDataDir dir;
+    QEMUSGList *sg;             /* NULL when no data buffer */
+    uint32_t data_len;          /* DataLength of the request */
+    MRTargetDone *done;
+    void *opaque;
+
+    /* Filled by the target before done() is called. */
+    uint8_t status;             /* SCSI status byte */
+    uint8_t sense[MR_SENSE_MAX];
+    uint32_t sense_len;
+    uint32_t xfer_count;        /* bytes actually transferred */
+
+    /* Private to the target. */
+    BlockAIOCB *aiocb;
+    void *priv;
+};
+
+/* Execute req; req->done() is called once when it finishes. */
+void mr_target_submit(MRTargetReq *req);
+
+/*
+ * Abort an outstanding request (task management).  done() is still called,
+ * exactly once; status is then TASK ABORTED unless the request finished
+ * first.
+ */
+void mr_target_cancel(MRTargetReq *req);
+
+#endif

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Adds the Debian archive lines the project needs on a bookworm machine:
+# bookworm-backports (binaries and sources: meson, pycotap, linux 6.12,
+# QEMU 10.0) and trixie sources (QEMU 10.0.x).  Idempotent.
+set -eu
+f=/etc/apt/sources.list.d/megaraid-sim.sources
+if [ ! -f "$f" ]; then
+    cat > "$f" <<'SRC'
+Types: deb deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    apt-get update -q
+fi
