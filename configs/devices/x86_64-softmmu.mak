@@ -17,3 +17,4 @@ CONFIG_NVME_PCI=y
 CONFIG_MEGASAS_SCSI_PCI=y
 
 # Ours (hw/megaraid/Kconfig)
+CONFIG_MEGARAID_9600=y

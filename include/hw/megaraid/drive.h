@@ -36,6 +36,26 @@ struct MRBus {
     BusState parent_obj;
 };
 
+/*
+ * State of the SCSI target the firmware presents for the drive: mode page
+ * settings the guest can change and the counters LOG SENSE and SMART
+ * report.  Owned by hw/megaraid/target*.c; reset at realize.
+ */
+typedef struct MRTargetState {
+    bool wce;                   /* caching page WCE (current) */
+    bool saved_wce;             /* caching page WCE (saved) */
+    bool d_sense;               /* control page D_SENSE: descriptor sense */
+    bool dexcpt;                /* IE page DEXCPT: exceptions disabled */
+    uint8_t mrie;               /* IE page MRIE */
+    bool stopped;               /* START STOP UNIT with START=0 */
+    uint32_t start_stop_cycles;
+    uint64_t blocks_read;
+    uint64_t blocks_written;
+    uint32_t read_errors;       /* uncorrected, from the backend */
+    uint32_t write_errors;
+    int64_t realized_ns;        /* QEMU_CLOCK_REALTIME at realize */
+} MRTargetState;
+
 struct MRDrive {
     DeviceState parent_obj;
 
@@ -56,9 +76,14 @@ struct MRDrive {
     MRDriveInterface iface;
     MRDriveMedia media;
     uint32_t block_size;        /* 512 or 4096 */
+    uint32_t phys_block_size;   /* >= block_size, power of two multiple */
     uint64_t num_blocks;        /* capacity in logical blocks */
+    bool discard;               /* ssd with discard=unmap: LBP offered */
+    bool read_only;
     uint16_t dev_handle;        /* assigned by the controller on plug */
     bool in_array;              /* member of a RAID array: hidden from host */
+
+    MRTargetState ts;
 };
 
 /* Number of bays the card offers for each interface kind. */

@@ -15,6 +15,7 @@
 #define HW_MEGARAID_TARGET_H
 
 #include "system/dma.h"
+#include "block/accounting.h"
 #include "hw/megaraid/drive.h"
 
 #define MR_SENSE_MAX 96
@@ -49,6 +50,12 @@ struct MRTargetReq {
     /* Private to the target. */
     BlockAIOCB *aiocb;
     void *priv;
+    QEMUSGList qsg;             /* sg trimmed to the transfer, if needed */
+    bool own_qsg;
+    bool cancelled;
+    BlockAcctCookie acct;
+    uint64_t lba;
+    uint32_t nblocks;
 };
 
 /* Execute req; req->done() is called once when it finishes. */
