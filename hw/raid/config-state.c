@@ -1,0 +1,156 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim RAID core: drive and VD states.
+ *
+ * Owns the drive state transition table, the names of states and levels,
+ * and the rule that derives a VD's state from its members.
+ */
+#include "raid/config.h"
+
+#include <string.h>
+
+#define T(from, to) [RAID_PD_##from][RAID_PD_##to] = true
+
+/* The only drive state changes the controller makes or accepts. */
+static const bool pd_transitions[RAID_PD_STATE__MAX][RAID_PD_STATE__MAX] = {
+    T(UNCONF_GOOD, ONLINE), T(UNCONF_GOOD, HOT_SPARE),
+    T(UNCONF_GOOD, UNCONF_BAD), T(UNCONF_GOOD, MISSING),
+    T(UNCONF_GOOD, REBUILD),
+    T(UNCONF_BAD, UNCONF_GOOD), T(UNCONF_BAD, MISSING),
+    T(ONLINE, OFFLINE), T(ONLINE, MISSING), T(ONLINE, UNCONF_GOOD),
+    T(OFFLINE, ONLINE), T(OFFLINE, REBUILD), T(OFFLINE, UNCONF_BAD),
+    T(OFFLINE, MISSING),
+    T(REBUILD, ONLINE), T(REBUILD, OFFLINE), T(REBUILD, MISSING),
+    T(HOT_SPARE, REBUILD), T(HOT_SPARE, UNCONF_GOOD),
+    T(HOT_SPARE, UNCONF_BAD), T(HOT_SPARE, MISSING),
+    T(FOREIGN, UNCONF_GOOD), T(FOREIGN, ONLINE), T(FOREIGN, HOT_SPARE),
+    T(FOREIGN, OFFLINE), T(FOREIGN, REBUILD), T(FOREIGN, UNCONF_BAD),
+    T(FOREIGN, MISSING),
+    T(MISSING, OFFLINE), T(MISSING, REBUILD), T(MISSING, UNCONF_GOOD),
+};
+
+#undef T
+
+static const char *const pd_state_names[RAID_PD_STATE__MAX] = {
+    [RAID_PD_UNCONF_GOOD] = "unconfigured-good",
+    [RAID_PD_UNCONF_BAD] = "unconfigured-bad",
+    [RAID_PD_ONLINE] = "online",
+    [RAID_PD_OFFLINE] = "offline",
+    [RAID_PD_REBUILD] = "rebuild",
+    [RAID_PD_HOT_SPARE] = "hot-spare",
+    [RAID_PD_FOREIGN] = "foreign",
+    [RAID_PD_MISSING] = "missing",
+};
+
+const char *raid_pd_state_name(RaidPdState s)
+{
+    return (unsigned)s < RAID_PD_STATE__MAX ? pd_state_names[s] : "invalid";
+}
+
+const char *raid_vd_state_name(RaidVdState s)
+{
+    switch (s) {
+    case RAID_VD_OPTIMAL:
+        return "optimal";
+    case RAID_VD_PARTIALLY_DEGRADED:
+        return "partially-degraded";
+    case RAID_VD_DEGRADED:
+        return "degraded";
+    case RAID_VD_OFFLINE:
+        return "offline";
+    }
+    return "invalid";
+}
+
+bool raid_pd_transition_valid(RaidPdState from, RaidPdState to)
+{
+    if ((unsigned)from >= RAID_PD_STATE__MAX ||
+        (unsigned)to >= RAID_PD_STATE__MAX) {
+        return false;
+    }
+    return from == to || pd_transitions[from][to];
+}
+
+bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
+                              GError **errp)
+{
+    RaidPd *p;
+
+    if (pd < 0 || pd >= cfg->npds) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "drive %d does not exist", pd);
+        return false;
+    }
+    p = &cfg->pds[pd];
+    if (!raid_pd_transition_valid(p->state, to)) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "drive %d (slot %d): state change %s -> %s is not "
+                    "allowed", pd, p->slot, raid_pd_state_name(p->state),
+                    raid_pd_state_name(to));
+        return false;
+    }
+    p->state = to;
+    raid_config_update_states(cfg);
+    return true;
+}
+
+/* Members a span of this level can lose and still serve all data. */
+static int span_redundancy(RaidLevel level, int width)
+{
+    switch (level) {
+    case RAID_LEVEL_1:
+    case RAID_LEVEL_10:
+        return width - 1;
+    case RAID_LEVEL_5:
+    case RAID_LEVEL_50:
+        return 1;
+    case RAID_LEVEL_6:
+    case RAID_LEVEL_60:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+/*
+ * A span that lost more members than its redundancy is offline and so is
+ * the VD.  A span that lost exactly its redundancy makes the VD degraded
+ * (one more failure loses data); fewer losses make it partially degraded
+ * (RAID 6 with one member out, a 3-way mirror with one out).
+ */
+static RaidVdState vd_state(const RaidConfig *cfg, const RaidVd *vd)
+{
+    const RaidDriveGroup *dg = &cfg->dgs[vd->dg];
+    RaidVdState st = RAID_VD_OPTIMAL;
+
+    for (int s = 0; s < dg->nspans; s++) {
+        const RaidSpan *sp = &dg->span[s];
+        int red = span_redundancy(vd->level, sp->ndrives);
+        int failed = 0;
+
+        for (int i = 0; i < sp->ndrives; i++) {
+            if (cfg->pds[sp->pd[i]].state != RAID_PD_ONLINE) {
+                failed++;
+            }
+        }
+        if (failed > red) {
+            return RAID_VD_OFFLINE;
+        }
+        if (failed && failed == red) {
+            st = RAID_VD_DEGRADED;
+        } else if (failed && st == RAID_VD_OPTIMAL) {
+            st = RAID_VD_PARTIALLY_DEGRADED;
+        }
+    }
+    return st;
+}
+
+void raid_config_update_states(RaidConfig *cfg)
+{
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (cfg->vds[v].used) {
+            cfg->vds[v].state = vd_state(cfg, &cfg->vds[v]);
+        }
+    }
+}

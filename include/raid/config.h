@@ -1,0 +1,213 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim RAID core: the controller configuration model.
+ *
+ * Physical drives, drive groups made of spans, virtual disks, hot spares,
+ * drive and VD states with only the valid transitions, and the limits of
+ * the MegaRAID 9600.  Every refusal returns false and sets a GError whose
+ * message names the limit or the transition.  Pure logic: no I/O.
+ */
+#ifndef RAID_CONFIG_H
+#define RAID_CONFIG_H
+
+#include "raid/geometry.h"
+#include "raid/plan.h"
+
+#define RAID_GUID_LEN 24
+
+/* Limits of the MegaRAID 9600 (refused with a message naming them). */
+#define RAID_MAX_VDS                240
+#define RAID_MAX_VDS_PER_DG         16
+#define RAID_MAX_DRIVES_PER_SPAN    RAID_MAX_SPAN_MEMBERS
+#define RAID_MAX_GLOBAL_SPARES      64
+#define RAID_MAX_DEDICATED_SPARES   64
+#define RAID_MAX_PDS                240
+#define RAID_MAX_DGS                RAID_MAX_VDS
+#define RAID_VD_NAME_LEN            16
+
+typedef enum RaidPdState {
+    RAID_PD_UNCONF_GOOD = 0,
+    RAID_PD_UNCONF_BAD,
+    RAID_PD_ONLINE,
+    RAID_PD_OFFLINE,        /* failed member */
+    RAID_PD_REBUILD,
+    RAID_PD_HOT_SPARE,
+    RAID_PD_FOREIGN,
+    RAID_PD_MISSING,
+    RAID_PD_STATE__MAX,
+} RaidPdState;
+
+typedef enum RaidVdState {
+    RAID_VD_OPTIMAL = 0,
+    RAID_VD_PARTIALLY_DEGRADED,
+    RAID_VD_DEGRADED,
+    RAID_VD_OFFLINE,
+} RaidVdState;
+
+/* Cache policy fields of a VD (DDF cache policy byte bits). */
+#define RAID_CACHE_WRITE_BACK       0x01
+#define RAID_CACHE_ADAPTIVE_WB      0x02
+#define RAID_CACHE_READ_AHEAD       0x04
+#define RAID_CACHE_ADAPTIVE_RA      0x08
+#define RAID_CACHE_WB_NO_BATTERY    0x10
+#define RAID_CACHE_WRITE_ALLOWED    0x20
+#define RAID_CACHE_READ_ALLOWED     0x40
+
+typedef enum RaidJobKind {
+    RAID_JOB_NONE = 0,
+    RAID_JOB_REBUILD,
+    RAID_JOB_CHECK,
+    RAID_JOB_INIT,
+} RaidJobKind;
+
+/* A resumable background job cursor over a VD's stripe (row) space. */
+typedef struct RaidJobCursor {
+    RaidJobKind kind;
+    bool repair;             /* check: rewrite mismatching parity/mirror */
+    uint32_t target_ref;     /* rebuild: PD reference being rebuilt */
+    uint64_t next_row;       /* first row not yet done */
+    uint64_t total_rows;
+    uint64_t mismatches;     /* check: rows found inconsistent so far */
+} RaidJobCursor;
+
+typedef struct RaidPd {
+    uint8_t guid[RAID_GUID_LEN];
+    uint32_t ref;            /* DDF PD_Reference, unique in the config */
+    int slot;                /* bay, -1 unknown */
+    uint64_t sectors;        /* raw capacity, 512-byte sectors */
+    uint64_t usable;         /* sectors for user data (below the reserve) */
+    RaidPdState state;
+    RaidPdState foreign_state;  /* state in its metadata while foreign */
+    int spare_dg;            /* dedicated spare: drive group, -1 global */
+    bool present;            /* a drive image is attached */
+    char *path;              /* backing file (tools), may be NULL */
+} RaidPd;
+
+typedef struct RaidSpan {
+    int ndrives;
+    int pd[RAID_MAX_DRIVES_PER_SPAN];   /* indexes into RaidConfig.pds */
+} RaidSpan;
+
+typedef struct RaidDriveGroup {
+    bool used;
+    int nspans;
+    RaidSpan span[RAID_MAX_SPANS];
+    uint64_t next_free;      /* member sector where the next VD starts */
+} RaidDriveGroup;
+
+typedef struct RaidVd {
+    bool used;
+    uint8_t guid[RAID_GUID_LEN];
+    char name[RAID_VD_NAME_LEN + 1];
+    RaidLevel level;
+    uint32_t strip;          /* sectors */
+    int dg;
+    uint64_t start;          /* member sector of the extent */
+    uint64_t blocks;         /* sectors per member extent */
+    uint64_t size;           /* VD sectors */
+    uint8_t cache;           /* RAID_CACHE_* */
+    bool initialized;
+    bool consistent;
+    uint32_t seq;            /* DDF VD config record sequence number */
+    RaidVdState state;
+    RaidJobCursor job;
+} RaidVd;
+
+typedef struct RaidConfig {
+    uint8_t header_guid[RAID_GUID_LEN];
+    uint8_t ctrl_guid[RAID_GUID_LEN];
+    uint16_t ctrl_type[4];   /* PCI vendor, device, subvendor, subdevice */
+    char product[17];
+    uint32_t seq;            /* DDF header sequence number */
+    bool foreign;            /* read from another controller's drives */
+    int npds;
+    RaidPd pds[RAID_MAX_PDS];
+    RaidDriveGroup dgs[RAID_MAX_DGS];
+    RaidVd vds[RAID_MAX_VDS];
+} RaidConfig;
+
+/* Parameters of a new VD. */
+typedef struct RaidVdSpec {
+    RaidLevel level;
+    uint32_t strip;          /* sectors; 0: default (256 KiB) */
+    uint64_t size;           /* VD sectors; 0: all the free space */
+    int nspans;              /* 0: 1 (or 2 for RAID 10/50/60 if even) */
+    const char *name;
+    uint8_t cache;
+} RaidVdSpec;
+
+/* Names for messages and JSON (level names: geometry.h). */
+const char *raid_pd_state_name(RaidPdState s);
+const char *raid_vd_state_name(RaidVdState s);
+
+/* Metadata reserve at the end of a drive (see docs/megaraid-img.md). */
+uint64_t raid_reserve_sectors(uint64_t drive_sectors);
+
+RaidConfig *raid_config_new(const uint8_t ctrl_guid[RAID_GUID_LEN]);
+void raid_config_free(RaidConfig *cfg);
+RaidConfig *raid_config_dup(const RaidConfig *cfg);
+
+/* Add an unconfigured good drive; returns its index or -1. */
+int raid_config_add_pd(RaidConfig *cfg, const uint8_t guid[RAID_GUID_LEN],
+                       int slot, uint64_t sectors, GError **errp);
+int raid_config_find_pd_ref(const RaidConfig *cfg, uint32_t ref);
+int raid_config_find_pd_slot(const RaidConfig *cfg, int slot);
+
+/* Drive state change through the transition table. */
+bool raid_pd_transition_valid(RaidPdState from, RaidPdState to);
+bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
+                              GError **errp);
+
+/*
+ * Create a drive group from @npd unconfigured good drives (in member
+ * order) and a first VD on it.  Returns the VD index or -1.
+ */
+int raid_config_create_vd(RaidConfig *cfg, const int *pds, int npd,
+                          const RaidVdSpec *spec, GError **errp);
+/* Another VD on an existing drive group (same level rules). */
+int raid_config_add_vd(RaidConfig *cfg, int dg, const RaidVdSpec *spec,
+                       GError **errp);
+bool raid_config_delete_vd(RaidConfig *cfg, int vd, GError **errp);
+
+/* Hot spares: @dg < 0 for a global spare. */
+bool raid_config_add_spare(RaidConfig *cfg, int pd, int dg, GError **errp);
+bool raid_config_remove_spare(RaidConfig *cfg, int pd, GError **errp);
+
+/* Member failure, replacement, rebuild. */
+bool raid_config_fail_pd(RaidConfig *cfg, int pd, GError **errp);
+/*
+ * Put @newpd (unconfigured good or hot spare) in the place of failed or
+ * missing member @oldpd; the new drive goes to REBUILD and the VDs on the
+ * group get a rebuild cursor.  The old drive becomes unconfigured bad
+ * (or is dropped from the config if missing).
+ */
+bool raid_config_replace_pd(RaidConfig *cfg, int oldpd, int newpd,
+                            GError **errp);
+/* Pick the spare for a failed member of @dg: dedicated first. -1: none. */
+int raid_config_pick_spare(const RaidConfig *cfg, int dg);
+/* Rebuild of @pd finished on every VD: REBUILD -> ONLINE. */
+bool raid_config_rebuild_done(RaidConfig *cfg, int pd, GError **errp);
+
+/* Members of a VD, in RAID member order (spans concatenated). */
+int raid_vd_members(const RaidConfig *cfg, int vd, int *pds, int max);
+int raid_vd_span_width(const RaidConfig *cfg, int vd);
+int raid_vd_nspans(const RaidConfig *cfg, int vd);
+/* Rows (strips per member extent). */
+uint64_t raid_vd_rows(const RaidConfig *cfg, int vd);
+/* The data-path layout of a VD (geometry.h). */
+bool raid_config_vd_layout(const RaidConfig *cfg, int vd, RaidLayout *l,
+                           GError **errp);
+/* Member states for the planner: from drive states and rebuild cursors. */
+void raid_config_vd_member_states(const RaidConfig *cfg, int vd,
+                                  RaidMemberState *st);
+/* Recompute every VD's state from its members' states. */
+void raid_config_update_states(RaidConfig *cfg);
+int raid_config_count_vds(const RaidConfig *cfg);
+int raid_config_count_spares(const RaidConfig *cfg, bool dedicated);
+
+/* Mark every PD foreign / import a foreign config under @ctrl_guid. */
+bool raid_config_import(RaidConfig *cfg, const uint8_t ctrl_guid[RAID_GUID_LEN],
+                        GError **errp);
+
+#endif
