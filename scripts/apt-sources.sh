@@ -20,5 +20,5 @@ Suites: bookworm trixie
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-    apt-get update -q
+    apt-get update -q -o DPkg::Lock::Timeout=600
 fi

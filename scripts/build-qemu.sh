@@ -43,6 +43,12 @@ if [ ! -f "$src/.megaraid-hooked" ]; then
     touch "$src/.megaraid-hooked"
 fi
 
+# ccache through its compiler links: QEMU's configure names the compiler
+# itself, so meson's own ccache detection does not apply.
+if [ -d /usr/lib/ccache ]; then
+    export PATH="/usr/lib/ccache:$PATH"
+fi
+
 if [ ! -f "$bld/build.ninja" ]; then
     mkdir -p "$bld"
     (cd "$bld" && "$src/configure" \
