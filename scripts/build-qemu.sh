@@ -17,6 +17,14 @@ mkdir -p "$top/build"
 exec 9>"$top/build/.qemu-build.lock"
 flock 9
 
+# The hook patch is applied to a pristine tree: when it changes, unpack the
+# source again (from the download cache) and re-apply it.
+hook_sum=$(sha256sum "$top/configs/hook.patch" | cut -d' ' -f1)
+if [ -f "$src/.megaraid-hooked" ] &&
+   [ "$(cat "$src/.megaraid-hooked")" != "$hook_sum" ]; then
+    echo "build-qemu: configs/hook.patch changed; unpacking QEMU again"
+    rm -rf "$src"
+fi
 "$top/scripts/fetch-qemu.sh"
 
 # Link the overlay.  Symlinks, so that editing a project file rebuilds
@@ -40,13 +48,16 @@ link "$top/configs/devices/x86_64-softmmu.mak" \
 
 if [ ! -f "$src/.megaraid-hooked" ]; then
     patch -d "$src" -p1 --forward --quiet < "$top/configs/hook.patch"
-    touch "$src/.megaraid-hooked"
+    echo "$hook_sum" > "$src/.megaraid-hooked"
 fi
 
 # ccache through its compiler links: QEMU's configure names the compiler
 # itself, so meson's own ccache detection does not apply.
+# Paths are made relative to the checkout and the working directory is
+# left out of the hash, so a fresh clone elsewhere (CI) hits the cache.
 if [ -d /usr/lib/ccache ]; then
     export PATH="/usr/lib/ccache:$PATH"
+    export CCACHE_BASEDIR="$top" CCACHE_NOHASHDIR=1
 fi
 
 if [ ! -f "$bld/build.ninja" ]; then
