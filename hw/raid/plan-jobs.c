@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RAID core: plans for the background jobs, one row at a time: rebuild a
+ * member's strip (from parity or a mirror) and check/repair a row's
+ * parity or mirror copies.  The job cursors (job*.c) decide which rows.
+ */
+#include <errno.h>
+#include <string.h>
+#include "plan-int.h"
+
+static bool is_mirror(const RaidLayout *l)
+{
+    return l->level == RAID_LEVEL_1 || l->level == RAID_LEVEL_10;
+}
+
+static bool is_parity(const RaidLayout *l)
+{
+    return l->parity && !is_mirror(l);
+}
+
+static uint64_t row_lba(const RaidLayout *l, uint32_t m, uint64_t row)
+{
+    return l->member_start[m] + (row << l->strip_shift);
+}
+
+/* Buffers for a whole span row: data strips, P and Q. */
+static void span_group(RaidPlan *p, const RaidLayout *l, uint64_t row,
+                       uint32_t span, uint32_t len, RaidPlanGroup *g)
+{
+    memset(g, 0, sizeof(*g));
+    g->ndata = l->span_data;
+    g->len = len * RAID_SECTOR_SIZE;
+    g->miss_a = g->miss_b = RAID_STRIP_NONE;
+    for (uint32_t d = 0; d < l->span_data; d++) {
+        g->exp[d] = raid_layout_q_exp(l, row, span, d);
+        g->data_buf[d] = raid_plan_buf(p, len);
+    }
+    g->p_buf = raid_plan_buf(p, len);
+    if (l->parity == 2) {
+        g->q_buf = raid_plan_buf(p, len);
+    }
+}
+
+static uint32_t member_buf(const RaidLayout *l, const RaidPlanGroup *g,
+                           uint64_t row, uint32_t m, int *idx)
+{
+    uint32_t d;
+
+    switch (raid_layout_role(l, row, m, &d)) {
+    case RAID_ROLE_P:
+        *idx = RAID_STRIP_P;
+        return g->p_buf;
+    case RAID_ROLE_Q:
+        *idx = RAID_STRIP_Q;
+        return g->q_buf;
+    default:
+        *idx = d;
+        return g->data_buf[d];
+    }
+}
+
+RaidPlan *raid_plan_rebuild_row(const RaidLayout *l,
+                                const RaidMemberState *st, uint64_t row,
+                                uint32_t target)
+{
+    RaidPlan *p = raid_plan_new(RAID_OP_WRITE);
+    uint32_t len = raid_layout_row_len(l, row);
+    uint32_t span, first;
+    uint64_t rel = row << l->strip_shift;
+
+    if (target >= l->members || !len) {
+        return raid_plan_fail(p, -EINVAL);
+    }
+    p->has_rows = true;
+    p->exclusive = true;
+    p->first_row = p->last_row = row;
+    span = target / l->span_members;
+    first = span * l->span_members;
+
+    if (is_mirror(l)) {
+        for (uint32_t i = 0; i < l->span_members; i++) {
+            uint32_t m = first + (uint32_t)((row + i) % l->span_members);
+
+            if (m != target && raid_st_readable(st, m, rel, len)) {
+                uint32_t b = raid_plan_buf(p, len);
+
+                raid_plan_io(p, RAID_STEP_READ, 0, m, row_lba(l, m, row),
+                             len, b, 0);
+                raid_plan_io(p, RAID_STEP_WRITE, 1, target,
+                             row_lba(l, target, row), len, b, 0);
+                return p;
+            }
+        }
+        return raid_plan_fail(p, -EIO);
+    }
+    if (is_parity(l)) {
+        RaidPlanGroup g;
+        int miss[2] = { RAID_STRIP_NONE, RAID_STRIP_NONE };
+        uint32_t nmiss = 1, tbuf;
+
+        span_group(p, l, row, span, len, &g);
+        tbuf = member_buf(l, &g, row, target, &miss[0]);
+        for (uint32_t i = 0; i < l->span_members; i++) {
+            uint32_t m = first + i;
+            int idx;
+            uint32_t b = member_buf(l, &g, row, m, &idx);
+
+            if (m == target) {
+                continue;
+            }
+            if (raid_st_readable(st, m, rel, len)) {
+                raid_plan_io(p, RAID_STEP_READ, 0, m, row_lba(l, m, row),
+                             len, b, 0);
+            } else if (nmiss++ < l->parity) {
+                miss[1] = idx;
+            }
+        }
+        if (nmiss > l->parity) {
+            return raid_plan_fail(p, -EIO);
+        }
+        g.miss_a = miss[0];
+        g.miss_b = miss[1];
+        raid_plan_step(p, RAID_STEP_RECOVER, 1)->group =
+            raid_plan_group(p, &g);
+        raid_plan_io(p, RAID_STEP_WRITE, 1, target, row_lba(l, target, row),
+                     len, tbuf, 0);
+        return p;
+    }
+    return raid_plan_fail(p, -EIO);     /* RAID 0, JBOD: no redundancy */
+}
+
+static void compare(RaidPlan *p, uint32_t a, uint32_t b, uint32_t len)
+{
+    RaidStep *s = raid_plan_step(p, RAID_STEP_COMPARE, 1);
+
+    s->buf = a;
+    s->buf2 = b;
+    s->sectors = len;
+}
+
+static void check_mirror_span(RaidPlan *p, const RaidLayout *l,
+                              const RaidMemberState *st, uint64_t row,
+                              uint32_t span, uint32_t len, bool repair)
+{
+    uint64_t rel = row << l->strip_shift;
+    uint32_t ref = UINT32_MAX, refbuf = 0;
+
+    for (uint32_t i = 0; i < l->span_members; i++) {
+        uint32_t m = span * l->span_members + i;
+        uint32_t b;
+
+        if (!raid_st_readable(st, m, rel, len)) {
+            continue;
+        }
+        b = raid_plan_buf(p, len);
+        raid_plan_io(p, RAID_STEP_READ, 0, m, row_lba(l, m, row), len, b, 0);
+        if (ref == UINT32_MAX) {
+            ref = m;
+            refbuf = b;
+            continue;
+        }
+        compare(p, refbuf, b, len);
+        if (repair) {
+            raid_plan_io(p, RAID_STEP_WRITE, 1, m, row_lba(l, m, row), len,
+                         refbuf, 0);
+            g_array_index(p->steps, RaidStep, p->steps->len - 1).flags =
+                RAID_STEP_F_IF_MISMATCH;
+        }
+    }
+}
+
+static void check_parity_span(RaidPlan *p, const RaidLayout *l,
+                              const RaidMemberState *st, uint64_t row,
+                              uint32_t span, uint32_t len, bool repair)
+{
+    uint64_t rel = row << l->strip_shift;
+    uint32_t first = span * l->span_members;
+    RaidPlanGroup g, n;
+    uint32_t pm = raid_layout_p_member(l, row, span);
+    uint32_t qm = raid_layout_q_member(l, row, span);
+
+    for (uint32_t i = 0; i < l->span_members; i++) {
+        if (!raid_st_readable(st, first + i, rel, len)) {
+            return;
+        }
+    }
+    span_group(p, l, row, span, len, &g);
+    for (uint32_t i = 0; i < l->span_members; i++) {
+        int idx;
+        uint32_t b = member_buf(l, &g, row, first + i, &idx);
+
+        raid_plan_io(p, RAID_STEP_READ, 0, first + i,
+                     row_lba(l, first + i, row), len, b, 0);
+    }
+    n = g;
+    n.p_buf = raid_plan_buf(p, len);
+    n.q_buf = g.q_buf ? raid_plan_buf(p, len) : 0;
+    raid_plan_step(p, RAID_STEP_GEN, 1)->group = raid_plan_group(p, &n);
+    compare(p, g.p_buf, n.p_buf, len);
+    if (n.q_buf) {
+        compare(p, g.q_buf, n.q_buf, len);
+    }
+    if (repair) {
+        raid_plan_io(p, RAID_STEP_WRITE, 1, pm, row_lba(l, pm, row), len,
+                     n.p_buf, 0);
+        g_array_index(p->steps, RaidStep, p->steps->len - 1).flags =
+            RAID_STEP_F_IF_MISMATCH;
+        if (n.q_buf) {
+            raid_plan_io(p, RAID_STEP_WRITE, 1, qm, row_lba(l, qm, row),
+                         len, n.q_buf, 0);
+            g_array_index(p->steps, RaidStep, p->steps->len - 1).flags =
+                RAID_STEP_F_IF_MISMATCH;
+        }
+    }
+}
+
+RaidPlan *raid_plan_check_row(const RaidLayout *l, const RaidMemberState *st,
+                              uint64_t row, bool repair)
+{
+    RaidPlan *p = raid_plan_new(RAID_OP_READ);
+    uint32_t len = raid_layout_row_len(l, row);
+
+    if (!len) {
+        return raid_plan_fail(p, -EINVAL);
+    }
+    p->has_rows = true;
+    p->exclusive = repair;
+    p->first_row = p->last_row = row;
+    for (uint32_t span = 0; span < l->spans; span++) {
+        if (is_mirror(l)) {
+            check_mirror_span(p, l, st, row, span, len, repair);
+        } else if (is_parity(l)) {
+            check_parity_span(p, l, st, row, span, len, repair);
+        }
+    }
+    return p;
+}
