@@ -82,6 +82,9 @@ typedef struct RaidPd {
     int spare_dg;            /* dedicated spare: drive group, -1 global */
     bool present;            /* a drive image is attached */
     char *path;              /* backing file (tools), may be NULL */
+    /* Where its DDF copies live; 0: the default placement (ddf.h). */
+    uint64_t ddf_primary, ddf_secondary, ddf_ws_lba;
+    uint32_t ddf_ws_len;
 } RaidPd;
 
 typedef struct RaidSpan {
