@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Storage benchmark: boots the same guest (tests/guest) against each
+# controller with one raw image disk and prints fio 4K random read and
+# write IOPS (iodepth 32, libaio, direct) and 128K sequential read and
+# write MB/s side by side.  Prints numbers; never fails on speed (exits
+# non-zero only when a run could not produce them).
+#
+#   scripts/bench.sh [--kernel 6.1|6.12] [--runtime S] [controller...]
+#
+# Controllers: the table below; by default every entry whose QEMU device
+# this QEMU build has.  Adding a controller is one table entry.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+# name -> QEMU arguments attaching drive d0 (the 256M image).
+declare -A ctrl=(
+    [virtio-scsi]="-device virtio-scsi-pci,id=c0 -device scsi-hd,bus=c0.0,drive=d0"
+    [nvme]="-device nvme,serial=BENCH0,drive=d0"
+    [megasas-gen2]="-device megasas-gen2,id=c0 -device scsi-hd,bus=c0.0,drive=d0"
+    [megaraid-9600]="-device megaraid-9600,id=c0 -device megaraid-drive,bus=c0.0,slot=0,drive=d0,interface=sas"
+)
+order="virtio-scsi nvme megasas-gen2 megaraid-9600"
+
+kernel=6.12
+runtime=10
+names=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --kernel)  kernel=$2; shift 2 ;;
+    --runtime) runtime=$2; shift 2 ;;
+    -*) echo "usage: $0 [--kernel 6.1|6.12] [--runtime S] [controller...]" >&2
+        exit 2 ;;
+    *) [ -n "${ctrl[$1]:-}" ] ||
+           { echo "bench.sh: unknown controller '$1' (known: $order)" >&2; exit 2; }
+       names+=("$1"); shift ;;
+    esac
+done
+
+QEMU=${QEMU:-$top/build/qemu/qemu-system-x86_64}
+export QEMU
+if [ ${#names[@]} -eq 0 ]; then
+    have=$("$QEMU" -device help 2>/dev/null | sed -n 's/^name "\([^"]*\)".*/\1/p')
+    for n in $order; do
+        dev=${ctrl[$n]#-device }
+        dev=${dev%%,*}
+        if echo "$have" | grep -qx "$dev"; then
+            names+=("$n")
+        fi
+    done
+fi
+
+"$top/tests/guest/build-image.sh" "$kernel" >&2
+logdir="$top/build/guest/bench"
+mkdir -p "$logdir"
+results=()
+bad=0
+for n in "${names[@]}"; do
+    log="$logdir/$n-$kernel.log"
+    echo "bench: $n ($kernel), ${runtime}s per job" >&2
+    # shellcheck disable=SC2086
+    if ! MRSIM_IMAGE_READY=1 "$top/tests/guest/run.sh" --kernel "$kernel" \
+            --script "$top/tests/guest/bench/fio-bench.sh" \
+            --env BENCH_RUNTIME="$runtime" --log "$log" -- ${ctrl[$n]} >&2; then
+        results+=("$n - - - -")
+        bad=1
+        continue
+    fi
+    val() {    # val JOB FIELD(1: KiB/s, 2: IOPS)
+        tr -d '\r' < "$log" |
+            sed -n "s/.*@@BENCH $1 \([0-9]*\) \([0-9]*\)@@.*/\\$2/p" | tail -n 1
+    }
+    rr=$(val randread 2)
+    rw=$(val randwrite 2)
+    sr=$(val seqread 1)
+    sw=$(val seqwrite 1)
+    results+=("$n $rr $rw $(awk "BEGIN { printf \"%.1f\", $sr / 1024 }") $(awk "BEGIN { printf \"%.1f\", $sw / 1024 }")")
+done
+
+echo
+echo "guest kernel $kernel, TCG, fio libaio direct=1 iodepth=32, ${runtime}s per job"
+printf '%-16s %14s %14s %14s %14s\n' controller "4K rand read" "4K rand write" "128K seq read" "128K seq write"
+printf '%-16s %14s %14s %14s %14s\n' "" IOPS IOPS MB/s MB/s
+for r in "${results[@]}"; do
+    # shellcheck disable=SC2086
+    printf '%-16s %14s %14s %14s %14s\n' $r
+done
+exit $bad

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# Guest side of scripts/bench.sh: fio against the one data disk of the
+# guest (whatever controller presents it) and "@@BENCH name value@@" lines
+# for the host.  BENCH_RUNTIME (seconds per job) comes from run.sh --env.
+#@ disk d0 256M
+#@ timeout 300
+
+dev=""
+for _t in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 \
+          21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39; do
+    for d in /dev/nvme0n1 /dev/sda /dev/vda; do
+        [ -b "$d" ] && { dev=$d; break 2; }
+    done
+    sleep 0.5
+done
+[ -n "$dev" ] || { lspci -nnk; fail "no data disk appeared"; }
+assert_eq "size of $dev" "$(disk_attr d0 size)" "$(blockdev --getsize64 "$dev")"
+log "benchmarking $dev"
+
+rt=${BENCH_RUNTIME:-10}
+# bench JOB RW BS: one fio job; prints KiB/s and IOPS of its direction.
+bench() {
+    _o=$(fio --name="$1" --filename="$dev" --direct=1 --ioengine=libaio \
+             --iodepth=32 --rw="$2" --bs="$3" --time_based --runtime="$rt" \
+             --ramp_time=1 --norandommap --randrepeat=0 \
+             --output-format=terse --terse-version=3 2>&1) ||
+        { echo "$_o"; fail "fio $1 failed"; }
+    _l=$(echo "$_o" | grep '^3;')
+    case "$2" in
+    *read)  echo "@@BENCH $1 $(echo "$_l" | cut -d';' -f7) $(echo "$_l" | cut -d';' -f8)@@" ;;
+    *write) echo "@@BENCH $1 $(echo "$_l" | cut -d';' -f48) $(echo "$_l" | cut -d';' -f49)@@" ;;
+    esac
+}
+bench randread randread 4k
+bench randwrite randwrite 4k
+bench seqread read 128k
+bench seqwrite write 128k
+check_dmesg

@@ -1,0 +1,169 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Builds the guest image for the guest tests: Debian's own kernel (bookworm's
+# 6.1 or bookworm-backports' 6.12) and an initramfs holding busybox, the
+# kernel modules the tests need (with their dependencies, from a modules.dep
+# made by depmod) and unmodified Debian tools with their shared libraries,
+# copied from the host (install them with scripts/setup-guest-deps.sh).
+#
+#   tests/guest/build-image.sh 6.1|6.12
+#
+# Output: build/guest/<kver>/vmlinuz and initrd.img.  Kernel packages are
+# downloaded once into build/dl/deb; the image is rebuilt only when one of
+# its inputs (kernel package, tool package versions, this script, init)
+# changes.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here="$top/tests/guest"
+
+kver=${1:-}
+case "$kver" in
+6.1)  rel_opts=() ;;
+6.12) rel_opts=(-t bookworm-backports) ;;
+*)    echo "usage: $0 6.1|6.12" >&2; exit 2 ;;
+esac
+
+out="$top/build/guest/$kver"
+dl="$top/build/dl/deb"
+mkdir -p "$out" "$dl"
+
+# Modules loaded at boot; modprobe pulls in their dependencies.
+modules="scsi_mod sd_mod sg scsi_transport_sas mpi3mr megaraid_sas
+    virtio_pci virtio_scsi virtio_blk nvme ext4 crc32c_generic crc32c-intel
+    libcrc32c md_mod raid0 raid1 raid10 raid456"
+
+# Host tools copied into the guest, with the packages they come from.
+tool_pkgs="busybox-static fio lsscsi sg3-utils smartmontools pciutils
+    util-linux fdisk e2fsprogs mdadm"
+tools="/usr/bin/fio /usr/bin/lsscsi /usr/sbin/smartctl /usr/bin/lspci
+    /usr/bin/setpci /usr/bin/lsblk /usr/sbin/blkid /usr/sbin/blockdev
+    /usr/bin/findmnt /usr/sbin/wipefs /usr/sbin/sfdisk
+    /sbin/mke2fs /sbin/e2fsck /sbin/dumpe2fs /sbin/tune2fs /sbin/mdadm"
+
+# Resolve the kernel package: the linux-image-amd64 metapackage names the
+# exact versioned package of each suite.
+deb=""
+pkg=$(apt-cache depends "${rel_opts[@]}" linux-image-amd64 2>/dev/null |
+      awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')
+if [ -n "$pkg" ] && [[ "$pkg" == linux-image-"$kver".* ]]; then
+    fname=$(apt-cache show --no-all-versions "${rel_opts[@]}" "$pkg" |
+            awk '$1 == "Filename:" { print $2; exit }')
+    deb="$dl/${fname##*/}"
+    if [ ! -f "$deb" ]; then
+        echo "build-image: downloading $pkg" >&2
+        (cd "$dl" && apt-get download -q "${rel_opts[@]}" "$pkg") >&2
+    fi
+else
+    # No package lists (offline?): fall back to a downloaded package.
+    deb=$(find "$dl" -name "linux-image-$kver.*-amd64_*.deb" | sort -V |
+          tail -n 1)
+fi
+if [ -z "$deb" ] || [ ! -f "$deb" ]; then
+    echo "build-image: cannot find Debian's linux-image package for $kver;" \
+         "run scripts/apt-sources.sh and apt-get update" >&2
+    exit 1
+fi
+
+for t in $tools /bin/busybox; do
+    if [ ! -x "$t" ]; then
+        echo "build-image: $t missing; run scripts/setup-guest-deps.sh" >&2
+        exit 1
+    fi
+done
+
+# Rebuild only when an input changed.
+# shellcheck disable=SC2086
+stamp=$( {
+    echo "$deb $modules $tools"
+    dpkg-query -W $tool_pkgs
+    cat "$0" "$here/init"
+} | sha256sum | cut -d' ' -f1)
+if [ -f "$out/vmlinuz" ] && [ -f "$out/initrd.img" ] &&
+   [ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ]; then
+    echo "build-image: $out up to date" >&2
+    exit 0
+fi
+
+start=$(date +%s)
+echo "build-image: building $out from ${deb##*/}" >&2
+tmp="$out/tmp"
+rm -rf "$tmp"
+mkdir -p "$tmp/kernel" "$tmp/root"
+dpkg-deb -x "$deb" "$tmp/kernel"
+kroot="$tmp/kernel"
+[ -d "$kroot/lib/modules" ] || kroot="$tmp/kernel/usr"
+uname_r=$(ls "$kroot/lib/modules")
+depmod -b "$kroot" "$uname_r"
+
+# Root filesystem, merged-/usr like the host so that library paths from
+# ldd resolve whichever spelling they use.
+root="$tmp/root"
+mkdir -p "$root"/usr/{bin,sbin,lib,lib64} "$root"/{dev,proc,sys,tmp,run,mnt,etc,root}
+for d in bin sbin lib lib64; do ln -s "usr/$d" "$root/$d"; done
+ln -s /proc/mounts "$root/etc/mtab"
+
+# Modules: the closure of $modules over modules.dep, decompressed so that
+# busybox's modprobe can load them, then a modules.dep of their own.
+moddir="$root/lib/modules/$uname_r"
+mkdir -p "$moddir"
+# shellcheck disable=SC2086
+modprobe -C /dev/null -d "$kroot" -S "$uname_r" --show-depends -a $modules |
+    awk '$1 == "insmod" { print $2 }' | sort -u |
+while read -r ko; do
+    rel=${ko#"$kroot/lib/modules/$uname_r/"}
+    mkdir -p "$moddir/$(dirname "$rel")"
+    case "$ko" in
+    *.ko.xz)  xz -dc "$ko" > "$moddir/${rel%.xz}" ;;
+    *.ko.zst) zstd -qdc "$ko" > "$moddir/${rel%.zst}" ;;
+    *)        cp "$ko" "$moddir/$rel" ;;
+    esac
+done
+for f in modules.builtin modules.builtin.modinfo modules.order; do
+    [ -f "$kroot/lib/modules/$uname_r/$f" ] &&
+        cp "$kroot/lib/modules/$uname_r/$f" "$moddir/"
+done
+depmod -b "$root" "$uname_r"
+# Load list for init, by module name (builtin ones are skipped by modprobe).
+# shellcheck disable=SC2086
+printf '%s\n' $modules > "$root/etc/mrsim-modules"
+
+# Busybox applets first, real tools over them.
+cp /bin/busybox "$root/usr/bin/busybox"
+/bin/busybox --list-full | while read -r a; do
+    [ -e "$root/$a" ] || [ -L "$root/$a" ] || ln -s /usr/bin/busybox "$root/$a"
+done
+
+copy_file() {    # copy_file HOSTPATH: into the root at the same path
+    mkdir -p "$root/$(dirname "$1")"
+    rm -f "$root/$1"
+    cp -L "$1" "$root/$1"
+}
+copy_bin() {     # copy_bin HOSTPATH: a binary and its shared libraries
+    copy_file "$1"
+    ldd "$1" | awk '/=> \// { print $3 } /^\t\/[^ ]* \(/ { print $1 }' |
+    while read -r lib; do
+        [ -e "$root/$lib" ] || copy_file "$lib"
+    done
+}
+# shellcheck disable=SC2086
+for t in $tools $(dpkg -L sg3-utils | grep '/bin/sg_'); do
+    copy_bin "$t"
+done
+ln -sf mke2fs "$root/usr/sbin/mkfs.ext4"
+ln -sf e2fsck "$root/usr/sbin/fsck.ext4"
+copy_file /usr/share/misc/pci.ids
+copy_file /etc/mke2fs.conf
+cp "$here/init" "$root/init"
+chmod 755 "$root/init"
+
+cp "$kroot/boot/vmlinuz-$uname_r" "$out/vmlinuz.new"
+(cd "$root" && find . | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) |
+    zstd -q -T2 -6 > "$out/initrd.img.new"
+mv "$out/vmlinuz.new" "$out/vmlinuz"
+mv "$out/initrd.img.new" "$out/initrd.img"
+echo "$uname_r" > "$out/uname"
+echo "$stamp" > "$out/.stamp"
+rm -rf "$tmp"
+echo "build-image: $out ($uname_r) built in $(( $(date +%s) - start ))s," \
+     "initrd $(du -h "$out/initrd.img" | cut -f1)" >&2

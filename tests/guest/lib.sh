@@ -1,0 +1,278 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+#
+# Helper library for guest test scripts (sourced by /init before
+# /mrsim/test.sh; busybox sh).  Assertions print what failed and end the
+# test; the generic disk checks take the expected disks from /mrsim/disks,
+# which tests/guest/run.sh writes from the test's "#@ disk" lines, one disk
+# a line as key=value words:
+#   name=d0 size=67108864 vendor=MRSIM product=DISK0 serial=SN0 pattern=1
+# pattern=1: the disk is backed 1:1 by an image that run.sh filled with
+# tests/guest/mkdisk.py's pattern (each 512-byte sector starts with
+# "MRSIM-DISK <name> LBA <12-digit lba>").
+
+MRSIM_DISKS=/mrsim/disks
+# Variables from run.sh --env.
+# shellcheck disable=SC1091
+[ ! -f /mrsim/env ] || . /mrsim/env
+
+log() {
+    echo "[$(cut -d' ' -f1 /proc/uptime)] $*"
+}
+
+# fail MESSAGE...: the test has failed; ends the test script.
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+    [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+}
+
+# assert_match WHAT EXTENDED-REGEX ACTUAL
+assert_match() {
+    echo "$3" | grep -qE "$2" || fail "$1: '$3' does not match /$2/"
+}
+
+# assert_cmd DESCRIPTION COMMAND...: the command succeeds (its output is
+# shown when it does not).
+assert_cmd() {
+    _desc=$1
+    shift
+    if ! _out=$("$@" 2>&1); then
+        echo "$_out" | tail -n 40
+        fail "$_desc: '$*' failed"
+    fi
+}
+
+trim() {
+    sed 's/^[[:space:]]*//; s/[[:space:]]*$//'
+}
+
+# ---- PCI drivers ----
+
+# need_driver DRIVER: at least one PCI function is bound to DRIVER.
+need_driver() {
+    for _f in /sys/bus/pci/drivers/"$1"/0000:*; do
+        if [ -e "$_f" ]; then
+            log "driver $1 bound to ${_f##*/}"
+            return 0
+        fi
+    done
+    lspci -nnk
+    fail "no PCI device bound to driver $1"
+}
+
+# ---- expected disks ----
+
+disk_names() {
+    sed -n 's/^name=\([^ ]*\).*/\1/p' "$MRSIM_DISKS"
+}
+
+# disk_attr NAME KEY: the expected value, empty if not given.
+disk_attr() {
+    grep "^name=$1 " "$MRSIM_DISKS" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# scsi_serial DEV: the unit serial number (VPD page 0x80), empty if none.
+scsi_serial() {
+    sg_vpd -p sn "$1" 2>/dev/null | sed -n 's/^ *Unit serial number: *//p' |
+        trim
+}
+
+# disk_dev NAME: prints /dev/sdX of the expected disk NAME, matched by
+# serial when the disk line gives one, else by vendor, product and size.
+# Returns 1 when no disk matches.
+disk_dev() {
+    _serial=$(disk_attr "$1" serial)
+    _vendor=$(disk_attr "$1" vendor)
+    _product=$(disk_attr "$1" product)
+    _size=$(disk_attr "$1" size)
+    for _b in /sys/block/sd*; do
+        [ -e "$_b" ] || continue
+        _d=/dev/${_b##*/}
+        if [ -n "$_serial" ]; then
+            [ "$(scsi_serial "$_d")" = "$_serial" ] && { echo "$_d"; return 0; }
+            continue
+        fi
+        [ -z "$_vendor" ] || [ "$(trim < "$_b/device/vendor")" = "$_vendor" ] || continue
+        [ -z "$_product" ] || [ "$(trim < "$_b/device/model")" = "$_product" ] || continue
+        [ -z "$_size" ] || [ "$(($(cat "$_b/size") * 512))" = "$_size" ] || continue
+        echo "$_d"
+        return 0
+    done
+    return 1
+}
+
+# wait_disks [SECONDS]: every expected disk has appeared (default 60 s).
+wait_disks() {
+    _t=$((${1:-60} * 5))
+    while [ $_t -gt 0 ]; do
+        _missing=""
+        for _n in $(disk_names); do
+            disk_dev "$_n" > /dev/null || _missing="$_missing $_n"
+        done
+        if [ -z "$_missing" ]; then
+            log "all disks present:$(for _n in $(disk_names); do
+                printf ' %s=%s' "$_n" "$(disk_dev "$_n")"; done)"
+            return 0
+        fi
+        sleep 0.2
+        _t=$((_t - 1))
+    done
+    lsscsi -s
+    fail "disks not found:$_missing"
+}
+
+# check_pattern NAME DEV: the sectors at the start, middle and end read
+# back the image's known content.
+check_pattern() {
+    _sectors=$(($(blockdev --getsize64 "$2") / 512))
+    for _lba in 0 1 $((_sectors / 2)) $((_sectors - 1)); do
+        _want=$(printf 'MRSIM-DISK %s LBA %012d' "$1" "$_lba")
+        _got=$(dd if="$2" bs=512 skip="$_lba" count=1 2>/dev/null | head -n 1)
+        assert_eq "$1 ($2) content of LBA $_lba" "$_want" "$_got"
+    done
+}
+
+# check_disk NAME: the disk NAME as seen through lsscsi, sg_inq, sg_readcap
+# and sg_vpd agrees with its expected size, vendor, product and serial, and
+# with the image's content when pattern=1.
+check_disk() {
+    _dev=$(disk_dev "$1") || fail "disk $1 not found"
+    _vendor=$(disk_attr "$1" vendor)
+    _product=$(disk_attr "$1" product)
+    _serial=$(disk_attr "$1" serial)
+    _size=$(disk_attr "$1" size)
+
+    _l=$(lsscsi | grep " $_dev *\$") || { lsscsi; fail "lsscsi does not list $_dev"; }
+    assert_match "lsscsi line of $_dev" '^\[[0-9]+:[0-9]+:[0-9]+:[0-9]+\] +disk ' "$_l"
+    [ -z "$_vendor" ] || assert_match "lsscsi vendor of $_dev" " $_vendor " "$_l"
+    [ -z "$_product" ] || assert_match "lsscsi product of $_dev" " $_product " "$_l"
+
+    _inq=$(sg_inq "$_dev") || fail "sg_inq $_dev failed"
+    _v=$(echo "$_inq" | sed -n 's/^ *Vendor identification: *//p' | trim)
+    _p=$(echo "$_inq" | sed -n 's/^ *Product identification: *//p' | trim)
+    [ -z "$_vendor" ] || assert_eq "sg_inq vendor of $_dev" "$_vendor" "$_v"
+    [ -z "$_product" ] || assert_eq "sg_inq product of $_dev" "$_product" "$_p"
+    [ -z "$_serial" ] || assert_eq "VPD serial of $_dev" "$_serial" "$(scsi_serial "$_dev")"
+
+    _cap=$(sg_readcap "$_dev") || fail "sg_readcap $_dev failed"
+    _blocks=$(echo "$_cap" | sed -n 's/.*Number of logical blocks=\([0-9]*\).*/\1/p')
+    _bl=$(echo "$_cap" | sed -n 's/.*Logical block length=\([0-9]*\) bytes.*/\1/p')
+    if [ -z "$_blocks" ] || [ -z "$_bl" ]; then
+        echo "$_cap"
+        fail "cannot parse sg_readcap $_dev"
+    fi
+    if [ -n "$_size" ]; then
+        assert_eq "sg_readcap size of $_dev" "$_size" "$((_blocks * _bl))"
+        assert_eq "block device size of $_dev" "$_size" "$(blockdev --getsize64 "$_dev")"
+    fi
+    [ "$(disk_attr "$1" pattern)" != 1 ] || check_pattern "$1" "$_dev"
+    log "disk $1 = $_dev: $_v $_p serial '$_serial' $((_blocks * _bl)) bytes ok"
+}
+
+check_disks() {
+    for _n in $(disk_names); do
+        check_disk "$_n"
+    done
+}
+
+# ---- I/O ----
+
+# fio_run NAME ARGS...: runs fio with ARGS on top of direct libaio I/O and
+# fails the test if fio fails or reports an error.
+fio_run() {
+    _name=$1
+    shift
+    _out=$(fio --name="$_name" --direct=1 --ioengine=libaio \
+               --output-format=normal "$@" 2>&1)
+    _rc=$?
+    if [ $_rc -ne 0 ] || ! echo "$_out" | grep -q 'err= 0'; then
+        echo "$_out" | tail -n 40
+        fail "fio $_name ($*) failed, rc=$_rc"
+    fi
+    echo "$_out" | grep -E '^ *(read|write):' | sed "s/^ */fio $_name: /"
+}
+
+# fio_verify DEV [SIZE] [ARGS...]: random writes of 4K-64K blocks with
+# crc32c verification of everything written (default 16M).
+fio_verify() {
+    _dev=$1
+    _sz=${2:-16M}
+    shift
+    [ $# -eq 0 ] || shift
+    fio_run verify --filename="$_dev" --rw=randwrite --bsrange=4k-64k \
+        --iodepth=16 --size="$_sz" --verify=crc32c --verify_fatal=1 \
+        --do_verify=1 "$@"
+}
+
+# fs_roundtrip DEV: mkfs.ext4, mount, write a file, remount with cold
+# caches and compare its checksum, then e2fsck finds the filesystem clean.
+fs_roundtrip() {
+    assert_cmd "mkfs.ext4 $1" mkfs.ext4 -q -F "$1"
+    mkdir -p /mnt/fs
+    assert_cmd "mount $1" mount -t ext4 "$1" /mnt/fs
+    dd if=/dev/urandom of=/tmp/fs-src bs=64k count=64 2>/dev/null
+    _sum=$(sha256sum < /tmp/fs-src)
+    cp /tmp/fs-src /mnt/fs/file || fail "writing a file to ext4 on $1"
+    assert_cmd "umount $1" umount /mnt/fs
+    echo 3 > /proc/sys/vm/drop_caches
+    assert_cmd "remount $1" mount -t ext4 "$1" /mnt/fs
+    assert_eq "checksum of the file on $1 after remount" "$_sum" \
+        "$(sha256sum < /mnt/fs/file)"
+    assert_cmd "umount $1" umount /mnt/fs
+    assert_cmd "e2fsck $1" e2fsck -fn "$1"
+    rm -f /tmp/fs-src
+    log "ext4 round trip on $1 ok"
+}
+
+# host_expect NAME DEV: asks run.sh to check, after the guest is gone, that
+# the image of disk NAME holds exactly what the guest reads from DEV.
+host_expect() {
+    sync
+    echo 3 > /proc/sys/vm/drop_caches
+    _bytes=$(blockdev --getsize64 "$2")
+    _sum=$(sha256sum < "$2" | cut -d' ' -f1)
+    echo "@@MRSIM-HOSTCHECK $MRSIM_TOKEN $1 $_bytes $_sum@@"
+}
+
+# ---- kernel log ----
+
+# shellcheck disable=SC2120
+# check_dmesg [ALLOWED-EXTENDED-REGEX]: the kernel logged no warning,
+# oops, I/O error, command timeout or abort (lines matching the optional
+# regex are allowed).
+check_dmesg() {
+    _bad='WARNING:|BUG:|Oops|Call Trace|general protection|I/O error|Buffer I/O|critical (medium|target|space|nexus) error|EXT4-fs (error|warning)|timing out|timed out|task abort|[Aa]bort(ing|ed)? (command|task)|hung_task|blocked for more than|[Hh]ost reset|device reset|out of memory|[Ff]ault'
+    _hits=$(dmesg | grep -E "$_bad" | grep -vE "${1:-^\$}")
+    if [ -n "$_hits" ]; then
+        echo "$_hits" | tail -n 40
+        fail "kernel log has warnings or errors"
+    fi
+    log "kernel log clean"
+}
+
+# ---- composed checks ----
+
+# scsi_baseline DRIVER: the baseline every SCSI-presenting controller
+# passes with image-backed disks: DRIVER binds, every expected disk shows
+# up with its identity and size, fio with crc32c verification passes on
+# each, ext4 round trip on the first, the images hold what the guest reads,
+# and the kernel log stays clean.
+scsi_baseline() {
+    need_driver "$1"
+    wait_disks 60
+    check_disks
+    for _n in $(disk_names); do
+        fio_verify "$(disk_dev "$_n")" "${MRSIM_FIO_SIZE:-16M}"
+    done
+    fs_roundtrip "$(disk_dev "$(disk_names | head -n 1)")"
+    for _n in $(disk_names); do
+        [ "$(disk_attr "$_n" pattern)" != 1 ] ||
+            host_expect "$_n" "$(disk_dev "$_n")"
+    done
+    check_dmesg ""
+}

@@ -1,0 +1,216 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Runs one guest test: boots Debian's kernel with the test initramfs under
+# TCG with the test's QEMU arguments, runs the test script inside and
+# returns its verdict as the exit code (0 pass; the script's status when it
+# failed; 124 timeout; 125 no verdict: panic, QEMU error, host check).
+#
+#   tests/guest/run.sh --kernel 6.1|6.12 (--test NAME | --script FILE)
+#       [--timeout S] [--mem M] [--smp N] [--env NAME=VALUE]...
+#       [--log FILE] [--verbose] [--shell] [-- extra QEMU args]
+#
+# --test NAME runs tests/guest/tests/NAME.sh.  A test script declares, in
+# comment lines starting with "#@":
+#   #@ disk NAME SIZE [vendor=V] [product=P] [serial=S]
+#         a raw image filled with tests/guest/mkdisk.py's pattern, attached
+#         as -drive if=none,id=NAME; the words after SIZE are what the
+#         guest should see (lib.sh's check_disk and friends read them)
+#   #@ qemu ARGS...      QEMU arguments (@WORK@ is the run's work folder)
+#   #@ timeout S | mem M | smp N     defaults for the options
+#   #@ kernels K...      kernels the suite runs it on (default: all)
+# --env sets a variable for the test script (in /mrsim/env); --log FILE
+# keeps a copy of the serial log.  Failing runs keep theirs in
+# build/guest/logs/.
+# QEMU defaults to build/qemu/qemu-system-x86_64; override with QEMU=.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here="$top/tests/guest"
+
+usage() {
+    sed -n '3,23s/^# \?//p' "$0" >&2
+    exit 2
+}
+
+kernel=""; test_name=""; script=""; timeout=""; mem=""; smp=""
+verbose=0; shell=0; envs=(); log_copy=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --kernel)  kernel=$2; shift 2 ;;
+    --test)    test_name=$2; shift 2 ;;
+    --script)  script=$2; shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
+    --mem)     mem=$2; shift 2 ;;
+    --smp)     smp=$2; shift 2 ;;
+    --env)     envs+=("$2"); shift 2 ;;
+    --log)     log_copy=$2; shift 2 ;;
+    --verbose) verbose=1; shift ;;
+    --shell)   shell=1; shift ;;
+    --)        shift; break ;;
+    -h|--help) usage ;;
+    *)         echo "run.sh: unknown argument '$1'" >&2; usage ;;
+    esac
+done
+extra=("$@")
+case "$kernel" in
+6.1|6.12) ;;
+*) echo "run.sh: --kernel must be 6.1 or 6.12, not '$kernel'" >&2; exit 2 ;;
+esac
+if [ -n "$test_name" ]; then
+    script="$here/tests/$test_name.sh"
+elif [ -n "$script" ]; then
+    test_name=$(basename "$script" .sh)
+elif [ $shell = 1 ]; then
+    test_name=shell
+else
+    echo "run.sh: give --test NAME, --script FILE or --shell" >&2
+    exit 2
+fi
+if [ -n "$script" ] && [ ! -f "$script" ]; then
+    echo "run.sh: test script $script does not exist" >&2
+    exit 2
+fi
+
+QEMU=${QEMU:-$top/build/qemu/qemu-system-x86_64}
+if [ ! -x "$QEMU" ]; then
+    echo "run.sh: QEMU binary $QEMU not found; run scripts/build-qemu.sh" \
+         "or set QEMU=" >&2
+    exit 2
+fi
+
+img="$top/build/guest/$kernel"
+if [ -z "${MRSIM_IMAGE_READY:-}" ]; then
+    "$here/build-image.sh" "$kernel"
+fi
+
+work="$top/build/guest/work/$kernel-$test_name-$$"
+rm -rf "$work"
+mkdir -p "$work/cpio/mrsim"
+# shellcheck disable=SC2317
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+
+# Header of the test script.
+drive_args=()
+test_args=()
+: > "$work/cpio/mrsim/disks"
+if [ -n "$script" ]; then
+    while read -r key rest; do
+        case "$key" in
+        disk)
+            # shellcheck disable=SC2086
+            set -- $rest
+            [ $# -ge 2 ] || { echo "run.sh: $script: bad '#@ disk $rest'" >&2; exit 2; }
+            name=$1 size=$2
+            shift 2
+            "$here/mkdisk.py" "$name" "$size" "$work/$name.img"
+            bytes=$(stat -c %s "$work/$name.img")
+            echo "name=$name size=$bytes $* pattern=1" >> "$work/cpio/mrsim/disks"
+            drive_args+=(-drive "if=none,id=$name,format=raw,file=$work/$name.img")
+            ;;
+        qemu)
+            # shellcheck disable=SC2206
+            test_args+=(${rest//@WORK@/$work})
+            ;;
+        timeout) [ -n "$timeout" ] || timeout=$rest ;;
+        mem)     [ -n "$mem" ] || mem=$rest ;;
+        smp)     [ -n "$smp" ] || smp=$rest ;;
+        kernels) ;;
+        *) echo "run.sh: $script: unknown header '#@ $key'" >&2; exit 2 ;;
+        esac
+    done < <(sed -n 's/^#@ *//p' "$script")
+    cp "$script" "$work/cpio/mrsim/test.sh"
+fi
+cp "$here/lib.sh" "$work/cpio/mrsim/lib.sh"
+for e in ${envs[@]+"${envs[@]}"}; do
+    case "$e" in
+    [A-Za-z_]*=*) v=${e#*=}; printf "%s='%s'\n" "${e%%=*}" "${v//\'/\'\\\'\'}" ;;
+    *) echo "run.sh: --env wants NAME=VALUE, not '$e'" >&2; exit 2 ;;
+    esac
+done > "$work/cpio/mrsim/env"
+timeout=${timeout:-180}
+mem=${mem:-1024}
+smp=${smp:-1}
+
+# Test files go in a second, uncompressed cpio after the image's.
+(cd "$work/cpio" && find . | LC_ALL=C sort |
+    cpio --quiet -o -H newc -R 0:0) > "$work/test.cpio"
+cat "$img/initrd.img" "$work/test.cpio" > "$work/initrd"
+
+token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+append="console=ttyS0 quiet panic=-1 mitigations=off"
+append="$append mrsim.test=$test_name mrsim.token=$token"
+[ $shell = 0 ] || append="$append mrsim.shell=1"
+
+qemu_cmd=("$QEMU" -M q35 -accel tcg -cpu max -m "$mem" -smp "$smp"
+    -L /usr/share/qemu -L /usr/share/seabios
+    -nic none -vga none -display none -no-reboot
+    -kernel "$img/vmlinuz" -initrd "$work/initrd" -append "$append"
+    "${drive_args[@]}" "${test_args[@]}" "${extra[@]}")
+
+if [ $shell = 1 ]; then
+    echo "run.sh: interactive guest; Ctrl-A x quits QEMU" >&2
+    "${qemu_cmd[@]}" -serial mon:stdio
+    exit $?
+fi
+
+log="$work/serial.log"
+start=$(date +%s.%N)
+set +e
+if [ $verbose = 1 ]; then
+    timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
+        < /dev/null 2>&1 | tee "$log"
+    qrc=${PIPESTATUS[0]}
+else
+    timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
+        < /dev/null > "$log" 2>&1
+    qrc=$?
+fi
+set -e
+[ -z "$log_copy" ] || cp "$log" "$log_copy"
+wall=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+boot=$(sed -n 's/.*MRSIM-BOOTED uptime=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
+
+verdict=$(tr -d '\r' < "$log" |
+          sed -n "s/.*@@MRSIM-VERDICT $token \([0-9]*\)@@.*/\1/p" | tail -n 1)
+why=""
+if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+    rc=124; why="timeout after ${timeout}s"
+elif [ -z "$verdict" ]; then
+    rc=125; why="no verdict (QEMU exit $qrc; panic or QEMU error?)"
+elif [ "$verdict" != 0 ]; then
+    rc=$verdict; why="test failed (status $verdict)"
+else
+    rc=0
+    # Host checks the guest asked for: the images hold what it read.
+    while read -r name bytes sum; do
+        f="$work/$name.img"
+        if [ ! -f "$f" ]; then
+            rc=125; why="host check: no image for disk '$name'"; break
+        fi
+        got=$(head -c "$bytes" "$f" | sha256sum | cut -d' ' -f1)
+        if [ "$(stat -c %s "$f")" != "$bytes" ] || [ "$got" != "$sum" ]; then
+            rc=125; why="host check: image of $name differs from what the guest read"
+            echo "HOST-CHECK FAIL $name: guest $bytes bytes $sum, image" \
+                 "$(stat -c %s "$f") bytes $got" >> "$log"
+            break
+        fi
+        echo "HOST-CHECK ok $name $bytes bytes" >> "$log"
+    done < <(tr -d '\r' < "$log" |
+             sed -n "s/.*@@MRSIM-HOSTCHECK $token \([^ ]*\) \([0-9]*\) \([0-9a-f]*\)@@.*/\1 \2 \3/p")
+fi
+
+if [ "$rc" = 0 ]; then
+    echo "run: PASS $kernel/$test_name in ${wall}s (boot ${boot:-?}s)"
+    exit 0
+fi
+mkdir -p "$top/build/guest/logs"
+keep="$top/build/guest/logs/$kernel-$test_name-$(date +%Y%m%d-%H%M%S).log"
+cp "$log" "$keep"
+if [ $verbose = 0 ]; then
+    echo "---- last lines of the serial log ----" >&2
+    tail -n 30 "$log" >&2
+fi
+echo "run: FAIL $kernel/$test_name in ${wall}s: $why"
+echo "log: $keep"
+exit "$rc"
