@@ -364,6 +364,18 @@ static bool vd_place(RaidConfig *cfg, int dg, const RaidVdSpec *spec,
     vd->initialized = true;
     vd->consistent = true;
     vd->seq = 1;
+    {
+        /* The data path's geometry decides the capacity (as md does). */
+        RaidLayout *l = g_new(RaidLayout, 1);
+        bool ok = raid_config_vd_layout(cfg, v, l, errp);
+
+        vd->size = l->vd_sectors;
+        g_free(l);
+        if (!ok) {
+            vd->used = false;
+            return false;
+        }
+    }
     g->next_free += vd->blocks;
     raid_config_update_states(cfg);
     *out = v;

@@ -1,0 +1,255 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim RAID core: background job cursors.
+ *
+ * Owns when a rebuild, consistency check or initialization may start,
+ * how its cursor advances over the VD's rows (one data-path plan per row)
+ * and what finishing it changes in the configuration.
+ */
+#include "raid/job.h"
+
+#include <string.h>
+
+#define ERR(errp, ...) \
+    g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL, __VA_ARGS__)
+
+const char *raid_job_name(RaidJobKind k)
+{
+    switch (k) {
+    case RAID_JOB_NONE:
+        return "none";
+    case RAID_JOB_REBUILD:
+        return "rebuild";
+    case RAID_JOB_CHECK:
+        return "check";
+    case RAID_JOB_INIT:
+        return "init";
+    }
+    return "invalid";
+}
+
+unsigned raid_job_percent(const RaidJobCursor *c)
+{
+    if (c->kind == RAID_JOB_NONE || c->total_rows == 0) {
+        return 100;
+    }
+    return (unsigned)(c->next_row * 100 / c->total_rows);
+}
+
+static bool vd_valid(const RaidConfig *cfg, int vd, GError **errp)
+{
+    if (vd < 0 || vd >= RAID_MAX_VDS || !cfg->vds[vd].used) {
+        ERR(errp, "VD %d does not exist", vd);
+        return false;
+    }
+    return true;
+}
+
+bool raid_job_start(RaidConfig *cfg, int vd, RaidJobKind kind, bool repair,
+                    GError **errp)
+{
+    RaidVd *v;
+    int pds[RAID_MAX_MEMBERS], n;
+
+    if (!vd_valid(cfg, vd, errp)) {
+        return false;
+    }
+    v = &cfg->vds[vd];
+    if (v->job.kind != RAID_JOB_NONE) {
+        ERR(errp, "VD %d already runs a %s (%u%%)", vd,
+            raid_job_name(v->job.kind), raid_job_percent(&v->job));
+        return false;
+    }
+    n = raid_vd_members(cfg, vd, pds, RAID_MAX_MEMBERS);
+    switch (kind) {
+    case RAID_JOB_REBUILD:
+        for (int i = 0; i < n; i++) {
+            if (cfg->pds[pds[i]].state == RAID_PD_REBUILD) {
+                memset(&v->job, 0, sizeof(v->job));
+                v->job.kind = kind;
+                v->job.target_ref = cfg->pds[pds[i]].ref;
+                v->job.total_rows = raid_vd_rows(cfg, vd);
+                v->seq++;
+                return true;
+            }
+        }
+        ERR(errp, "VD %d has no member in rebuild state (replace a failed "
+            "member first)", vd);
+        return false;
+    case RAID_JOB_CHECK:
+        if (v->level == RAID_LEVEL_0 || v->level == RAID_LEVEL_JBOD) {
+            ERR(errp, "VD %d is %s: it has no redundancy to check", vd,
+                raid_level_name(v->level));
+            return false;
+        }
+        if (v->state != RAID_VD_OPTIMAL) {
+            ERR(errp, "VD %d is %s: a consistency check needs an optimal VD",
+                vd, raid_vd_state_name(v->state));
+            return false;
+        }
+        break;
+    case RAID_JOB_INIT:
+        if (v->state != RAID_VD_OPTIMAL) {
+            ERR(errp, "VD %d is %s: initialization needs an optimal VD", vd,
+                raid_vd_state_name(v->state));
+            return false;
+        }
+        v->initialized = false;
+        break;
+    default:
+        ERR(errp, "unknown job kind %d", kind);
+        return false;
+    }
+    memset(&v->job, 0, sizeof(v->job));
+    v->job.kind = kind;
+    v->job.repair = repair;
+    v->job.total_rows = raid_vd_rows(cfg, vd);
+    v->seq++;
+    return true;
+}
+
+static void zero_done(void *ctx, int ret)
+{
+    int *r = ctx;
+
+    if (ret < 0 && *r == 0) {
+        *r = ret;
+    }
+}
+
+/* Initialization: zeroes make data, mirrors, P and Q consistent. */
+static int init_row(const RaidLayout *l, const RaidExecOps *ops, void *opaque,
+                    uint64_t row, uint8_t *zeros)
+{
+    uint32_t len = raid_layout_row_len(l, row);
+    int ret = 0;
+
+    for (uint32_t m = 0; m < l->members && ret == 0; m++) {
+        RaidIOBuf b = { .ptr = zeros };
+        ops->write(opaque, m, l->member_start[m] + row * l->strip, len, b,
+                   zero_done, &ret);
+    }
+    return ret;
+}
+
+static void finish(RaidConfig *cfg, int vd)
+{
+    RaidVd *v = &cfg->vds[vd];
+    RaidJobCursor done = v->job;
+
+    memset(&v->job, 0, sizeof(v->job));
+    v->seq++;
+    switch (done.kind) {
+    case RAID_JOB_REBUILD: {
+        int pd = raid_config_find_pd_ref(cfg, done.target_ref);
+        bool others = false;
+
+        for (int i = 0; i < RAID_MAX_VDS; i++) {
+            others |= cfg->vds[i].used && cfg->vds[i].dg == v->dg &&
+                      cfg->vds[i].job.kind == RAID_JOB_REBUILD &&
+                      cfg->vds[i].job.target_ref == done.target_ref;
+        }
+        if (pd >= 0 && !others && cfg->pds[pd].state == RAID_PD_REBUILD) {
+            raid_config_rebuild_done(cfg, pd, NULL);
+        }
+        break;
+    }
+    case RAID_JOB_CHECK:
+        if (done.repair || done.mismatches == 0) {
+            v->consistent = true;
+        }
+        break;
+    case RAID_JOB_INIT:
+        v->initialized = true;
+        v->consistent = true;
+        break;
+    default:
+        break;
+    }
+}
+
+bool raid_job_step(RaidConfig *cfg, int vd, const RaidExecOps *ops,
+                   void *opaque, uint64_t max_rows, RaidJobProgress *out,
+                   GError **errp)
+{
+    RaidVd *v;
+    RaidLayout *l;
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    g_autofree uint8_t *zeros = NULL;
+    uint32_t target = UINT32_MAX;
+    int pds[RAID_MAX_MEMBERS], n;
+    bool ok = true;
+
+    memset(out, 0, sizeof(*out));
+    if (!vd_valid(cfg, vd, errp)) {
+        return false;
+    }
+    v = &cfg->vds[vd];
+    if (v->job.kind == RAID_JOB_NONE) {
+        ERR(errp, "VD %d runs no background job", vd);
+        return false;
+    }
+    l = g_new(RaidLayout, 1);
+    if (!raid_config_vd_layout(cfg, vd, l, errp)) {
+        g_free(l);
+        return false;
+    }
+    n = raid_vd_members(cfg, vd, pds, RAID_MAX_MEMBERS);
+    if (v->job.kind == RAID_JOB_REBUILD) {
+        for (int i = 0; i < n; i++) {
+            if (cfg->pds[pds[i]].ref == v->job.target_ref) {
+                target = i;
+            }
+        }
+        if (target == UINT32_MAX) {
+            ERR(errp, "VD %d: the drive being rebuilt (reference %08x) is no "
+                "longer a member", vd, v->job.target_ref);
+            g_free(l);
+            return false;
+        }
+    }
+    if (v->job.kind == RAID_JOB_INIT) {
+        zeros = g_malloc0((size_t)l->strip * RAID_SECTOR_SIZE);
+    }
+    v->job.total_rows = l->rows;
+    while (out->rows < max_rows && v->job.next_row < l->rows) {
+        uint64_t row = v->job.next_row;
+        RaidPlan *plan = NULL;
+        RaidRunResult res = { 0 };
+
+        raid_config_vd_member_states(cfg, vd, st);
+        if (v->job.kind == RAID_JOB_INIT) {
+            res.ret = init_row(l, ops, opaque, row, zeros);
+        } else {
+            plan = v->job.kind == RAID_JOB_REBUILD ?
+                   raid_plan_rebuild_row(l, st, row, target) :
+                   raid_plan_check_row(l, st, row, v->job.repair);
+            res = raid_run_sync(plan, RAID_PARITY_ISAL, ops, opaque);
+            raid_plan_free(plan);
+        }
+        if (res.ret < 0) {
+            ERR(errp, "VD %d: %s of row %" G_GUINT64_FORMAT " failed: %s%s",
+                vd, raid_job_name(v->job.kind), row, g_strerror(-res.ret),
+                res.failed_member != UINT32_MAX ? " (member I/O error)" : "");
+            ok = false;
+            break;
+        }
+        if (res.mismatches) {
+            v->job.mismatches++;
+            out->mismatches++;
+            if (!v->job.repair) {
+                v->consistent = false;
+            }
+        }
+        v->job.next_row++;
+        out->rows++;
+    }
+    out->total_mismatches = v->job.mismatches;
+    if (ok && v->job.next_row >= l->rows) {
+        finish(cfg, vd);
+        out->finished = true;
+    }
+    g_free(l);
+    return ok;
+}

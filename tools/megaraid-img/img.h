@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-img: shared state of the subcommands (the set of drive images
+ * given on the command line and the configuration read from them).
+ */
+#ifndef MEGARAID_IMG_H
+#define MEGARAID_IMG_H
+
+#include "raid/config.h"
+#include "raid/ddf.h"
+#include "raid/job.h"
+#include "raid/raid.h"
+
+typedef struct Img {
+    char **paths;               /* the drive images, in slot order */
+    int n;
+    RaidConfig *cfg;
+    DdfDriveRead *reads;        /* what was found on each image */
+    uint8_t ctrl_guid[RAID_GUID_LEN];
+} Img;
+
+/* Options every subcommand takes. */
+extern char *opt_serial;
+
+typedef int (*ImgCmd)(int argc, char **argv);
+
+int cmd_create(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_fail(int argc, char **argv);
+int cmd_replace(int argc, char **argv);
+int cmd_spare(int argc, char **argv);
+int cmd_rebuild(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_read(int argc, char **argv);
+int cmd_write(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+
+/* Parse a subcommand's options; prints the error and returns false. */
+bool img_parse(const char *cmd, const char *params, const char *summary,
+               GOptionEntry *entries, int *argc, char ***argv);
+/* Controller GUID of this tool's controller ("LSI     " + serial). */
+void img_ctrl_guid(uint8_t guid[RAID_GUID_LEN]);
+/* A new GUID: "LSI     " + 8-byte tag + timestamp + random. */
+void img_make_guid(uint8_t guid[RAID_GUID_LEN], const char *tag);
+bool img_parse_size(const char *s, uint64_t *bytes, GError **errp);
+
+/*
+ * Load the configuration from the images.  A foreign configuration is
+ * refused unless @allow_foreign.  Images without DDF are kept (not in the
+ * configuration) and reported by img_report().
+ */
+bool img_open(Img *img, char **paths, int n, bool allow_foreign,
+              GError **errp);
+void img_close(Img *img);
+/* PD index of image @path (listed on the command line), -1 if it has none. */
+int img_pd_of_path(Img *img, const char *path, GError **errp);
+/* Add a listed image that has no DDF as an unconfigured-good drive. */
+int img_add_blank(Img *img, const char *path, GError **errp);
+/* Write the configuration to every present drive. */
+bool img_save(Img *img, GError **errp);
+/* First VD, or the VD given; -1 with a message. */
+int img_vd(Img *img, int vd, GError **errp);
+/* A file executor over the VD's members (absent ones: fd -1). */
+bool img_exec_open(Img *img, int vd, bool write, RaidFileExec *fx,
+                   GError **errp);
+void img_exec_close(RaidFileExec *fx);
+
+void img_error(const char *cmd, GError *err);
+
+#endif
