@@ -510,15 +510,15 @@ bool raid_config_add_spare(RaidConfig *cfg, int pd, int dg, GError **errp)
         ERR(errp, "drive group %d does not exist", dg);
         return false;
     }
-    if (raid_config_count_spares(cfg, dedicated) >= limit) {
-        ERR(errp, "the card allows at most %d %s hot spares", limit,
-            dedicated ? "dedicated" : "global");
-        return false;
-    }
     if (cfg->pds[pd].state != RAID_PD_UNCONF_GOOD) {
         ERR(errp, "drive in slot %d is %s; only an unconfigured-good drive "
             "can become a hot spare", cfg->pds[pd].slot,
             raid_pd_state_name(cfg->pds[pd].state));
+        return false;
+    }
+    if (raid_config_count_spares(cfg, dedicated) >= limit) {
+        ERR(errp, "the card allows at most %d %s hot spares", limit,
+            dedicated ? "dedicated" : "global");
         return false;
     }
     cfg->pds[pd].state = RAID_PD_HOT_SPARE;
