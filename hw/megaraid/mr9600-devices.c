@@ -1,0 +1,204 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: megaraid-9600 devices.  Owns the drive bus the controller
+ * creates, device handles and persistent IDs, event delivery (masks,
+ * change count, unsolicited event replies), the discovery replay at PORT
+ * ENABLE, and hot plug: the controller is the bus's HotplugHandler, sends
+ * DEVICE ADDED on insert and a topology change on removal, and frees a
+ * handle when the host completes the removal handshake.
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "hw/hotplug.h"
+#include "hw/qdev-core.h"
+#include "mr9600.h"
+#include "trace.h"
+
+MRDrive *mr9600_drive_by_handle(MR9600State *s, uint16_t handle)
+{
+    return handle < MR9600_MAX_DEV_HANDLE ? s->handles[handle] : NULL;
+}
+
+MRDrive *mr9600_next_drive(MR9600State *s, uint16_t after_handle)
+{
+    uint32_t h = after_handle == 0xFFFF ? 1 : after_handle + 1;
+
+    for (; h < MR9600_MAX_DEV_HANDLE; h++) {
+        if (s->handles[h]) {
+            return s->handles[h];
+        }
+    }
+    return NULL;
+}
+
+bool mr9600_event_enabled(MR9600State *s, uint8_t event)
+{
+    return s->events_enabled && s->initialized &&
+           !(s->event_masks[event / 32] & (1u << (event % 32)));
+}
+
+void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
+                       size_t len)
+{
+    uint8_t frame[MR9600_REPLY_FRAME_SIZE] = { 0 };
+    MPI3EventNotificationReply *ev = (MPI3EventNotificationReply *)frame;
+
+    assert(len % 4 == 0 && len <= sizeof(frame) - sizeof(*ev));
+    if (!mr9600_event_enabled(s, event)) {
+        trace_megaraid_event_masked(event);
+        return;
+    }
+    s->change_count++;
+    ev->hdr.host_tag = cpu_to_le16(0xFFFF);
+    ev->hdr.function = MPI3_FUNCTION_EVENT_NOTIFICATION;
+    ev->event_data_length = len / 4;
+    ev->event = event;
+    ev->ioc_change_count = cpu_to_le16(s->change_count);
+    ev->event_context = cpu_to_le32(s->change_count);
+    memcpy(frame + sizeof(*ev), data, len);
+    trace_megaraid_event(event, s->change_count);
+    mr9600_post_frame(s, 0, frame, sizeof(frame), NULL);
+}
+
+static void mr9600_announce(MR9600State *s, MRDrive *d)
+{
+    MPI3DevicePage0 pg;
+
+    mr9600_device_page0(s, d, &pg);
+    mr9600_send_event(s, MPI3_EVENT_DEVICE_ADDED, &pg, sizeof(pg));
+}
+
+void mr9600_port_enable(MR9600State *s, uint16_t host_tag)
+{
+    trace_megaraid_port_enable(host_tag);
+    for (uint32_t h = 1; h < MR9600_MAX_DEV_HANDLE; h++) {
+        if (s->handles[h]) {
+            mr9600_announce(s, s->handles[h]);
+        }
+    }
+    s->port_enabled = true;
+    mr9600_post_success(s, 0, host_tag);
+}
+
+/* Removal handshake done: the handle may be given to a new drive. */
+uint16_t mr9600_remove_device(MR9600State *s, uint16_t handle)
+{
+    if (handle >= MR9600_MAX_DEV_HANDLE || s->handles[handle] ||
+        !s->handle_reserved[handle]) {
+        trace_megaraid_err_remove_device(handle);
+        return handle < MR9600_MAX_DEV_HANDLE && s->handles[handle]
+               ? MPI3_IOCSTATUS_INVALID_STATE : MPI3_IOCSTATUS_INVALID_FIELD;
+    }
+    s->handle_reserved[handle] = false;
+    trace_megaraid_handle_freed(handle);
+    return MPI3_IOCSTATUS_SUCCESS;
+}
+
+void mr9600_devices_reset(MR9600State *s)
+{
+    /* After a reset the host has forgotten every removed handle. */
+    memset(s->handle_reserved, 0, sizeof(s->handle_reserved));
+}
+
+static uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d)
+{
+    uint32_t want = 1 + d->enclosure * 256 + d->slot;
+
+    if (want < MR9600_MAX_DEV_HANDLE && !s->handles[want] &&
+        !s->handle_reserved[want]) {
+        return want;
+    }
+    for (uint32_t h = 1; h < MR9600_MAX_DEV_HANDLE; h++) {
+        if (!s->handles[h] && !s->handle_reserved[h]) {
+            return h;
+        }
+    }
+    return 0;
+}
+
+static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
+                        Error **errp)
+{
+    MR9600State *s = MEGARAID_9600(hotplug_dev);
+    MRDrive *d = MEGARAID_DRIVE(dev);
+    uint16_t h = mr9600_alloc_handle(s, d);
+
+    if (!h) {
+        error_setg(errp, "megaraid-9600: no free device handle for the drive "
+                   "in slot %u", d->slot);
+        return;
+    }
+    d->dev_handle = h;
+    s->handles[h] = d;
+    trace_megaraid_drive_plug(h, d->slot, d->iface, dev->hotplugged);
+    if (s->port_enabled && mr9600_ioc_ready(s)) {
+        mr9600_announce(s, d);
+    }
+}
+
+static void mr9600_announce_removal(MR9600State *s, MRDrive *d)
+{
+    if (d->iface == MR_IF_NVME) {
+        MPI3EventPCIeTopoChange ev = { 0 };
+
+        ev.num_ports = 1;
+        ev.num_entries = 1;
+        ev.start_port_num = d->slot;
+        ev.switch_status = MPI3_EVENT_PCIE_TOPO_SS_NO_PCIE_SWITCH;
+        ev.io_unit_port = d->slot / 4;
+        ev.entry[0].attached_dev_handle = cpu_to_le16(d->dev_handle);
+        ev.entry[0].port_status = MPI3_EVENT_PCIE_TOPO_PS_NOT_RESPONDING;
+        mr9600_send_event(s, MPI3_EVENT_PCIE_TOPOLOGY_CHANGE_LIST, &ev,
+                          sizeof(ev));
+    } else {
+        MPI3EventSASTopoChange ev = { 0 };
+
+        ev.num_phys = 1;
+        ev.num_entries = 1;
+        ev.start_phy_num = d->slot;
+        ev.exp_status = MPI3_EVENT_SAS_TOPO_ES_NO_EXPANDER;
+        ev.io_unit_port = d->slot / 4;
+        ev.entry[0].attached_dev_handle = cpu_to_le16(d->dev_handle);
+        ev.entry[0].status = MPI3_EVENT_SAS_TOPO_PHY_RC_TARG_NOT_RESPONDING;
+        mr9600_send_event(s, MPI3_EVENT_SAS_TOPOLOGY_CHANGE_LIST, &ev,
+                          sizeof(ev));
+    }
+}
+
+static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
+                          Error **errp)
+{
+    MR9600State *s = MEGARAID_9600(hotplug_dev);
+    MRDrive *d = MEGARAID_DRIVE(dev);
+    uint16_t h = d->dev_handle;
+
+    trace_megaraid_drive_unplug(h, d->slot);
+    if (h && h < MR9600_MAX_DEV_HANDLE && s->handles[h] == d) {
+        mr9600_requests_cancel(s, h, true, 0, NULL);
+        s->handles[h] = NULL;
+        if (s->port_enabled && mr9600_ioc_ready(s) &&
+            mr9600_event_enabled(s, d->iface == MR_IF_NVME ?
+                                 MPI3_EVENT_PCIE_TOPOLOGY_CHANGE_LIST :
+                                 MPI3_EVENT_SAS_TOPOLOGY_CHANGE_LIST)) {
+            /* Keep the handle until the host's REMOVE_DEVICE. */
+            s->handle_reserved[h] = true;
+            mr9600_announce_removal(s, d);
+        }
+    }
+    qdev_simple_device_unplug_cb(hotplug_dev, dev, errp);
+}
+
+void mr9600_devices_realize(MR9600State *s, Error **errp)
+{
+    qbus_init(&s->bus, sizeof(s->bus), TYPE_MEGARAID_BUS, DEVICE(s), NULL);
+    qbus_set_hotplug_handler(BUS(&s->bus), OBJECT(s));
+}
+
+void mr9600_hotplug_class_init(ObjectClass *oc)
+{
+    HotplugHandlerClass *hc = HOTPLUG_HANDLER_CLASS(oc);
+
+    hc->plug = mr9600_plug;
+    hc->unplug = mr9600_unplug;
+}

@@ -1,0 +1,376 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: megaraid-9600 IOC management requests on the admin queue:
+ * dispatch by function, IOC FACTS (the 9670W's limits), IOC INIT, CI
+ * UPLOAD (package manifest), queue create/delete, event notification and
+ * acknowledgement, IO UNIT CONTROL, persistent event log (sequence numbers,
+ * wait, abort) and diag buffer posting.  Every request is completed, with
+ * an MPI3 error status when it is malformed.
+ */
+#include "qemu/osdep.h"
+#include "qemu/timer.h"
+#include "system/dma.h"
+#include "mr9600.h"
+#include "trace.h"
+
+#define MR9600_FW_GEN_MAJOR     8
+#define MR9600_FW_GEN_MINOR     9
+#define MR9600_FW_PHASE_MAJOR   1
+#define MR9600_FW_PHASE_MINOR   0
+#define MR9600_FW_BUILD         18
+#define MR9600_PRODUCT_ID       0x2000
+#define MR9600_SHUTDOWN_TIMEOUT 10
+
+void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
+                         const MPI3RequestHeader *hdr, uint16_t ioc_status)
+{
+    uint16_t tag = le16_to_cpu(hdr->host_tag);
+
+    if (ioc_status == MPI3_IOCSTATUS_SUCCESS) {
+        mr9600_post_success(s, req_qid, tag);
+    } else {
+        trace_megaraid_err_request(hdr->function, tag, ioc_status);
+        mr9600_post_status(s, req_qid, tag, ioc_status, 0);
+    }
+}
+
+/* A single SIMPLE system-memory SGE describing a buffer in guest RAM. */
+bool mr9600_read_sge(MR9600State *s, const MPI3SGE *sge, uint64_t *addr,
+                     uint32_t *len)
+{
+    uint8_t type = sge->flags & MPI3_SGE_FLAGS_TYPE_MASK;
+
+    *addr = le64_to_cpu(sge->address);
+    *len = le32_to_cpu(sge->length);
+    if (type != MPI3_SGE_FLAGS_TYPE_SIMPLE ||
+        (sge->flags & MPI3_SGE_FLAGS_DLAS_MASK) || *len == 0 ||
+        !mr9600_dma_ok(s, *addr, *len)) {
+        trace_megaraid_err_sge(sge->flags, *addr, *len);
+        return false;
+    }
+    return true;
+}
+
+static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
+{
+    const MPI3IOCFactsRequest *req = (const void *)frame;
+    MPI3IOCFactsData f = { 0 };
+    uint64_t addr;
+    uint32_t len;
+    bool raid = s->model->personality == MR9600_PERSONALITY_RAID;
+
+    if (!mr9600_read_sge(s, &req->sgl, &addr, &len)) {
+        mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_INVALID_SGL);
+        return;
+    }
+    len = MIN(len, sizeof(f)) & ~3u;
+    f.ioc_facts_data_length = cpu_to_le16(len / 4);
+    f.mpi_version = cpu_to_le32(0x03002200);
+    f.fw_build_num = cpu_to_le16(MR9600_FW_BUILD);
+    f.fw_phase_minor = MR9600_FW_PHASE_MINOR;
+    f.fw_phase_major = MR9600_FW_PHASE_MAJOR;
+    f.fw_gen_minor = MR9600_FW_GEN_MINOR;
+    f.fw_gen_major = MR9600_FW_GEN_MAJOR;
+    f.ioc_capabilities = cpu_to_le32(MPI3_IOCFACTS_CAPABILITY_MULTIPATH |
+        (raid ? MPI3_IOCFACTS_CAPABILITY_RAID_SUPPORTED : 0));
+    f.ioc_number = 0;
+    f.who_init = s->initialized ? 3 : 0;
+    f.max_msix_vectors = cpu_to_le16(s->msix_vectors);
+    f.max_outstanding_requests = cpu_to_le16(s->max_outstanding);
+    f.product_id = cpu_to_le16(MR9600_PRODUCT_ID);
+    f.ioc_request_frame_size = cpu_to_le16(MPI3_REQUEST_FRAME_SIZE / 4);
+    f.reply_frame_size = cpu_to_le16(MR9600_REPLY_FRAME_SIZE / 4);
+    f.max_persistent_id = cpu_to_le16(MR9600_MAX_PERSISTENT_ID);
+    f.protocol_flags = MPI3_IOCFACTS_PROTOCOL_SAS |
+        MPI3_IOCFACTS_PROTOCOL_SATA | MPI3_IOCFACTS_PROTOCOL_NVME |
+        MPI3_IOCFACTS_PROTOCOL_SCSI_INITIATOR;
+    f.max_data_length = cpu_to_le16(MR9600_MAX_DATA_LENGTH / 4096);
+    f.max_sas_expanders = cpu_to_le16(64);
+    f.max_enclosures = cpu_to_le16(8);
+    f.min_dev_handle = cpu_to_le16(1);
+    f.max_dev_handle = cpu_to_le16(MR9600_MAX_DEV_HANDLE);
+    f.max_nvme = cpu_to_le16(MR_MAX_NVME_DRIVES);
+    f.max_vds = cpu_to_le16(raid ? 240 : 0);
+    f.max_host_pds = cpu_to_le16(MR_MAX_SAS_SATA_DRIVES);
+    f.max_adv_host_pds = cpu_to_le16(MR_MAX_SAS_SATA_DRIVES);
+    f.max_raid_pds = cpu_to_le16(raid ? MR_MAX_SAS_SATA_DRIVES : 0);
+    f.flags = cpu_to_le32(raid ? MPI3_IOCFACTS_FLAGS_PERSONALITY_RAID_DDR
+                               : MPI3_IOCFACTS_FLAGS_PERSONALITY_EHBA);
+    f.max_operational_request_queues = cpu_to_le16(s->max_op_queues);
+    f.max_operational_reply_queues = cpu_to_le16(s->max_op_queues);
+    f.shutdown_timeout = cpu_to_le16(MR9600_SHUTDOWN_TIMEOUT);
+
+    trace_megaraid_ioc_facts(len);
+    pci_dma_write(PCI_DEVICE(s), addr, &f, len);
+    mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_SUCCESS);
+}
+
+static uint16_t mr9600_check_ioc_init(MR9600State *s,
+                                      const MPI3IOCInitRequest *req)
+{
+    uint32_t rdepth = le16_to_cpu(req->reply_free_queue_depth);
+    uint32_t sdepth = le16_to_cpu(req->sense_buffer_free_queue_depth);
+    uint32_t slen = le16_to_cpu(req->sense_buffer_length);
+
+    if (s->initialized) {
+        return MPI3_IOCSTATUS_INVALID_STATE;
+    }
+    if (rdepth < 2 || sdepth < 2 || slen < 18 ||
+        slen > MR9600_SENSE_BUFFER_SIZE * 16) {
+        return MPI3_IOCSTATUS_INVALID_FIELD;
+    }
+    if (!mr9600_dma_ok(s, le64_to_cpu(req->reply_free_queue_address),
+                       rdepth * 8ULL) ||
+        !mr9600_dma_ok(s, le64_to_cpu(req->sense_buffer_free_queue_address),
+                       sdepth * 8ULL)) {
+        return MPI3_IOCSTATUS_INVALID_FIELD;
+    }
+    return MPI3_IOCSTATUS_SUCCESS;
+}
+
+static void mr9600_ioc_init(MR9600State *s, const uint8_t *frame)
+{
+    const MPI3IOCInitRequest *req = (const void *)frame;
+    uint16_t st = mr9600_check_ioc_init(s, req);
+
+    trace_megaraid_ioc_init(le32_to_cpu(req->mpi_version), req->hdr.msg_flags,
+                            le16_to_cpu(req->reply_free_queue_depth),
+                            le16_to_cpu(req->sense_buffer_free_queue_depth),
+                            le16_to_cpu(req->sense_buffer_length), st);
+    if (st == MPI3_IOCSTATUS_SUCCESS) {
+        s->reply_free_base = le64_to_cpu(req->reply_free_queue_address);
+        s->reply_free_depth = le16_to_cpu(req->reply_free_queue_depth);
+        s->reply_free_host = 0;
+        s->reply_free_ci = 0;
+        s->sense_free_base = le64_to_cpu(req->sense_buffer_free_queue_address);
+        s->sense_free_depth = le16_to_cpu(req->sense_buffer_free_queue_depth);
+        s->sense_free_host = 0;
+        s->sense_free_ci = 0;
+        s->sense_buffer_length = le16_to_cpu(req->sense_buffer_length);
+        s->timestamp_ms = le64_to_cpu(req->time_stamp);
+        s->timestamp_set_at = qemu_clock_get_ms(QEMU_CLOCK_HOST);
+        s->initialized = true;
+    }
+    mr9600_reply_status(s, 0, &req->hdr, st);
+}
+
+static void mr9600_ci_upload(MR9600State *s, const uint8_t *frame)
+{
+    const MPI3CIUploadRequest *req = (const void *)frame;
+    uint8_t manifest[MPI3_CI_UPLOAD_MANIFEST_SIZE] = { 0 };
+    uint8_t *v = manifest + MPI3_CI_MANIFEST_PKG_VERSION_OFFSET;
+    PCIDevice *pci = PCI_DEVICE(s);
+    uint64_t addr;
+    uint32_t len;
+
+    if (!mr9600_read_sge(s, &req->sgl, &addr, &len)) {
+        mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_INVALID_SGL);
+        return;
+    }
+    /* MPI manifest: type 0, IDs at 0x20, package version at 0x38. */
+    stw_le_p(manifest + 0x20, pci_get_word(pci->config + PCI_VENDOR_ID));
+    stw_le_p(manifest + 0x22, pci_get_word(pci->config + PCI_DEVICE_ID));
+    stw_le_p(manifest + 0x24, s->model->subsys_vendor);
+    stw_le_p(manifest + 0x26, s->model->subsys_id);
+    stw_le_p(v, MR9600_FW_BUILD);
+    v[4] = MR9600_FW_PHASE_MINOR;
+    v[5] = MR9600_FW_PHASE_MAJOR;
+    v[6] = MR9600_FW_GEN_MINOR;
+    v[7] = MR9600_FW_GEN_MAJOR;
+    pci_dma_write(pci, addr, manifest, MIN(len, sizeof(manifest)));
+    mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_SUCCESS);
+}
+
+static void mr9600_event_notification(MR9600State *s, const uint8_t *frame)
+{
+    const MPI3EventNotificationRequest *req = (const void *)frame;
+
+    for (int i = 0; i < 4; i++) {
+        s->event_masks[i] = le32_to_cpu(req->event_masks[i]);
+    }
+    s->events_enabled = true;
+    trace_megaraid_event_masks(s->event_masks[0], s->event_masks[1],
+                               s->event_masks[2], s->event_masks[3]);
+    mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_SUCCESS);
+}
+
+static void mr9600_io_unit_control(MR9600State *s, const uint8_t *frame)
+{
+    const MPI3IOUnitControlRequest *req = (const void *)frame;
+    uint8_t op = le16_to_cpu(req->hdr.function_dependent) >> 8;
+    MPI3IOUnitControlReply rep = { 0 };
+    uint16_t st = MPI3_IOCSTATUS_SUCCESS;
+    uint64_t now;
+
+    trace_megaraid_io_unit_control(op, le16_to_cpu(req->param16[0]));
+    switch (op) {
+    case MPI3_CTRL_OP_UPDATE_TIMESTAMP:
+        s->timestamp_ms = le64_to_cpu(req->param64[0]);
+        s->timestamp_set_at = qemu_clock_get_ms(QEMU_CLOCK_HOST);
+        break;
+    case MPI3_CTRL_OP_REMOVE_DEVICE:
+        st = mr9600_remove_device(s, le16_to_cpu(req->param16[0]));
+        break;
+    case MPI3_CTRL_OP_HIDDEN_ACK:
+        st = mr9600_drive_by_handle(s, le16_to_cpu(req->param16[0]))
+             ? MPI3_IOCSTATUS_SUCCESS : MPI3_IOCSTATUS_INVALID_FIELD;
+        break;
+    case MPI3_CTRL_OP_GET_TIMESTAMP:
+    case MPI3_CTRL_OP_GET_IOC_CHANGE_COUNT:
+        rep.hdr.host_tag = req->hdr.host_tag;
+        rep.hdr.function = req->hdr.function;
+        now = s->timestamp_ms + qemu_clock_get_ms(QEMU_CLOCK_HOST) -
+              s->timestamp_set_at;
+        rep.value64[0] = cpu_to_le64(now);
+        rep.value16[0] = cpu_to_le16(s->change_count);
+        mr9600_post_frame(s, 0, &rep, sizeof(rep), NULL);
+        return;
+    default:
+        st = MPI3_IOCSTATUS_INVALID_FIELD;
+        break;
+    }
+    mr9600_reply_status(s, 0, &req->hdr, st);
+}
+
+static void mr9600_pel_reply(MR9600State *s, uint16_t tag, uint8_t action,
+                             uint16_t pel_status)
+{
+    MPI3PELReply rep = { 0 };
+
+    rep.hdr.host_tag = cpu_to_le16(tag);
+    rep.hdr.function = MPI3_FUNCTION_PERSISTENT_EVENT_LOG;
+    rep.action = action;
+    rep.pe_log_status = cpu_to_le16(pel_status);
+    mr9600_post_frame(s, 0, &rep, sizeof(rep), NULL);
+}
+
+/*
+ * The event log is kept empty: sequence numbers are all zero and a WAIT
+ * stays outstanding until it is aborted or the IOC is reset.
+ */
+static void mr9600_pel(MR9600State *s, const uint8_t *frame)
+{
+    const MPI3RequestHeader *hdr = (const void *)frame;
+    uint8_t action = le16_to_cpu(hdr->function_dependent) & 0xFF;
+    uint16_t tag = le16_to_cpu(hdr->host_tag);
+    uint8_t seq[24] = { 0 };
+    uint64_t addr;
+    uint32_t len;
+
+    trace_megaraid_pel(action, tag);
+    switch (action) {
+    case MPI3_PEL_ACTION_GET_SEQNUM:
+        if (!mr9600_read_sge(s, (const MPI3SGE *)(frame + 0x20), &addr,
+                             &len)) {
+            mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_SGL);
+            return;
+        }
+        pci_dma_write(PCI_DEVICE(s), addr, seq, MIN(len, sizeof(seq)));
+        mr9600_pel_reply(s, tag, action, MPI3_PEL_STATUS_SUCCESS);
+        break;
+    case MPI3_PEL_ACTION_WAIT:
+        if (s->pel_wait_tag) {
+            mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_STATE);
+            return;
+        }
+        s->pel_wait_tag = tag;
+        break;
+    case MPI3_PEL_ACTION_ABORT:
+        if (s->pel_wait_tag &&
+            lduw_le_p(frame + 0x10) == s->pel_wait_tag) {
+            mr9600_pel_reply(s, s->pel_wait_tag, MPI3_PEL_ACTION_WAIT,
+                             MPI3_PEL_STATUS_ABORTED);
+            s->pel_wait_tag = 0;
+        }
+        mr9600_pel_reply(s, tag, action, MPI3_PEL_STATUS_SUCCESS);
+        break;
+    default:
+        mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
+        break;
+    }
+}
+
+static bool mr9600_allowed_before_init(uint8_t function)
+{
+    switch (function) {
+    case MPI3_FUNCTION_IOC_FACTS:
+    case MPI3_FUNCTION_IOC_INIT:
+    case MPI3_FUNCTION_CONFIG:
+    case MPI3_FUNCTION_DIAG_BUFFER_POST:
+    case MPI3_FUNCTION_DIAG_BUFFER_MANAGE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void mr9600_admin_request(MR9600State *s, const uint8_t *frame)
+{
+    const MPI3RequestHeader *hdr = (const void *)frame;
+    const MPI3CreateQueueRequest *cq = (const void *)frame;
+    uint16_t st;
+
+    trace_megaraid_admin_request(hdr->function, le16_to_cpu(hdr->host_tag));
+    if (!s->initialized && !mr9600_allowed_before_init(hdr->function)) {
+        mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_STATE);
+        return;
+    }
+    switch (hdr->function) {
+    case MPI3_FUNCTION_IOC_FACTS:
+        mr9600_ioc_facts(s, frame);
+        break;
+    case MPI3_FUNCTION_IOC_INIT:
+        mr9600_ioc_init(s, frame);
+        break;
+    case MPI3_FUNCTION_PORT_ENABLE:
+        mr9600_port_enable(s, le16_to_cpu(hdr->host_tag));
+        break;
+    case MPI3_FUNCTION_EVENT_NOTIFICATION:
+        mr9600_event_notification(s, frame);
+        break;
+    case MPI3_FUNCTION_EVENT_ACK:
+    case MPI3_FUNCTION_DIAG_BUFFER_POST:
+    case MPI3_FUNCTION_DIAG_BUFFER_MANAGE:
+        mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_SUCCESS);
+        break;
+    case MPI3_FUNCTION_CI_UPLOAD:
+        mr9600_ci_upload(s, frame);
+        break;
+    case MPI3_FUNCTION_IO_UNIT_CONTROL:
+        mr9600_io_unit_control(s, frame);
+        break;
+    case MPI3_FUNCTION_PERSISTENT_EVENT_LOG:
+        mr9600_pel(s, frame);
+        break;
+    case MPI3_FUNCTION_CONFIG:
+        mr9600_config_request(s, (const MPI3ConfigRequest *)frame);
+        break;
+    case MPI3_FUNCTION_SCSI_IO:
+        if (!mr9600_request_available(s)) {
+            mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_BUSY);
+            break;
+        }
+        mr9600_scsi_io(s, 0, frame);
+        break;
+    case MPI3_FUNCTION_SCSI_TASK_MGMT:
+        mr9600_task_mgmt(s, (const MPI3SCSITaskMgmtRequest *)frame);
+        break;
+    case MPI3_FUNCTION_CREATE_REQUEST_QUEUE:
+    case MPI3_FUNCTION_CREATE_REPLY_QUEUE:
+        st = mr9600_create_queue(s, cq, hdr->function ==
+                                 MPI3_FUNCTION_CREATE_REPLY_QUEUE);
+        mr9600_reply_status(s, 0, hdr, st);
+        break;
+    case MPI3_FUNCTION_DELETE_REQUEST_QUEUE:
+    case MPI3_FUNCTION_DELETE_REPLY_QUEUE:
+        st = mr9600_delete_queue(s, le16_to_cpu(hdr->function_dependent),
+                                 hdr->function ==
+                                 MPI3_FUNCTION_DELETE_REPLY_QUEUE);
+        mr9600_reply_status(s, 0, hdr, st);
+        break;
+    default:
+        mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FUNCTION);
+        break;
+    }
+}

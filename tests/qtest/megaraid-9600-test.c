@@ -1,0 +1,1022 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: qtest of the megaraid-9600 MPI 3.0 host interface:
+ * register reset values and the IOC state machine, admin round trips,
+ * IOC FACTS, operational queue create/delete (contiguous and segmented),
+ * discovery at PORT ENABLE, SCSI READ/WRITE through an operational queue,
+ * task management, and malformed or hostile guest input.  Offsets of
+ * frames and descriptors are written from the interface description, not
+ * taken from the device's header, so that both sides are checked.
+ */
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "libqos/libqos-pc.h"
+#include "libqos/pci-pc.h"
+#include "qemu/bswap.h"
+#include "hw/pci/pci_regs.h"
+
+#define DEVFN           0x20
+#define AREQ_N          64
+#define AREP_N          128
+#define OREQ_N          64
+#define OREP_N          128
+#define RFREE_N         33
+#define SFREE_N         9
+#define DISK_BLOCKS     2048
+
+/* Registers */
+#define R_IOC_INFO      0x0000
+#define R_IOC_CONFIG    0x0014
+#define R_IOC_STATUS    0x001C
+#define R_ADMIN_N       0x0024
+#define R_ADMIN_REQ     0x0028
+#define R_ADMIN_REP     0x0030
+#define R_AREQ_PI       0x1000
+#define R_AREP_CI       0x1004
+#define R_OREQ_PI(n)    (0x1008 + 8 * ((n) - 1))
+#define R_OREP_CI(n)    (0x100C + 8 * ((n) - 1))
+#define R_WRITE_SEQ     0x1C04
+#define R_HOST_DIAG     0x1C08
+#define R_FAULT         0x1C10
+#define R_RFREE_HOST    0x1C40
+#define R_SFREE_HOST    0x1C44
+
+#define ST_READY        0x01
+#define ST_FAULT        0x02
+#define ST_RESET_HIST   0x10
+
+/* Reply descriptor types */
+#define DT_ADDRESS      0x0
+#define DT_SUCCESS      0x1
+#define DT_STATUS       0x3
+
+typedef struct Desc {
+    int type;
+    uint16_t tag;
+    uint16_t status;
+    uint16_t qid;
+    uint16_t qci;
+    uint64_t frame_addr;
+    uint8_t frame[128];
+} Desc;
+
+typedef struct MR {
+    QOSState *qs;
+    QTestState *qts;
+    QPCIDevice *dev;
+    QPCIBar bar;
+    char *img;
+    uint64_t areq, arep, msi;
+    uint32_t areq_pi, arep_ci;
+    bool arep_phase;
+    uint64_t rfree, sfree, frames, senses;
+    uint32_t rfree_host, sfree_host;
+    uint64_t oreq, orep, oseglist;
+    uint32_t oreq_pi, orep_ci;
+    bool orep_phase;
+    bool segmented;
+} MR;
+
+static uint32_t rd(MR *m, uint32_t off)
+{
+    return qpci_io_readl(m->dev, m->bar, off);
+}
+
+static void wr(MR *m, uint32_t off, uint32_t val)
+{
+    qpci_io_writel(m->dev, m->bar, off, val);
+}
+
+static uint64_t mr_alloc(MR *m, size_t size)
+{
+    uint64_t a = guest_alloc(&m->qs->alloc, size);
+
+    qtest_memset(m->qts, a, 0, size);
+    return a;
+}
+
+static MR *mr_start(const char *extra)
+{
+    MR *m = g_new0(MR, 1);
+    int fd;
+
+    fd = g_file_open_tmp("megaraid-9600-test-XXXXXX", &m->img, NULL);
+    g_assert(fd >= 0);
+    g_assert(ftruncate(fd, DISK_BLOCKS * 512) == 0);
+    close(fd);
+    m->qs = qtest_pc_boot("-machine q35 -nodefaults "
+                          "-device megaraid-9600,id=raid0,addr=04.0%s "
+                          "-drive if=none,id=d0,format=raw,file=%s "
+                          "-device megaraid-drive,bus=raid0.0,slot=0,"
+                          "drive=d0,interface=nvme",
+                          extra ? extra : "", m->img);
+    m->qts = m->qs->qts;
+    m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
+    g_assert(m->dev);
+    qpci_device_enable(m->dev);
+    m->bar = qpci_iomap(m->dev, 0, NULL);
+    qpci_msix_enable(m->dev);
+    /* MSI-X messages land in guest RAM: vector v writes v + 1 at msi + 4v. */
+    m->msi = mr_alloc(m, 4096);
+    for (int v = 0; v < 4; v++) {
+        uint64_t e = m->dev->msix_table_off + v * 16;
+
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e, m->msi + 4 * v);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, 0);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, v + 1);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
+    }
+    m->areq = mr_alloc(m, AREQ_N * 128);
+    m->arep = mr_alloc(m, AREP_N * 16);
+    m->rfree = mr_alloc(m, RFREE_N * 8);
+    m->sfree = mr_alloc(m, SFREE_N * 8);
+    m->frames = mr_alloc(m, RFREE_N * 128);
+    m->senses = mr_alloc(m, SFREE_N * 256);
+    m->oreq = mr_alloc(m, OREQ_N * 128);
+    m->orep = mr_alloc(m, OREP_N * 16);
+    m->oseglist = mr_alloc(m, 4096);
+    return m;
+}
+
+static void mr_stop(MR *m)
+{
+    qtest_shutdown(m->qs);
+    unlink(m->img);
+    g_free(m->img);
+    g_free(m->dev);
+    g_free(m);
+}
+
+static bool msi_fired(MR *m, int v)
+{
+    uint32_t val = qtest_readl(m->qts, m->msi + 4 * v);
+
+    qtest_writel(m->qts, m->msi + 4 * v, 0);
+    return val == (uint32_t)v + 1;
+}
+
+/* Program the admin queues and set ENABLE_IOC. */
+static void mr_enable(MR *m)
+{
+    m->areq_pi = 0;
+    m->arep_ci = 0;
+    m->arep_phase = true;
+    qtest_memset(m->qts, m->arep, 0, AREP_N * 16);
+    wr(m, R_ADMIN_N, AREP_N << 16 | AREQ_N);
+    wr(m, R_ADMIN_REQ, m->areq);
+    wr(m, R_ADMIN_REQ + 4, m->areq >> 32);
+    wr(m, R_ADMIN_REP, m->arep);
+    wr(m, R_ADMIN_REP + 4, m->arep >> 32);
+    wr(m, R_AREQ_PI, 0);
+    wr(m, R_AREP_CI, 0);
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 1);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+}
+
+static void mr_unlock_diag(MR *m)
+{
+    static const uint32_t keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
+
+    for (int i = 0; i < 7; i++) {
+        wr(m, R_WRITE_SEQ, keys[i]);
+    }
+    g_assert_cmphex(rd(m, R_HOST_DIAG) & 1, ==, 1);
+}
+
+static void mr_soft_reset(MR *m)
+{
+    mr_unlock_diag(m);
+    wr(m, R_HOST_DIAG, rd(m, R_HOST_DIAG) | 0x100);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT | ST_RESET_HIST),
+                    ==, ST_RESET_HIST);
+    g_assert_cmphex(rd(m, R_IOC_CONFIG) & 1, ==, 0);
+    wr(m, R_WRITE_SEQ, 0x4);
+    wr(m, R_IOC_STATUS, ST_RESET_HIST);
+}
+
+static void mr_submit_admin(MR *m, const void *frame, size_t len)
+{
+    uint64_t slot = m->areq + m->areq_pi * 128;
+
+    qtest_memset(m->qts, slot, 0, 128);
+    qtest_memwrite(m->qts, slot, frame, len);
+    m->areq_pi = (m->areq_pi + 1) % AREQ_N;
+    wr(m, R_AREQ_PI, m->areq_pi);
+}
+
+static void mr_return_frame(MR *m, uint64_t addr)
+{
+    qtest_writeq(m->qts, m->rfree + m->rfree_host * 8, addr);
+    m->rfree_host = (m->rfree_host + 1) % RFREE_N;
+    wr(m, R_RFREE_HOST, m->rfree_host);
+}
+
+/* Wait for the next descriptor of a reply ring; false on timeout. */
+static bool mr_poll(MR *m, uint64_t ring, uint32_t n, uint32_t *ci,
+                    bool *phase, uint32_t ci_reg, Desc *d)
+{
+    uint8_t raw[16];
+    uint16_t flags;
+
+    for (int i = 0; i < 5000; i++) {
+        qtest_memread(m->qts, ring + *ci * 16, raw, 16);
+        flags = lduw_le_p(raw + 14);
+        if ((flags & 1) == *phase) {
+            break;
+        }
+        if (i == 4999) {
+            return false;
+        }
+        g_usleep(1000);
+    }
+    memset(d, 0, sizeof(*d));
+    d->type = flags >> 12;
+    d->qci = lduw_le_p(raw + 8);
+    d->qid = lduw_le_p(raw + 10);
+    d->tag = lduw_le_p(raw + 12);
+    if (d->type == DT_STATUS) {
+        d->status = lduw_le_p(raw) & 0x7fff;
+    } else if (d->type == DT_ADDRESS) {
+        d->frame_addr = ldq_le_p(raw);
+        qtest_memread(m->qts, d->frame_addr, d->frame, 128);
+        d->tag = lduw_le_p(d->frame);
+        d->status = lduw_le_p(d->frame + 0x0A) & 0x7fff;
+        mr_return_frame(m, d->frame_addr);
+    }
+    *ci = (*ci + 1) % n;
+    if (*ci == 0) {
+        *phase = !*phase;
+    }
+    wr(m, ci_reg, *ci);
+    return true;
+}
+
+static void mr_admin_reply(MR *m, Desc *d)
+{
+    g_assert(mr_poll(m, m->arep, AREP_N, &m->arep_ci, &m->arep_phase,
+                     R_AREP_CI, d));
+}
+
+static void mr_op_reply(MR *m, Desc *d)
+{
+    g_assert(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
+                     R_OREP_CI(1), d));
+}
+
+/* Submit an admin frame and return its IOC status. */
+static uint16_t mr_admin(MR *m, const void *frame, size_t len, Desc *d)
+{
+    Desc local;
+
+    d = d ? d : &local;
+    mr_submit_admin(m, frame, len);
+    mr_admin_reply(m, d);
+    g_assert_cmphex(d->tag, ==, lduw_le_p(frame));
+    return d->status;
+}
+
+static void put_sge(uint8_t *p, uint64_t addr, uint32_t len, uint8_t flags)
+{
+    stq_le_p(p, addr);
+    stl_le_p(p + 8, len);
+    p[15] = flags;
+}
+
+static uint16_t mr_facts(MR *m, uint64_t buf, uint32_t len)
+{
+    uint8_t f[32] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = 0x01;
+    put_sge(f + 0x10, buf, len, 0x08);
+    return mr_admin(m, f, sizeof(f), NULL);
+}
+
+static void mr_ioc_init(MR *m)
+{
+    uint8_t f[64] = { 0 };
+
+    for (int i = 0; i < RFREE_N - 1; i++) {
+        qtest_writeq(m->qts, m->rfree + i * 8, m->frames + i * 128);
+    }
+    for (int i = 0; i < SFREE_N - 1; i++) {
+        qtest_writeq(m->qts, m->sfree + i * 8, m->senses + i * 256);
+    }
+    stw_le_p(f, 1);
+    f[3] = 0x02;
+    stl_le_p(f + 0x0C, 0x03002200);
+    f[0x19] = 3;
+    stw_le_p(f + 0x1C, RFREE_N);
+    stq_le_p(f + 0x20, m->rfree);
+    stw_le_p(f + 0x2C, SFREE_N);
+    stw_le_p(f + 0x2E, 256);
+    stq_le_p(f + 0x30, m->sfree);
+    g_assert_cmphex(mr_admin(m, f, sizeof(f), NULL), ==, 0);
+    m->rfree_host = RFREE_N - 1;
+    m->sfree_host = SFREE_N - 1;
+    wr(m, R_RFREE_HOST, m->rfree_host);
+    wr(m, R_SFREE_HOST, m->sfree_host);
+}
+
+static uint16_t mr_create_q(MR *m, bool reply, uint16_t qid, uint16_t size,
+                            uint16_t arg, uint8_t flags, uint64_t base)
+{
+    uint8_t f[32] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = reply ? 0x72 : 0x70;
+    f[0x0A] = flags;
+    stw_le_p(f + 0x0C, size);
+    stw_le_p(f + 0x0E, qid);
+    stw_le_p(f + 0x10, arg);
+    stq_le_p(f + 0x18, base);
+    return mr_admin(m, f, sizeof(f), NULL);
+}
+
+static uint16_t mr_delete_q(MR *m, bool reply, uint16_t qid)
+{
+    uint8_t f[16] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = reply ? 0x73 : 0x71;
+    stw_le_p(f + 0x0A, qid);
+    return mr_admin(m, f, 12, NULL);
+}
+
+/* Operational queue pair 1, contiguous or segmented. */
+static void mr_create_op_queues(MR *m, bool segmented)
+{
+    uint64_t rbase = m->orep, qbase = m->oreq;
+
+    m->segmented = segmented;
+    m->oreq_pi = 0;
+    m->orep_ci = 0;
+    m->orep_phase = true;
+    qtest_memset(m->qts, m->orep, 0, OREP_N * 16);
+    if (segmented) {
+        /* reply ring: one 4 KiB segment; request ring: two segments */
+        uint64_t rseg = mr_alloc(m, 4096);
+        uint64_t qseg0 = mr_alloc(m, 4096), qseg1 = mr_alloc(m, 4096);
+
+        m->orep = rseg;
+        qtest_writeq(m->qts, m->oseglist, rseg);
+        qtest_writeq(m->qts, m->oseglist + 2048, qseg0);
+        qtest_writeq(m->qts, m->oseglist + 2056, qseg1);
+        rbase = m->oseglist;
+        qbase = m->oseglist + 2048;
+        m->oreq = 0;
+        m->oseglist = qbase;
+    }
+    g_assert_cmphex(mr_create_q(m, true, 1, OREP_N, 1, 0x01 |
+                                (segmented ? 0x80 : 0), rbase), ==, 0);
+    g_assert_cmphex(mr_create_q(m, false, 1, OREQ_N, 1,
+                                segmented ? 0x80 : 0, qbase), ==, 0);
+}
+
+static uint64_t mr_oreq_slot(MR *m, uint32_t idx)
+{
+    if (m->segmented) {
+        return qtest_readq(m->qts, m->oseglist + (idx / 32) * 8) +
+               (idx % 32) * 128;
+    }
+    return m->oreq + idx * 128;
+}
+
+static void mr_submit_op(MR *m, const void *frame)
+{
+    uint64_t slot = mr_oreq_slot(m, m->oreq_pi);
+
+    qtest_memwrite(m->qts, slot, frame, 128);
+    m->oreq_pi = (m->oreq_pi + 1) % OREQ_N;
+    wr(m, R_OREQ_PI(1), m->oreq_pi);
+}
+
+static void mr_event_notify(MR *m)
+{
+    uint8_t f[32] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = 0x04;
+    stl_le_p(f + 0x10, 0xFDB9843F);
+    stl_le_p(f + 0x14, 0xFFFFFFFA);
+    stl_le_p(f + 0x18, 0xFFFFFFFF);
+    stl_le_p(f + 0x1C, 0xFFFFFFFF);
+    g_assert_cmphex(mr_admin(m, f, sizeof(f), NULL), ==, 0);
+}
+
+/* PORT ENABLE: returns the handle announced by the DEVICE ADDED event. */
+static uint16_t mr_port_enable(MR *m)
+{
+    uint8_t f[12] = { 0 };
+    uint16_t handle;
+    Desc d;
+
+    stw_le_p(f, 1);
+    f[3] = 0x03;
+    mr_submit_admin(m, f, sizeof(f));
+    mr_admin_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmphex(d.tag, ==, 0xFFFF);
+    g_assert_cmphex(d.frame[3], ==, 0x04);
+    g_assert_cmphex(d.frame[0x11], ==, 0x07);        /* DEVICE ADDED */
+    g_assert_cmpuint(d.frame[0x10], ==, 16);         /* 64 bytes of data */
+    handle = lduw_le_p(d.frame + 0x18 + 0x08);
+    g_assert_cmpuint(handle, !=, 0);
+    g_assert_cmpuint(handle, <, 1024);
+    g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x18), ==, handle - 1);
+    g_assert_cmphex(d.frame[0x18 + 0x27], ==, 1);    /* PCIe form */
+    g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x2E), ==, 1); /* NVMe */
+    g_assert_cmphex(d.frame[0x18 + 0x1C] & 0x08, ==, 0);      /* visible */
+    mr_admin_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmphex(d.tag, ==, 1);
+    return handle;
+}
+
+static MR *mr_bringup(bool segmented, uint16_t *handle)
+{
+    MR *m = mr_start(segmented ? NULL : ",revision=0");
+    uint64_t buf = mr_alloc(m, 4096);
+
+    mr_enable(m);
+    g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+    mr_ioc_init(m);
+    mr_create_op_queues(m, segmented);
+    mr_event_notify(m);
+    *handle = mr_port_enable(m);
+    return m;
+}
+
+static void scsi_frame(uint8_t *f, uint16_t tag, uint16_t handle,
+                       uint32_t dir, uint32_t len, const uint8_t *cdb,
+                       size_t cdb_len)
+{
+    memset(f, 0, 128);
+    stw_le_p(f, tag);
+    f[3] = 0x20;
+    stw_le_p(f + 0x0A, handle);
+    stl_le_p(f + 0x0C, dir);
+    stl_le_p(f + 0x14, len);
+    memcpy(f + 0x20, cdb, cdb_len);
+}
+
+static void rw10(uint8_t *cdb, bool write, uint32_t lba, uint16_t n)
+{
+    memset(cdb, 0, 10);
+    cdb[0] = write ? 0x2A : 0x28;
+    stl_be_p(cdb + 2, lba);
+    stw_be_p(cdb + 7, n);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+static void test_reset_values(void)
+{
+    MR *m = mr_start(NULL);
+
+    g_assert_cmphex(rd(m, R_IOC_INFO) >> 24, !=, 0);
+    g_assert_cmphex(rd(m, R_IOC_INFO) & 1, ==, 0);
+    g_assert_cmphex(rd(m, R_IOC_CONFIG), ==, 0x00470000);
+    g_assert_cmphex(rd(m, R_IOC_STATUS), ==, 0);
+    g_assert_cmphex(rd(m, R_FAULT), ==, 0);
+    g_assert_cmphex(rd(m, R_HOST_DIAG), ==, 0);
+    g_assert_cmphex(qpci_config_readw(m->dev, PCI_VENDOR_ID), ==, 0x1000);
+    g_assert_cmphex(qpci_config_readw(m->dev, PCI_DEVICE_ID), ==, 0x00A5);
+    g_assert_cmphex(qpci_config_readw(m->dev, PCI_SUBSYSTEM_VENDOR_ID), ==,
+                    0x1000);
+    g_assert_cmphex(qpci_config_readw(m->dev, PCI_SUBSYSTEM_ID), ==, 0x4600);
+    g_assert_cmpuint(qpci_msix_table_size(m->dev), >=, 64);
+    /* The entry-size fields cannot be changed by the host. */
+    wr(m, R_IOC_CONFIG, 0x00FF0000);
+    g_assert_cmphex(rd(m, R_IOC_CONFIG), ==, 0x00470000);
+    mr_stop(m);
+}
+
+static void test_state_machine(void)
+{
+    MR *m = mr_start(NULL);
+
+    mr_enable(m);
+    /* Message unit reset: ENABLE_IOC 1 -> 0 while ready. */
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_RESET_HIST), ==,
+                    ST_RESET_HIST);
+    wr(m, R_IOC_STATUS, ST_RESET_HIST);
+    g_assert_cmphex(rd(m, R_IOC_STATUS), ==, 0);
+
+    /* Wrong key order does not unlock; a locked host diag is ignored. */
+    wr(m, R_WRITE_SEQ, 0xF);
+    wr(m, R_WRITE_SEQ, 0x4);
+    wr(m, R_WRITE_SEQ, 0x2);
+    g_assert_cmphex(rd(m, R_HOST_DIAG) & 1, ==, 0);
+    mr_enable(m);
+    wr(m, R_HOST_DIAG, 0x700);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+
+    /* Soft reset from READY. */
+    mr_soft_reset(m);
+    mr_enable(m);
+
+    /* Diag fault, then soft reset out of FAULT. */
+    mr_unlock_diag(m);
+    wr(m, R_HOST_DIAG, rd(m, R_HOST_DIAG) | 0x700);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
+    g_assert_cmphex(rd(m, R_FAULT) & 0xFFFF, ==, 0xF000);
+    wr(m, R_WRITE_SEQ, 0x4);
+    /* ENABLE_IOC cannot leave FAULT; only a soft reset does. */
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
+    mr_soft_reset(m);
+    g_assert_cmphex(rd(m, R_FAULT), ==, 0);
+    mr_enable(m);
+
+    /* Shutdown notification completes. */
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
+    wr(m, R_IOC_STATUS, ST_RESET_HIST);
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & 0xC, ==, 0x8);
+    mr_stop(m);
+}
+
+static void test_facts(void)
+{
+    MR *m = mr_start(NULL);
+    uint64_t buf = mr_alloc(m, 4096);
+    uint8_t f[112];
+    Desc d;
+
+    mr_enable(m);
+    msi_fired(m, 0);
+    g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+    g_assert_true(msi_fired(m, 0));
+    qtest_memread(m->qts, buf, f, sizeof(f));
+    g_assert_cmpuint(lduw_le_p(f + 0x00), ==, 28);
+    g_assert_cmphex(ldl_le_p(f + 0x04), ==, 0x03002200);
+    g_assert_cmphex(ldl_le_p(f + 0x10) & 0x2, ==, 0x2);      /* multipath */
+    g_assert_cmpuint(lduw_le_p(f + 0x16), >=, 1);             /* MSI-X */
+    g_assert_cmpuint(lduw_le_p(f + 0x18), >, 23);             /* requests */
+    g_assert_cmpuint(lduw_le_p(f + 0x1C), ==, 32);            /* req frame */
+    g_assert_cmpuint(lduw_le_p(f + 0x1E), ==, 32);            /* reply frame */
+    g_assert_cmpuint(lduw_le_p(f + 0x22), ==, 1023);
+    g_assert_cmpuint(lduw_le_p(f + 0x2A), ==, 256);           /* 1 MiB */
+    g_assert_cmpuint(lduw_le_p(f + 0x30), ==, 1);
+    g_assert_cmpuint(lduw_le_p(f + 0x32), ==, 1024);
+    g_assert_cmphex(ldl_le_p(f + 0x44) & 0xF, ==, 2);         /* RAID */
+    g_assert_cmpuint(lduw_le_p(f + 0x48), >=, 1);
+    g_assert_cmpuint(lduw_le_p(f + 0x48), <=, 383);
+    g_assert_cmpuint(lduw_le_p(f + 0x48), ==, lduw_le_p(f + 0x4A));
+
+    /* 6.1 asks for 104 bytes: nothing beyond is written. */
+    qtest_memset(m->qts, buf, 0xAA, 128);
+    g_assert_cmphex(mr_facts(m, buf, 104), ==, 0);
+    qtest_memread(m->qts, buf, f, sizeof(f));
+    g_assert_cmpuint(lduw_le_p(f), ==, 26);
+    g_assert_cmphex(f[104], ==, 0xAA);
+
+    /* The admin reply carries the request queue CI. */
+    mr_submit_admin(m, (uint8_t[32]){ 7, 0, 0, 0x01 }, 32);
+    mr_admin_reply(m, &d);
+    g_assert_cmpuint(d.qci, ==, m->areq_pi);
+    g_assert_cmpint(d.type, ==, DT_STATUS);
+    g_assert_cmphex(d.status, ==, 0x0003);                    /* no SGE */
+    mr_stop(m);
+}
+
+static void test_eHBA_model(void)
+{
+    QOSState *qs = qtest_pc_boot("-machine q35 -nodefaults "
+                                 "-device megaraid-9600,addr=04.0,"
+                                 "model=9600-16i");
+    QPCIDevice *dev = qpci_device_find(qs->pcibus, DEVFN);
+
+    g_assert_cmphex(qpci_config_readw(dev, PCI_SUBSYSTEM_ID), ==, 0x4670);
+    g_free(dev);
+    qtest_shutdown(qs);
+}
+
+static void test_queues(void)
+{
+    MR *m = mr_start(NULL);
+    uint64_t buf = mr_alloc(m, 4096);
+
+    mr_enable(m);
+    g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+    /* Before IOC INIT queues cannot be created. */
+    g_assert_cmphex(mr_create_q(m, true, 1, OREP_N, 1, 1, m->orep), ==,
+                    0x0008);
+    mr_ioc_init(m);
+    /* Bad IDs and sizes. */
+    g_assert_cmphex(mr_create_q(m, true, 0, OREP_N, 1, 1, m->orep), ==,
+                    0x0F00);
+    g_assert_cmphex(mr_create_q(m, true, 1000, OREP_N, 1, 1, m->orep), ==,
+                    0x0F00);
+    g_assert_cmphex(mr_create_q(m, true, 1, 0, 1, 1, m->orep), ==, 0x0F01);
+    g_assert_cmphex(mr_create_q(m, true, 1, 1, 1, 1, m->orep), ==, 0x0F01);
+    g_assert_cmphex(mr_create_q(m, true, 1, OREP_N, 4000, 1, m->orep), ==,
+                    0x0F02);
+    /* Ring outside guest RAM. */
+    g_assert_cmphex(mr_create_q(m, true, 1, OREP_N, 1, 1, 1ULL << 45), ==,
+                    0x0007);
+    /* Segmented ring whose segment list points outside guest RAM. */
+    qtest_writeq(m->qts, m->oseglist, 1ULL << 44);
+    g_assert_cmphex(mr_create_q(m, true, 1, OREP_N, 1, 0x81, m->oseglist),
+                    ==, 0x0007);
+    /* Request queue without its reply queue. */
+    g_assert_cmphex(mr_create_q(m, false, 1, OREQ_N, 1, 0, m->oreq), ==,
+                    0x0F03);
+    mr_create_op_queues(m, false);
+    g_assert_cmphex(mr_create_q(m, true, 1, OREP_N, 1, 1, m->orep), ==,
+                    0x0F00);
+    g_assert_cmphex(mr_delete_q(m, true, 1), ==, 0x0F04);
+    g_assert_cmphex(mr_delete_q(m, false, 2), ==, 0x0F00);
+    g_assert_cmphex(mr_delete_q(m, false, 1), ==, 0);
+    g_assert_cmphex(mr_delete_q(m, true, 1), ==, 0);
+    g_assert_cmphex(mr_delete_q(m, true, 1), ==, 0x0F00);
+    /* And again, segmented. */
+    mr_create_op_queues(m, true);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    mr_stop(m);
+}
+
+static void do_rw(MR *m, uint16_t handle, bool chain)
+{
+    uint64_t data = mr_alloc(m, 8 * 512), chainbuf = mr_alloc(m, 4096);
+    uint8_t pattern[8 * 512], back[8 * 512];
+    uint8_t f[128], cdb[10];
+    Desc d;
+
+    for (size_t i = 0; i < sizeof(pattern); i++) {
+        pattern[i] = i * 7 + (chain ? 3 : 1);
+    }
+    qtest_memwrite(m->qts, data, pattern, sizeof(pattern));
+
+    /* WRITE(10) of 8 blocks in two SIMPLE elements. */
+    rw10(cdb, true, 100, 8);
+    scsi_frame(f, 10, handle, 0x00040000, sizeof(pattern), cdb, 10);
+    put_sge(f + 0x40, data, 1000, 0x00);
+    put_sge(f + 0x50, data + 1000, sizeof(pattern) - 1000, 0x08);
+    msi_fired(m, 1);
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmphex(d.tag, ==, 10);
+    g_assert_cmpuint(d.qid, ==, 1);
+    g_assert_cmpuint(d.qci, ==, m->oreq_pi);
+    g_assert_true(msi_fired(m, 1));
+
+    /* READ(10) back, 8 pieces: 3 in the frame, 5 behind a LAST CHAIN. */
+    qtest_memset(m->qts, data, 0, sizeof(back));
+    rw10(cdb, false, 100, 8);
+    scsi_frame(f, 11, handle, 0x00080000, sizeof(back), cdb, 10);
+    if (chain) {
+        for (int i = 0; i < 3; i++) {
+            put_sge(f + 0x40 + 16 * i, data + 512 * i, 512, 0);
+        }
+        put_sge(f + 0x70, chainbuf, 5 * 16, 0x30);
+        for (int i = 3; i < 8; i++) {
+            uint8_t e[16] = { 0 };
+
+            put_sge(e, data + 512 * i, 512, i == 7 ? 0x08 : 0);
+            qtest_memwrite(m->qts, chainbuf + 16 * (i - 3), e, 16);
+        }
+    } else {
+        put_sge(f + 0x40, data, sizeof(back), 0x08);
+    }
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmphex(d.tag, ==, 11);
+    qtest_memread(m->qts, data, back, sizeof(back));
+    g_assert_cmpmem(back, sizeof(back), pattern, sizeof(pattern));
+}
+
+static void test_scsi_rw_contiguous(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+
+    do_rw(m, handle, false);
+    do_rw(m, handle, true);
+    mr_stop(m);
+}
+
+static void test_scsi_rw_segmented(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(true, &handle);
+
+    /* Enough requests to wrap both segmented rings' first segment. */
+    for (int i = 0; i < 20; i++) {
+        do_rw(m, handle, i & 1);
+    }
+    mr_stop(m);
+}
+
+static void test_scsi_inquiry_and_sense(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint64_t data = mr_alloc(m, 4096);
+    uint8_t f[128], cdb[16] = { 0x12, 0, 0, 0, 255 }, sense[18];
+    uint64_t sense_addr;
+    Desc d;
+
+    /* INQUIRY with a larger allocation length: a short transfer. */
+    scsi_frame(f, 20, handle, 0x00080000, 255, cdb, 6);
+    put_sge(f + 0x40, data, 255, 0x08);
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmphex(d.status, ==, 0x0045);
+    g_assert_cmphex(d.frame[0x10], ==, 0);                    /* GOOD */
+    g_assert_cmphex(d.frame[0x11] & 3, ==, 3);                /* no sense */
+    g_assert_cmpuint(ldl_le_p(d.frame + 0x14), >=, 36);
+    g_assert_cmpuint(ldl_le_p(d.frame + 0x14), <, 255);
+    g_assert_cmpuint(qtest_readb(m->qts, data) & 0x1F, ==, 0);
+
+    /* READ(10) beyond the end: CHECK CONDITION with sense data. */
+    rw10(cdb, false, DISK_BLOCKS, 1);
+    scsi_frame(f, 21, handle, 0x00080000, 512, cdb, 10);
+    put_sge(f + 0x40, data, 512, 0x08);
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmphex(d.frame[0x10], ==, 0x02);
+    g_assert_cmphex(d.frame[0x11] & 3, ==, 0);
+    g_assert_cmpuint(ldl_le_p(d.frame + 0x18), >=, 8);
+    sense_addr = ldq_le_p(d.frame + 0x30);
+    g_assert_cmpuint(sense_addr, >=, m->senses);
+    g_assert_cmpuint(sense_addr, <, m->senses + SFREE_N * 256);
+    qtest_memread(m->qts, sense_addr, sense, sizeof(sense));
+    g_assert_true((sense[0] & 0x7F) == 0x70 || (sense[0] & 0x7F) == 0x72);
+    g_assert_cmphex((sense[0] & 0x7F) == 0x70 ? sense[2] & 0xF : sense[1],
+                    ==, 0x05);                    /* ILLEGAL REQUEST */
+
+    /* Unknown handle: DEVICE NOT THERE. */
+    scsi_frame(f, 22, 999, 0, 0, (uint8_t[6]){ 0 }, 6);
+    put_sge(f + 0x40, ~0ULL, 0, 0x08);
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmphex(d.status, ==, 0x0043);
+    mr_stop(m);
+}
+
+static void test_task_mgmt(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint8_t f[32] = { 0 };
+    Desc d;
+
+    stw_le_p(f, 5);
+    f[3] = 0x21;
+    stw_le_p(f + 0x0A, handle);
+    f[0x0E] = 0x03;                                   /* TARGET RESET */
+    mr_submit_admin(m, f, sizeof(f));
+    mr_admin_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_ADDRESS);           /* frame required */
+    g_assert_cmphex(d.tag, ==, 5);
+    g_assert_cmphex(d.status, ==, 0);
+    g_assert_cmphex(d.frame[0x14], ==, 0x00);          /* TM complete */
+
+    f[0x0E] = 0x05;                                   /* LU RESET */
+    mr_submit_admin(m, f, sizeof(f));
+    mr_admin_reply(m, &d);
+    g_assert_cmphex(d.frame[0x14], ==, 0x00);
+
+    f[0x0E] = 0x7F;                                   /* unknown type */
+    mr_submit_admin(m, f, sizeof(f));
+    mr_admin_reply(m, &d);
+    g_assert_cmphex(d.frame[0x14], ==, 0x04);
+
+    stw_le_p(f + 0x0A, 777);                          /* bad handle */
+    f[0x0E] = 0x03;
+    mr_submit_admin(m, f, sizeof(f));
+    mr_admin_reply(m, &d);
+    g_assert_cmphex(d.status, ==, 0x0042);
+    mr_stop(m);
+}
+
+/* ---- bad input ---- */
+
+static void expect_scsi_error(MR *m, uint8_t *f, uint16_t status)
+{
+    Desc d;
+
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmphex(d.tag, ==, lduw_le_p(f));
+    g_assert_cmphex(d.status, ==, status);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+}
+
+static void test_bad_functions(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint8_t f[128] = { 0 };
+    Desc d;
+
+    for (int fn = 0x8A; fn < 0x100; fn += 0x1B) {
+        stw_le_p(f, 1);
+        f[3] = fn;
+        g_assert_cmphex(mr_admin(m, f, 64, &d), ==, 0x0001);
+        g_assert_cmpint(d.type, ==, DT_STATUS);
+    }
+    /* A non-SCSI function on an operational queue. */
+    stw_le_p(f, 33);
+    f[3] = 0x01;
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_STATUS);
+    g_assert_cmphex(d.tag, ==, 33);
+    g_assert_cmphex(d.status, ==, 0x0001);
+    /* IOC INIT twice. */
+    memset(f, 0, sizeof(f));
+    stw_le_p(f, 1);
+    f[3] = 0x02;
+    g_assert_cmphex(mr_admin(m, f, 64, NULL), ==, 0x0008);
+    /* Config page that does not exist. */
+    memset(f, 0, sizeof(f));
+    stw_le_p(f, 6);
+    f[3] = 0x10;
+    f[0x0E] = 0x7E;
+    put_sge(f + 0x20, mr_alloc(m, 64), 8, 0x08);
+    g_assert_cmphex(mr_admin(m, f, 48, NULL), ==, 0x0022);
+    /* Driver page 2 header works (6.12 needs it). */
+    f[0x0D] = 2;
+    f[0x0E] = 0x03;
+    g_assert_cmphex(mr_admin(m, f, 48, NULL), ==, 0);
+    mr_stop(m);
+}
+
+static void test_bad_sgl(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint64_t data = mr_alloc(m, 4096), c1 = mr_alloc(m, 4096);
+    uint64_t chains[8];
+    uint8_t f[128], cdb[10], e[16];
+
+    rw10(cdb, false, 0, 1);
+    /* DataLength above the card's maximum transfer. */
+    scsi_frame(f, 40, handle, 0x00080000, 16 << 20, cdb, 10);
+    put_sge(f + 0x40, data, 16 << 20, 0x08);
+    expect_scsi_error(m, f, 0x0007);
+    /* SGL shorter than DataLength. */
+    scsi_frame(f, 41, handle, 0x00080000, 512, cdb, 10);
+    put_sge(f + 0x40, data, 100, 0x08);
+    expect_scsi_error(m, f, 0x0003);
+    /* Element outside guest RAM, and over the device's own BAR. */
+    put_sge(f + 0x40, 1ULL << 44, 512, 0x08);
+    expect_scsi_error(m, f, 0x0003);
+    put_sge(f + 0x40, 0xFFFFFFFFFFFFFF00ULL, 512, 0x08);
+    expect_scsi_error(m, f, 0x0003);
+    put_sge(f + 0x40, qpci_config_readl(m->dev, PCI_BASE_ADDRESS_0) & ~0xFu,
+            512, 0x08);
+    expect_scsi_error(m, f, 0x0003);
+    /* Address space other than system memory. */
+    put_sge(f + 0x40, data, 512, 0x09);
+    expect_scsi_error(m, f, 0x0003);
+    /* Chain that points at itself. */
+    put_sge(e, c1, 16, 0x30);
+    qtest_memwrite(m->qts, c1, e, 16);
+    scsi_frame(f, 42, handle, 0x00080000, 512, cdb, 10);
+    put_sge(f + 0x40, c1, 16, 0x30);
+    expect_scsi_error(m, f, 0x0003);
+    /* Too many chain levels (distinct buffers). */
+    for (int i = 0; i < 8; i++) {
+        chains[i] = mr_alloc(m, 64);
+    }
+    for (int i = 0; i < 7; i++) {
+        put_sge(e, chains[i + 1], 16, 0x20);
+        qtest_memwrite(m->qts, chains[i], e, 16);
+    }
+    put_sge(e, data, 512, 0x08);
+    qtest_memwrite(m->qts, chains[7], e, 16);
+    put_sge(f + 0x40, chains[0], 16, 0x20);
+    expect_scsi_error(m, f, 0x0003);
+    /* Chain with a length that is not a whole number of elements. */
+    put_sge(f + 0x40, c1, 17, 0x30);
+    expect_scsi_error(m, f, 0x0003);
+    /* Both data directions at once. */
+    scsi_frame(f, 43, handle, 0x000C0000, 512, cdb, 10);
+    put_sge(f + 0x40, data, 512, 0x08);
+    expect_scsi_error(m, f, 0x0007);
+    /* Bad SGE in IOC FACTS. */
+    g_assert_cmphex(mr_facts(m, 1ULL << 44, 112), ==, 0x0003);
+    g_assert_cmphex(mr_facts(m, data, 0), ==, 0x0003);
+    /* The device still works. */
+    do_rw(m, handle, true);
+    mr_stop(m);
+}
+
+static void test_bad_doorbells(void)
+{
+    MR *m = mr_start(NULL);
+    uint64_t buf = mr_alloc(m, 4096);
+
+    /* Doorbells before the IOC is ready are ignored. */
+    wr(m, R_AREQ_PI, 5);
+    wr(m, R_OREQ_PI(3), 1);
+    wr(m, R_RFREE_HOST, 7);
+    g_assert_cmphex(rd(m, R_IOC_STATUS), ==, 0);
+    /* Bad admin queue configuration faults the IOC. */
+    wr(m, R_ADMIN_N, 0);
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 1);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
+    g_assert_cmphex(rd(m, R_FAULT), !=, 0);
+    mr_soft_reset(m);
+    mr_enable(m);
+    /* Doorbell of a queue that does not exist: ignored. */
+    wr(m, R_OREQ_PI(2), 1);
+    wr(m, R_OREP_CI(383), 1);
+    wr(m, 0x1BFC, 1);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    /* Free queue index before IOC INIT: ignored. */
+    wr(m, R_SFREE_HOST, 3);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+    /* Index beyond the ring: IOC fault. */
+    wr(m, R_AREQ_PI, AREQ_N);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
+    /* Doorbells while faulted are ignored; soft reset recovers. */
+    wr(m, R_AREQ_PI, 1);
+    mr_soft_reset(m);
+    mr_enable(m);
+    g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+    mr_ioc_init(m);
+    wr(m, R_RFREE_HOST, RFREE_N + 5);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
+    mr_stop(m);
+}
+
+static void test_reset_storm(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint64_t data = mr_alloc(m, 64 * 1024), buf = mr_alloc(m, 4096);
+    uint8_t f[128], cdb[10];
+
+    for (int i = 0; i < 100; i++) {
+        /* Queue some I/O, then reset under it. */
+        for (int j = 0; j < 4; j++) {
+            rw10(cdb, j & 1, j * 16, 16);
+            scsi_frame(f, 50 + j, handle, j & 1 ? 0x00040000 : 0x00080000,
+                       8192, cdb, 10);
+            put_sge(f + 0x40, data + j * 8192, 8192, 0x08);
+            mr_submit_op(m, f);
+        }
+        switch (i % 3) {
+        case 0:
+            wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
+            wr(m, R_IOC_STATUS, ST_RESET_HIST);
+            break;
+        case 1:
+            mr_soft_reset(m);
+            break;
+        default:
+            mr_unlock_diag(m);
+            wr(m, R_HOST_DIAG, rd(m, R_HOST_DIAG) | 0x700);
+            mr_soft_reset(m);
+            break;
+        }
+        g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, 0);
+        mr_enable(m);
+        g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+        mr_ioc_init(m);
+        mr_create_op_queues(m, false);
+        if (i % 10 == 9) {
+            mr_event_notify(m);
+            g_assert_cmpuint(mr_port_enable(m), ==, handle);
+            do_rw(m, handle, false);
+        }
+    }
+    mr_stop(m);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    if (!qtest_has_device("megaraid-9600")) {
+        g_test_message("megaraid-9600 not built");
+        return g_test_run();
+    }
+    qtest_add_func("/megaraid-9600/reset-values", test_reset_values);
+    qtest_add_func("/megaraid-9600/state-machine", test_state_machine);
+    qtest_add_func("/megaraid-9600/facts", test_facts);
+    qtest_add_func("/megaraid-9600/model-ehba", test_eHBA_model);
+    qtest_add_func("/megaraid-9600/queues", test_queues);
+    qtest_add_func("/megaraid-9600/scsi-rw-contiguous",
+                   test_scsi_rw_contiguous);
+    qtest_add_func("/megaraid-9600/scsi-rw-segmented", test_scsi_rw_segmented);
+    qtest_add_func("/megaraid-9600/scsi-inquiry-sense",
+                   test_scsi_inquiry_and_sense);
+    qtest_add_func("/megaraid-9600/task-mgmt", test_task_mgmt);
+    qtest_add_func("/megaraid-9600/bad/functions", test_bad_functions);
+    qtest_add_func("/megaraid-9600/bad/sgl", test_bad_sgl);
+    qtest_add_func("/megaraid-9600/bad/doorbells", test_bad_doorbells);
+    qtest_add_func("/megaraid-9600/bad/reset-storm", test_reset_storm);
+    return g_test_run();
+}
