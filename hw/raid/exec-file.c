@@ -87,7 +87,7 @@ static void fx_flush(void *opaque, uint32_t member, RaidIOComplete *cb,
         cb(ctx, -EIO);
         return;
     }
-    cb(ctx, fdatasync(fd) < 0 ? -errno : 0);
+    cb(ctx, !fx->no_sync && fdatasync(fd) < 0 ? -errno : 0);
 }
 
 static void fx_discard(void *opaque, uint32_t member, uint64_t lba,

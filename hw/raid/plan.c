@@ -77,6 +77,19 @@ void raid_plan_io(RaidPlan *p, RaidStepKind kind, unsigned phase,
         p->cost.member_writes++;
         p->cost.write_sectors += sectors;
     }
+    /* Discards of whole stripes come member after member: look back one
+     * stripe's worth of steps for the same member. */
+    for (guint back = 1; kind == RAID_STEP_DISCARD && back <= p->steps->len &&
+         back <= RAID_MAX_SPAN_MEMBERS; back++) {
+        s = &g_array_index(p->steps, RaidStep, p->steps->len - back);
+        if (s->kind == kind && s->phase == phase && s->member == member &&
+            s->member_lba + s->sectors == lba &&
+            s->sectors + (uint64_t)sectors <= 0x10000) {
+            s->sectors += sectors;
+            p->cost.member_writes--;
+            return;
+        }
+    }
     if (p->steps->len) {
         s = &g_array_index(p->steps, RaidStep, p->steps->len - 1);
         if (s->kind == kind && s->phase == phase && s->member == member &&

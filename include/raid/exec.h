@@ -77,6 +77,8 @@ typedef struct RaidFileExec {
     uint32_t members;
     uint8_t *host;              /* request data, set per request */
     bool punch_holes;           /* discard by fallocate punch-hole */
+    bool no_sync;               /* flush skips fdatasync (scratch files in
+                                 * tests) */
 } RaidFileExec;
 
 extern const RaidExecOps raid_file_exec_ops;

@@ -282,7 +282,8 @@ static void run_config(gconstpointer opaque)
 {
     const Config *c = opaque;
     unsigned nops = env_uint("RAID_PROPERTY_OPS", 600);
-    guint32 seed = env_uint("RAID_PROPERTY_SEED", g_test_rand_int());
+    guint32 seed = env_uint("RAID_PROPERTY_SEED",
+                            g_test_rand_int() ^ (c - configs));
     World w = { .cfg = c, .rebuilding = -1 };
     uint64_t start[RAID_MAX_MEMBERS];
     RaidLayoutDesc d = {
@@ -304,6 +305,7 @@ static void run_config(gconstpointer opaque)
     g_assert_true(raid_layout_init(&w.l, &d, NULL));
     w.fx.members = w.l.members;
     w.fx.punch_holes = true;
+    w.fx.no_sync = true;
     for (uint32_t m = 0; m < w.l.members; m++) {
         w.fx.fd[m] = open_member(&w, m);
     }
