@@ -285,9 +285,8 @@ RaidConfig *ddf_load_files(char *const *paths, int n, const uint8_t *ctrl_guid,
 
 fail:
     for (int i = 0; i < n; i++) {
-        ddf_drive_read_clear(&reads[i]);
         g_free(reads[i].error);
-        reads[i].error = NULL;
+        ddf_drive_read_clear(&reads[i]);
     }
     return NULL;
 }

@@ -1,0 +1,534 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Unit tests of the DDF metadata: the CRC convention, encode/decode round
+ * trips for every level, which copy wins, every header and section
+ * corrupted in turn (fall back to the redundant copy or refuse with a
+ * message naming the structure), foreign configurations and import, and
+ * (where mdadm is installed) mdadm --examine on what we write.
+ */
+#include "ddf-test-util.h"
+
+#include <stdio.h>
+
+static void test_crc_vectors(void)
+{
+    uint8_t buf[512];
+
+    memset(buf, 0xff, sizeof(buf));
+    g_assert_cmphex(ddf_crc32(buf, 512), ==, 0x0FD1B6E7);
+    g_assert_cmphex(ddf_struct_crc(buf, 512), ==, 0x0FD1B6E7);
+    memset(buf, 0, sizeof(buf));
+    g_assert_cmphex(ddf_struct_crc(buf, 512), ==, 0xF04492AB);
+    memset(buf + 4, 0xff, 4);
+    g_assert_cmphex(ddf_crc32(buf, 512), ==, 0xF04492AB);
+}
+
+/* Decode what we encode, in memory, and compare the fields. */
+static void test_codec_round_trip(void)
+{
+    g_autoptr(DdfMeta) m = ddf_meta_new(63, 15, 4, 16);
+    g_autoptr(DdfMeta) d = NULL;
+    DdfVdConf *c;
+    uint32_t n = ddf_copy_sectors(m);
+    g_autofree uint8_t *buf = g_malloc(n * 512);
+    uint8_t anchor[512];
+    DdfHeader ah, h;
+    GError *err = NULL;
+
+    memcpy(m->guid, "GUIDGUIDGUIDGUIDGUIDGUID", 24);
+    m->seq = 7;
+    m->timestamp = 1234;
+    m->primary_lba = 1000;
+    m->secondary_lba = 500;
+    memcpy(m->ctrl_guid, "LSI     CTRLCTRLCTRLCTRL", 24);
+    m->ctrl_type[1] = 0xa5;
+    g_strlcpy(m->product, "Prod", sizeof(m->product));
+    memcpy(m->pd[3].guid, "PD3PD3PD3PD3PD3PD3PD3PD3", 24);
+    m->pd[3].ref = 0x1234;
+    m->pd[3].type = DDF_PDT_ACTIVE;
+    m->pd[3].state = DDF_PDS_ONLINE | DDF_PDS_REBUILDING;
+    m->pd[3].configured_size = 99999;
+    memcpy(m->vd[2].guid, "VD2VD2VD2VD2VD2VD2VD2VD2", 24);
+    m->vd[2].init_state = DDF_INIT_FULL;
+    g_strlcpy(m->vd[2].name, "name16charsxxxxx", 17);
+    c = ddf_meta_add_conf(m);
+    memcpy(c->guid, m->vd[2].guid, 24);
+    c->seq = 3;
+    c->prim_count = 2;
+    c->prl = 1;
+    c->block_count = 4096;
+    c->vd_size = 4096;
+    c->refs[0] = 0x1234;
+    c->refs[1] = 0x5678;
+    c->lbas[1] = 77;
+    c->vendor[0] = 0x42;
+    m->has_spare = true;
+    m->spare.type = 1;
+    m->spare.n = 1;
+    memcpy(m->spare.e[0].guid, m->vd[2].guid, 24);
+    memcpy(m->pdd_guid, m->pd[3].guid, 24);
+    m->pdd_ref = 0x1234;
+
+    ddf_encode_anchor(m, anchor);
+    ddf_encode_copy(m, DDF_HDR_SECONDARY, buf);
+    g_assert_true(ddf_decode_header(anchor, &ah, &err));
+    g_assert_true(ddf_decode_header(buf, &h, &err));
+    g_assert_true(ddf_header_matches_anchor(&h, &ah, DDF_HDR_SECONDARY, &err));
+    g_assert_false(ddf_header_matches_anchor(&h, &ah, DDF_HDR_PRIMARY, NULL));
+    g_assert_cmpuint(ah.seq, ==, 0xffffffff);
+    g_assert_cmpuint(ah.open_flag, ==, 0xff);
+    g_assert_cmpuint(ddf_header_extent(&h), ==, n);
+    d = ddf_decode_copy(&h, buf, n * 512, &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(d->seq, ==, 7);
+    g_assert_cmpmem(d->ctrl_guid, 24, m->ctrl_guid, 24);
+    g_assert_cmpstr(d->product, ==, "Prod");
+    g_assert_cmpuint(d->pd[3].ref, ==, 0x1234);
+    g_assert_cmpuint(d->pd[3].state, ==, DDF_PDS_ONLINE | DDF_PDS_REBUILDING);
+    g_assert_cmpuint(d->pd[3].configured_size, ==, 99999);
+    g_assert_cmpstr(d->vd[2].name, ==, "name16charsxxxxx");
+    g_assert_cmpuint(d->conf->len, ==, 1);
+    c = &g_array_index(d->conf, DdfVdConf, 0);
+    g_assert_cmpuint(c->refs[1], ==, 0x5678);
+    g_assert_cmpuint(c->refs[2], ==, 0xffffffff);
+    g_assert_cmpuint(c->lbas[1], ==, 77);
+    g_assert_cmpuint(c->vendor[0], ==, 0x42);
+    g_assert_true(d->has_spare);
+    g_assert_cmpuint(d->spare.n, ==, 1);
+    g_assert_cmpuint(d->pdd_ref, ==, 0x1234);
+    /* Too short a buffer is refused, not over-read. */
+    g_assert_null(ddf_decode_copy(&h, buf, n * 512 - 1, &err));
+    g_assert_nonnull(err);
+    g_clear_error(&err);
+}
+
+static void test_pick_copy(void)
+{
+    DdfHeader p = { .seq = 5 }, s = { .seq = 5 };
+
+    g_assert_cmpint(ddf_pick_copy(&p, true, &s, true), ==, DDF_HDR_PRIMARY);
+    g_assert_cmpint(ddf_pick_copy(&p, false, &s, true), ==,
+                    DDF_HDR_SECONDARY);
+    g_assert_cmpint(ddf_pick_copy(&p, true, &s, false), ==, DDF_HDR_PRIMARY);
+    g_assert_cmpint(ddf_pick_copy(&p, false, &s, false), ==, -1);
+    s.seq = 6;
+    g_assert_cmpint(ddf_pick_copy(&p, true, &s, true), ==, DDF_HDR_SECONDARY);
+    s.open_flag = 1;      /* a newer but unfinished secondary loses */
+    g_assert_cmpint(ddf_pick_copy(&p, true, &s, true), ==, DDF_HDR_PRIMARY);
+    s.seq = 5;
+    s.open_flag = 0;
+    p.open_flag = 1;      /* equal, primary left open */
+    g_assert_cmpint(ddf_pick_copy(&p, true, &s, true), ==, DDF_HDR_SECONDARY);
+}
+
+typedef struct LevelCase {
+    RaidLevel level;
+    int members, spans, spares;
+} LevelCase;
+
+static const LevelCase levels[] = {
+    { RAID_LEVEL_0, 3, 0, 0 }, { RAID_LEVEL_1, 2, 0, 1 },
+    { RAID_LEVEL_5, 4, 0, 1 }, { RAID_LEVEL_6, 5, 0, 0 },
+    { RAID_LEVEL_10, 4, 2, 1 }, { RAID_LEVEL_50, 6, 2, 0 },
+    { RAID_LEVEL_60, 8, 2, 1 }, { RAID_LEVEL_JBOD, 1, 0, 0 },
+};
+
+static void test_files_round_trip(gconstpointer data)
+{
+    const LevelCase *lc = data;
+    TestImages t;
+    RaidConfig *cfg, *back;
+    GError *err = NULL;
+    DdfDriveRead reads[64] = { 0 };
+
+    test_images_new(&t, lc->members + lc->spares, 40 << 20);
+    cfg = test_config_new(&t, lc->members, lc->level, lc->spans);
+    cfg->vds[0].job.kind = RAID_JOB_CHECK;
+    cfg->vds[0].job.next_row = 17;
+    cfg->vds[0].job.total_rows = 100;
+    cfg->vds[0].job.mismatches = 2;
+    g_assert_true(ddf_store_config(cfg, &err));
+    g_assert_no_error(err);
+
+    back = test_load(&t, TEST_CTRL_GUID, reads, &err);
+    g_assert_no_error(err);
+    g_assert_false(back->foreign);
+    g_assert_cmpuint(back->seq, ==, cfg->seq);
+    g_assert_cmpint(back->npds, ==, cfg->npds);
+    g_assert_cmpmem(back->header_guid, 24, cfg->header_guid, 24);
+    for (int i = 0; i < cfg->npds; i++) {
+        g_assert_cmpint(back->pds[i].state, ==, cfg->pds[i].state);
+        g_assert_cmpuint(back->pds[i].ref, ==, cfg->pds[i].ref);
+        g_assert_cmpuint(back->pds[i].usable, ==, cfg->pds[i].usable);
+        g_assert_true(back->pds[i].present);
+        g_assert_cmpint(reads[i].used, ==, DDF_HDR_PRIMARY);
+        g_assert_true(reads[i].secondary_ok);
+    }
+    g_assert_cmpint(raid_config_count_vds(back), ==, 1);
+    g_assert_cmpint(back->vds[0].level, ==, lc->level);
+    g_assert_cmpstr(back->vds[0].name, ==, "testvd");
+    g_assert_cmpuint(back->vds[0].size, ==, cfg->vds[0].size);
+    g_assert_cmpuint(back->vds[0].blocks, ==, cfg->vds[0].blocks);
+    g_assert_cmpuint(back->vds[0].strip, ==, cfg->vds[0].strip);
+    g_assert_cmpuint(back->vds[0].cache, ==, RAID_CACHE_READ_AHEAD);
+    g_assert_cmpmem(back->vds[0].guid, 24, cfg->vds[0].guid, 24);
+    g_assert_cmpint(raid_vd_nspans(back, 0), ==, raid_vd_nspans(cfg, 0));
+    {
+        int a[64], b[64];
+        int n = raid_vd_members(cfg, 0, a, 64);
+        g_assert_cmpint(raid_vd_members(back, 0, b, 64), ==, n);
+        g_assert_cmpmem(a, n * sizeof(int), b, n * sizeof(int));
+    }
+    g_assert_cmpint(back->vds[0].job.kind, ==, RAID_JOB_CHECK);
+    g_assert_cmpuint(back->vds[0].job.next_row, ==, 17);
+    g_assert_cmpuint(back->vds[0].job.mismatches, ==, 2);
+    test_reads_clear(reads, t.n);
+    raid_config_free(back);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
+static void flip(const char *path, uint64_t off)
+{
+    int fd = open(path, O_RDWR);
+    uint8_t b;
+
+    g_assert_cmpint(fd, >=, 0);
+    g_assert_cmpint(pread(fd, &b, 1, off), ==, 1);
+    b ^= 0x5a;
+    g_assert_cmpint(pwrite(fd, &b, 1, off), ==, 1);
+    close(fd);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    g_autofree char *data = NULL;
+    gsize len;
+
+    g_assert_true(g_file_get_contents(from, &data, &len, NULL));
+    g_assert_true(g_file_set_contents(to, data, len, NULL));
+}
+
+/* Byte offset of a section's first sector in the copy at @lba. */
+static uint64_t section_off(const char *path, uint64_t lba, int sec)
+{
+    int fd = open(path, O_RDONLY);
+    uint8_t buf[512];
+    DdfHeader h;
+
+    g_assert_cmpint(pread(fd, buf, 512, lba * 512), ==, 512);
+    close(fd);
+    g_assert_true(ddf_decode_header(buf, &h, NULL));
+    return (lba + (sec < 0 ? 0 : h.sec_off[sec])) * 512;
+}
+
+static const struct {
+    int sec;            /* -1: the header itself */
+    unsigned byte;      /* offset into it */
+    const char *name;   /* what the error must name */
+} damage[] = {
+    { -1, 0x08, "DDF header: bad CRC" },
+    { -1, 0x00, "bad signature" },
+    { DDF_SEC_CTRL, 0x10, "controller data" },
+    { DDF_SEC_PHYS, 0x48, "physical disk records" },
+    { DDF_SEC_VIRT, 0x50, "virtual disk records" },
+    { DDF_SEC_CONF, 0x44, "configuration record" },
+    { DDF_SEC_PDD, 0x09, "physical disk data" },
+};
+
+static void test_corruption(void)
+{
+    TestImages t;
+    RaidConfig *cfg;
+    GError *err = NULL;
+    g_autofree char *pristine = NULL;
+    uint64_t sectors = (40 << 20) / 512;
+    DdfPlacement pl;
+
+    test_images_new(&t, 3, 40 << 20);
+    cfg = test_config_new(&t, 3, RAID_LEVEL_5, 0);
+    g_assert_true(ddf_store_config(cfg, &err));
+    pristine = g_strdup_printf("%s/pristine", t.dir);
+    copy_file(t.paths[0], pristine);
+    ddf_placement(sectors, 118, &pl);
+
+    for (size_t k = 0; k < G_N_ELEMENTS(damage); k++) {
+        for (int copy = 0; copy < 3; copy++) {
+            uint64_t plba = pl.primary, slba = pl.secondary;
+            DdfDriveRead r[64] = { 0 };
+            RaidConfig *back;
+            int fd;
+            uint64_t bytes;
+            bool ok;
+
+            copy_file(pristine, t.paths[0]);
+            if (copy != 1) {
+                flip(t.paths[0], section_off(pristine, plba, damage[k].sec) +
+                     damage[k].byte);
+            }
+            if (copy != 0) {
+                flip(t.paths[0], section_off(pristine, slba, damage[k].sec) +
+                     damage[k].byte);
+            }
+            fd = open(t.paths[0], O_RDONLY);
+            g_assert_true(ddf_file_size(fd, &bytes, NULL));
+            ok = ddf_read_drive(fd, bytes, &r[0], &err);
+            close(fd);
+            if (copy < 2) {
+                /* One copy damaged: the other one is used. */
+                g_assert_no_error(err);
+                g_assert_true(ok);
+                g_assert_cmpint(r[0].used, ==, copy == 0 ? DDF_HDR_SECONDARY :
+                                DDF_HDR_PRIMARY);
+                g_assert_nonnull(strstr(copy == 0 ? r[0].primary_err :
+                                        r[0].secondary_err, damage[k].name));
+            } else {
+                /* Both damaged: refused, naming the structure. */
+                g_assert_false(ok);
+                g_assert_nonnull(err);
+                if (!strstr(err->message, damage[k].name)) {
+                    g_error("'%s' does not name '%s'", err->message,
+                            damage[k].name);
+                }
+                g_clear_error(&err);
+            }
+            ddf_drive_read_clear(&r[0]);
+            /* The array still loads: degraded if drive 0 lost both copies. */
+            back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+            g_assert_no_error(err);
+            g_assert_cmpint(back->vds[0].state, ==, copy < 2 ?
+                            RAID_VD_OPTIMAL : RAID_VD_DEGRADED);
+            raid_config_free(back);
+        }
+    }
+
+    /* A damaged anchor: refused with a message naming it. */
+    copy_file(pristine, t.paths[0]);
+    flip(t.paths[0], (sectors - 1) * 512 + 0x30);
+    {
+        DdfDriveRead r = { 0 };
+        int fd = open(t.paths[0], O_RDONLY);
+
+        g_assert_false(ddf_read_drive(fd, 40 << 20, &r, &err));
+        close(fd);
+        g_assert_nonnull(strstr(err->message, "anchor"));
+        g_clear_error(&err);
+    }
+    /* Every drive unreadable: a clear refusal. */
+    copy_file(pristine, t.paths[0]);
+    for (int i = 0; i < t.n; i++) {
+        flip(t.paths[i], (sectors - 1) * 512 + 0x30);
+    }
+    g_assert_null(test_load(&t, TEST_CTRL_GUID, NULL, &err));
+    g_assert_nonnull(strstr(err->message, "no drive holds valid DDF"));
+    g_clear_error(&err);
+
+    g_unlink(pristine);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
+/* Random garbage and random bit flips never crash the decoder. */
+static void test_garbage(void)
+{
+    GRand *rnd = g_rand_new_with_seed(42);
+    g_autoptr(DdfMeta) m = ddf_meta_new(255, 255, 16, 64);
+    uint32_t n = ddf_copy_sectors(m);
+    g_autofree uint8_t *good = g_malloc(n * 512);
+    g_autofree uint8_t *buf = g_malloc(n * 512);
+    int decoded = 0;
+
+    memcpy(m->pd[0].guid, "PD0PD0PD0PD0PD0PD0PD0PD0", 24);
+    ddf_meta_add_conf(m)->prim_count = 3;
+    ddf_encode_copy(m, DDF_HDR_PRIMARY, good);
+    for (int it = 0; it < 2000; it++) {
+        DdfHeader h;
+        DdfMeta *d;
+
+        memcpy(buf, good, n * 512);
+        for (int k = 0; k < 1 + it % 8; k++) {
+            buf[g_rand_int_range(rnd, 0, n * 512)] = g_rand_int(rnd);
+        }
+        if (it % 2) {
+            /* Keep the header valid so the sections are reached. */
+            memcpy(buf, good, 512);
+        }
+        if (!ddf_decode_header(buf, &h, NULL)) {
+            continue;
+        }
+        d = ddf_decode_copy(&h, buf, n * 512, NULL);
+        decoded += d != NULL;
+        ddf_meta_free(d);
+    }
+    /* Bit flips in unused 0xFF filler are not covered by... all are. */
+    g_assert_cmpint(decoded, <, 2000);
+    g_rand_free(rnd);
+}
+
+/* The newest drive's global sections win; stale drives still count. */
+static void test_newest_wins(void)
+{
+    TestImages t;
+    RaidConfig *cfg, *back;
+    GError *err = NULL;
+    char *keep;
+
+    test_images_new(&t, 4, 40 << 20);
+    cfg = test_config_new(&t, 3, RAID_LEVEL_5, 0);
+    g_assert_true(ddf_store_config(cfg, &err));
+    /* Drive 3 (the spare) is pulled, then the config changes. */
+    keep = cfg->pds[3].path;
+    cfg->pds[3].path = NULL;
+    g_assert_true(raid_config_fail_pd(cfg, 1, &err));
+    g_assert_true(ddf_store_config(cfg, &err));
+    cfg->pds[3].path = keep;
+
+    back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(back->seq, ==, cfg->seq);
+    g_assert_cmpint(back->pds[1].state, ==, RAID_PD_OFFLINE);
+    g_assert_cmpint(back->pds[3].state, ==, RAID_PD_HOT_SPARE);
+    g_assert_cmpint(back->vds[0].state, ==, RAID_VD_DEGRADED);
+    raid_config_free(back);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
+static void test_foreign_import(void)
+{
+    TestImages t;
+    RaidConfig *cfg, *back;
+    GError *err = NULL;
+    const char *other = "LSI     OTHERCONTROLLER1";
+
+    test_images_new(&t, 3, 40 << 20);
+    cfg = test_config_new(&t, 2, RAID_LEVEL_1, 0);
+    g_assert_true(ddf_store_config(cfg, &err));
+    back = test_load(&t, other, NULL, &err);
+    g_assert_no_error(err);
+    g_assert_true(back->foreign);
+    for (int i = 0; i < back->npds; i++) {
+        g_assert_cmpint(back->pds[i].state, ==, RAID_PD_FOREIGN);
+    }
+    g_assert_cmpint(back->pds[2].foreign_state, ==, RAID_PD_HOT_SPARE);
+    /* A foreign configuration is not written back before import. */
+    g_assert_false(ddf_store_config(back, &err));
+    g_assert_nonnull(strstr(err->message, "import"));
+    g_clear_error(&err);
+    g_assert_true(raid_config_import(back, (const uint8_t *)other, &err));
+    g_assert_false(back->foreign);
+    g_assert_cmpint(back->pds[0].state, ==, RAID_PD_ONLINE);
+    g_assert_cmpint(back->pds[2].state, ==, RAID_PD_HOT_SPARE);
+    g_assert_cmpint(back->vds[0].state, ==, RAID_VD_OPTIMAL);
+    g_assert_true(ddf_store_config(back, &err));
+    raid_config_free(back);
+    /* Now it is the other controller's and foreign to us. */
+    back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+    g_assert_true(back->foreign);
+    g_assert_false(raid_config_import(cfg, cfg->ctrl_guid, &err));
+    g_clear_error(&err);
+    raid_config_free(back);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
+static char *find_mdadm(void)
+{
+    char *p = g_find_program_in_path("mdadm");
+
+    if (!p && g_file_test("/usr/sbin/mdadm", G_FILE_TEST_IS_EXECUTABLE)) {
+        p = g_strdup("/usr/sbin/mdadm");
+    }
+    return p;
+}
+
+/* mdadm --examine parses what we write and agrees on the geometry. */
+static void test_mdadm_examine(gconstpointer data)
+{
+    const LevelCase *lc = data;
+    g_autofree char *mdadm = find_mdadm();
+    TestImages t;
+    RaidConfig *cfg;
+    GError *err = NULL;
+    static const char *const names[] = {
+        [RAID_LEVEL_0] = "RAID0", [RAID_LEVEL_1] = "RAID1",
+        [RAID_LEVEL_5] = "RAID5", [RAID_LEVEL_6] = "RAID6",
+        [RAID_LEVEL_10] = "RAID1",       /* plus a secondary level */
+    };
+
+    if (!mdadm) {
+        g_test_skip("mdadm is not installed");
+        return;
+    }
+    test_images_new(&t, lc->members + lc->spares, 40 << 20);
+    cfg = test_config_new(&t, lc->members, lc->level, lc->spans);
+    g_assert_true(ddf_store_config(cfg, &err));
+    for (int i = 0; i < t.n; i++) {
+        const char *argv[] = { mdadm, "--examine", "--metadata=ddf",
+                               t.paths[i], NULL };
+        g_autofree char *out = NULL, *errs = NULL;
+        g_autofree char *lvl = NULL, *chunk = NULL, *dev = NULL;
+        g_autofree char *arr = NULL;
+        int status;
+
+        g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL,
+                                   G_SPAWN_DEFAULT, NULL, NULL, &out, &errs,
+                                   &status, &err));
+        if (!g_spawn_check_wait_status(status, NULL)) {
+            g_error("mdadm --examine %s failed: %s%s", t.paths[i], out, errs);
+        }
+        g_assert_nonnull(strstr(out, "Version : 01.02.00"));
+        g_assert_nonnull(strstr(out, "(LSI     MRSIM00000000001)"));
+        g_assert_null(strstr(errs, "CRC"));
+        lvl = g_strdup_printf("Raid Level[0] : %s", names[lc->level]);
+        chunk = g_strdup_printf("Chunk Size[0] : %u sectors",
+                                cfg->vds[0].strip);
+        dev = g_strdup_printf("Device Size[0] : %" G_GUINT64_FORMAT,
+                              cfg->vds[0].blocks / 2);
+        arr = g_strdup_printf("Array Size[0] : %" G_GUINT64_FORMAT,
+                              cfg->vds[0].size / 2);
+        g_assert_nonnull(strstr(out, "state[0] : Optimal, Consistent"));
+        g_assert_nonnull(strstr(out, "init state[0] : Fully Initialised"));
+        if (i < lc->members) {
+            if (!strstr(out, lvl) || !strstr(out, dev) || !strstr(out, arr) ||
+                (lc->level != RAID_LEVEL_1 && !strstr(out, chunk))) {
+                g_error("mdadm output of %s lacks '%s' / '%s' / '%s' / "
+                        "'%s':\n%s", t.paths[i], lvl, chunk, dev, arr, out);
+            }
+            if (lc->level == RAID_LEVEL_10) {
+                g_autofree char *pos = g_strdup_printf(
+                    "Secondary Position[0] : %d of %d", i / 2, lc->spans);
+                g_assert_nonnull(strstr(out, "Secondary Level[0] : Striped"));
+                g_assert_nonnull(strstr(out, pos));
+            }
+        } else {
+            g_assert_nonnull(strstr(out, "Global-Spare/Online"));
+        }
+    }
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/ddf/crc", test_crc_vectors);
+    g_test_add_func("/ddf/codec-round-trip", test_codec_round_trip);
+    g_test_add_func("/ddf/pick-copy", test_pick_copy);
+    for (size_t i = 0; i < G_N_ELEMENTS(levels); i++) {
+        g_autofree char *p = g_strdup_printf("/ddf/files-round-trip/%s",
+                                             raid_level_name(levels[i].level));
+        g_test_add_data_func(p, &levels[i], test_files_round_trip);
+    }
+    g_test_add_func("/ddf/corruption", test_corruption);
+    g_test_add_func("/ddf/garbage", test_garbage);
+    g_test_add_func("/ddf/newest-wins", test_newest_wins);
+    g_test_add_func("/ddf/foreign-import", test_foreign_import);
+    for (size_t i = 0; i < 5; i++) {
+        g_autofree char *p = g_strdup_printf("/ddf/mdadm-examine/%s",
+                                             raid_level_name(levels[i].level));
+        g_test_add_data_func(p, &levels[i], test_mdadm_examine);
+    }
+    return g_test_run();
+}
