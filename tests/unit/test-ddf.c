@@ -7,7 +7,7 @@
  * message naming the structure), foreign configurations and import, and
  * (where mdadm is installed) mdadm --examine on what we write.
  */
-#include "ddf-test-util.h"
+#include "test-ddf-util.h"
 
 #include <stdio.h>
 
