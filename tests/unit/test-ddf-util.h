@@ -16,6 +16,9 @@
 
 #define TEST_CTRL_GUID "LSI     MRSIM00000000001"
 
+/* VD size test_config_new() asks for, in sectors (0: all the space). */
+static uint64_t test_vd_size;
+
 typedef struct TestImages {
     char *dir;
     int n;
@@ -59,7 +62,7 @@ static inline RaidConfig *test_config_new(TestImages *t, int members,
 {
     RaidConfig *cfg = raid_config_new((const uint8_t *)TEST_CTRL_GUID);
     RaidVdSpec spec = { .level = level, .nspans = spans, .strip = 128,
-                        .name = "testvd", .cache = RAID_CACHE_READ_AHEAD };
+                        .size = test_vd_size, .name = "testvd", .cache = RAID_CACHE_READ_AHEAD };
     int pds[64];
     GError *err = NULL;
 

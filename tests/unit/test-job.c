@@ -1,0 +1,257 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * Unit tests of the background jobs on image files: consistency check
+ * (finds and repairs damaged parity), rebuild onto a hot spare that is
+ * interrupted, checkpointed in the DDF, reloaded and resumed, and full
+ * initialization; data is compared byte for byte with a reference.
+ */
+#include "test-ddf-util.h"
+#include "raid/job.h"
+
+#include <errno.h>
+
+typedef struct JobCase {
+    RaidLevel level;
+    int members, spans;
+} JobCase;
+
+static const JobCase cases[] = {
+    { RAID_LEVEL_1, 2, 0 }, { RAID_LEVEL_5, 4, 0 }, { RAID_LEVEL_6, 5, 0 },
+    { RAID_LEVEL_10, 4, 2 }, { RAID_LEVEL_50, 6, 2 }, { RAID_LEVEL_60, 8, 2 },
+};
+
+static void exec_open(RaidConfig *cfg, RaidFileExec *fx)
+{
+    int pds[RAID_MAX_MEMBERS];
+    int n = raid_vd_members(cfg, 0, pds, RAID_MAX_MEMBERS);
+
+    memset(fx, 0, sizeof(*fx));
+    fx->members = n;
+    for (int i = 0; i < (int)RAID_MAX_MEMBERS; i++) {
+        fx->fd[i] = -1;
+    }
+    for (int i = 0; i < n; i++) {
+        const RaidPd *p = &cfg->pds[pds[i]];
+        if (p->present && p->path && p->state != RAID_PD_OFFLINE) {
+            fx->fd[i] = open(p->path, O_RDWR);
+            g_assert_cmpint(fx->fd[i], >=, 0);
+        }
+    }
+}
+
+static void exec_close(RaidFileExec *fx)
+{
+    for (uint32_t i = 0; i < fx->members; i++) {
+        if (fx->fd[i] >= 0) {
+            close(fx->fd[i]);
+        }
+    }
+}
+
+static void vd_io(RaidConfig *cfg, RaidOp op, uint8_t *data)
+{
+    RaidLayout *l = g_new(RaidLayout, 1);
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    RaidFileExec fx;
+    RaidRequest req = { .op = op, .lba = 0, .sectors = cfg->vds[0].size };
+
+    g_assert_true(raid_config_vd_layout(cfg, 0, l, NULL));
+    raid_config_vd_member_states(cfg, 0, st);
+    exec_open(cfg, &fx);
+    g_assert_cmpint(raid_file_exec_request(&fx, l, st, &req, RAID_WRITE_AUTO,
+                                           data), ==, 0);
+    exec_close(&fx);
+    g_free(l);
+}
+
+static void assert_vd_equals(RaidConfig *cfg, const uint8_t *ref)
+{
+    g_autofree uint8_t *got = g_malloc(cfg->vds[0].size * 512);
+
+    vd_io(cfg, RAID_OP_READ, got);
+    g_assert_true(memcmp(got, ref, cfg->vds[0].size * 512) == 0);
+}
+
+/* Run the VD's job to the end in chunks of @chunk rows. */
+static RaidJobProgress run_job(RaidConfig *cfg, uint64_t chunk)
+{
+    RaidJobProgress pr, total = { 0 };
+    RaidFileExec fx;
+    GError *err = NULL;
+
+    exec_open(cfg, &fx);
+    do {
+        g_assert_true(raid_job_step(cfg, 0, &raid_file_exec_ops, &fx, chunk,
+                                    &pr, &err));
+        g_assert_no_error(err);
+        total.rows += pr.rows;
+        total.mismatches += pr.mismatches;
+        total.total_mismatches = pr.total_mismatches;
+        total.finished = pr.finished;
+    } while (!pr.finished);
+    exec_close(&fx);
+    return total;
+}
+
+static void flip_member(RaidConfig *cfg, int member, uint64_t lba)
+{
+    int pds[RAID_MAX_MEMBERS];
+    uint8_t b;
+    int fd;
+
+    raid_vd_members(cfg, 0, pds, RAID_MAX_MEMBERS);
+    fd = open(cfg->pds[pds[member]].path, O_RDWR);
+    g_assert_cmpint(pread(fd, &b, 1, lba * 512 + 100), ==, 1);
+    b ^= 0xff;
+    g_assert_cmpint(pwrite(fd, &b, 1, lba * 512 + 100), ==, 1);
+    close(fd);
+}
+
+static void test_jobs(gconstpointer data)
+{
+    const JobCase *jc = data;
+    TestImages t;
+    RaidConfig *cfg, *back;
+    RaidLayout *l = g_new(RaidLayout, 1);
+    GError *err = NULL;
+    g_autofree uint8_t *ref = NULL;
+    RaidJobProgress pr;
+    GRand *rnd = g_rand_new_with_seed(7);
+    int pds[RAID_MAX_MEMBERS], victim = 1, spare, rows;
+    uint32_t redundant;
+
+    test_vd_size = 8192;
+    test_images_new(&t, jc->members + 1, 40 << 20);
+    cfg = test_config_new(&t, jc->members, jc->level, jc->spans);
+    test_vd_size = 0;
+    spare = jc->members;
+    g_assert_true(ddf_store_config(cfg, &err));
+    g_assert_true(raid_config_vd_layout(cfg, 0, l, &err));
+    rows = l->rows;
+    g_assert_cmpint(rows, >=, 8);
+
+    ref = g_malloc(cfg->vds[0].size * 512);
+    for (uint64_t i = 0; i < cfg->vds[0].size * 128; i++) {
+        ((uint32_t *)ref)[i] = g_rand_int(rnd);
+    }
+    vd_io(cfg, RAID_OP_WRITE, ref);
+
+    /* A clean check finds nothing. */
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
+    g_assert_false(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
+    g_assert_nonnull(strstr(err->message, "already runs a check"));
+    g_clear_error(&err);
+    pr = run_job(cfg, 5);
+    g_assert_cmpuint(pr.rows, ==, rows);
+    g_assert_cmpuint(pr.total_mismatches, ==, 0);
+    g_assert_true(cfg->vds[0].consistent);
+
+    /* Damage redundancy in row 3: found, then repaired. */
+    redundant = jc->level == RAID_LEVEL_1 || jc->level == RAID_LEVEL_10 ?
+                raid_layout_data_member(l, 3, 0, 0) ^ 1 :
+                raid_layout_p_member(l, 3, 0);
+    flip_member(cfg, redundant, l->member_start[redundant] + 3 * l->strip);
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
+    pr = run_job(cfg, 1000);
+    g_assert_cmpuint(pr.total_mismatches, ==, 1);
+    g_assert_false(cfg->vds[0].consistent);
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, true, &err));
+    pr = run_job(cfg, 1000);
+    g_assert_cmpuint(pr.total_mismatches, ==, 1);
+    g_assert_true(cfg->vds[0].consistent);
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
+    pr = run_job(cfg, 1000);
+    g_assert_cmpuint(pr.total_mismatches, ==, 0);
+
+    /* Fail a member, rebuild onto the spare with a restart half way. */
+    raid_vd_members(cfg, 0, pds, RAID_MAX_MEMBERS);
+    g_assert_true(raid_config_fail_pd(cfg, pds[victim], &err));
+    g_assert_false(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
+    g_assert_nonnull(strstr(err->message, "needs an optimal VD"));
+    g_clear_error(&err);
+    assert_vd_equals(cfg, ref);
+    g_assert_true(raid_config_replace_pd(cfg, pds[victim], spare, &err));
+    g_assert_no_error(err);
+    {
+        RaidFileExec fx;
+        exec_open(cfg, &fx);
+        g_assert_true(raid_job_step(cfg, 0, &raid_file_exec_ops, &fx,
+                                    rows / 2, &pr, &err));
+        exec_close(&fx);
+    }
+    g_assert_false(pr.finished);
+    g_assert_true(ddf_store_config(cfg, &err));
+    /* "Restart": everything comes back from the metadata. */
+    back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(back->vds[0].job.kind, ==, RAID_JOB_REBUILD);
+    g_assert_cmpuint(back->vds[0].job.next_row, ==, rows / 2);
+    g_assert_cmpint(back->pds[spare].state, ==, RAID_PD_REBUILD);
+    g_assert_cmpint(back->pds[pds[victim]].state, ==, RAID_PD_UNCONF_BAD);
+    /* Reads during the rebuild are right (rebuilt part and the rest). */
+    assert_vd_equals(back, ref);
+    pr = run_job(back, 3);
+    g_assert_cmpuint(pr.rows, ==, rows - rows / 2);
+    g_assert_cmpint(back->pds[spare].state, ==, RAID_PD_ONLINE);
+    g_assert_cmpint(back->vds[0].state, ==, RAID_VD_OPTIMAL);
+    /* The rebuilt member holds the right data: lose another one. */
+    raid_vd_members(back, 0, pds, RAID_MAX_MEMBERS);
+    g_assert_true(raid_config_fail_pd(back, pds[0], &err));
+    assert_vd_equals(back, ref);
+    g_assert_cmpuint(pds[victim], ==, spare);
+
+    raid_config_free(back);
+    raid_config_free(cfg);
+    test_images_free(&t);
+    g_rand_free(rnd);
+    g_free(l);
+}
+
+static void test_init_job(void)
+{
+    TestImages t;
+    RaidConfig *cfg;
+    GError *err = NULL;
+    g_autofree uint8_t *junk = NULL, *zero = NULL;
+    RaidJobProgress pr;
+
+    test_vd_size = 4096;
+    test_images_new(&t, 4, 40 << 20);
+    cfg = test_config_new(&t, 4, RAID_LEVEL_6, 0);
+    test_vd_size = 0;
+    junk = g_malloc(cfg->vds[0].size * 512);
+    memset(junk, 0xa5, cfg->vds[0].size * 512);
+    zero = g_malloc0(cfg->vds[0].size * 512);
+    vd_io(cfg, RAID_OP_WRITE, junk);
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_INIT, false, &err));
+    g_assert_false(cfg->vds[0].initialized);
+    pr = run_job(cfg, 7);
+    g_assert_true(pr.finished);
+    g_assert_true(cfg->vds[0].initialized);
+    assert_vd_equals(cfg, zero);
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
+    pr = run_job(cfg, 1000);
+    g_assert_cmpuint(pr.total_mismatches, ==, 0);
+    /* RAID 0 has nothing to check. */
+    g_assert_false(raid_job_start(cfg, 5, RAID_JOB_CHECK, false, &err));
+    g_assert_nonnull(strstr(err->message, "does not exist"));
+    g_clear_error(&err);
+    g_assert_false(raid_job_start(cfg, 0, RAID_JOB_REBUILD, false, &err));
+    g_assert_nonnull(strstr(err->message, "no member in rebuild"));
+    g_clear_error(&err);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *p = g_strdup_printf("/job/check-rebuild/%s",
+                                             raid_level_name(cases[i].level));
+        g_test_add_data_func(p, &cases[i], test_jobs);
+    }
+    g_test_add_func("/job/init", test_init_job);
+    return g_test_run();
+}
