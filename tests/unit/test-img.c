@@ -1,0 +1,387 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * End-to-end tests of the megaraid-img tool on small sparse images:
+ * create, show (human and JSON), write/read, fail, degraded read,
+ * replace, interrupted and resumed rebuild, check, import of an
+ * mdadm-style foreign DDF set, error messages naming the file and the
+ * problem, and --help for every subcommand.
+ */
+#include "test-ddf-util.h"
+#include "raid/raid.h"
+
+#include <stdarg.h>
+
+static const char *tool;
+
+typedef struct Run {
+    int status;
+    char *out, *err;
+} Run;
+
+static void run_clear(Run *r)
+{
+    g_free(r->out);
+    g_free(r->err);
+}
+
+/* Run megaraid-img with the given arguments (NULL-terminated). */
+static Run run(const char *first, ...)
+{
+    GPtrArray *argv = g_ptr_array_new();
+    Run r = { 0 };
+    GError *err = NULL;
+    va_list ap;
+    int wait;
+
+    g_ptr_array_add(argv, (char *)tool);
+    va_start(ap, first);
+    for (const char *a = first; a; a = va_arg(ap, const char *)) {
+        g_ptr_array_add(argv, (char *)a);
+    }
+    va_end(ap);
+    g_ptr_array_add(argv, NULL);
+    g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL,
+                               G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err,
+                               &wait, &err));
+    g_assert_no_error(err);
+    r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : 128;
+    g_ptr_array_free(argv, true);
+    return r;
+}
+
+#define EXPECT_OK(r) do { \
+        if ((r).status) { \
+            g_error("megaraid-img failed (%d): %s%s", (r).status, (r).out, \
+                    (r).err); \
+        } \
+    } while (0)
+
+static void expect_fail(Run r, const char *n1, const char *n2)
+{
+    if (!r.status || !strstr(r.err, n1) || (n2 && !strstr(r.err, n2))) {
+        g_error("expected failure naming '%s' and '%s', got %d: %s%s", n1,
+                n2 ? n2 : "", r.status, r.out, r.err);
+    }
+    run_clear(&r);
+}
+
+static void expect_out(Run r, const char *needle)
+{
+    EXPECT_OK(r);
+    if (!strstr(r.out, needle)) {
+        g_error("output lacks '%s':\n%s", needle, r.out);
+    }
+    run_clear(&r);
+}
+
+static void test_help(void)
+{
+    static const char *const cmds[] = {
+        "create", "show", "fail", "replace", "spare", "rebuild", "check",
+        "init", "read", "write", "import",
+    };
+    Run r = run("--help", NULL);
+
+    EXPECT_OK(r);
+    for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++) {
+        g_assert_nonnull(strstr(r.out, cmds[i]));
+    }
+    run_clear(&r);
+    for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++) {
+        r = run(cmds[i], "--help", NULL);
+        EXPECT_OK(r);
+        g_assert_nonnull(strstr(r.out, "Usage:"));
+        g_assert_nonnull(strstr(r.out, "--serial"));
+        run_clear(&r);
+    }
+    r = run("frobnicate", NULL);
+    g_assert_cmpint(r.status, ==, 2);
+    g_assert_nonnull(strstr(r.err, "unknown command 'frobnicate'"));
+    run_clear(&r);
+}
+
+static char *write_random(const char *dir, const char *name, size_t len,
+                          char **data)
+{
+    char *path = g_build_filename(dir, name, NULL);
+    GRand *rnd = g_rand_new_with_seed(len);
+
+    *data = g_malloc(len);
+    for (size_t i = 0; i < len; i++) {
+        (*data)[i] = g_rand_int(rnd);
+    }
+    g_assert_true(g_file_set_contents(path, *data, len, NULL));
+    g_rand_free(rnd);
+    return path;
+}
+
+static void expect_read(const char *dir, const char *data, size_t len,
+                        const char *off, char **imgs)
+{
+    g_autofree char *out = g_build_filename(dir, "out.bin", NULL);
+    g_autofree char *got = NULL;
+    g_autofree char *lens = g_strdup_printf("%zu", len);
+    gsize n;
+    Run r = run("read", "-o", off, "-l", lens, "-O", out, imgs[0], imgs[1],
+                imgs[2], imgs[3], imgs[4], NULL);
+
+    EXPECT_OK(r);
+    run_clear(&r);
+    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+    g_assert_cmpuint(n, ==, len);
+    g_assert_true(memcmp(got, data, len) == 0);
+}
+
+static void test_lifecycle(void)
+{
+    TestImages t;
+    g_autofree char *data = NULL, *in = NULL;
+    char *d[5];
+    Run r;
+
+    test_images_new(&t, 0, 0);
+    for (int i = 0; i < 5; i++) {
+        d[i] = g_strdup_printf("%s/d%d.img", t.dir, i);
+    }
+    r = run("create", "-l", "raid5", "-s", "64", "--drive-size", "40M",
+            "--hot-spare", d[4], "--name", "data", d[0], d[1], d[2], d[3],
+            NULL);
+    expect_out(r, "RAID5, 4 drives, strip 64 KiB");
+    r = run("show", "--json", d[0], d[1], d[2], d[3], d[4], NULL);
+    EXPECT_OK(r);
+    g_assert_nonnull(strstr(r.out, "\"level\":\"RAID5\""));
+    g_assert_nonnull(strstr(r.out, "\"state\":\"optimal\""));
+    g_assert_nonnull(strstr(r.out, "\"name\":\"data\""));
+    g_assert_nonnull(strstr(r.out, "\"state\":\"hot-spare\""));
+    g_assert_nonnull(strstr(r.out, "\"foreign\":false"));
+    run_clear(&r);
+
+    in = write_random(t.dir, "in.bin", 3 << 20, &data);
+    r = run("write", "-o", "320K", "-i", in, d[0], d[1], d[2], d[3], d[4],
+            NULL);
+    EXPECT_OK(r);
+    run_clear(&r);
+    expect_read(t.dir, data, 3 << 20, "320K", d);
+    expect_out(run("check", d[0], d[1], d[2], d[3], d[4], NULL),
+               "0 inconsistent row(s)");
+
+    /* A member fails: reads go through parity. */
+    expect_out(run("fail", "-d", d[1], d[0], d[1], d[2], d[3], d[4], NULL),
+               "offline");
+    expect_out(run("show", d[0], d[1], d[2], d[3], d[4], NULL), "degraded");
+    expect_read(t.dir, data, 3 << 20, "320K", d);
+    expect_fail(run("check", d[0], d[1], d[2], d[3], d[4], NULL),
+                "needs an optimal VD", NULL);
+
+    /* The hot spare takes over; the rebuild is interrupted and resumed. */
+    expect_out(run("replace", "-d", d[1], d[0], d[1], d[2], d[3], d[4], NULL),
+               "rebuild pending");
+    expect_out(run("rebuild", "--max-rows", "20", d[0], d[1], d[2], d[3],
+                   d[4], NULL), "stopped at row 20");
+    expect_out(run("show", "--json", d[0], d[1], d[2], d[3], d[4], NULL),
+               "\"kind\":\"rebuild\",\"next_row\":20");
+    expect_read(t.dir, data, 3 << 20, "320K", d);
+    expect_out(run("rebuild", d[0], d[1], d[2], d[3], d[4], NULL),
+               "resuming rebuild at row 20");
+    expect_out(run("show", d[0], d[1], d[2], d[3], d[4], NULL),
+               "RAID5, optimal");
+    expect_out(run("check", d[0], d[1], d[2], d[3], d[4], NULL),
+               "0 inconsistent row(s)");
+    /* The rebuilt drive holds the data: lose another member. */
+    expect_out(run("fail", "-d", d[0], d[0], d[1], d[2], d[3], d[4], NULL),
+               "offline");
+    expect_read(t.dir, data, 3 << 20, "320K", d);
+
+    /* Mistakes are named. */
+    expect_fail(run("read", "-o", "100", d[0], d[1], d[2], d[3], d[4], NULL),
+                "multiples of 512", NULL);
+    expect_fail(run("read", "-o", "1T", d[0], d[1], d[2], d[3], d[4], NULL),
+                "beyond the end of VD 0", NULL);
+    expect_fail(run("fail", "-d", "/nonexistent.img", d[0], d[2], NULL),
+                "/nonexistent.img", "not among the drive images");
+    expect_fail(run("create", "-l", "raid5", d[0], d[2], d[3], NULL),
+                d[0], "already holds DDF metadata");
+    g_unlink(in);
+    g_free(in);
+    in = g_build_filename(t.dir, "out.bin", NULL);
+    g_unlink(in);
+    for (int i = 0; i < 5; i++) {
+        g_unlink(d[i]);
+        g_free(d[i]);
+    }
+    test_images_free(&t);
+}
+
+static void test_create_errors(void)
+{
+    TestImages t;
+    g_autofree char *missing = NULL, *blank = NULL;
+
+    test_images_new(&t, 3, 40 << 20);
+    missing = g_strdup_printf("%s/missing.img", t.dir);
+    expect_fail(run("create", "-l", "raid1", t.paths[0], missing, NULL),
+                missing, "cannot open");
+    expect_fail(run("create", "-l", "raid5", t.paths[0], t.paths[1], NULL),
+                "at least 3 drives per span", NULL);
+    expect_fail(run("create", "-l", "raid7", t.paths[0], NULL),
+                "unknown RAID level 'raid7'", NULL);
+    expect_fail(run("create", "-l", "raid0", "-s", "32", t.paths[0], NULL),
+                "64 KiB to 1 MiB", NULL);
+    expect_fail(run("create", "-l", "raid1", t.paths[0], t.paths[0], NULL),
+                "given twice", NULL);
+    expect_fail(run("show", t.paths[0], t.paths[1], NULL),
+                "no drive holds valid DDF", t.paths[0]);
+    blank = g_strdup_printf("%s/small.img", t.dir);
+    expect_fail(run("create", "-l", "raid0", "--drive-size", "1M", blank,
+                    NULL), blank, "too small");
+    g_unlink(blank);
+    g_unlink(missing);
+    test_images_free(&t);
+}
+
+/*
+ * Rewrite the metadata of a configuration the way mdadm lays it out
+ * (Linux-MD GUIDs, 1023 PD / 255 VD entries, 256 elements per record,
+ * copies 16 and 32 MiB before the end, SRL 03 for RAID 10).
+ */
+static void make_mdadm_style(RaidConfig *cfg)
+{
+    for (int i = 0; i < cfg->npds; i++) {
+        g_autoptr(DdfMeta) ours = ddf_meta_from_config(cfg, i, 5, 1000);
+        g_autoptr(DdfMeta) m = ddf_meta_new(1023, 255, 64, 256);
+        uint64_t n = cfg->pds[i].sectors;
+        int fd;
+
+        memcpy(m->guid, "Linux-MD\xde\xad\xbe\xef\0\0\0\0TTTTRRRR", 24);
+        m->seq = 5;
+        m->timestamp = 1000;
+        m->primary_lba = n - 32768;
+        m->secondary_lba = n - 65536;
+        m->ws_lba = n - 65536;
+        m->ws_len = 32768;
+        memcpy(m->ctrl_guid, "Linux-MD                ", 24);
+        m->ctrl_type[0] = 0xffff;
+        g_strlcpy(m->product, "mdadm", 17);
+        for (int k = 0; k < cfg->npds; k++) {
+            m->pd[k] = ours->pd[k];
+            m->pd[k].type = (ours->pd[k].type & DDF_PDT_ACTIVE) ? 3 :
+                            ours->pd[k].type;
+            m->pd[k].configured_size = n - 65536;
+        }
+        m->vd[0] = ours->vd[0];
+        for (guint k = 0; k < ours->conf->len; k++) {
+            const DdfVdConf *o = &g_array_index(ours->conf, DdfVdConf, k);
+            DdfVdConf *c = ddf_meta_add_conf(m);
+            uint32_t *refs = c->refs;
+            uint64_t *lbas = c->lbas;
+
+            *c = *o;
+            c->nelem = 256;
+            c->refs = refs;
+            c->lbas = lbas;
+            memcpy(c->refs, o->refs, 4 * o->nelem);
+            memcpy(c->lbas, o->lbas, 8 * o->nelem);
+            memset(c->vendor, 0xff, 32);
+            if (c->sec_count > 1) {
+                c->srl = 0x03;
+            }
+        }
+        memcpy(m->pdd_guid, ours->pdd_guid, 24);
+        m->pdd_ref = ours->pdd_ref;
+        fd = open(cfg->pds[i].path, O_RDWR);
+        g_assert_true(ddf_write_drive(fd, n * 512, m, NULL));
+        close(fd);
+    }
+}
+
+static void test_import(gconstpointer data)
+{
+    RaidLevel level = GPOINTER_TO_INT(data);
+    TestImages t;
+    RaidConfig *cfg;
+    RaidLayout *l = g_new(RaidLayout, 1);
+    RaidMemberState st[RAID_MAX_MEMBERS] = { 0 };
+    RaidFileExec fx = { 0 };
+    int pds[8];
+    g_autofree char *ref = NULL, *in = NULL, *out = NULL, *got = NULL;
+    RaidRequest req = { .op = RAID_OP_WRITE, .lba = 0, .sectors = 4096 };
+    gsize n;
+
+    test_vd_size = 4096;
+    test_images_new(&t, 4, 80 << 20);
+    cfg = test_config_new(&t, 4, level, level == RAID_LEVEL_10 ? 2 : 0);
+    test_vd_size = 0;
+    /* Data written as md would: by the shared layout rules. */
+    in = write_random(t.dir, "ref.bin", 4096 * 512, &ref);
+    g_assert_true(raid_config_vd_layout(cfg, 0, l, NULL));
+    fx.members = raid_vd_members(cfg, 0, pds, 8);
+    for (uint32_t i = 0; i < fx.members; i++) {
+        fx.fd[i] = open(cfg->pds[pds[i]].path, O_RDWR);
+    }
+    g_assert_cmpint(raid_file_exec_request(&fx, l, st, &req, RAID_WRITE_AUTO,
+                                           ref), ==, 0);
+    for (uint32_t i = 0; i < fx.members; i++) {
+        close(fx.fd[i]);
+    }
+    make_mdadm_style(cfg);
+
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "FOREIGN");
+    expect_fail(run("read", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                    NULL), "foreign configuration", "import");
+    expect_out(run("import", "--dry-run", t.paths[0], t.paths[1], t.paths[2],
+                   t.paths[3], NULL), "can import 1 VD(s)");
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "FOREIGN");
+    expect_out(run("import", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "imported 1 VD(s), 4 drive(s)");
+    expect_out(run("show", "--json", t.paths[0], t.paths[1], t.paths[2],
+                   t.paths[3], NULL), "\"foreign\":false");
+    out = g_build_filename(t.dir, "out.bin", NULL);
+    expect_out(run("check", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "0 inconsistent");
+    {
+        Run r = run("read", "-l", "2M", "-O", out, t.paths[0], t.paths[1],
+                    t.paths[2], t.paths[3], NULL);
+        EXPECT_OK(r);
+        run_clear(&r);
+    }
+    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+    g_assert_cmpuint(n, ==, 2 << 20);
+    g_assert_true(memcmp(got, ref, n) == 0);
+    /* The copies stay where mdadm put them. */
+    {
+        DdfDriveRead r = { 0 };
+        int fd = open(t.paths[0], O_RDONLY);
+
+        g_assert_true(ddf_read_drive(fd, 80 << 20, &r, NULL));
+        close(fd);
+        g_assert_cmpuint(r.meta->primary_lba, ==, (80 << 11) - 32768);
+        g_assert_cmpmem(r.meta->ctrl_guid, 24, TEST_CTRL_GUID, 24);
+        ddf_drive_read_clear(&r);
+    }
+    g_unlink(in);
+    g_unlink(out);
+    raid_config_free(cfg);
+    g_free(l);
+    test_images_free(&t);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    tool = g_getenv("MEGARAID_IMG");
+    if (!tool) {
+        g_printerr("set MEGARAID_IMG to the megaraid-img binary\n");
+        return 1;
+    }
+    g_test_add_func("/img/help", test_help);
+    g_test_add_func("/img/lifecycle", test_lifecycle);
+    g_test_add_func("/img/create-errors", test_create_errors);
+    g_test_add_data_func("/img/import-mdadm-style/RAID5",
+                         GINT_TO_POINTER(RAID_LEVEL_5), test_import);
+    g_test_add_data_func("/img/import-mdadm-style/RAID10",
+                         GINT_TO_POINTER(RAID_LEVEL_10), test_import);
+    return g_test_run();
+}
