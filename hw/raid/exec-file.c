@@ -133,6 +133,24 @@ static void fx_copy_to_host(void *opaque, uint64_t off, const void *src,
     memcpy(fx->host + off, src, len);
 }
 
+static void *fx_buf_alloc(void *opaque, size_t len)
+{
+    RaidFileExec *fx = opaque;
+
+    return fx->pool ? raid_buf_pool_get(fx->pool, len) : raid_buf_alloc(len);
+}
+
+static void fx_buf_free(void *opaque, void *buf, size_t len)
+{
+    RaidFileExec *fx = opaque;
+
+    if (fx->pool) {
+        raid_buf_pool_put(fx->pool, buf, len);
+    } else {
+        raid_buf_free(buf);
+    }
+}
+
 const RaidExecOps raid_file_exec_ops = {
     .read = fx_read,
     .write = fx_write,
@@ -140,6 +158,8 @@ const RaidExecOps raid_file_exec_ops = {
     .discard = fx_discard,
     .copy_from_host = fx_copy_from_host,
     .copy_to_host = fx_copy_to_host,
+    .buf_alloc = fx_buf_alloc,
+    .buf_free = fx_buf_free,
 };
 
 RaidRunResult raid_file_exec_plan(RaidFileExec *fx, const RaidPlan *plan,

@@ -115,7 +115,13 @@ static bool is_io(RaidStepKind k)
 static void run_finish(RaidRun *r)
 {
     for (guint i = 1; i < r->plan->buf_size->len; i++) {
-        raid_buf_free(r->buf[i]);
+        size_t len = g_array_index(r->plan->buf_size, uint32_t, i);
+
+        if (r->ops->buf_free) {
+            r->ops->buf_free(r->opaque, r->buf[i], len);
+        } else {
+            raid_buf_free(r->buf[i]);
+        }
     }
     g_free(r->buf);
     r->done(r->done_opaque, &r->res);
@@ -221,8 +227,10 @@ void raid_run_start(const RaidPlan *plan, RaidParityImpl impl,
     r->res.failed_member = UINT32_MAX;
     r->buf = g_new0(uint8_t *, plan->buf_size->len);
     for (guint i = 1; i < plan->buf_size->len; i++) {
-        r->buf[i] = raid_buf_alloc(g_array_index(plan->buf_size, uint32_t,
-                                                 i));
+        size_t len = g_array_index(plan->buf_size, uint32_t, i);
+
+        r->buf[i] = ops->buf_alloc ? ops->buf_alloc(opaque, len)
+                                   : raid_buf_alloc(len);
     }
     run_phases(r);
 }
@@ -248,4 +256,61 @@ RaidRunResult raid_run_sync(const RaidPlan *plan, RaidParityImpl impl,
     raid_run_start(plan, impl, ops, opaque, sync_done, &w);
     g_assert(w.done);           /* the executor must complete inline */
     return w.res;
+}
+
+/* ---- scratch buffer pool ------------------------------------------------- */
+
+#define POOL_SLOTS 64
+
+struct RaidBufPool {
+    size_t max_bytes, bytes;
+    unsigned n;
+    void *buf[POOL_SLOTS];
+    size_t len[POOL_SLOTS];
+};
+
+RaidBufPool *raid_buf_pool_new(size_t max_cached_bytes)
+{
+    RaidBufPool *p = g_new0(RaidBufPool, 1);
+
+    p->max_bytes = max_cached_bytes;
+    return p;
+}
+
+void raid_buf_pool_free(RaidBufPool *p)
+{
+    if (p) {
+        for (unsigned i = 0; i < p->n; i++) {
+            raid_buf_free(p->buf[i]);
+        }
+        g_free(p);
+    }
+}
+
+void *raid_buf_pool_get(RaidBufPool *p, size_t len)
+{
+    for (unsigned i = p->n; i-- > 0;) {
+        if (p->len[i] == len) {
+            void *b = p->buf[i];
+
+            p->bytes -= len;
+            p->n--;
+            p->buf[i] = p->buf[p->n];
+            p->len[i] = p->len[p->n];
+            return b;
+        }
+    }
+    return raid_buf_alloc(len);
+}
+
+void raid_buf_pool_put(RaidBufPool *p, void *buf, size_t len)
+{
+    if (p->n == POOL_SLOTS || p->bytes + len > p->max_bytes) {
+        raid_buf_free(buf);
+        return;
+    }
+    p->buf[p->n] = buf;
+    p->len[p->n] = len;
+    p->n++;
+    p->bytes += len;
 }

@@ -43,7 +43,26 @@ typedef struct RaidExecOps {
                            size_t len);
     void (*copy_to_host)(void *opaque, uint64_t off, const void *src,
                          size_t len);
+    /*
+     * Optional: scratch buffers for the plan (e.g. qemu_blockalign() for
+     * O_DIRECT backends, or a pool).  NULL: raid_buf_alloc/raid_buf_free.
+     * Must be aligned to 64 bytes.
+     */
+    void *(*buf_alloc)(void *opaque, size_t len);
+    void (*buf_free)(void *opaque, void *buf, size_t len);
 } RaidExecOps;
+
+/*
+ * A small cache of scratch buffers by size, so that a stream of similar
+ * plans does not allocate and fault in fresh memory each time.  Not
+ * thread-safe: one per executor/thread.
+ */
+typedef struct RaidBufPool RaidBufPool;
+
+RaidBufPool *raid_buf_pool_new(size_t max_cached_bytes);
+void raid_buf_pool_free(RaidBufPool *pool);
+void *raid_buf_pool_get(RaidBufPool *pool, size_t len);
+void raid_buf_pool_put(RaidBufPool *pool, void *buf, size_t len);
 
 typedef struct RaidRunResult {
     int ret;                    /* 0, plan->error, or the first I/O error */
@@ -79,6 +98,8 @@ typedef struct RaidFileExec {
     bool punch_holes;           /* discard by fallocate punch-hole */
     bool no_sync;               /* flush skips fdatasync (scratch files in
                                  * tests) */
+    RaidBufPool *pool;          /* optional scratch buffer cache (owned by
+                                 * the caller) */
 } RaidFileExec;
 
 extern const RaidExecOps raid_file_exec_ops;

@@ -525,6 +525,30 @@ static void test_runner_async(void)
     g_free(back);
 }
 
+static void test_pool(void)
+{
+    RaidBufPool *pool = raid_buf_pool_new(8192);
+    void *a = raid_buf_pool_get(pool, 4096);
+    void *b = raid_buf_pool_get(pool, 4096);
+    void *c = raid_buf_pool_get(pool, 4096);
+
+    g_assert_true(a != b && b != c);
+    g_assert_cmpuint((uintptr_t)a % 64, ==, 0);
+    raid_buf_pool_put(pool, a, 4096);
+    raid_buf_pool_put(pool, b, 4096);
+    raid_buf_pool_put(pool, c, 4096);           /* over the limit: freed */
+    g_assert_true(raid_buf_pool_get(pool, 4096) == b);
+    g_assert_true(raid_buf_pool_get(pool, 4096) == a);
+    raid_buf_free(a);
+    raid_buf_free(b);
+    a = raid_buf_pool_get(pool, 512);
+    raid_buf_pool_put(pool, a, 512);
+    b = raid_buf_pool_get(pool, 1024);          /* no 1024 cached */
+    g_assert_true(a != b);
+    raid_buf_free(b);
+    raid_buf_pool_free(pool);                   /* frees a */
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -536,5 +560,6 @@ int main(int argc, char **argv)
     g_test_add_func("/raid/plan/jobs", test_jobs);
     g_test_add_func("/raid/locks", test_locks);
     g_test_add_func("/raid/runner/async", test_runner_async);
+    g_test_add_func("/raid/runner/pool", test_pool);
     return g_test_run();
 }
