@@ -4,7 +4,9 @@
  * tests): member I/O is pread/pwrite/fdatasync/punch-hole on one file
  * descriptor per member; host data is a flat buffer.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* fallocate */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
