@@ -105,28 +105,32 @@ int cmd_create(int argc, char **argv)
                    "Create a drive group from the member images (in member "
                    "order) with one VD, and write DDF metadata to them.",
                    entries, &argc, &argv)) {
-        return 2;
+        rc = 2;
+        goto out;
     }
     nmem = argc - 1;
     if (!level_s || nmem < 1) {
         fprintf(stderr, "megaraid-img create: --level and at least one "
                 "member image are required (see --help)\n");
-        return 2;
+        rc = 2;
+        goto out;
     }
     if (!raid_level_parse(level_s, &spec.level)) {
         fprintf(stderr, "megaraid-img create: unknown RAID level '%s'\n",
                 level_s);
-        return 2;
+        rc = 2;
+        goto out;
     }
     if ((size_s && !img_parse_size(size_s, &vd_bytes, &err)) ||
         (dsize_s && !img_parse_size(dsize_s, &dsize, &err))) {
-        img_error("create", err);
-        return 2;
+        rc = 2;
+        goto out;
     }
     if (vd_bytes % 512 || dsize % 512) {
         fprintf(stderr, "megaraid-img create: sizes must be multiples of "
                 "512 bytes\n");
-        return 2;
+        rc = 2;
+        goto out;
     }
     for (int i = 1; i < argc; i++) {
         g_ptr_array_add(all, argv[i]);
@@ -142,12 +146,12 @@ int cmd_create(int argc, char **argv)
             if (!strcmp(all->pdata[i], all->pdata[j])) {
                 fprintf(stderr, "megaraid-img create: %s is given twice\n",
                         (char *)all->pdata[i]);
-                return 2;
+                rc = 2;
+                goto out;
             }
         }
         if (!prepare_image(all->pdata[i], dsize, force, &err)) {
-            img_error("create", err);
-            return 1;
+            goto out;
         }
     }
 
@@ -219,6 +223,10 @@ out:
         img_error("create", err);
     }
     raid_config_free(cfg);
+    g_free(level_s);
+    g_free(size_s);
+    g_free(dsize_s);
+    g_free(name);
     g_strfreev(spares);
     g_strfreev(dspares);
     return rc;
