@@ -13,10 +13,9 @@
  * also turned into a configuration and re-encoded.
  */
 #include "raid/ddf.h"
+#include "ddf-fuzz.h"
 
 #include <string.h>
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void put32(uint8_t *p, uint32_t v)
 {

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "ddf-fuzz.h"
 
 static int run_file(const char *path)
 {

@@ -218,10 +218,12 @@ static void test_limits(void)
     for (int d = 65; raid_config_count_vds(cfg) < RAID_MAX_VDS; d++) {
         v = make_vd(cfg, RAID_LEVEL_0, d, 1, 0, &err);
         g_assert_no_error(err);
-        while (raid_config_count_vds(cfg) < RAID_MAX_VDS &&
-               raid_config_add_vd(cfg, cfg->vds[v].dg, &spec, &err) >= 0) {
+        for (int k = 1; k < RAID_MAX_VDS_PER_DG &&
+             raid_config_count_vds(cfg) < RAID_MAX_VDS; k++) {
+            g_assert_cmpint(raid_config_add_vd(cfg, cfg->vds[v].dg, &spec,
+                                               &err), >=, 0);
+            g_assert_no_error(err);
         }
-        g_clear_error(&err);
     }
     g_assert_cmpint(make_vd(cfg, RAID_LEVEL_0, 200, 1, 0, &err), <, 0);
     assert_refused(err, "at most 240 virtual disks");

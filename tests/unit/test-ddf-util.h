@@ -62,7 +62,8 @@ static inline RaidConfig *test_config_new(TestImages *t, int members,
 {
     RaidConfig *cfg = raid_config_new((const uint8_t *)TEST_CTRL_GUID);
     RaidVdSpec spec = { .level = level, .nspans = spans, .strip = 128,
-                        .size = test_vd_size, .name = "testvd", .cache = RAID_CACHE_READ_AHEAD };
+                        .size = test_vd_size, .name = "testvd",
+                        .cache = RAID_CACHE_READ_AHEAD };
     int pds[64];
     GError *err = NULL;
 

@@ -217,7 +217,8 @@ static void show_human(Img *img)
                vd->consistent ? "" : ", inconsistent");
         printf("    members:");
         for (int i = 0; i < n; i++) {
-            printf(" %d(%s)", pds[i], raid_pd_state_name(cfg->pds[pds[i]].state));
+            printf(" %d(%s)", pds[i],
+                   raid_pd_state_name(cfg->pds[pds[i]].state));
         }
         printf("\n");
         if (vd->job.kind != RAID_JOB_NONE) {
