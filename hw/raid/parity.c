@@ -188,12 +188,13 @@ bool raid_parity_recover(RaidParityImpl impl, const RaidStripeBufs *b,
     if (x < 0) {
         /* Only parity strips are missing: regenerate them. */
         if (y == RAID_STRIP_NONE && x == RAID_STRIP_Q) {
-            RaidStripeBufs t = *b;
-            uint8_t *p = raid_buf_alloc(len);
-
-            t.p = p;
-            raid_parity_gen(impl, &t, len);
-            raid_buf_free(p);
+            /* Q alone: one weighted sum of the data. */
+            c.nout = 1;
+            c.out[0] = b->q;
+            for (uint32_t j = 0; j < b->ndata; j++) {
+                add_src(&c, b->data[j], raid_gf_exp(b->exp[j]), 0);
+            }
+            combine(impl, &c, len);
             return true;
         }
         if (y == RAID_STRIP_NONE) {     /* P only */

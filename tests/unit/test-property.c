@@ -27,6 +27,7 @@ typedef struct Config {
     const char *name;
     RaidLevel level;
     uint32_t spans, span_members;
+    uint32_t strip, rows;       /* 0: STRIP, ROWS */
 } Config;
 
 static const Config configs[] = {
@@ -36,6 +37,7 @@ static const Config configs[] = {
     { "raid1-3", RAID_LEVEL_1, 1, 3 },
     { "raid5-3", RAID_LEVEL_5, 1, 3 },
     { "raid5-5", RAID_LEVEL_5, 1, 5 },
+    { "raid6-3", RAID_LEVEL_6, 1, 3 },
     { "raid6-4", RAID_LEVEL_6, 1, 4 },
     { "raid6-7", RAID_LEVEL_6, 1, 7 },
     { "raid10-2x2", RAID_LEVEL_10, 2, 2 },
@@ -44,6 +46,9 @@ static const Config configs[] = {
     { "raid50-3x4", RAID_LEVEL_50, 3, 4 },
     { "raid60-2x4", RAID_LEVEL_60, 2, 4 },
     { "raid60-2x5", RAID_LEVEL_60, 2, 5 },
+    /* the largest strip (1 MiB) */
+    { "raid5-4-1m", RAID_LEVEL_5, 1, 4, 2048, 3 },
+    { "raid60-2x4-1m", RAID_LEVEL_60, 2, 4, 2048, 2 },
 };
 
 typedef struct World {
@@ -208,7 +213,8 @@ static void rebuild_step(World *w, unsigned rows)
         g_assert_cmpint(res.ret, ==, 0);
         raid_plan_free(p);
         w->rebuild_row++;
-        w->st[m].rebuilt = MIN(w->rebuild_row * STRIP, w->l.block_count);
+        w->st[m].rebuilt = MIN(w->rebuild_row * w->l.strip,
+                               w->l.block_count);
         if (w->rebuild_row == w->l.rows) {
             w->st[m].status = RAID_MEMBER_ONLINE;
             w->rebuilding = -1;
@@ -229,7 +235,7 @@ static void random_op(World *w)
         n = g_rand_int_range(w->rand, 1, 9);
         break;
     case 1:
-        n = g_rand_int_range(w->rand, 1, STRIP * 2);
+        n = g_rand_int_range(w->rand, 1, w->l.strip * 2);
         break;
     case 2:     /* whole rows, often aligned: full-stripe writes */
         n = w->l.row_sectors * g_rand_int_range(w->rand, 1, 3);
@@ -241,7 +247,7 @@ static void random_op(World *w)
     n = MIN(n, vd);
     lba = g_rand_int_range(w->rand, 0, vd - n + 1);
     if (g_rand_boolean(w->rand)) {
-        lba -= lba % MIN(n, (uint64_t)STRIP);
+        lba -= lba % MIN(n, (uint64_t)w->l.strip);
     }
     if (kind < 40) {
         ret = vd_io(w, RAID_OP_READ, lba, n, w->buf);
@@ -281,13 +287,16 @@ static unsigned env_uint(const char *name, unsigned def)
 static void run_config(gconstpointer opaque)
 {
     const Config *c = opaque;
-    unsigned nops = env_uint("RAID_PROPERTY_OPS", 600);
+    /* big strips: fewer (and bigger) operations */
+    unsigned nops = env_uint("RAID_PROPERTY_OPS", 600) / (c->strip ? 4 : 1);
     guint32 seed = env_uint("RAID_PROPERTY_SEED",
                             g_test_rand_int() ^ (c - configs));
     World w = { .cfg = c, .rebuilding = -1 };
     uint64_t start[RAID_MAX_MEMBERS];
+    uint32_t strip = c->strip ? c->strip : STRIP;
+    uint32_t rows = c->rows ? c->rows : ROWS;
     RaidLayoutDesc d = {
-        .level = c->level, .strip = STRIP, .spans = c->spans,
+        .level = c->level, .strip = strip, .spans = c->spans,
         .span_members = c->span_members,
         .member_data_sectors = w.data_sectors, .member_start = start,
     };
@@ -300,12 +309,13 @@ static void run_config(gconstpointer opaque)
     for (uint32_t m = 0; m < c->spans * c->span_members; m++) {
         /* uneven starts and sizes; the layout takes the smallest */
         start[m] = 8 * (m % 3);
-        w.data_sectors[m] = start[m] + ROWS * STRIP + 16 + 8 * m;
+        w.data_sectors[m] = start[m] + rows * strip + 16 + 8 * m;
     }
     g_assert_true(raid_layout_init(&w.l, &d, NULL));
     w.fx.members = w.l.members;
     w.fx.punch_holes = true;
     w.fx.no_sync = true;
+    w.fx.pool = raid_buf_pool_new(32 << 20);
     for (uint32_t m = 0; m < w.l.members; m++) {
         w.fx.fd[m] = open_member(&w, m);
     }
@@ -372,7 +382,7 @@ static void run_config(gconstpointer opaque)
                    "%u failures, %u rebuilds", c->name, w.ops, w.reads,
                    w.writes, w.unmaps, w.failures, w.rebuilds);
     g_assert_cmpuint(w.ops, ==, nops);
-    if (redundant && nops >= 300) {
+    if (redundant && nops >= 600) {
         g_assert_cmpuint(w.failures, >, 0);
         g_assert_cmpuint(w.rebuilds, >, 0);
     }
@@ -388,6 +398,7 @@ static void run_config(gconstpointer opaque)
     g_rmdir(w.dir);
     g_free(w.dir);
     g_free(w.ref);
+    raid_buf_pool_free(w.fx.pool);
     raid_buf_free(w.buf);
     g_rand_free(w.rand);
 }
@@ -447,6 +458,16 @@ static void test_check_repair(gconstpointer opaque)
     g_rand_free(w.rand);
 }
 
+static const Config *find_config(const char *name)
+{
+    for (unsigned i = 0; i < G_N_ELEMENTS(configs); i++) {
+        if (!strcmp(configs[i].name, name)) {
+            return &configs[i];
+        }
+    }
+    g_assert_not_reached();
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -455,8 +476,11 @@ int main(int argc, char **argv)
                                                 configs[i].name);
         g_test_add_data_func(path, &configs[i], run_config);
     }
-    g_test_add_data_func("/raid/check/raid5", &configs[5], test_check_repair);
-    g_test_add_data_func("/raid/check/raid6", &configs[7], test_check_repair);
-    g_test_add_data_func("/raid/check/raid1", &configs[3], test_check_repair);
+    g_test_add_data_func("/raid/check/raid5", find_config("raid5-5"),
+                         test_check_repair);
+    g_test_add_data_func("/raid/check/raid6", find_config("raid6-7"),
+                         test_check_repair);
+    g_test_add_data_func("/raid/check/raid1", find_config("raid1-3"),
+                         test_check_repair);
     return g_test_run();
 }
