@@ -39,7 +39,8 @@ tool_pkgs="busybox-static fio lsscsi sg3-utils smartmontools pciutils
 tools="/usr/bin/fio /usr/bin/lsscsi /usr/sbin/smartctl /usr/bin/lspci
     /usr/bin/setpci /usr/bin/lsblk /usr/sbin/blkid /usr/sbin/blockdev
     /usr/bin/findmnt /usr/sbin/wipefs /usr/sbin/sfdisk
-    /sbin/mke2fs /sbin/e2fsck /sbin/dumpe2fs /sbin/tune2fs /sbin/mdadm"
+    /sbin/mke2fs /sbin/e2fsck /sbin/dumpe2fs /sbin/tune2fs /sbin/mdadm
+    /sbin/mdmon"
 
 # Resolve the kernel package: the linux-image-amd64 metapackage names the
 # exact versioned package of each suite.

@@ -19,6 +19,10 @@
 #   #@ qemu ARGS...      QEMU arguments (@WORK@ is the run's work folder)
 #   #@ timeout S | mem M | smp N     defaults for the options
 #   #@ kernels K...      kernels the suite runs it on (default: all)
+#   #@ prepare CMD...    host shell command run in the checkout before QEMU
+#         starts (@WORK@, @TOP@ substituted), e.g. to make drive images
+#   #@ check CMD...      host shell command run after the guest passed;
+#         if it fails, so does the test (e.g. read back what it wrote)
 # --env sets a variable for the test script (in /mrsim/env); --log FILE
 # keeps a copy of the serial log.  Failing runs keep theirs in
 # build/guest/logs/.
@@ -93,6 +97,8 @@ trap cleanup EXIT
 # Header of the test script.
 drive_args=()
 test_args=()
+prepares=()
+checks=()
 : > "$work/cpio/mrsim/disks"
 if [ -n "$script" ]; then
     while read -r key rest; do
@@ -116,6 +122,11 @@ if [ -n "$script" ]; then
         mem)     [ -n "$mem" ] || mem=$rest ;;
         smp)     [ -n "$smp" ] || smp=$rest ;;
         kernels) ;;
+        prepare|check)
+            rest=${rest//@WORK@/$work}
+            rest=${rest//@TOP@/$top}
+            if [ "$key" = prepare ]; then prepares+=("$rest"); else checks+=("$rest"); fi
+            ;;
         *) echo "run.sh: $script: unknown header '#@ $key'" >&2; exit 2 ;;
         esac
     done < <(sed -n 's/^#@ *//p' "$script")
@@ -131,6 +142,14 @@ done > "$work/cpio/mrsim/env"
 timeout=${timeout:-180}
 mem=${mem:-1024}
 smp=${smp:-1}
+
+for c in ${prepares[@]+"${prepares[@]}"}; do
+    if ! (cd "$top" && bash -euo pipefail -c "$c") >> "$work/host.log" 2>&1; then
+        tail -n 20 "$work/host.log" >&2
+        echo "run: FAIL $kernel/$test_name: prepare '$c' failed"
+        exit 125
+    fi
+done
 
 # Test files go in a second, uncompressed cpio after the image's.
 (cd "$work/cpio" && find . | LC_ALL=C sort |
@@ -200,6 +219,15 @@ else
              sed -n "s/.*@@MRSIM-HOSTCHECK $token \([^ ]*\) \([0-9]*\) \([0-9a-f]*\)@@.*/\1 \2 \3/p")
 fi
 
+if [ "$rc" = 0 ]; then
+    for c in ${checks[@]+"${checks[@]}"}; do
+        if ! (cd "$top" && bash -euo pipefail -c "$c") >> "$work/host.log" 2>&1; then
+            rc=125; why="host check '$c' failed"
+            cat "$work/host.log" >> "$log"
+            break
+        fi
+    done
+fi
 if [ "$rc" = 0 ]; then
     echo "run: PASS $kernel/$test_name in ${wall}s (boot ${boot:-?}s)"
     exit 0

@@ -1,0 +1,143 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# mdadm cross-check, direction 1: arrays that megaraid-img made (RAID 0, 1,
+# 5, 6 and 10, 8 MiB each, filled with reference data) are assembled by the
+# guest's mdadm from DDF alone and read back identical to the reference,
+# complete and degraded (RAID 1/10 one mirror, RAID 5 one member and RAID 6
+# two members left out, so md reads through P and Q).
+#
+# The host part (run by run.sh's "#@ prepare", with --host-prepare) makes
+# the images; the guest gets them as virtio disks with snapshot=on, so
+# nothing the guest does changes them.
+#@ timeout 600
+#@ mem 1024
+#@ prepare bash tests/guest/tests/raid-mdadm-assemble.sh --host-prepare @WORK@
+#@ qemu -drive if=none,id=ref,format=raw,file=@WORK@/ref.img,snapshot=on -device virtio-blk-pci,drive=ref,serial=ref
+#@ qemu -drive if=none,id=r0m0,format=raw,file=@WORK@/r0m0.img,snapshot=on -device virtio-blk-pci,drive=r0m0,serial=r0m0
+#@ qemu -drive if=none,id=r0m1,format=raw,file=@WORK@/r0m1.img,snapshot=on -device virtio-blk-pci,drive=r0m1,serial=r0m1
+#@ qemu -drive if=none,id=r1m0,format=raw,file=@WORK@/r1m0.img,snapshot=on -device virtio-blk-pci,drive=r1m0,serial=r1m0
+#@ qemu -drive if=none,id=r1m1,format=raw,file=@WORK@/r1m1.img,snapshot=on -device virtio-blk-pci,drive=r1m1,serial=r1m1
+#@ qemu -drive if=none,id=r5m0,format=raw,file=@WORK@/r5m0.img,snapshot=on -device virtio-blk-pci,drive=r5m0,serial=r5m0
+#@ qemu -drive if=none,id=r5m1,format=raw,file=@WORK@/r5m1.img,snapshot=on -device virtio-blk-pci,drive=r5m1,serial=r5m1
+#@ qemu -drive if=none,id=r5m2,format=raw,file=@WORK@/r5m2.img,snapshot=on -device virtio-blk-pci,drive=r5m2,serial=r5m2
+#@ qemu -drive if=none,id=r6m0,format=raw,file=@WORK@/r6m0.img,snapshot=on -device virtio-blk-pci,drive=r6m0,serial=r6m0
+#@ qemu -drive if=none,id=r6m1,format=raw,file=@WORK@/r6m1.img,snapshot=on -device virtio-blk-pci,drive=r6m1,serial=r6m1
+#@ qemu -drive if=none,id=r6m2,format=raw,file=@WORK@/r6m2.img,snapshot=on -device virtio-blk-pci,drive=r6m2,serial=r6m2
+#@ qemu -drive if=none,id=r6m3,format=raw,file=@WORK@/r6m3.img,snapshot=on -device virtio-blk-pci,drive=r6m3,serial=r6m3
+#@ qemu -drive if=none,id=r10m0,format=raw,file=@WORK@/r10m0.img,snapshot=on -device virtio-blk-pci,drive=r10m0,serial=r10m0
+#@ qemu -drive if=none,id=r10m1,format=raw,file=@WORK@/r10m1.img,snapshot=on -device virtio-blk-pci,drive=r10m1,serial=r10m1
+#@ qemu -drive if=none,id=r10m2,format=raw,file=@WORK@/r10m2.img,snapshot=on -device virtio-blk-pci,drive=r10m2,serial=r10m2
+#@ qemu -drive if=none,id=r10m3,format=raw,file=@WORK@/r10m3.img,snapshot=on -device virtio-blk-pci,drive=r10m3,serial=r10m3
+
+# ---- host part ----
+if [ "${1:-}" = --host-prepare ]; then
+    work=$2
+    img=${MEGARAID_IMG:-build/core/megaraid-img}
+    if [ ! -x "$img" ]; then
+        [ -f build/core/build.ninja ] || meson setup build/core > /dev/null
+        ninja -C build/core megaraid-img > /dev/null
+    fi
+    head -c 8M /dev/urandom > "$work/ref.img"
+    for set in r0:raid0:2 r1:raid1:2 r5:raid5:3 r6:raid6:4 r10:raid10:4; do
+        name=${set%%:*}
+        rest=${set#*:}
+        level=${rest%%:*}
+        n=${rest#*:}
+        members=""
+        i=0
+        while [ $i -lt "$n" ]; do
+            members="$members $work/${name}m$i.img"
+            i=$((i + 1))
+        done
+        # shellcheck disable=SC2086
+        "$img" create -l "$level" -s 64 --size 8M --name "$name" \
+            --drive-size 40M $members
+        # shellcheck disable=SC2086
+        "$img" write -i "$work/ref.img" $members
+        # shellcheck disable=SC2086
+        "$img" read -O "$work/$name.back" $members
+        cmp "$work/ref.img" "$work/$name.back"
+        rm -f "$work/$name.back"
+    done
+    exit 0
+fi
+
+# ---- guest part ----
+need_modules md_mod raid0 raid1 raid10 raid456
+
+# vdev SERIAL: the virtio disk with that serial.
+vdev() {
+    for _b in /sys/block/vd*; do
+        if [ "$(cat "$_b/serial" 2>/dev/null)" = "$1" ]; then
+            echo "/dev/${_b##*/}"
+            return 0
+        fi
+    done
+    fail "no virtio disk with serial $1"
+}
+
+mkdir -p /run/mdadm /dev/md
+ref=$(vdev ref)
+refsum=$(sha256sum < "$ref" | cut -d' ' -f1)
+log "reference data: $refsum"
+
+# md_of NAME: the md device running the VD named NAME.
+md_of() {
+    for _m in /sys/block/md*; do
+        [ -e "$_m/md/array_state" ] || continue
+        _l=$(cat "$_m/md/level" 2>/dev/null)
+        case "$_l" in raid*) ;; *) continue ;; esac
+        for _d in "$_m"/md/dev-*; do
+            [ -e "$_d/block" ] || continue
+            _s=$(cat "$_d/block/serial" 2>/dev/null)
+            case "$_s" in "$1"m*) echo "/dev/${_m##*/}"; return 0 ;; esac
+        done
+    done
+    return 1
+}
+
+# check NAME MD-LEVEL MEMBERS OMIT...: assemble the DDF container of set
+# NAME from its members minus OMIT, start its VD, compare its content.
+check() {
+    _name=$1 _level=$2 _n=$3
+    shift 3
+    _devs=""
+    _i=0
+    while [ $_i -lt "$_n" ]; do
+        _skip=0
+        for _o in "$@"; do
+            [ "$_o" != $_i ] || _skip=1
+        done
+        if [ $_skip = 0 ]; then
+            _d=$(vdev "${_name}m$_i")
+            assert_cmd "mdadm --examine ${_name}m$_i" \
+                mdadm --examine --metadata=ddf "$_d"
+            _devs="$_devs $_d"
+        fi
+        _i=$((_i + 1))
+    done
+    # shellcheck disable=SC2086
+    assert_cmd "assemble container $_name (without $*)" \
+        mdadm --assemble --run "/dev/md/${_name}c" $_devs
+    assert_cmd "start VD $_name" mdadm --incremental --run "/dev/md/${_name}c"
+    _md=$(md_of "$_name") || { cat /proc/mdstat; fail "VD $_name did not start"; }
+    cat /proc/mdstat
+    assert_eq "md level of $_name" "$_level" "$(cat "/sys/block/${_md#/dev/}/md/level")"
+    assert_eq "size of $_name" 8388608 "$(blockdev --getsize64 "$_md")"
+    _sum=$(sha256sum < "$_md" | cut -d' ' -f1)
+    assert_eq "content of $_name ($_md, without members '$*')" "$refsum" "$_sum"
+    log "$_name ($_level) read back identical without members '$*'"
+    assert_cmd "stop $_md" mdadm --stop "$_md"
+    assert_cmd "stop container $_name" mdadm --stop "/dev/md/${_name}c"
+}
+
+check r0 raid0 2
+check r1 raid1 2
+check r1 raid1 2 0
+check r5 raid5 3
+check r5 raid5 3 1
+check r6 raid6 4
+check r6 raid6 4 0 2
+check r6 raid6 4 1 3
+check r10 raid10 4
+check r10 raid10 4 0 3

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# mdadm cross-check, direction 2: the guest's mdadm creates DDF containers
+# with RAID 1, 5, 6 and 10 arrays (--metadata=ddf) on blank disks and
+# writes reference data through md; afterwards, on the host, megaraid-img
+# sees each set as foreign, imports it, finds it consistent (parity and
+# mirrors as md wrote them) and reads back the reference data.
+#
+# Host parts: "#@ prepare" makes the blank images and the reference data,
+# "#@ check" runs the megaraid-img side once the guest passed.
+#@ timeout 900
+#@ mem 1024
+#@ prepare bash tests/guest/tests/raid-mdadm-create.sh --host-prepare @WORK@
+#@ check bash tests/guest/tests/raid-mdadm-create.sh --host-check @WORK@
+#@ qemu -drive if=none,id=ref,format=raw,file=@WORK@/ref.img,snapshot=on -device virtio-blk-pci,drive=ref,serial=ref
+#@ qemu -drive if=none,id=c1m0,format=raw,file=@WORK@/c1m0.img -device virtio-blk-pci,drive=c1m0,serial=c1m0
+#@ qemu -drive if=none,id=c1m1,format=raw,file=@WORK@/c1m1.img -device virtio-blk-pci,drive=c1m1,serial=c1m1
+#@ qemu -drive if=none,id=c5m0,format=raw,file=@WORK@/c5m0.img -device virtio-blk-pci,drive=c5m0,serial=c5m0
+#@ qemu -drive if=none,id=c5m1,format=raw,file=@WORK@/c5m1.img -device virtio-blk-pci,drive=c5m1,serial=c5m1
+#@ qemu -drive if=none,id=c5m2,format=raw,file=@WORK@/c5m2.img -device virtio-blk-pci,drive=c5m2,serial=c5m2
+#@ qemu -drive if=none,id=c6m0,format=raw,file=@WORK@/c6m0.img -device virtio-blk-pci,drive=c6m0,serial=c6m0
+#@ qemu -drive if=none,id=c6m1,format=raw,file=@WORK@/c6m1.img -device virtio-blk-pci,drive=c6m1,serial=c6m1
+#@ qemu -drive if=none,id=c6m2,format=raw,file=@WORK@/c6m2.img -device virtio-blk-pci,drive=c6m2,serial=c6m2
+#@ qemu -drive if=none,id=c6m3,format=raw,file=@WORK@/c6m3.img -device virtio-blk-pci,drive=c6m3,serial=c6m3
+#@ qemu -drive if=none,id=c10m0,format=raw,file=@WORK@/c10m0.img -device virtio-blk-pci,drive=c10m0,serial=c10m0
+#@ qemu -drive if=none,id=c10m1,format=raw,file=@WORK@/c10m1.img -device virtio-blk-pci,drive=c10m1,serial=c10m1
+#@ qemu -drive if=none,id=c10m2,format=raw,file=@WORK@/c10m2.img -device virtio-blk-pci,drive=c10m2,serial=c10m2
+#@ qemu -drive if=none,id=c10m3,format=raw,file=@WORK@/c10m3.img -device virtio-blk-pci,drive=c10m3,serial=c10m3
+
+SETS="c1:1:2 c5:5:3 c6:6:4 c10:10:4"
+
+# ---- host parts ----
+if [ "${1:-}" = --host-prepare ]; then
+    work=$2
+    img=${MEGARAID_IMG:-build/core/megaraid-img}
+    if [ ! -x "$img" ]; then
+        [ -f build/core/build.ninja ] || meson setup build/core > /dev/null
+        ninja -C build/core megaraid-img > /dev/null
+    fi
+    head -c 8M /dev/urandom > "$work/ref.img"
+    for set in $SETS; do
+        name=${set%%:*}
+        n=${set##*:}
+        i=0
+        while [ $i -lt "$n" ]; do
+            truncate -s 40M "$work/${name}m$i.img"
+            i=$((i + 1))
+        done
+    done
+    exit 0
+fi
+if [ "${1:-}" = --host-check ]; then
+    work=$2
+    img=${MEGARAID_IMG:-build/core/megaraid-img}
+    for set in $SETS; do
+        name=${set%%:*}
+        level=${set#*:}
+        level=raid${level%%:*}
+        n=${set##*:}
+        members=""
+        i=0
+        while [ $i -lt "$n" ]; do
+            members="$members $work/${name}m$i.img"
+            i=$((i + 1))
+        done
+        echo "== $name: $level from mdadm"
+        # shellcheck disable=SC2086
+        "$img" show $members | tee "$work/$name.show"
+        grep -q FOREIGN "$work/$name.show"
+        grep -q "'m$name': $(echo "$level" | tr a-z A-Z), optimal" \
+            "$work/$name.show"
+        # shellcheck disable=SC2086
+        "$img" import $members
+        # shellcheck disable=SC2086
+        "$img" check $members
+        # shellcheck disable=SC2086
+        "$img" read -l 8M -O "$work/$name.back" $members
+        cmp "$work/ref.img" "$work/$name.back"
+        echo "== $name: megaraid-img reads mdadm's $level back identical"
+    done
+    exit 0
+fi
+
+# ---- guest part ----
+need_modules md_mod raid0 raid1 raid10 raid456
+mkdir -p /run/mdadm /dev/md
+command -v mdmon > /dev/null || fail "mdmon is not in the guest image"
+
+vdev() {
+    for _b in /sys/block/vd*; do
+        if [ "$(cat "$_b/serial" 2>/dev/null)" = "$1" ]; then
+            echo "/dev/${_b##*/}"
+            return 0
+        fi
+    done
+    fail "no virtio disk with serial $1"
+}
+
+ref=$(vdev ref)
+for set in $SETS; do
+    name=${set%%:*}
+    level=${set#*:}
+    level=${level%%:*}
+    n=${set##*:}
+    devs=""
+    i=0
+    while [ $i -lt "$n" ]; do
+        devs="$devs $(vdev "${name}m$i")"
+        i=$((i + 1))
+    done
+    # shellcheck disable=SC2086
+    assert_cmd "create DDF container $name" mdadm --create "/dev/md/$name" \
+        --run --metadata=ddf --raid-devices="$n" $devs
+    # Blank (zero) disks are consistent for every level: no resync.
+    assert_cmd "create RAID $level in $name" mdadm --create "/dev/md/m$name" \
+        --run --level="$level" --raid-devices="$n" --chunk=64 --size=8192 \
+        --assume-clean "/dev/md/$name"
+    cat /proc/mdstat
+    md=$(readlink -f "/dev/md/m$name")
+    [ -b "$md" ] || fail "no md device for m$name"
+    assert_cmd "write reference data to $md" \
+        dd if="$ref" of="$md" bs=1M count=8 conv=fsync
+    echo 3 > /proc/sys/vm/drop_caches
+    assert_eq "read back of $md" "$(head -c 8388608 "$ref" | sha256sum)" \
+        "$(head -c 8388608 "$md" | sha256sum)"
+    assert_cmd "stop $md" mdadm --stop "$md"
+    assert_cmd "stop container $name" mdadm --stop "/dev/md/$name"
+    log "mdadm wrote RAID $level set $name"
+done
+sync
