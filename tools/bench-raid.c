@@ -21,8 +21,10 @@ static double budget = 0.3;
 
 typedef void BenchFn(void *opaque);
 
-/* CPU time of this thread (user + system): the machine is shared, so
- * rates are per CPU-second, i.e. per core, not per wall-clock second. */
+/*
+ * CPU time of this thread (user + system): the machine is shared, so
+ * rates are per CPU-second, i.e. per core, not per wall-clock second.
+ */
 static double cpu_now(void)
 {
     struct timespec ts;
@@ -195,8 +197,8 @@ static void bench_exec(const char *dir, RaidLevel level, uint32_t n)
     for (uint32_t m = 0; m < n; m++) {
         g_autofree char *path = g_strdup_printf("%s/m%u", dir, m);
 
-        data[m] = 16u << 11;    /* 16 MiB members, written once so the
-                                 * page cache holds them */
+        /* 16 MiB members, written once so the page cache holds them */
+        data[m] = 16u << 11;
         e.fx.fd[m] = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
         if (e.fx.fd[m] < 0) {
             perror(path);

@@ -9,9 +9,11 @@ RaidPlan *raid_plan_new(RaidOp op);
 /* New scratch buffer of `sectors`; returns its id. */
 uint32_t raid_plan_buf(RaidPlan *p, uint32_t sectors);
 RaidStep *raid_plan_step(RaidPlan *p, RaidStepKind kind, unsigned phase);
-/* Member I/O into/from a scratch buffer (buf != 0) or the host buffer
+/*
+ * Member I/O into/from a scratch buffer (buf != 0) or the host buffer
  * (buf == RAID_BUF_HOST, off = host byte offset); merges with the
- * previous step when both are contiguous. */
+ * previous step when both are contiguous.
+ */
 void raid_plan_io(RaidPlan *p, RaidStepKind kind, unsigned phase,
                   uint32_t member, uint64_t lba, uint32_t sectors,
                   uint32_t buf, uint64_t off);

@@ -77,8 +77,10 @@ void raid_plan_io(RaidPlan *p, RaidStepKind kind, unsigned phase,
         p->cost.member_writes++;
         p->cost.write_sectors += sectors;
     }
-    /* Discards of whole stripes come member after member: look back one
-     * stripe's worth of steps for the same member. */
+    /*
+     * Discards of whole stripes come member after member: look back one
+     * stripe's worth of steps for the same member.
+     */
     for (guint back = 1; kind == RAID_STEP_DISCARD && back <= p->steps->len &&
          back <= RAID_MAX_SPAN_MEMBERS; back++) {
         s = &g_array_index(p->steps, RaidStep, p->steps->len - back);
@@ -225,9 +227,8 @@ typedef struct Stripe {
     uint64_t row;
     uint32_t span;
     bool touched;
-    uint32_t lo[RAID_PARITY_MAX_DATA], hi[RAID_PARITY_MAX_DATA]; /* sectors in
-                                                               * strip; hi=0:
-                                                               * untouched */
+    /* per data index: piece [lo, hi) in strip sectors; hi == 0: none */
+    uint32_t lo[RAID_PARITY_MAX_DATA], hi[RAID_PARITY_MAX_DATA];
     uint64_t host_off[RAID_PARITY_MAX_DATA];
 } Stripe;
 
@@ -255,8 +256,10 @@ static uint64_t sc_lba(const StripeCtx *c, uint32_t m, uint32_t off)
     return c->l->member_start[m] + (c->s->row << c->l->strip_shift) + off;
 }
 
-/* Put new data of piece d into buffer `buf` that starts at strip offset
- * buf_lo: from the host, or zeroes for unmap. */
+/*
+ * Put new data of piece d into buffer `buf` that starts at strip offset
+ * buf_lo: from the host, or zeroes for unmap.
+ */
 static void sc_fill(const StripeCtx *c, unsigned phase, uint32_t d,
                     uint32_t buf, uint32_t buf_lo)
 {

@@ -66,9 +66,11 @@ void raid_buf_pool_put(RaidBufPool *pool, void *buf, size_t len);
 
 typedef struct RaidRunResult {
     int ret;                    /* 0, plan->error, or the first I/O error */
-    uint32_t failed_member;     /* member of the first I/O error, or
-                                 * UINT32_MAX: the caller fails it and
-                                 * plans again */
+    /*
+     * Member of the first I/O error, or UINT32_MAX: the caller fails that
+     * member and plans the request again.
+     */
+    uint32_t failed_member;
     uint32_t mismatches;        /* COMPARE steps that found a difference */
 } RaidRunResult;
 
@@ -96,10 +98,8 @@ typedef struct RaidFileExec {
     uint32_t members;
     uint8_t *host;              /* request data, set per request */
     bool punch_holes;           /* discard by fallocate punch-hole */
-    bool no_sync;               /* flush skips fdatasync (scratch files in
-                                 * tests) */
-    RaidBufPool *pool;          /* optional scratch buffer cache (owned by
-                                 * the caller) */
+    bool no_sync;               /* flush skips fdatasync (test scratch) */
+    RaidBufPool *pool;          /* optional buffer cache, caller-owned */
 } RaidFileExec;
 
 extern const RaidExecOps raid_file_exec_ops;

@@ -103,11 +103,11 @@ typedef struct RaidLayout {
     uint32_t span_members;
     uint32_t members;           /* spans * span_members */
     uint32_t span_data;         /* data strips per stripe (one span row) */
-    uint32_t parity;            /* redundancy per span: 0, 1 (RAID 5), 2 (RAID 6),
-                                 * copies - 1 (RAID 1/10) */
+    /* redundancy per span: 0, 1 (RAID 5), 2 (RAID 6), copies-1 (RAID 1/10) */
+    uint32_t parity;
     uint64_t block_count;       /* sectors per member extent */
     uint64_t rows;              /* rows (rounded up for RAID 1/JBOD) */
-    uint64_t row_sectors;       /* VD sectors per row = spans * span_data * strip */
+    uint64_t row_sectors;       /* VD sectors per row: spans*span_data*strip */
     uint64_t vd_sectors;        /* VD capacity, as md computes it */
     uint64_t member_start[RAID_MAX_MEMBERS];
 } RaidLayout;
@@ -115,7 +115,7 @@ typedef struct RaidLayout {
 /* Role of a member's strip in one row. */
 typedef enum RaidRole {
     RAID_ROLE_DATA,             /* a data strip (RAID 0/5/6, JBOD) */
-    RAID_ROLE_MIRROR,           /* a copy of the span's data strip (RAID 1/10) */
+    RAID_ROLE_MIRROR,           /* a copy of the span's data (RAID 1/10) */
     RAID_ROLE_P,
     RAID_ROLE_Q,
 } RaidRole;
@@ -128,8 +128,7 @@ typedef struct RaidExtent {
     uint32_t span;
     uint32_t data_index;        /* d: data index within the stripe */
     uint32_t strip_offset;      /* sector offset within the strip */
-    uint32_t member;            /* global member holding it (RAID 1/10:
-                                 * first copy) */
+    uint32_t member;            /* member holding it (RAID 1/10: 1st copy) */
     uint64_t member_lba;        /* absolute sector on that member */
 } RaidExtent;
 
@@ -175,8 +174,10 @@ uint64_t raid_layout_vd_lba(const RaidLayout *l, uint64_t row, uint32_t span,
 bool raid_layout_member_pos(const RaidLayout *l, uint32_t member,
                             uint64_t member_lba, uint64_t *row,
                             uint32_t *strip_offset);
-/* Sectors of row r actually in use on each member (last row of RAID 1/JBOD
- * may be short). */
+/*
+ * Sectors of row r actually in use on each member (last row of RAID 1/JBOD
+ * may be short).
+ */
 uint32_t raid_layout_row_len(const RaidLayout *l, uint64_t row);
 /* Rows covering [vd_lba, vd_lba + sectors), sectors > 0. */
 void raid_layout_rows(const RaidLayout *l, uint64_t vd_lba, uint64_t sectors,

@@ -46,16 +46,17 @@ typedef enum RaidMemberStatus {
 
 typedef struct RaidMemberState {
     RaidMemberStatus status;
-    /* REBUILDING: sectors [0, rebuilt) of the extent (relative to its
-     * member_start) hold valid data; reads above it reconstruct. */
+    /*
+     * REBUILDING: sectors [0, rebuilt) of the extent (relative to its
+     * member_start) hold valid data; reads above it reconstruct.
+     */
     uint64_t rebuilt;
 } RaidMemberState;
 
 typedef struct RaidRequest {
     RaidOp op;
     uint64_t lba;               /* VD sector */
-    uint64_t sectors;           /* > 0, lba + sectors <= vd_sectors
-                                 * (ignored for FLUSH) */
+    uint64_t sectors;           /* > 0, to vd_sectors at most; FLUSH: 0 */
 } RaidRequest;
 
 /* Parity write strategy; AUTO chooses by cost (tests force the others). */
@@ -84,8 +85,10 @@ typedef enum RaidStepKind {
     RAID_STEP_COMPARE,          /* buf + off vs buf2 + off2: mismatch */
 } RaidStepKind;
 
-/* Step flag: run only if an earlier COMPARE of this plan found a mismatch
- * (check with repair). */
+/*
+ * Step flag: run only if an earlier COMPARE of this plan found a mismatch
+ * (check with repair).
+ */
 #define RAID_STEP_F_IF_MISMATCH 1u
 
 typedef struct RaidStep {
@@ -97,8 +100,8 @@ typedef struct RaidStep {
     uint32_t sectors;           /* length of I/O / copy / zero / compare */
     uint32_t buf, buf_off;      /* buffer id, byte offset (scratch) */
     uint32_t buf2, buf2_off;    /* COPY / COMPARE second buffer */
-    uint64_t host_off;          /* host byte offset: COPY_IN / COPY_OUT,
-                                 * and I/O steps with buf == RAID_BUF_HOST */
+    /* host byte offset: COPY_IN/COPY_OUT, I/O with buf == RAID_BUF_HOST */
+    uint64_t host_off;
     uint32_t group;             /* GEN / RECOVER / DELTA */
 } RaidStep;
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* RAID core: umbrella header for the data path (geometry, parity, plans,
- * execution). */
+/*
+ * RAID core: umbrella header for the data path (geometry, parity, plans,
+ * execution).
+ */
 #ifndef RAID_RAID_H
 #define RAID_RAID_H
 

@@ -13,8 +13,10 @@ typedef struct Table {
     const char *name;
     RaidLevel level;
     uint32_t spans, span_members;
-    /* One string per row: a token per member in member order: a number k
-     * is VD data strip k (a copy of it for mirrors), P and Q parity. */
+    /*
+     * One string per row: a token per member in member order: a number k
+     * is VD data strip k (a copy of it for mirrors), P and Q parity.
+     */
     const char *rows[6];
 } Table;
 

@@ -26,8 +26,10 @@ static void test_gf(void)
     }
 }
 
-/* P and Q worked out by hand, byte by byte, for D0 at exponent 0 and D1
- * at exponent 3 (as when D1 sits on member 3 in DDF ordering). */
+/*
+ * P and Q worked out by hand, byte by byte, for D0 at exponent 0 and D1
+ * at exponent 3 (as when D1 sits on member 3 in DDF ordering).
+ */
 static void test_q_known(void)
 {
     uint8_t *d0 = raid_buf_alloc(64), *d1 = raid_buf_alloc(64);

@@ -145,8 +145,10 @@ static void test_degraded(void)
     g_assert_cmpuint(count(p, RAID_STEP_READ, -1), ==, 1);
     g_assert_cmpuint(count(p, RAID_STEP_RECOVER, -1), ==, 0);
     raid_plan_free(p);
-    /* a write inside the lost strip: parity of that range from the new
-     * data and the other strips; nothing goes to member 1 */
+    /*
+     * a write inside the lost strip: parity of that range from the new
+     * data and the other strips; nothing goes to member 1
+     */
     p = plan(&l, st, RAID_OP_WRITE, STRIP + 4, 4, RAID_WRITE_RMW);
     g_assert_cmpint(p->error, ==, 0);
     g_assert_cmpuint(count(p, RAID_STEP_RECOVER, -1), ==, 0);
@@ -155,8 +157,10 @@ static void test_degraded(void)
     g_assert_cmpuint(count(p, RAID_STEP_WRITE, 3), ==, 1);     /* P */
     g_assert_cmpuint(p->cost.degraded_stripes, ==, 1);
     raid_plan_free(p);
-    /* end of D0 and start of D1: D1's old data beyond the write is
-     * needed for the parity, so it is recovered first */
+    /*
+     * end of D0 and start of D1: D1's old data beyond the write is
+     * needed for the parity, so it is recovered first
+     */
     p = plan(&l, st, RAID_OP_WRITE, STRIP - 4, 6, RAID_WRITE_AUTO);
     g_assert_cmpint(p->error, ==, 0);
     g_assert_cmpuint(count(p, RAID_STEP_RECOVER, -1), ==, 1);

@@ -350,7 +350,7 @@ static void run_config(gconstpointer opaque)
     verify_all(&w, "after the random phase");
     if (redundant) {
         /* Finish: replace and rebuild everything, then prove consistency. */
-        while (w.rebuilding >= 0 || span_bad(&w, 0) || w.failures > w.rebuilds) {
+        while (w.rebuilding >= 0 || w.failures > w.rebuilds) {
             bool any = false;
 
             replace_member(&w);
@@ -403,8 +403,10 @@ static void run_config(gconstpointer opaque)
     g_rand_free(w.rand);
 }
 
-/* A corrupted parity or mirror strip is found by check and fixed by
- * check-with-repair. */
+/*
+ * A corrupted parity or mirror strip is found by check and fixed by
+ * check-with-repair.
+ */
 static void test_check_repair(gconstpointer opaque)
 {
     const Config *c = opaque;
