@@ -12,6 +12,7 @@
 #define HW_MEGARAID_DRIVE_H
 
 #include "hw/qdev-core.h"
+#include "hw/block/block.h"
 #include "system/block-backend.h"
 #include "qom/object.h"
 
@@ -44,6 +45,7 @@ struct MRBus {
 typedef struct MRTargetState {
     bool wce;                   /* caching page WCE (current) */
     bool saved_wce;             /* caching page WCE (saved) */
+    bool default_wce;           /* caching page WCE (default) */
     bool d_sense;               /* control page D_SENSE: descriptor sense */
     bool dexcpt;                /* IE page DEXCPT: exceptions disabled */
     uint8_t mrie;               /* IE page MRIE */

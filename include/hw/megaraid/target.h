@@ -53,6 +53,7 @@ struct MRTargetReq {
     QEMUSGList qsg;             /* sg trimmed to the transfer, if needed */
     bool own_qsg;
     bool cancelled;
+    bool fua;                   /* write with BDRV_REQ_FUA */
     BlockAcctCookie acct;
     uint64_t lba;
     uint32_t nblocks;

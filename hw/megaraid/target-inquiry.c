@@ -1,0 +1,306 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: identification data of the SCSI target: standard INQUIRY,
+ * the VPD pages (00h, 80h, 83h, 89h for SATA, B0h, B1h, B2h), READ
+ * CAPACITY (10) and (16), REPORT LUNS.  Pure builders over the drive's
+ * identity (see target-int.h).
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "scsi/constants.h"
+#include "target-int.h"
+
+/* INQUIRY PRODUCT IDENTIFICATION: the first 16 characters of the model. */
+void mr_inquiry_product(const MRDrive *d, char *out16)
+{
+    mr_pad((uint8_t *)out16, d->model, 16);
+}
+
+/*
+ * INQUIRY PRODUCT REVISION LEVEL.  SAS drives report their four-character
+ * revision.  For ATA (SAT) and NVMe (the RoC's translation) it is the last
+ * four characters of the firmware revision, trailing blanks removed, which
+ * for an 8-character ATA revision are the characters SAT's translation
+ * takes (words 25-26 of IDENTIFY DEVICE).
+ */
+void mr_inquiry_revision(const MRDrive *d, char *out4)
+{
+    const char *fw = d->firmware ? d->firmware : "";
+    size_t l = strlen(fw);
+
+    while (l > 0 && fw[l - 1] == ' ') {
+        l--;
+    }
+    memset(out4, ' ', 4);
+    if (l > 4) {
+        memcpy(out4, fw + l - 4, 4);
+    } else {
+        memcpy(out4, fw, l);
+    }
+}
+
+static int mr_std_inquiry(const MRDrive *d, uint64_t lun, uint8_t *buf)
+{
+    static const uint16_t versions[] = { 0x00a0, 0x0460, 0x04c0 };
+    int i;
+
+    memset(buf, 0, 96);
+    buf[0] = lun ? 0x7f : TYPE_DISK;
+    buf[2] = 0x06;                      /* SPC-4 */
+    buf[3] = 0x12;                      /* HISUP, response data format 2 */
+    buf[4] = 96 - 5;
+    buf[7] = 0x02;                      /* CMDQUE */
+    mr_pad(buf + 8, d->vendor, 8);
+    mr_inquiry_product(d, (char *)buf + 16);
+    mr_inquiry_revision(d, (char *)buf + 32);
+    for (i = 0; i < ARRAY_SIZE(versions); i++) {
+        mr_put16(buf + 58 + 2 * i, versions[i]);
+    }
+    return 96;
+}
+
+static int mr_vpd_supported(const MRDrive *d, uint8_t *buf)
+{
+    int n = 4;
+
+    buf[n++] = 0x00;
+    buf[n++] = 0x80;
+    buf[n++] = 0x83;
+    if (d->iface == MR_IF_SATA) {
+        buf[n++] = 0x89;
+    }
+    buf[n++] = 0xb0;
+    buf[n++] = 0xb1;
+    buf[n++] = 0xb2;
+    mr_put16(buf + 2, n - 4);
+    return n;
+}
+
+static int mr_vpd_serial(const MRDrive *d, uint8_t *buf)
+{
+    size_t l = MIN(strlen(d->serial), 252);
+
+    memcpy(buf + 4, d->serial, l);
+    mr_put16(buf + 2, l);
+    return 4 + l;
+}
+
+/* Append one designation descriptor; returns its length. */
+static int mr_desig(uint8_t *p, uint8_t proto, uint8_t codeset, bool piv,
+                    uint8_t assoc, uint8_t type, const void *id, uint8_t len)
+{
+    p[0] = (proto << 4) | codeset;
+    p[1] = (piv ? 0x80 : 0) | (assoc << 4) | type;
+    p[2] = 0;
+    p[3] = len;
+    memcpy(p + 4, id, len);
+    return 4 + len;
+}
+
+static int mr_vpd_devid(const MRDrive *d, uint8_t *buf)
+{
+    uint8_t id[68];
+    int n = 4;
+
+    /* Logical unit: NAA from the WWN (binary, NAA designator). */
+    mr_put64(id, d->wwn);
+    n += mr_desig(buf + n, 0, 1, false, 0, 3, id, 8);
+
+    switch (d->iface) {
+    case MR_IF_SATA:
+        /* SAT: T10 vendor ID "ATA" + model + serial. */
+        mr_pad(id, "ATA", 8);
+        mr_pad(id + 8, d->model, 40);
+        mr_pad(id + 48, d->serial, 20);
+        n += mr_desig(buf + n, 0, 2, false, 0, 1, id, 68);
+        break;
+    case MR_IF_NVME: {
+        /* EUI-64: the WWN's OUI and its low 40 bits. */
+        uint64_t oui = (d->wwn >> 36) & 0xffffff;
+        mr_put64(id, (oui << 40) | (d->wwn & 0xffffffffffULL));
+        n += mr_desig(buf + n, 0, 1, false, 0, 2, id, 8);
+        break;
+    }
+    case MR_IF_SAS:
+        /* Target port (port A = WWN + 1), relative port 1, device name. */
+        mr_put64(id, d->wwn + 1);
+        n += mr_desig(buf + n, 6, 1, true, 1, 3, id, 8);
+        memset(id, 0, 4);
+        id[3] = 1;
+        n += mr_desig(buf + n, 6, 1, true, 1, 4, id, 4);
+        mr_put64(id, d->wwn + 3);
+        n += mr_desig(buf + n, 6, 1, true, 2, 3, id, 8);
+        break;
+    }
+    mr_put16(buf + 2, n - 4);
+    return n;
+}
+
+static int mr_vpd_block_limits(const MRDrive *d, uint8_t *buf)
+{
+    uint32_t ratio = d->phys_block_size / d->block_size;
+
+    memset(buf + 4, 0, 0x3c);
+    mr_put16(buf + 2, 0x3c);
+    buf[4] = 0x01;                              /* WSNZ */
+    mr_put16(buf + 6, ratio);                   /* optimal granularity */
+    mr_put32(buf + 8, MR_MAX_XFER_BYTES / d->block_size);
+    if (d->discard) {
+        mr_put32(buf + 20, MR_MAX_UNMAP_BLOCKS);
+        mr_put32(buf + 24, MR_MAX_UNMAP_DESCS);
+        mr_put32(buf + 28, ratio);              /* unmap granularity */
+        mr_put64(buf + 36, MR_MAX_WSAME_BYTES / d->block_size);
+    }
+    return 4 + 0x3c;
+}
+
+static int mr_vpd_characteristics(const MRDrive *d, uint8_t *buf)
+{
+    memset(buf + 4, 0, 0x3c);
+    mr_put16(buf + 2, 0x3c);
+    mr_put16(buf + 4, d->rotation_rate);
+    /* 1h: 5.25", 2h: 3.5", 3h: 2.5" */
+    buf[7] = d->media == MR_MEDIA_HDD && d->iface != MR_IF_NVME ?
+             (d->rotation_rate >= 10000 ? 0x03 : 0x02) : 0x03;
+    return 4 + 0x3c;
+}
+
+static int mr_vpd_lbp(const MRDrive *d, uint8_t *buf)
+{
+    memset(buf + 4, 0, 4);
+    mr_put16(buf + 2, 4);
+    if (d->discard) {
+        /* LBPU, LBPWS, LBPWS10, LBPRZ=1; resource provisioned */
+        buf[5] = 0x80 | 0x40 | 0x20 | 0x04;
+        buf[6] = 0x01;
+    }
+    return 8;
+}
+
+static int mr_vpd_ata_info(const MRDrive *d, uint8_t *buf)
+{
+    uint16_t id[256];
+    int i;
+
+    memset(buf + 4, 0, 572 - 4);
+    mr_put16(buf + 2, 572 - 4);
+    mr_pad(buf + 8, "BROADCOM", 8);           /* SAT vendor */
+    mr_pad(buf + 16, "MR9670W SATL", 16);     /* SAT product */
+    mr_pad(buf + 32, "0800", 4);              /* SAT revision */
+    /* Device signature: register D2H FIS of a non-packet device. */
+    buf[36] = 0x34;
+    buf[38] = 0x50;                           /* status: DRDY | DSC */
+    buf[39] = 0x01;                           /* error: no error */
+    buf[40] = 0x01;                           /* LBA low */
+    buf[48] = 0x01;                           /* count */
+    buf[56] = 0xec;                           /* IDENTIFY DEVICE */
+    mr_ata_identify(d, id);
+    for (i = 0; i < 256; i++) {
+        buf[60 + 2 * i] = id[i];
+        buf[60 + 2 * i + 1] = id[i] >> 8;
+    }
+    return 572;
+}
+
+/* INQUIRY: standard data or a VPD page into buf (MR_RESP_MAX bytes). */
+int mr_build_inquiry(const MRDrive *d, uint64_t lun, const uint8_t *cdb,
+                     uint8_t *buf, MRSense *s)
+{
+    bool evpd = cdb[1] & 0x01;
+    uint8_t page = cdb[2];
+
+    if (cdb[1] & 0x02) {                        /* CMDDT (obsolete) */
+        mr_sense_bad_cdb(s, 1, 1);
+        return -1;
+    }
+    if (!evpd) {
+        if (page) {
+            mr_sense_bad_cdb(s, 2, -1);
+            return -1;
+        }
+        return mr_std_inquiry(d, lun, buf);
+    }
+    if (lun) {
+        mr_sense_set(s, ILLEGAL_REQUEST, 0x25, 0x00);
+        return -1;
+    }
+    memset(buf, 0, 4);
+    buf[0] = TYPE_DISK;
+    buf[1] = page;
+    switch (page) {
+    case 0x00:
+        return mr_vpd_supported(d, buf);
+    case 0x80:
+        return mr_vpd_serial(d, buf);
+    case 0x83:
+        return mr_vpd_devid(d, buf);
+    case 0x89:
+        if (d->iface != MR_IF_SATA) {
+            break;
+        }
+        return mr_vpd_ata_info(d, buf);
+    case 0xb0:
+        return mr_vpd_block_limits(d, buf);
+    case 0xb1:
+        return mr_vpd_characteristics(d, buf);
+    case 0xb2:
+        return mr_vpd_lbp(d, buf);
+    }
+    mr_sense_bad_cdb(s, 2, -1);
+    return -1;
+}
+
+/* READ CAPACITY (10) (opcode 25h) or (16) (9Eh/10h). */
+int mr_build_read_capacity(const MRDrive *d, const uint8_t *cdb,
+                           uint8_t *buf, MRSense *s)
+{
+    uint64_t last = d->num_blocks - 1;
+    uint32_t exp = ctz32(d->phys_block_size / d->block_size);
+
+    if (cdb[0] == READ_CAPACITY_10) {
+        /* PMI is obsolete; with PMI=0 the LBA field must be zero. */
+        if (!(cdb[8] & 1) && mr_get32(cdb + 2)) {
+            mr_sense_bad_cdb(s, 2, -1);
+            return -1;
+        }
+        mr_put32(buf, MIN(last, 0xffffffffULL));
+        mr_put32(buf + 4, d->block_size);
+        return 8;
+    }
+    memset(buf, 0, 32);
+    mr_put64(buf, last);
+    mr_put32(buf + 8, d->block_size);
+    buf[13] = exp & 0x0f;
+    if (d->discard) {
+        buf[14] = 0x80 | 0x40;                  /* LBPME, LBPRZ */
+    }
+    return 32;
+}
+
+/* REPORT LUNS: one logical unit, LUN 0. */
+int mr_build_report_luns(const uint8_t *cdb, uint8_t *buf, MRSense *s)
+{
+    uint8_t select = cdb[2];
+
+    if (mr_get32(cdb + 6) < 16) {
+        mr_sense_bad_cdb(s, 6, -1);
+        return -1;
+    }
+    memset(buf, 0, 16);
+    switch (select) {
+    case 0x00:
+    case 0x02:
+        mr_put32(buf, 8);
+        return 16;
+    case 0x01:
+    case 0x10:
+    case 0x11:
+    case 0x12:
+        /* no well-known or administrative logical units */
+        return 8;
+    }
+    mr_sense_bad_cdb(s, 2, -1);
+    return -1;
+}

@@ -1,0 +1,160 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: declarations shared by the SCSI target's files
+ * (target.c dispatch and media I/O, target-sense.c, target-inquiry.c,
+ * target-pages.c, target-ata.c) and the drive profiles.
+ *
+ * The builders here are pure: they read the drive's identity and state and
+ * a CDB, write a response into a caller buffer or fill an MRSense, and do
+ * no I/O, so they can be unit-tested without a controller.
+ */
+#ifndef HW_MEGARAID_TARGET_INT_H
+#define HW_MEGARAID_TARGET_INT_H
+
+#include "hw/megaraid/drive.h"
+
+/* Largest emulated response (VPD 89h is 572 bytes). */
+#define MR_RESP_MAX 4096
+
+/* Transfer limits the target advertises (VPD B0h). */
+#define MR_MAX_XFER_BYTES       (1 * MiB)
+#define MR_MAX_UNMAP_BLOCKS     (1u << 22)
+#define MR_MAX_UNMAP_DESCS      255
+#define MR_MAX_WSAME_BYTES      (64 * MiB)
+#define MR_MAX_VERIFY_BYTES     (8 * MiB)
+
+/* Drive temperature the target reports (Celsius). */
+#define MR_TEMP_C               34
+#define MR_TEMP_TRIP_C          70
+
+typedef struct MRSense {
+    uint8_t key;
+    uint8_t asc;
+    uint8_t ascq;
+    /* sense-key specific field pointer */
+    bool sks_valid;
+    bool sks_cd;                /* pointer into the CDB (else parameters) */
+    int8_t sks_bit;             /* bit pointer, -1 for none */
+    uint16_t sks_field;
+    /* INFORMATION field */
+    bool info_valid;
+    uint64_t info;
+    /* ATA status return descriptor (descriptor code 09h), 12 bytes */
+    bool ata_valid;
+    uint8_t ata[12];
+} MRSense;
+
+/* target-sense.c */
+void mr_sense_set(MRSense *s, uint8_t key, uint8_t asc, uint8_t ascq);
+void mr_sense_bad_cdb(MRSense *s, uint16_t byte, int bit);
+void mr_sense_bad_param(MRSense *s, uint16_t byte, int bit);
+void mr_sense_bad_opcode(MRSense *s);
+size_t mr_sense_build(const MRSense *s, bool desc, uint8_t *out,
+                      size_t size);
+
+/* target.c: completion and data helpers for the command files */
+typedef struct MRTargetReq MRTargetReq;
+void mr_target_good(MRTargetReq *req);
+void mr_target_fail(MRTargetReq *req, const MRSense *s);
+void mr_target_aborted(MRTargetReq *req);
+uint32_t mr_target_avail(MRTargetReq *req);
+uint32_t mr_target_fetch(MRTargetReq *req, void *buf, uint32_t len);
+bool mr_target_ready(MRTargetReq *req, MRSense *s);
+
+/* target-io.c: commands that access the medium */
+void mr_target_rw(MRTargetReq *req);
+void mr_target_sync(MRTargetReq *req);
+void mr_target_verify(MRTargetReq *req);
+void mr_target_write_same(MRTargetReq *req);
+void mr_target_unmap(MRTargetReq *req);
+void mr_target_stop_flush(MRTargetReq *req);
+bool mr_target_io_cancel(MRTargetReq *req);
+
+/* Build results: length of the response, or -1 with *s filled. */
+
+/* target-inquiry.c */
+int mr_build_inquiry(const MRDrive *d, uint64_t lun, const uint8_t *cdb,
+                     uint8_t *buf, MRSense *s);
+int mr_build_read_capacity(const MRDrive *d, const uint8_t *cdb,
+                           uint8_t *buf, MRSense *s);
+int mr_build_report_luns(const uint8_t *cdb, uint8_t *buf, MRSense *s);
+void mr_inquiry_product(const MRDrive *d, char *out16);
+void mr_inquiry_revision(const MRDrive *d, char *out4);
+
+/* target-pages.c */
+int mr_build_mode_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+                        MRSense *s);
+int mr_apply_mode_select(MRDrive *d, const uint8_t *cdb,
+                         const uint8_t *param, uint32_t len, MRSense *s);
+int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+                       MRSense *s);
+uint32_t mr_power_on_hours(const MRDrive *d);
+
+/* target-ata.c: ATA PASS-THROUGH (12/16) for SATA drives */
+int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+                       uint32_t *len_out, MRSense *s);
+void mr_ata_identify(const MRDrive *d, uint16_t *id);
+
+/* drive-profiles.c */
+typedef struct MRDriveProfile {
+    MRDriveInterface iface;
+    MRDriveMedia media;
+    const char *vendor;         /* INQUIRY vendor identification */
+    const char *model;          /* product (SAS) or full model (ATA/NVMe) */
+    const char *firmware;
+    const char *serial_prefix;  /* serial = prefix + digits from slot */
+    unsigned serial_digits;
+    const char *serial_suffix;
+    uint32_t oui;               /* IEEE OUI for the NAA-5 WWN */
+    uint32_t rotation_rate;     /* 1: non-rotating, else RPM */
+    uint8_t form_factor;        /* VPD B1h NOMINAL FORM FACTOR */
+} MRDriveProfile;
+
+const MRDriveProfile *mr_drive_profile(MRDriveInterface iface,
+                                       MRDriveMedia media);
+
+/* Big-endian store helpers on a byte buffer. */
+static inline void mr_put16(uint8_t *p, uint16_t v)
+{
+    p[0] = v >> 8;
+    p[1] = v;
+}
+
+static inline void mr_put32(uint8_t *p, uint32_t v)
+{
+    mr_put16(p, v >> 16);
+    mr_put16(p + 2, v);
+}
+
+static inline void mr_put64(uint8_t *p, uint64_t v)
+{
+    mr_put32(p, v >> 32);
+    mr_put32(p + 4, v);
+}
+
+static inline uint16_t mr_get16(const uint8_t *p)
+{
+    return (p[0] << 8) | p[1];
+}
+
+static inline uint32_t mr_get32(const uint8_t *p)
+{
+    return ((uint32_t)mr_get16(p) << 16) | mr_get16(p + 2);
+}
+
+static inline uint64_t mr_get64(const uint8_t *p)
+{
+    return ((uint64_t)mr_get32(p) << 32) | mr_get32(p + 4);
+}
+
+/* Copy s into a space-padded field of n bytes (no terminator). */
+static inline void mr_pad(uint8_t *dst, const char *s, size_t n)
+{
+    size_t l = s ? strlen(s) : 0;
+
+    memset(dst, ' ', n);
+    memcpy(dst, s, MIN(l, n));
+}
+
+#endif
