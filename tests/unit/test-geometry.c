@@ -173,6 +173,36 @@ static void check_table(gconstpointer opaque)
     }
 }
 
+/*
+ * RAID 10 of B spans of m-way mirrors is md raid10 "near=m" over B*m
+ * disks: copy j of strip k sits at x = m*k + j, on disk x mod (B*m), chunk
+ * row x div (B*m); mdadm maps BVD b member e to raid disk b*m + e.
+ */
+static void test_raid10_is_md_near(void)
+{
+    for (uint32_t spans = 1; spans <= RAID_MAX_SPANS; spans++) {
+        for (uint32_t m = 2; m <= 3; m++) {
+            RaidLayout l;
+
+            make_layout(&l, RAID_LEVEL_10, spans, m, 5, false);
+            for (uint64_t k = 0; k < 5 * spans; k++) {
+                RaidExtent e;
+
+                raid_layout_map(&l, k * STRIP, 1, &e);
+                for (uint32_t j = 0; j < m; j++) {
+                    uint64_t x = m * k + j;
+
+                    g_assert_cmpuint(e.member + j, ==, x % (spans * m));
+                    g_assert_cmpuint(e.row, ==, x / (spans * m));
+                    g_assert_cmpint(raid_layout_role(&l, e.row, e.member + j,
+                                                     &(uint32_t){0}), ==,
+                                    RAID_ROLE_MIRROR);
+                }
+            }
+        }
+    }
+}
+
 /* Capacity (md's size formula, docs 7.7) and derived fields. */
 static void test_sizes(void)
 {
@@ -348,6 +378,7 @@ int main(int argc, char **argv)
                                                 tables[i].name);
         g_test_add_data_func(path, &tables[i], check_table);
     }
+    g_test_add_func("/raid/geometry/raid10-md-near", test_raid10_is_md_near);
     g_test_add_func("/raid/geometry/sizes", test_sizes);
     g_test_add_func("/raid/geometry/rows", test_rows);
     g_test_add_func("/raid/geometry/validation", test_validation);
