@@ -95,6 +95,7 @@ uint32_t mr_power_on_hours(const MRDrive *d);
 int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
                        uint32_t *len_out, MRSense *s);
 void mr_ata_identify(const MRDrive *d, uint16_t *id);
+void mr_selftest_record(MRDrive *d, uint8_t code);
 
 /* drive-profiles.c */
 typedef struct MRDriveProfile {

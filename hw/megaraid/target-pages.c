@@ -382,10 +382,20 @@ int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         n += mr_log_param(p + n, 0x0006, 0x03, b, 4);
         break;
     case 0x10:
-        /* twenty empty self-test result entries: no test logged */
-        memset(b, 0, sizeof(b));
-        for (i = 1; i <= 20; i++) {
-            n += mr_log_param(p + n, i, 0x03, b, 0x10);
+        /* twenty self-test result entries, most recent first */
+        for (i = 0; i < 20; i++) {
+            uint8_t code = i < d->ts.selftest_count ?
+                           d->ts.selftest_code[i] : 0;
+
+            memset(b, 0, sizeof(b));
+            if (code) {
+                /* SCSI code: 1/2 background, 5/6 foreground; passed */
+                b[0] = ((code & 0x80 ? 4 : 0) + (code & 0x7f)) << 5;
+                b[1] = d->ts.selftest_count - i;
+                mr_put16(b + 2, d->ts.selftest_hours[i]);
+                mr_put64(b + 4, UINT64_MAX);
+            }
+            n += mr_log_param(p + n, i + 1, 0x03, b, 0x10);
         }
         break;
     case 0x11:

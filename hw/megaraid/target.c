@@ -253,6 +253,14 @@ static void mr_target_send_diag(MRTargetReq *req)
         return;
     }
     trace_megaraid_target_self_test(req->drive->slot, code);
+    /* log it with the ATA codes: 01h/02h background, 81h/82h foreground */
+    if (req->cdb[1] & 0x04) {
+        mr_selftest_record(req->drive, 0x81);
+    } else if (code == 1 || code == 2) {
+        mr_selftest_record(req->drive, code);
+    } else if (code == 5 || code == 6) {
+        mr_selftest_record(req->drive, 0x80 | (code - 4));
+    }
     mr_target_good(req);
 }
 

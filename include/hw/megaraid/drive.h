@@ -37,6 +37,8 @@ struct MRBus {
     BusState parent_obj;
 };
 
+#define MR_SELFTEST_LOG 8
+
 /*
  * State of the SCSI target the firmware presents for the drive: mode page
  * settings the guest can change and the counters LOG SENSE and SMART
@@ -56,6 +58,10 @@ typedef struct MRTargetState {
     uint32_t read_errors;       /* uncorrected, from the backend */
     uint32_t write_errors;
     int64_t realized_ns;        /* QEMU_CLOCK_REALTIME at realize */
+    /* self-test log, most recent first (SEND DIAGNOSTIC, SMART) */
+    uint8_t selftest_count;
+    uint8_t selftest_code[MR_SELFTEST_LOG];     /* 1 short, 2 extended */
+    uint32_t selftest_hours[MR_SELFTEST_LOG];   /* power-on hours */
 } MRTargetState;
 
 struct MRDrive {
