@@ -140,8 +140,10 @@ static void bench_parity(uint32_t ndata, size_t len)
     raid_buf_free(g.b.q);
 }
 
-/* Memory executor: members are buffers, I/O is memcpy (no syscalls), so
- * the numbers show the core's own cost per request. */
+/*
+ * Memory executor: members are buffers, I/O is memcpy (no syscalls), so
+ * the numbers show the core's own cost per request.
+ */
 typedef struct MemExec {
     uint8_t *mem[RAID_MAX_MEMBERS];
     uint8_t *host;
