@@ -85,7 +85,7 @@ void raid_plan_io(RaidPlan *p, RaidStepKind kind, unsigned phase,
          back <= RAID_MAX_SPAN_MEMBERS; back++) {
         s = &g_array_index(p->steps, RaidStep, p->steps->len - back);
         if (s->kind == kind && s->phase == phase && s->member == member &&
-            s->member_lba + s->sectors == lba &&
+            !s->flags && s->member_lba + s->sectors == lba &&
             s->sectors + (uint64_t)sectors <= 0x10000) {
             s->sectors += sectors;
             p->cost.member_writes--;
@@ -95,7 +95,7 @@ void raid_plan_io(RaidPlan *p, RaidStepKind kind, unsigned phase,
     if (p->steps->len) {
         s = &g_array_index(p->steps, RaidStep, p->steps->len - 1);
         if (s->kind == kind && s->phase == phase && s->member == member &&
-            s->buf == buf && s->member_lba + s->sectors == lba &&
+            !s->flags && s->buf == buf && s->member_lba + s->sectors == lba &&
             s->sectors + (uint64_t)sectors <= 0x10000 &&
             (kind == RAID_STEP_DISCARD ||
              (buf == RAID_BUF_HOST ?
