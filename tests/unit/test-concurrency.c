@@ -53,8 +53,10 @@ static void c_rw(void *o, uint32_t m, uint64_t lba, uint32_t n, RaidIOBuf b,
     Req *r = o;
     uint8_t *buf = b.ptr ? b.ptr : r->data + b.host_off;
 
-    /* data moves at submission, completion comes later in random order:
-     * overlapping unlocked plans would see each other half done */
+    /*
+     * data moves at submission, completion comes later in random order:
+     * overlapping unlocked plans would see each other half done
+     */
     if (w) {
         memcpy(r->a->mem[m] + lba * SECTOR, buf, n * SECTOR);
     } else {
