@@ -605,7 +605,7 @@ uint16_t mr9600_delete_queue(MR9600State *s, uint16_t qid, bool reply)
         }
     } else {
         QTAILQ_FOREACH(r, &s->active_reqs, next) {
-            if (r->req_qid == qid) {
+            if (r->req_qid == qid && r->generation == s->generation) {
                 return MPI3_IOCSTATUS_INVALID_QUEUE_DELETION;
             }
         }

@@ -178,6 +178,7 @@ static void mr9600_scsi_done(MRTargetReq *treq)
     uint32_t sense_len = MIN(treq->sense_len, MR_SENSE_MAX);
     uint8_t sense[MR_SENSE_MAX];
     uint16_t qid = r->req_qid, tag = r->host_tag;
+    uint8_t status = treq->status;
     uint16_t ioc_status;
 
     trace_megaraid_scsi_io_done(tag, r->dev_handle, treq->status, xfer,
@@ -195,10 +196,10 @@ static void mr9600_scsi_done(MRTargetReq *treq)
     rep.hdr.function = MPI3_FUNCTION_SCSI_IO;
     rep.dev_handle = cpu_to_le16(r->dev_handle);
     rep.transfer_count = cpu_to_le32(xfer);
-    rep.scsi_status = treq->status;
+    rep.scsi_status = status;
     mr9600_request_release(s, r);
 
-    if (treq->status == MPI3_SCSI_STATUS_TASK_ABORTED) {
+    if (status == MPI3_SCSI_STATUS_TASK_ABORTED) {
         rep.hdr.ioc_status = cpu_to_le16(MPI3_IOCSTATUS_SCSI_TASK_TERMINATED);
         rep.scsi_status = 0;
         rep.scsi_state = MPI3_SCSI_STATE_TERMINATED |
@@ -206,7 +207,7 @@ static void mr9600_scsi_done(MRTargetReq *treq)
         mr9600_post_scsi_reply(s, qid, &rep, NULL, 0, tm);
         return;
     }
-    if (treq->status == MPI3_SCSI_STATUS_GOOD && !sense_len &&
+    if (status == MPI3_SCSI_STATUS_GOOD && !sense_len &&
         xfer == r->data_length && !tm) {
         mr9600_post_success(s, qid, tag);
         return;
@@ -318,6 +319,7 @@ uint32_t mr9600_requests_cancel(MR9600State *s, uint16_t handle, bool any_lun,
 
     QTAILQ_FOREACH_SAFE(r, &s->active_reqs, next, next) {
         if (r->dev_handle != handle || r->tm ||
+            r->generation != s->generation ||
             (!any_lun && r->treq.lun != lun)) {
             continue;
         }
@@ -357,7 +359,8 @@ static bool mr9600_task_outstanding(MR9600State *s, uint16_t handle,
     MR9600Request *r;
 
     QTAILQ_FOREACH(r, &s->active_reqs, next) {
-        if (r->dev_handle == handle && (any_lun || r->treq.lun == lun) &&
+        if (r->dev_handle == handle && r->generation == s->generation &&
+            (any_lun || r->treq.lun == lun) &&
             (tag < 0 || r->host_tag == tag)) {
             return true;
         }
@@ -391,7 +394,8 @@ void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req)
     case MPI3_SCSITASKMGMT_TASKTYPE_ABORT_TASK:
         QTAILQ_FOREACH_SAFE(r, &s->active_reqs, next, next) {
             if (r->dev_handle == handle && r->host_tag == task_tag &&
-                r->req_qid != 0 && !r->tm) {
+                r->generation == s->generation && r->req_qid != 0 &&
+                !r->tm) {
                 tm->termination_count++;
                 r->tm = tm;
                 tm->outstanding++;

@@ -20,7 +20,7 @@
 #define AREQ_N          64
 #define AREP_N          128
 #define OREQ_N          64
-#define OREP_N          128
+#define OREP_N          48
 #define RFREE_N         33
 #define SFREE_N         9
 #define DISK_BLOCKS     2048
@@ -96,6 +96,19 @@ static uint64_t mr_alloc(MR *m, size_t size)
     return a;
 }
 
+/*
+ * Debian's QEMU source carries no firmware; use the distribution's
+ * (seabios, qemu-system-data) when the build tree has none.
+ */
+static const char *fw_args(void)
+{
+    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
+        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
+        return "";
+    }
+    return "-L /usr/share/seabios -L /usr/share/qemu ";
+}
+
 static MR *mr_start(const char *extra)
 {
     MR *m = g_new0(MR, 1);
@@ -105,12 +118,12 @@ static MR *mr_start(const char *extra)
     g_assert(fd >= 0);
     g_assert(ftruncate(fd, DISK_BLOCKS * 512) == 0);
     close(fd);
-    m->qs = qtest_pc_boot("-machine q35 -nodefaults "
+    m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
                           "-device megaraid-9600,id=raid0,addr=04.0%s "
                           "-drive if=none,id=d0,format=raw,file=%s "
                           "-device megaraid-drive,bus=raid0.0,slot=0,"
                           "drive=d0,interface=nvme",
-                          extra ? extra : "", m->img);
+                          fw_args(), extra ? extra : "", m->img);
     m->qts = m->qs->qts;
     m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
     g_assert(m->dev);
@@ -575,7 +588,10 @@ static void test_facts(void)
     g_assert_cmphex(f[104], ==, 0xAA);
 
     /* The admin reply carries the request queue CI. */
-    mr_submit_admin(m, (uint8_t[32]){ 7, 0, 0, 0x01 }, 32);
+    memset(f, 0, 32);
+    f[0] = 7;
+    f[3] = 0x01;
+    mr_submit_admin(m, f, 32);
     mr_admin_reply(m, &d);
     g_assert_cmpuint(d.qci, ==, m->areq_pi);
     g_assert_cmpint(d.type, ==, DT_STATUS);
@@ -585,9 +601,9 @@ static void test_facts(void)
 
 static void test_eHBA_model(void)
 {
-    QOSState *qs = qtest_pc_boot("-machine q35 -nodefaults "
+    QOSState *qs = qtest_pc_boot("%s-machine q35 -nodefaults "
                                  "-device megaraid-9600,addr=04.0,"
-                                 "model=9600-16i");
+                                 "model=9600-16i", fw_args());
     QPCIDevice *dev = qpci_device_find(qs->pcibus, DEVFN);
 
     g_assert_cmphex(qpci_config_readw(dev, PCI_SUBSYSTEM_ID), ==, 0x4670);
@@ -706,8 +722,8 @@ static void test_scsi_rw_segmented(void)
     uint16_t handle;
     MR *m = mr_bringup(true, &handle);
 
-    /* Enough requests to wrap both segmented rings' first segment. */
-    for (int i = 0; i < 20; i++) {
+    /* Enough requests to wrap both rings and cross request segments. */
+    for (int i = 0; i < 40; i++) {
         do_rw(m, handle, i & 1);
     }
     mr_stop(m);
@@ -754,7 +770,8 @@ static void test_scsi_inquiry_and_sense(void)
                     ==, 0x05);                    /* ILLEGAL REQUEST */
 
     /* Unknown handle: DEVICE NOT THERE. */
-    scsi_frame(f, 22, 999, 0, 0, (uint8_t[6]){ 0 }, 6);
+    memset(cdb, 0, sizeof(cdb));
+    scsi_frame(f, 22, 999, 0, 0, cdb, 6);
     put_sge(f + 0x40, ~0ULL, 0, 0x08);
     mr_submit_op(m, f);
     mr_op_reply(m, &d);
@@ -857,7 +874,7 @@ static void test_bad_sgl(void)
     MR *m = mr_bringup(false, &handle);
     uint64_t data = mr_alloc(m, 4096), c1 = mr_alloc(m, 4096);
     uint64_t chains[8];
-    uint8_t f[128], cdb[10], e[16];
+    uint8_t f[128], cdb[10], e[16] = { 0 };
 
     rw10(cdb, false, 0, 1);
     /* DataLength above the card's maximum transfer. */

@@ -52,7 +52,8 @@
 #define MPI3_IOC_CONFIG_DEV_SHUTDOWN_SEND   (1u << 13)
 #define MPI3_IOC_CONFIG_SHUTDOWN_MASK       (3u << 14)
 #define MPI3_IOC_CONFIG_SHUTDOWN_NORMAL     (1u << 14)
-#define MPI3_IOC_CONFIG_ENTRY_SIZES         0x00470000u /* 128 B req, 16 B rep */
+/* Entry sizes: 128-byte requests (2^7), 16-byte replies (2^4). */
+#define MPI3_IOC_CONFIG_ENTRY_SIZES         0x00470000u
 #define MPI3_IOC_CONFIG_ENTRY_SIZES_MASK    0x00FF0000u
 
 #define MPI3_IOC_STATUS_READY               (1u << 0)
