@@ -11,7 +11,7 @@
 #include "raid/raid.h"
 
 #define STRIP 128u
-#define ROWS 48u
+#define ROWS 32u
 #define SECTOR RAID_SECTOR_SIZE
 #define IN_FLIGHT 12
 
@@ -25,6 +25,7 @@ typedef struct Array {
     RaidMemberState st[RAID_MAX_MEMBERS];
     uint8_t *mem[RAID_MAX_MEMBERS];
     RaidStripeLocks *locks;
+    RaidBufPool *pool;
     GArray *pending;
     GRand *rand;
     uint8_t *ref;
@@ -101,8 +102,19 @@ static void c_to_host(void *o, uint64_t off, const void *src, size_t len)
     memcpy(((Req *)o)->data + off, src, len);
 }
 
+static void *c_alloc(void *o, size_t len)
+{
+    return raid_buf_pool_get(((Req *)o)->a->pool, len);
+}
+
+static void c_free(void *o, void *buf, size_t len)
+{
+    raid_buf_pool_put(((Req *)o)->a->pool, buf, len);
+}
+
 static const RaidExecOps c_ops = {
     c_read, c_write, c_flush, c_discard, c_from_host, c_to_host,
+    c_alloc, c_free,
 };
 
 static void req_done(void *opaque, const RaidRunResult *res)
@@ -224,7 +236,7 @@ static void run(gconstpointer opaque)
         .level = c->level, .strip = STRIP, .spans = c->spans,
         .span_members = c->span_members, .member_data_sectors = data,
     };
-    unsigned nreq = 2000;
+    unsigned nreq = 1200;
 
     for (uint32_t m = 0; m < c->spans * c->span_members; m++) {
         data[m] = ROWS * STRIP;
@@ -234,6 +246,7 @@ static void run(gconstpointer opaque)
         a.mem[m] = g_malloc0(data[m] * SECTOR);
     }
     a.locks = raid_stripe_locks_new();
+    a.pool = raid_buf_pool_new(16 << 20);
     a.pending = g_array_new(false, false, sizeof(Pending));
     a.rand = g_rand_new_with_seed(g_test_rand_int());
     a.ref = g_malloc0(a.l.vd_sectors * SECTOR);  /* zero members: consistent */
@@ -284,6 +297,7 @@ static void run(gconstpointer opaque)
         g_free(a.mem[m]);
     }
     raid_stripe_locks_free(a.locks);
+    raid_buf_pool_free(a.pool);
     g_array_free(a.pending, true);
     g_rand_free(a.rand);
     g_free(a.ref);
