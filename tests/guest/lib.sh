@@ -2,7 +2,8 @@
 # shellcheck shell=sh
 #
 # Helper library for guest test scripts (sourced by /init before
-# /mrsim/test.sh; busybox sh).  Assertions print what failed and end the
+# /mrsim/test.sh; bash, whose PATH finds the real tools before busybox's
+# applets: keep scripts POSIX sh all the same).  Assertions print what failed and end the
 # test; the generic disk checks take the expected disks from /mrsim/disks,
 # which tests/guest/run.sh writes from the test's "#@ disk" lines, one disk
 # a line as key=value words:
@@ -51,18 +52,24 @@ trim() {
     sed 's/^[[:space:]]*//; s/[[:space:]]*$//'
 }
 
-# ---- PCI drivers ----
+# ---- modules and PCI drivers ----
 
-# need_driver DRIVER: at least one PCI function is bound to DRIVER.
+# need_modules MODULE...: loads modules the image holds but does not load
+# at boot (md_mod raid0 raid1 raid10 raid456).
+need_modules() {
+    assert_cmd "loading modules $*" modprobe -a "$@"
+}
+
+# need_driver DRIVER: at least one device (PCI, virtio, ...) is bound to
+# DRIVER.
 need_driver() {
-    for _f in /sys/bus/pci/drivers/"$1"/0000:*; do
-        if [ -e "$_f" ]; then
-            log "driver $1 bound to ${_f##*/}"
-            return 0
-        fi
+    for _f in /sys/bus/*/drivers/"$1"/*; do
+        [ -L "$_f" ] && [ -e "$_f/driver" ] || continue
+        log "driver $1 bound to ${_f##*/}"
+        return 0
     done
     lspci -nnk
-    fail "no PCI device bound to driver $1"
+    fail "no device bound to driver $1"
 }
 
 # ---- expected disks ----
@@ -76,31 +83,43 @@ disk_attr() {
     grep "^name=$1 " "$MRSIM_DISKS" | tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
-# scsi_serial DEV: the unit serial number (VPD page 0x80), empty if none.
+# scsi_serial DEV: the unit serial number (VPD page 0x80) through SG_IO,
+# empty if none.
 scsi_serial() {
     sg_vpd -p sn "$1" 2>/dev/null | sed -n 's/^ *Unit serial number: *//p' |
         trim
 }
 
+# sysfs_serial SYSBLOCKDIR: the same from the kernel's copy of the page
+# (cheap; used to find disks).
+sysfs_serial() {
+    [ -r "$1/device/vpd_pg80" ] || return 0
+    tail -c +5 "$1/device/vpd_pg80" | tr -d '\000' | trim
+}
+
 # disk_dev NAME: prints /dev/sdX of the expected disk NAME, matched by
 # serial when the disk line gives one, else by vendor, product and size.
-# Returns 1 when no disk matches.
+# Returns 1 when no disk matches.  Once wait_disks has found every disk it
+# answers from its map.
 disk_dev() {
+    if [ -f /tmp/mrsim-devs ]; then
+        sed -n "s/^$1 //p" /tmp/mrsim-devs
+        return 0
+    fi
     _serial=$(disk_attr "$1" serial)
     _vendor=$(disk_attr "$1" vendor)
     _product=$(disk_attr "$1" product)
     _size=$(disk_attr "$1" size)
     for _b in /sys/block/sd*; do
         [ -e "$_b" ] || continue
-        _d=/dev/${_b##*/}
         if [ -n "$_serial" ]; then
-            [ "$(scsi_serial "$_d")" = "$_serial" ] && { echo "$_d"; return 0; }
-            continue
+            [ "$(sysfs_serial "$_b")" = "$_serial" ] || continue
+        else
+            [ -z "$_vendor" ] || [ "$(trim < "$_b/device/vendor")" = "$_vendor" ] || continue
+            [ -z "$_product" ] || [ "$(trim < "$_b/device/model")" = "$_product" ] || continue
+            [ -z "$_size" ] || [ "$(($(cat "$_b/size") * 512))" = "$_size" ] || continue
         fi
-        [ -z "$_vendor" ] || [ "$(trim < "$_b/device/vendor")" = "$_vendor" ] || continue
-        [ -z "$_product" ] || [ "$(trim < "$_b/device/model")" = "$_product" ] || continue
-        [ -z "$_size" ] || [ "$(($(cat "$_b/size") * 512))" = "$_size" ] || continue
-        echo "$_d"
+        echo "/dev/${_b##*/}"
         return 0
     done
     return 1
@@ -108,15 +127,22 @@ disk_dev() {
 
 # wait_disks [SECONDS]: every expected disk has appeared (default 60 s).
 wait_disks() {
+    rm -f /tmp/mrsim-devs
     _t=$((${1:-60} * 5))
     while [ $_t -gt 0 ]; do
         _missing=""
+        _map=""
         for _n in $(disk_names); do
-            disk_dev "$_n" > /dev/null || _missing="$_missing $_n"
+            if _d=$(disk_dev "$_n"); then
+                _map="$_map$_n $_d
+"
+            else
+                _missing="$_missing $_n"
+            fi
         done
         if [ -z "$_missing" ]; then
-            log "all disks present:$(for _n in $(disk_names); do
-                printf ' %s=%s' "$_n" "$(disk_dev "$_n")"; done)"
+            printf '%s' "$_map" > /tmp/mrsim-devs
+            log "all disks present: $(echo "$_map" | tr "\n" " ")"
             return 0
         fi
         sleep 0.2
@@ -147,7 +173,8 @@ check_disk() {
     _serial=$(disk_attr "$1" serial)
     _size=$(disk_attr "$1" size)
 
-    _l=$(lsscsi | grep " $_dev *\$") || { lsscsi; fail "lsscsi does not list $_dev"; }
+    _l=$(lsscsi | tr '\t' ' ' | grep " $_dev *\$") ||
+        { lsscsi; fail "lsscsi does not list $_dev"; }
     assert_match "lsscsi line of $_dev" '^\[[0-9]+:[0-9]+:[0-9]+:[0-9]+\] +disk ' "$_l"
     [ -z "$_vendor" ] || assert_match "lsscsi vendor of $_dev" " $_vendor " "$_l"
     [ -z "$_product" ] || assert_match "lsscsi product of $_dev" " $_product " "$_l"
@@ -243,10 +270,10 @@ host_expect() {
 
 # shellcheck disable=SC2120
 # check_dmesg [ALLOWED-EXTENDED-REGEX]: the kernel logged no warning,
-# oops, I/O error, command timeout or abort (lines matching the optional
-# regex are allowed).
+# oops, I/O error, command timeout, abort, error recovery or controller
+# fault (lines matching the optional regex are allowed).
 check_dmesg() {
-    _bad='WARNING:|BUG:|Oops|Call Trace|general protection|I/O error|Buffer I/O|critical (medium|target|space|nexus) error|EXT4-fs (error|warning)|timing out|timed out|task abort|[Aa]bort(ing|ed)? (command|task)|hung_task|blocked for more than|[Hh]ost reset|device reset|out of memory|[Ff]ault'
+    _bad='WARNING:|BUG:|Oops|Call Trace|general protection|segfault|I/O error|Buffer I/O|critical (medium|target|space|nexus) error|EXT4-fs (error|warning)|timing out command|timed out|tag#[0-9]+ (abort|timeout)|task abort|Device offlined|rejecting I/O|error recovery|hung_task|blocked for more than|[Oo]ut of memory|(^|[^a-z])fault(ed)?([^a-z]|$)|FAULT'
     _hits=$(dmesg | grep -E "$_bad" | grep -vE "${1:-^\$}")
     if [ -n "$_hits" ]; then
         echo "$_hits" | tail -n 40

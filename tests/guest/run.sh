@@ -8,7 +8,8 @@
 #
 #   tests/guest/run.sh --kernel 6.1|6.12 (--test NAME | --script FILE)
 #       [--timeout S] [--mem M] [--smp N] [--env NAME=VALUE]...
-#       [--log FILE] [--verbose] [--shell] [-- extra QEMU args]
+#       [--log FILE] [--append KERNEL-ARGS] [--verbose] [--shell]
+#       [-- extra QEMU args]
 #
 # --test NAME runs tests/guest/tests/NAME.sh.  A test script declares, in
 # comment lines starting with "#@":
@@ -23,6 +24,9 @@
 #         starts (@WORK@, @TOP@ substituted), e.g. to make drive images
 #   #@ check CMD...      host shell command run after the guest passed;
 #         if it fails, so does the test (e.g. read back what it wrote)
+#   #@ qmp               QEMU gets a QMP socket; the guest sends monitor
+#         commands by printing "@@MRSIM-QMP $MRSIM_TOKEN <json>@@" and
+#         qmp-relay.py forwards them (hot plug tests)
 # --env sets a variable for the test script (in /mrsim/env); --log FILE
 # keeps a copy of the serial log.  Failing runs keep theirs in
 # build/guest/logs/.
@@ -36,8 +40,8 @@ usage() {
     exit 2
 }
 
-kernel=""; test_name=""; script=""; timeout=""; mem=""; smp=""
-verbose=0; shell=0; envs=(); log_copy=""
+kernel=""; test_name=""; script=""; timeout=""; mem=""; smp=""; qmp=0
+verbose=0; shell=0; envs=(); log_copy=""; kargs=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --kernel)  kernel=$2; shift 2 ;;
@@ -48,6 +52,7 @@ while [ $# -gt 0 ]; do
     --smp)     smp=$2; shift 2 ;;
     --env)     envs+=("$2"); shift 2 ;;
     --log)     log_copy=$2; shift 2 ;;
+    --append)  kargs="$kargs $2"; shift 2 ;;
     --verbose) verbose=1; shift ;;
     --shell)   shell=1; shift ;;
     --)        shift; break ;;
@@ -127,6 +132,7 @@ if [ -n "$script" ]; then
             rest=${rest//@TOP@/$top}
             if [ "$key" = prepare ]; then prepares+=("$rest"); else checks+=("$rest"); fi
             ;;
+        qmp)     qmp=1 ;;
         *) echo "run.sh: $script: unknown header '#@ $key'" >&2; exit 2 ;;
         esac
     done < <(sed -n 's/^#@ *//p' "$script")
@@ -160,6 +166,7 @@ token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 append="console=ttyS0 quiet panic=-1 mitigations=off"
 append="$append mrsim.test=$test_name mrsim.token=$token"
 [ $shell = 0 ] || append="$append mrsim.shell=1"
+append="$append$kargs"
 
 qemu_cmd=("$QEMU" -M q35 -accel tcg -cpu max -m "$mem" -smp "$smp"
     -L /usr/share/qemu -L /usr/share/seabios
@@ -174,6 +181,14 @@ if [ $shell = 1 ]; then
 fi
 
 log="$work/serial.log"
+relay=""
+if [ $qmp = 1 ]; then
+    qemu_cmd+=(-qmp "unix:$work/qmp.sock,server=on,wait=off")
+    : > "$log"
+    python3 "$here/qmp-relay.py" "$log" "$work/qmp.sock" "$token" \
+        "$work/qmp.log" &
+    relay=$!
+fi
 start=$(date +%s.%N)
 set +e
 if [ $verbose = 1 ]; then
@@ -186,7 +201,11 @@ else
     qrc=$?
 fi
 set -e
-[ -z "$log_copy" ] || cp "$log" "$log_copy"
+if [ -n "$relay" ]; then
+    kill "$relay" 2>/dev/null || true
+    wait "$relay" 2>/dev/null || true
+    cat "$work/qmp.log" >> "$log" 2>/dev/null || true
+fi
 wall=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
 boot=$(sed -n 's/.*MRSIM-BOOTED uptime=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 
@@ -228,6 +247,7 @@ if [ "$rc" = 0 ]; then
         fi
     done
 fi
+[ -z "$log_copy" ] || cp "$log" "$log_copy"
 if [ "$rc" = 0 ]; then
     echo "run: PASS $kernel/$test_name in ${wall}s (boot ${boot:-?}s)"
     exit 0

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# megaraid-9600 hot plug: device_del of an NVMe and a SAS drive while the
+# guest runs removes their disks cleanly; device_add of an NVMe and a SATA
+# drive makes new disks appear with their identity and data.
+#@ timeout 900
+#@ mem 1024
+#@ smp 2
+#@ qmp
+#@ disk d0 32M vendor=NVMe product=MR-HP-0 serial=SHP0
+#@ disk d1 32M vendor=SEAGATE product=MRHPSAS1 serial=SHP1
+#@ disk d2 32M vendor=NVMe product=MR-HP-2 serial=SHP2
+#@ disk d3 32M vendor=ATA product=MRHPSATA3 serial=SHP3
+#@ qemu -device megaraid-9600,id=raid0
+#@ qemu -device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,interface=nvme,model=MR-HP-0,serial=SHP0
+#@ qemu -device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=d1,interface=sas,vendor=SEAGATE,model=MRHPSAS1,serial=SHP1
+# The controller's driver log: probe and port enable without errors.
+mr9600_driver_log() {
+    _m=$(dmesg | grep -i mpi3mr)
+    echo "$_m" | grep -q 'controller initialization completed successfully' ||
+        { echo "$_m"; fail "mpi3mr did not complete initialization"; }
+    echo "$_m" | grep -q 'port enable is successfully completed' ||
+        { echo "$_m"; fail "mpi3mr port enable did not complete"; }
+    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|timeout|not supported|unexpected|is not handled|critical|unrecoverable|fault' |
+           grep -vE "${1:-^\$}")
+    [ -z "$_bad" ] || { echo "$_bad"; fail "mpi3mr logged errors"; }
+    log "mpi3mr log clean"
+}
+
+# qmp JSON: have the host send a QMP command (run.sh's "#@ qmp" relay).
+qmp() {
+    echo "@@MRSIM-QMP $MRSIM_TOKEN $*@@"
+}
+
+# only NAMES...: the expected disks are just these.
+only() {
+    : > /tmp/disks
+    for _n in "$@"; do
+        grep "^name=$_n " /mrsim/disks >> /tmp/disks
+    done
+    MRSIM_DISKS=/tmp/disks
+}
+
+# gone NAME: wait until disk NAME has disappeared.
+gone() {
+    _t=300
+    while disk_dev "$1" > /dev/null; do
+        _t=$((_t - 1))
+        [ $_t -gt 0 ] || { lsscsi; fail "disk $1 still present"; }
+        sleep 0.2
+    done
+    log "disk $1 removed"
+}
+
+need_driver mpi3mr
+only d0 d1
+wait_disks 120
+check_disks
+mr9600_driver_log
+
+qmp '{"execute":"device_del","arguments":{"id":"hd0"}}'
+gone d0
+dmesg | grep -q 'removal handshake completed successfully' ||
+    log "note: no removal handshake message (logging level)"
+only d1
+check_disks
+
+qmp '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd2","bus":"raid0.0","slot":5,"drive":"d2","interface":"nvme","model":"MR-HP-2","serial":"SHP2"}}'
+only d1 d2
+wait_disks 120
+check_disks
+fio_verify "$(disk_dev d2)" 8M
+
+qmp '{"execute":"device_del","arguments":{"id":"hd1"}}'
+gone d1
+qmp '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd3","bus":"raid0.0","slot":1,"drive":"d3","interface":"sata","model":"MRHPSATA3","serial":"SHP3"}}'
+only d2 d3
+wait_disks 120
+check_disks
+for _n in d2 d3; do
+    host_expect "$_n" "$(disk_dev "$_n")"
+done
+mr9600_driver_log
+check_dmesg 'mpi3mr'

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# megaraid-9600 resets: a SCSI host reset (sg_reset -H, which mpi3mr turns
+# into a diag fault and soft reset of the controller) while fio with crc32c
+# verification runs, then the driver is unloaded and loaded again; the
+# drives come back each time with their data.
+#@ timeout 900
+#@ mem 1024
+#@ smp 2
+#@ disk d0 64M vendor=NVMe product=MR-RESET-0 serial=SRESET0
+#@ disk d1 64M vendor=SEAGATE product=MRSASR1 serial=SRESET1
+#@ qemu -device megaraid-9600,id=raid0
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=0,drive=d0,interface=nvme,model=MR-RESET-0,serial=SRESET0
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=1,drive=d1,interface=sas,vendor=SEAGATE,model=MRSASR1,serial=SRESET1
+# The controller's driver log: probe and port enable without errors.
+mr9600_driver_log() {
+    _m=$(dmesg | grep -i mpi3mr)
+    echo "$_m" | grep -q 'controller initialization completed successfully' ||
+        { echo "$_m"; fail "mpi3mr did not complete initialization"; }
+    echo "$_m" | grep -q 'port enable is successfully completed' ||
+        { echo "$_m"; fail "mpi3mr port enable did not complete"; }
+    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|timeout|not supported|unexpected|is not handled|critical|unrecoverable|fault' |
+           grep -vE "${1:-^\$}")
+    [ -z "$_bad" ] || { echo "$_bad"; fail "mpi3mr logged errors"; }
+    log "mpi3mr log clean"
+}
+
+need_driver mpi3mr
+wait_disks 120
+check_disks
+mr9600_driver_log
+
+# Host reset with I/O running.
+dev=$(disk_dev d0)
+( fio_verify "$dev" 32M > /tmp/fio.r 2>&1; echo $? > /tmp/fio.r.rc ) &
+sleep 5
+log "host reset through $dev"
+sg_reset -H "$dev" || fail "sg_reset -H $dev failed"
+wait
+cat /tmp/fio.r
+assert_eq "fio across the host reset" 0 "$(cat /tmp/fio.r.rc)"
+dmesg | grep -q 'controller reset is successful' ||
+    { dmesg | grep mpi3mr | tail -n 30; fail "no successful controller reset"; }
+wait_disks 60
+check_disks
+
+# Unload and load the driver.
+assert_cmd "rmmod mpi3mr" rmmod mpi3mr
+[ -z "$(ls /sys/block | grep '^sd')" ] || fail "disks left after rmmod: $(ls /sys/block)"
+assert_cmd "modprobe mpi3mr" modprobe mpi3mr
+need_driver mpi3mr
+wait_disks 120
+check_disks
+for _n in $(disk_names); do
+    host_expect "$_n" "$(disk_dev "$_n")"
+done
+mr9600_driver_log 'reset|snapdump|diag'
+check_dmesg 'mpi3mr|[Hh]ost reset|sd [0-9:]+: .*reset'

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# megaraid-9600 with 8 SAS and 8 SATA drives in JBOD: mpi3mr binds, all 16
+# appear with their identity and size, fio with crc32c verification on 4
+# at once, ext4 round trip, images hold what the guest reads.
+#@ timeout 900
+#@ mem 1024
+#@ smp 2
+#@ disk s0 32M vendor=SEAGATE product=MRSAS0 serial=SSAS00
+#@ disk s1 32M vendor=SEAGATE product=MRSAS1 serial=SSAS01
+#@ disk s2 32M vendor=SEAGATE product=MRSAS2 serial=SSAS02
+#@ disk s3 32M vendor=SEAGATE product=MRSAS3 serial=SSAS03
+#@ disk s4 32M vendor=SEAGATE product=MRSAS4 serial=SSAS04
+#@ disk s5 32M vendor=SEAGATE product=MRSAS5 serial=SSAS05
+#@ disk s6 32M vendor=SEAGATE product=MRSAS6 serial=SSAS06
+#@ disk s7 32M vendor=SEAGATE product=MRSAS7 serial=SSAS07
+#@ disk a0 32M vendor=ATA product=MRSATA0 serial=SSATA00
+#@ disk a1 32M vendor=ATA product=MRSATA1 serial=SSATA01
+#@ disk a2 32M vendor=ATA product=MRSATA2 serial=SSATA02
+#@ disk a3 32M vendor=ATA product=MRSATA3 serial=SSATA03
+#@ disk a4 32M vendor=ATA product=MRSATA4 serial=SSATA04
+#@ disk a5 32M vendor=ATA product=MRSATA5 serial=SSATA05
+#@ disk a6 32M vendor=ATA product=MRSATA6 serial=SSATA06
+#@ disk a7 32M vendor=ATA product=MRSATA7 serial=SSATA07
+#@ qemu -device megaraid-9600,id=raid0
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=0,drive=s0,interface=sas,vendor=SEAGATE,model=MRSAS0,serial=SSAS00
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=1,drive=s1,interface=sas,vendor=SEAGATE,model=MRSAS1,serial=SSAS01
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=2,drive=s2,interface=sas,vendor=SEAGATE,model=MRSAS2,serial=SSAS02
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=3,drive=s3,interface=sas,vendor=SEAGATE,model=MRSAS3,serial=SSAS03
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=4,drive=s4,interface=sas,vendor=SEAGATE,model=MRSAS4,serial=SSAS04
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=5,drive=s5,interface=sas,vendor=SEAGATE,model=MRSAS5,serial=SSAS05
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=6,drive=s6,interface=sas,vendor=SEAGATE,model=MRSAS6,serial=SSAS06
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=7,drive=s7,interface=sas,vendor=SEAGATE,model=MRSAS7,serial=SSAS07
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=8,drive=a0,interface=sata,model=MRSATA0,serial=SSATA00
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=9,drive=a1,interface=sata,model=MRSATA1,serial=SSATA01
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=10,drive=a2,interface=sata,model=MRSATA2,serial=SSATA02
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=11,drive=a3,interface=sata,model=MRSATA3,serial=SSATA03
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=12,drive=a4,interface=sata,model=MRSATA4,serial=SSATA04
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=13,drive=a5,interface=sata,model=MRSATA5,serial=SSATA05
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=14,drive=a6,interface=sata,model=MRSATA6,serial=SSATA06
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=15,drive=a7,interface=sata,model=MRSATA7,serial=SSATA07
+
+# The controller's driver log: probe and port enable without errors.
+mr9600_driver_log() {
+    _m=$(dmesg | grep -i mpi3mr)
+    echo "$_m" | grep -q 'controller initialization completed successfully' ||
+        { echo "$_m"; fail "mpi3mr did not complete initialization"; }
+    echo "$_m" | grep -q 'port enable is successfully completed' ||
+        { echo "$_m"; fail "mpi3mr port enable did not complete"; }
+    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|timeout|not supported|unexpected|is not handled|critical|unrecoverable|fault' |
+           grep -vE "${1:-^\$}")
+    [ -z "$_bad" ] || { echo "$_bad"; fail "mpi3mr logged errors"; }
+    log "mpi3mr log clean"
+}
+
+# fio with crc32c verification on the first N disks at once.
+mr9600_fio_parallel() {
+    _i=0
+    for _n in $(disk_names | head -n "$1"); do
+        ( fio_verify "$(disk_dev "$_n")" 8M > "/tmp/fio.$_i" 2>&1
+          echo $? > "/tmp/fio.$_i.rc" ) &
+        _i=$((_i + 1))
+    done
+    wait
+    _j=0
+    while [ $_j -lt $_i ]; do
+        cat "/tmp/fio.$_j"
+        assert_eq "fio job $_j exit status" 0 "$(cat /tmp/fio.$_j.rc)"
+        _j=$((_j + 1))
+    done
+    log "fio verify on $_i disks at once ok"
+}
+
+mr9600_jbod_suite() {
+    need_driver mpi3mr
+    wait_disks 120
+    check_disks
+    mr9600_driver_log
+    mr9600_fio_parallel 4
+    fs_roundtrip "$(disk_dev "$(disk_names | head -n 1)")"
+    for _n in $(disk_names); do
+        host_expect "$_n" "$(disk_dev "$_n")"
+    done
+    check_dmesg ""
+}
+
+mr9600_jbod_suite
