@@ -68,7 +68,8 @@ RaidPlan *raid_plan_rebuild_row(const RaidLayout *l,
     uint32_t span, first;
     uint64_t rel = row << l->strip_shift;
 
-    if (target >= l->members || !len) {
+    if (target >= l->members || !len ||
+        !raid_member_writable(&st[target])) {
         return raid_plan_fail(p, -EINVAL);
     }
     p->has_rows = true;

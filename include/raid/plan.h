@@ -142,7 +142,8 @@ RaidPlan *raid_plan_request(const RaidLayout *l, const RaidMemberState *st,
 /*
  * Rebuild: recompute member `target`'s strip of `row` from the other
  * readable members and write it (RAID 1/10: copy a readable mirror).
- * The target should be REBUILDING (or ONLINE for a copyback).
+ * The target must be REBUILDING (or ONLINE for a copyback); a MISSING
+ * target or a row beyond the extent gives -EINVAL.
  */
 RaidPlan *raid_plan_rebuild_row(const RaidLayout *l,
                                 const RaidMemberState *st, uint64_t row,

@@ -325,6 +325,177 @@ static void test_jobs(void)
     raid_plan_free(p);
 }
 
+/* ---- invariants of every plan -------------------------------------------- */
+
+static void check_buf(const RaidPlan *p, uint32_t buf, uint64_t off,
+                      uint64_t bytes, uint64_t host_len)
+{
+    if (buf == RAID_BUF_HOST) {
+        g_assert_cmpuint(off + bytes, <=, host_len);
+        return;
+    }
+    g_assert_cmpuint(buf, <, p->buf_size->len);
+    g_assert_cmpuint(off + bytes, <=,
+                     g_array_index(p->buf_size, uint32_t, buf));
+    g_assert_cmpuint(off % SECTOR, ==, 0);
+}
+
+static void check_group(const RaidPlan *p, const RaidStep *s)
+{
+    const RaidPlanGroup *g;
+
+    g_assert_cmpuint(s->group, <, p->groups->len);
+    g = &g_array_index(p->groups, RaidPlanGroup, s->group);
+    g_assert_cmpuint(g->ndata, >=, 1);
+    g_assert_cmpuint(g->ndata, <=, RAID_PARITY_MAX_DATA);
+    for (uint32_t d = 0; d < g->ndata; d++) {
+        g_assert_cmpuint(g->data_buf[d], !=, RAID_BUF_HOST);
+        check_buf(p, g->data_buf[d], g->off, g->len, 0);
+        if (g->old_buf[d]) {
+            check_buf(p, g->old_buf[d], g->off, g->len, 0);
+        }
+    }
+    g_assert_cmpuint(g->p_buf, !=, RAID_BUF_HOST);
+    check_buf(p, g->p_buf, g->poff, g->len, 0);
+    if (g->q_buf) {
+        check_buf(p, g->q_buf, g->poff, g->len, 0);
+    }
+}
+
+/*
+ * Random layouts, member states and requests (in range or not): a plan is
+ * either an error without steps, or touches only members that may be
+ * touched, only sectors inside their extents, and only buffer bytes that
+ * exist; reads never go to unreadable members.
+ */
+static void test_invariants(void)
+{
+    static const RaidLevel levels[] = {
+        RAID_LEVEL_0, RAID_LEVEL_1, RAID_LEVEL_5, RAID_LEVEL_6,
+        RAID_LEVEL_10, RAID_LEVEL_50, RAID_LEVEL_60, RAID_LEVEL_JBOD,
+    };
+    GRand *r = g_rand_new_with_seed(g_test_rand_int());
+    unsigned ok = 0, failed = 0;
+
+    for (int iter = 0; iter < 20000; iter++) {
+        RaidLevel lv = levels[g_rand_int_range(r, 0, G_N_ELEMENTS(levels))];
+        bool comp = lv == RAID_LEVEL_10 || lv == RAID_LEVEL_50 ||
+                    lv == RAID_LEVEL_60;
+        uint64_t data[RAID_MAX_MEMBERS], start[RAID_MAX_MEMBERS];
+        RaidLayoutDesc d = {
+            .level = lv, .strip = 128u << g_rand_int_range(r, 0, 5),
+            .spans = comp ? g_rand_int_range(r, 1, 5) : 1,
+            .span_members = lv == RAID_LEVEL_JBOD ? 1 :
+                            g_rand_int_range(r, 1, 12),
+            .member_data_sectors = data, .member_start = start,
+        };
+        RaidMemberState st[RAID_MAX_MEMBERS] = { 0 };
+        RaidRequest rq;
+        RaidLayout l;
+        RaidPlan *p;
+        uint64_t host_len;
+
+        for (unsigned m = 0; m < RAID_MAX_MEMBERS; m++) {
+            start[m] = g_rand_int_range(r, 0, 64);
+            data[m] = start[m] + g_rand_int_range(r, 1, 6) * 2048 +
+                      g_rand_int_range(r, 0, 300);
+        }
+        if (!raid_layout_init(&l, &d, NULL)) {
+            continue;           /* e.g. too few members for the level */
+        }
+        for (uint32_t m = 0; m < l.members; m++) {
+            switch (g_rand_int_range(r, 0, 8)) {
+            case 0:
+                st[m].status = RAID_MEMBER_MISSING;
+                break;
+            case 1:
+                st[m].status = RAID_MEMBER_REBUILDING;
+                st[m].rebuilt = g_rand_int_range(r, 0, l.block_count + 1);
+                break;
+            }
+        }
+        rq.op = g_rand_int_range(r, 0, 4);
+        rq.lba = g_rand_int_range(r, 0, l.vd_sectors + 2);
+        rq.sectors = g_rand_int_range(r, 0, 3 * l.row_sectors + 2);
+        host_len = rq.sectors * SECTOR;
+        if (g_rand_int_range(r, 0, 10) == 0) {
+            uint64_t row = g_rand_int_range(r, 0, l.rows + 1);
+            uint32_t tgt = g_rand_int_range(r, 0, l.members + 1);
+
+            p = g_rand_boolean(r) ? raid_plan_rebuild_row(&l, st, row, tgt)
+                                  : raid_plan_check_row(&l, st, row,
+                                                        g_rand_boolean(r));
+            host_len = 0;
+        } else {
+            p = raid_plan_request(&l, st, &rq, g_rand_int_range(r, 0, 3));
+        }
+        if (p->error) {
+            g_assert_cmpuint(p->steps->len, ==, 0);
+            failed++;
+            raid_plan_free(p);
+            continue;
+        }
+        ok++;
+        for (guint i = 0; i < p->steps->len; i++) {
+            const RaidStep *s = &g_array_index(p->steps, RaidStep, i);
+            uint64_t bytes = (uint64_t)s->sectors * SECTOR;
+
+            g_assert_cmpuint(s->phase, <, p->nphases);
+            switch (s->kind) {
+            case RAID_STEP_READ:
+            case RAID_STEP_WRITE:
+            case RAID_STEP_DISCARD: {
+                uint64_t rel;
+
+                g_assert_cmpuint(s->member, <, l.members);
+                g_assert_cmpint(st[s->member].status, !=,
+                                RAID_MEMBER_MISSING);
+                g_assert_cmpuint(s->sectors, >, 0);
+                g_assert_cmpuint(s->member_lba, >=, l.member_start[s->member]);
+                rel = s->member_lba - l.member_start[s->member];
+                g_assert_cmpuint(rel + s->sectors, <=, l.block_count);
+                g_assert_cmpuint(l.member_start[s->member] + rel + s->sectors,
+                                 <=, data[s->member]);
+                if (s->kind == RAID_STEP_READ) {
+                    g_assert_true(raid_member_readable(&st[s->member], rel,
+                                                       s->sectors));
+                }
+                if (s->kind != RAID_STEP_DISCARD) {
+                    check_buf(p, s->buf, s->buf == RAID_BUF_HOST ?
+                              s->host_off : s->buf_off, bytes, host_len);
+                }
+                break;
+            }
+            case RAID_STEP_FLUSH:
+                g_assert_cmpint(st[s->member].status, !=,
+                                RAID_MEMBER_MISSING);
+                break;
+            case RAID_STEP_COPY_IN:
+            case RAID_STEP_COPY_OUT:
+                check_buf(p, RAID_BUF_HOST, s->host_off, bytes, host_len);
+                /* fall through */
+            case RAID_STEP_ZERO:
+                g_assert_cmpuint(s->buf, !=, RAID_BUF_HOST);
+                check_buf(p, s->buf, s->buf_off, bytes, 0);
+                break;
+            case RAID_STEP_COMPARE:
+            case RAID_STEP_COPY:
+                check_buf(p, s->buf, s->buf_off, bytes, 0);
+                check_buf(p, s->buf2, s->buf2_off, bytes, 0);
+                break;
+            default:
+                check_group(p, s);
+                break;
+            }
+        }
+        raid_plan_free(p);
+    }
+    g_test_message("%u plans checked, %u refused", ok, failed);
+    g_assert_cmpuint(ok, >, 5000);
+    g_assert_cmpuint(failed, >, 100);
+    g_rand_free(r);
+}
+
 /* ---- stripe locks -------------------------------------------------------- */
 
 static void granted_cb(void *opaque)
@@ -562,6 +733,7 @@ int main(int argc, char **argv)
     g_test_add_func("/raid/plan/mirror-and-plain", test_mirror_and_plain);
     g_test_add_func("/raid/plan/flush-unmap", test_flush_unmap);
     g_test_add_func("/raid/plan/jobs", test_jobs);
+    g_test_add_func("/raid/plan/invariants", test_invariants);
     g_test_add_func("/raid/locks", test_locks);
     g_test_add_func("/raid/runner/async", test_runner_async);
     g_test_add_func("/raid/runner/pool", test_pool);
