@@ -15,9 +15,9 @@
  *    (sectors * 512 bytes; offsets in bytes from its start).  Ids 1..n are
  *    scratch buffers the runner allocates (sizes in plan->buf_size[id]).
  *  - Steps run in phases.  Phase k: first its compute steps run, in list
- *    order, then its member I/O steps are issued, all at once (they never
- *    overlap in memory or on disk); phase k+1 starts when all of phase
- *    k's I/O completed successfully.
+ *    order, then its member I/O steps are issued, all at once (no two of
+ *    them write the same memory or the same member sectors); phase k+1
+ *    starts when all of phase k's I/O completed successfully.
  *  - Writes choose full-stripe, reconstruct-write (read the untouched
  *    strips) or read-modify-write (read old data and parity) per stripe,
  *    by the number of member reads; a degraded stripe is reconstructed in
