@@ -168,7 +168,7 @@ RaidRunResult raid_file_exec_plan(RaidFileExec *fx, const RaidPlan *plan,
                                   void *data)
 {
     fx->host = data;
-    return raid_run_sync(plan, RAID_PARITY_ISAL, &raid_file_exec_ops, fx);
+    return raid_run_sync(plan, fx->impl, &raid_file_exec_ops, fx);
 }
 
 int raid_file_exec_request(RaidFileExec *fx, const RaidLayout *l,

@@ -100,6 +100,7 @@ typedef struct RaidFileExec {
     bool punch_holes;           /* discard by fallocate punch-hole */
     bool no_sync;               /* flush skips fdatasync (test scratch) */
     RaidBufPool *pool;          /* optional buffer cache, caller-owned */
+    RaidParityImpl impl;        /* parity code to use (default ISA-L) */
 } RaidFileExec;
 
 extern const RaidExecOps raid_file_exec_ops;

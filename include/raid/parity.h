@@ -12,6 +12,8 @@
  * by the caller: for the DDF RAID 6 layout they are the member's index in
  * its span (raid_layout_q_exp()); for md's native layouts they would be
  * 0..ndata-1.  Exponents must be distinct and < 255.
+ *
+ * All functions are thread-safe (the GF tables are built once).
  */
 #ifndef RAID_PARITY_H
 #define RAID_PARITY_H

@@ -316,6 +316,8 @@ static void run_config(gconstpointer opaque)
     w.fx.punch_holes = true;
     w.fx.no_sync = true;
     w.fx.pool = raid_buf_pool_new(32 << 20);
+    /* every other level runs on the reference parity code */
+    w.fx.impl = (c - configs) % 2 ? RAID_PARITY_REF : RAID_PARITY_ISAL;
     for (uint32_t m = 0; m < w.l.members; m++) {
         w.fx.fd[m] = open_member(&w, m);
     }
