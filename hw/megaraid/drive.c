@@ -188,6 +188,10 @@ static bool mr_drive_init_blk(MRDrive *d, Error **errp)
                           "-device megaraid-drive,drive=d0\n");
         return false;
     }
+    /* a 4Kn drive: the physical block size follows the logical one */
+    if (d->conf.logical_block_size > 512 && !d->conf.physical_block_size) {
+        d->conf.physical_block_size = d->conf.logical_block_size;
+    }
     if (!blkconf_blocksizes(&d->conf, errp)) {
         return false;
     }

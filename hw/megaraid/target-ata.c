@@ -6,13 +6,13 @@
  * SMART (READ DATA, READ THRESHOLDS, RETURN STATUS, READ LOG, ENABLE,
  * EXECUTE OFF-LINE IMMEDIATE), READ LOG EXT, CHECK POWER MODE, SET
  * FEATURES and the idle/standby commands, with the ATA status return
- * descriptor when CK_COND is set or the command is aborted.
+ * descriptor when CK_COND is set or the command is aborted.  Pure: the
+ * caller (target.c) traces and transfers.
  */
 
 #include "qemu/osdep.h"
 #include "scsi/constants.h"
 #include "target-int.h"
-#include "trace.h"
 
 #define ATA_STATUS_OK       0x50        /* DRDY | DSC */
 #define ATA_STATUS_ERR      0x51
@@ -498,8 +498,6 @@ int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         r.device = cdb[8];
         r.command = cdb[9];
     }
-    trace_megaraid_target_ata(d->slot, r.command, r.feature, proto, ck_cond);
-
     switch (proto) {
     case 0:                                     /* hard reset */
     case 1:                                     /* SRST */
@@ -517,7 +515,6 @@ int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         break;
     default:
         /* data-out protocols: no data-out command is emulated */
-        trace_megaraid_err_target_ata_cdb(d->slot, proto, cdb[2] & 3);
         if (proto == 5 || proto == 11) {
             break;
         }
@@ -527,7 +524,6 @@ int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
 
     n = (proto == 5 || proto == 11) ? -1 : mr_ata_command(d, &r, buf);
     if (n < 0) {
-        trace_megaraid_err_target_ata(d->slot, r.command, r.feature);
         r.status = ATA_STATUS_ERR;
         r.error = ATA_ERROR_ABRT;
         mr_sense_set(s, ABORTED_COMMAND, 0x00, 0x00);

@@ -267,14 +267,25 @@ static void mr_target_send_diag(MRTargetReq *req)
 static void mr_target_ata_pt(MRTargetReq *req)
 {
     g_autofree uint8_t *buf = g_malloc0(MR_RESP_MAX);
+    bool is16 = req->cdb[0] == ATA_PASSTHROUGH_16;
+    uint8_t cmd = is16 ? req->cdb[14] : req->cdb[9];
+    uint8_t feature = is16 ? req->cdb[4] : req->cdb[3];
     uint32_t n = 0;
     MRSense s;
     int r;
 
+    trace_megaraid_target_ata(req->drive->slot, cmd, feature,
+                              (req->cdb[1] >> 1) & 0xf, req->cdb[2] & 0x20);
     r = mr_ata_passthrough(req->drive, req->cdb, buf, &n, &s);
     if (r < 0) {
+        trace_megaraid_err_target_ata_cdb(req->drive->slot,
+                                          (req->cdb[1] >> 1) & 0xf,
+                                          req->cdb[2] & 3);
         mr_target_fail(req, &s);
         return;
+    }
+    if (r > 0 && s.key == ABORTED_COMMAND) {
+        trace_megaraid_err_target_ata(req->drive->slot, cmd, feature);
     }
     mr_target_copy_out(req, buf, n, n);
     if (r == 0) {
