@@ -510,6 +510,59 @@ static void test_mdadm_examine(gconstpointer data)
     test_images_free(&t);
 }
 
+/* Prints encode/decode times (never fails on speed). */
+static void test_perf(void)
+{
+    TestImages t;
+    RaidConfig *cfg;
+    g_autoptr(DdfMeta) m = NULL;
+    uint32_t n;
+    g_autofree uint8_t *buf = NULL;
+    DdfHeader h;
+    gint64 t0;
+    const int iters = 200;
+
+    test_images_new(&t, 8, 40 << 20);
+    cfg = test_config_new(&t, 8, RAID_LEVEL_60, 2);
+    m = ddf_meta_from_config(cfg, 0, 1, 1);
+    n = ddf_copy_sectors(m);
+    buf = g_malloc(n * 512);
+    t0 = g_get_monotonic_time();
+    for (int i = 0; i < iters; i++) {
+        ddf_encode_copy(m, DDF_HDR_PRIMARY, buf);
+    }
+    g_test_message("DDF encode of one copy (%u sectors): %.1f us", n,
+                   (double)(g_get_monotonic_time() - t0) / iters);
+    t0 = g_get_monotonic_time();
+    for (int i = 0; i < iters; i++) {
+        DdfMeta *d;
+
+        g_assert_true(ddf_decode_header(buf, &h, NULL));
+        d = ddf_decode_copy(&h, buf, n * 512, NULL);
+        g_assert_nonnull(d);
+        ddf_meta_free(d);
+    }
+    g_test_message("DDF decode of one copy (%u sectors): %.1f us", n,
+                   (double)(g_get_monotonic_time() - t0) / iters);
+    t0 = g_get_monotonic_time();
+    for (int i = 0; i < 20; i++) {
+        g_assert_true(ddf_store_config(cfg, NULL));
+    }
+    g_test_message("store to 8 drive images (fdatasync each copy): %.2f ms",
+                   (double)(g_get_monotonic_time() - t0) / 20 / 1000);
+    t0 = g_get_monotonic_time();
+    for (int i = 0; i < 20; i++) {
+        RaidConfig *back = test_load(&t, TEST_CTRL_GUID, NULL, NULL);
+
+        g_assert_nonnull(back);
+        raid_config_free(back);
+    }
+    g_test_message("load from 8 drive images: %.2f ms",
+                   (double)(g_get_monotonic_time() - t0) / 20 / 1000);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -525,6 +578,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ddf/garbage", test_garbage);
     g_test_add_func("/ddf/newest-wins", test_newest_wins);
     g_test_add_func("/ddf/foreign-import", test_foreign_import);
+    g_test_add_func("/ddf/perf", test_perf);
     for (size_t i = 0; i < 5; i++) {
         g_autofree char *p = g_strdup_printf("/ddf/mdadm-examine/%s",
                                              raid_level_name(levels[i].level));
