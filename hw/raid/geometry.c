@@ -341,6 +341,22 @@ bool raid_layout_member_pos(const RaidLayout *l, uint32_t member,
     return true;
 }
 
+bool raid_layout_member_to_vd(const RaidLayout *l, uint32_t member,
+                              uint64_t member_lba, RaidRole *role,
+                              uint64_t *vd_lba)
+{
+    uint64_t row;
+    uint32_t off, d;
+
+    if (!raid_layout_member_pos(l, member, member_lba, &row, &off)) {
+        return false;
+    }
+    *role = raid_layout_role(l, row, member, &d);
+    *vd_lba = *role == RAID_ROLE_P || *role == RAID_ROLE_Q ? UINT64_MAX :
+              raid_layout_vd_lba(l, row, member / l->span_members, d) + off;
+    return true;
+}
+
 uint32_t raid_layout_row_len(const RaidLayout *l, uint64_t row)
 {
     uint64_t start = row << l->strip_shift;

@@ -175,6 +175,15 @@ bool raid_layout_member_pos(const RaidLayout *l, uint32_t member,
                             uint64_t member_lba, uint64_t *row,
                             uint32_t *strip_offset);
 /*
+ * Inverse of raid_layout_map() for one absolute member sector: its role in
+ * its row and, for data and mirror strips, the VD sector it holds
+ * (UINT64_MAX for P and Q).  Returns false outside the member's extent.
+ * For mapping member errors (medium errors, patrol read) to VD sectors.
+ */
+bool raid_layout_member_to_vd(const RaidLayout *l, uint32_t member,
+                              uint64_t member_lba, RaidRole *role,
+                              uint64_t *vd_lba);
+/*
  * Sectors of row r actually in use on each member (last row of RAID 1/JBOD
  * may be short).
  */

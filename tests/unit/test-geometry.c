@@ -203,6 +203,70 @@ static void test_raid10_is_md_near(void)
     }
 }
 
+/*
+ * Every member sector maps back to the VD sector that maps to it (data and
+ * mirrors), P and Q sectors to none, and every VD sector is found exactly
+ * once per copy.
+ */
+static void test_member_to_vd(void)
+{
+    static const struct {
+        RaidLevel level;
+        uint32_t spans, n;
+    } cases[] = {
+        { RAID_LEVEL_0, 1, 3 }, { RAID_LEVEL_1, 1, 2 }, { RAID_LEVEL_5, 1, 4 },
+        { RAID_LEVEL_6, 1, 5 }, { RAID_LEVEL_10, 2, 2 },
+        { RAID_LEVEL_50, 2, 3 }, { RAID_LEVEL_60, 2, 4 },
+        { RAID_LEVEL_JBOD, 1, 1 },
+    };
+
+    for (unsigned c = 0; c < G_N_ELEMENTS(cases); c++) {
+        bool mirror = cases[c].level == RAID_LEVEL_1 ||
+                      cases[c].level == RAID_LEVEL_10;
+        RaidLayout l;
+        g_autofree uint8_t *seen = NULL;
+        uint64_t parity = 0;
+
+        make_layout(&l, cases[c].level, cases[c].spans, cases[c].n, 5, true);
+        seen = g_malloc0(l.vd_sectors);
+        for (uint32_t m = 0; m < l.members; m++) {
+            for (uint64_t s = 0; s < l.block_count; s++) {
+                RaidRole role;
+                uint64_t vd;
+                RaidExtent e;
+
+                g_assert_true(raid_layout_member_to_vd(&l, m,
+                              l.member_start[m] + s, &role, &vd));
+                if (role == RAID_ROLE_P || role == RAID_ROLE_Q) {
+                    g_assert_cmpuint(vd, ==, UINT64_MAX);
+                    parity++;
+                    continue;
+                }
+                g_assert_cmpuint(vd, <, l.vd_sectors);
+                seen[vd]++;
+                raid_layout_map(&l, vd, 1, &e);
+                g_assert_cmpuint(e.member_lba - l.member_start[e.member], ==,
+                                 s);
+                if (role == RAID_ROLE_DATA) {
+                    g_assert_cmpuint(e.member, ==, m);
+                } else {
+                    g_assert_cmpuint(e.member / l.span_members, ==,
+                                     m / l.span_members);
+                }
+            }
+            g_assert_false(raid_layout_member_to_vd(&l, m,
+                           l.member_start[m] + l.block_count,
+                           &(RaidRole){0}, &(uint64_t){0}));
+        }
+        for (uint64_t v = 0; v < l.vd_sectors; v++) {
+            g_assert_cmpuint(seen[v], ==, mirror ? l.span_members : 1);
+        }
+        /* P and Q: `parity` strips per stripe, none for mirrors */
+        g_assert_cmpuint(parity, ==, mirror ? 0 :
+                         l.rows * l.strip * l.spans * l.parity);
+    }
+}
+
 /* Capacity (md's size formula, docs 7.7) and derived fields. */
 static void test_sizes(void)
 {
@@ -379,6 +443,7 @@ int main(int argc, char **argv)
         g_test_add_data_func(path, &tables[i], check_table);
     }
     g_test_add_func("/raid/geometry/raid10-md-near", test_raid10_is_md_near);
+    g_test_add_func("/raid/geometry/member-to-vd", test_member_to_vd);
     g_test_add_func("/raid/geometry/sizes", test_sizes);
     g_test_add_func("/raid/geometry/rows", test_rows);
     g_test_add_func("/raid/geometry/validation", test_validation);
