@@ -71,35 +71,6 @@ static bool level_spanned(RaidLevel l)
     return l == RAID_LEVEL_10 || l == RAID_LEVEL_50 || l == RAID_LEVEL_60;
 }
 
-static void level_codes(RaidLevel l, int width, uint8_t *prl, uint8_t *rlq)
-{
-    switch (l) {
-    case RAID_LEVEL_0:
-        *prl = 0x00;
-        *rlq = 0x00;
-        break;
-    case RAID_LEVEL_1:
-    case RAID_LEVEL_10:
-        *prl = 0x01;
-        *rlq = width == 3 ? 0x01 : 0x00;
-        break;
-    case RAID_LEVEL_5:
-    case RAID_LEVEL_50:
-        *prl = 0x05;
-        *rlq = 0x03;            /* rotating parity N with data continuation */
-        break;
-    case RAID_LEVEL_6:
-    case RAID_LEVEL_60:
-        *prl = 0x06;
-        *rlq = 0x03;
-        break;
-    case RAID_LEVEL_JBOD:
-        *prl = 0x0f;
-        *rlq = 0x00;
-        break;
-    }
-}
-
 static bool level_from_codes(const DdfVdConf *c, RaidLevel *l, GError **errp)
 {
     bool spanned = c->sec_count > 1;
@@ -310,10 +281,11 @@ DdfMeta *ddf_meta_from_config(const RaidConfig *cfg, int pd, uint32_t seq,
         c->seq = vd->seq;
         c->prim_count = sp->ndrives;
         c->stripe_size = log2_strip(vd->strip);
-        level_codes(vd->level, sp->ndrives, &c->prl, &c->rlq);
+        /* The data path's geometry owns the level codes. */
+        raid_level_ddf_codes(vd->level, sp->ndrives, &c->prl, &c->rlq,
+                             &c->srl);
         c->sec_count = level_spanned(vd->level) ? g->nspans : 1;
         c->sec_seq = level_spanned(vd->level) ? span : 0;
-        c->srl = level_spanned(vd->level) ? 0x00 : 0xff;
         c->block_count = vd->blocks;
         c->vd_size = vd->size;
         c->cache = vd->cache;
