@@ -111,9 +111,12 @@ for set in $SETS; do
     # shellcheck disable=SC2086
     assert_cmd "create DDF container $name" mdadm --create "/dev/md/$name" \
         --run --metadata=ddf --raid-devices="$n" $devs
+    chunk=--chunk=64
+    [ "$level" != 1 ] || chunk=""
     # Blank (zero) disks are consistent for every level: no resync.
+    # shellcheck disable=SC2086
     assert_cmd "create RAID $level in $name" mdadm --create "/dev/md/m$name" \
-        --run --level="$level" --raid-devices="$n" --chunk=64 --size=8192 \
+        --run --level="$level" --raid-devices="$n" $chunk --size=8192 \
         --assume-clean "/dev/md/$name"
     cat /proc/mdstat
     md=$(readlink -f "/dev/md/m$name")
