@@ -341,6 +341,16 @@ static const struct {
     { "logical_block_size", "logical block size, 512 or 4096" },
     { "physical_block_size", "physical block size, up to 4096 (e.g. 4096 "
       "with logical_block_size=512 for a 512e drive)" },
+    { "min_io_size", "minimum I/O size in bytes (block layer hint)" },
+    { "opt_io_size", "optimal I/O size in bytes (block layer hint)" },
+    { "discard_granularity", "discard granularity in bytes (block layer "
+      "hint; UNMAP granularity follows the physical block size)" },
+    { "write-cache", "on|off|auto: initial WCE of the caching mode page "
+      "(auto: the backend's cache mode); the guest can change it" },
+    { "share-rw", "allow other users to write the backing image" },
+    { "account-invalid", "account invalid requests in the block stats" },
+    { "account-failed", "account failed requests in the block stats" },
+    { "backend_defaults", "take block size hints from the backend" },
 };
 
 static void mr_drive_class_init(ObjectClass *oc, void *data)

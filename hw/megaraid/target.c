@@ -86,11 +86,13 @@ static void mr_target_copy_out(MRTargetReq *req, const uint8_t *buf,
         n = 0;
     }
     n = MIN(n, mr_target_avail(req));
+    req->xfer_count = 0;
     if (n) {
+        /* the residual is what is left of the whole sg list */
         dma_buf_read((void *)buf, n, &residual, req->sg,
                      MEMTXATTRS_UNSPECIFIED);
+        req->xfer_count = req->sg->size - residual;
     }
-    req->xfer_count = n - residual;
 }
 
 static void mr_target_send(MRTargetReq *req, const uint8_t *buf, uint32_t n,
@@ -110,11 +112,12 @@ uint32_t mr_target_fetch(MRTargetReq *req, void *buf, uint32_t len)
         return 0;
     }
     n = MIN(len, mr_target_avail(req));
+    req->xfer_count = 0;
     if (n) {
         dma_buf_write(buf, n, &residual, req->sg, MEMTXATTRS_UNSPECIFIED);
+        req->xfer_count = req->sg->size - residual;
     }
-    req->xfer_count = n - residual;
-    return n - residual;
+    return req->xfer_count;
 }
 
 /* NOT READY conditions for commands that need the medium. */
