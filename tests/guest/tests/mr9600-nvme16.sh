@@ -48,9 +48,10 @@ mr9600_driver_log() {
         { echo "$_m"; fail "mpi3mr did not complete initialization"; }
     echo "$_m" | grep -q 'port enable is successfully completed' ||
         { echo "$_m"; fail "mpi3mr port enable did not complete"; }
-    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|timeout|not supported|unexpected|is not handled|critical|unrecoverable|fault' |
+    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|not supported|unexpected|is not handled|critical|unrecoverable|fault code|faulted|in fault' |
            grep -vE "${1:-^\$}")
-    [ -z "$_bad" ] || { echo "$_bad"; fail "mpi3mr logged errors"; }
+    [ -z "$_bad" ] || { echo "$_m"; fail "mpi3mr logged errors: $_bad"; }
+    echo "$_m" | sed 's/^/dmesg: /'
     log "mpi3mr log clean"
 }
 
