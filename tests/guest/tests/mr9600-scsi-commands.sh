@@ -6,7 +6,8 @@
 # page through the kernel's cache_type, MODE SELECT back), log pages,
 # UNMAP / WRITE SAME / VERIFY with their effect on the medium, sense data
 # for bad requests, smartctl -a on a SAS and a SATA drive (ATA
-# PASS-THROUGH), and self-tests logged.
+# PASS-THROUGH), self-tests logged, and backend errors (blkdebug) as
+# MEDIUM ERROR sense with the failing LBA.
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
@@ -16,11 +17,14 @@
 #@ disk nvme 32M vendor=NVMe product=Micron_7450_MTFD
 #@ qemu -drive if=none,id=sasssd,format=raw,file=@WORK@/sasssd.img,discard=unmap
 #@ qemu -drive if=none,id=satassd,format=raw,file=@WORK@/satassd.img,discard=unmap
+#@ prepare truncate -s 8M @WORK@/bad.img
+#@ qemu -drive if=none,id=bad,driver=raw,file.driver=blkdebug,file.image.driver=file,file.image.filename=@WORK@/bad.img,file.inject-error.0.event=read_aio,file.inject-error.0.sector=1024,file.inject-error.0.once=off,file.inject-error.1.event=write_aio,file.inject-error.1.sector=2048,file.inject-error.1.once=off
 #@ qemu -device megaraid-9600,id=raid0
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=0,drive=sasssd,interface=sas
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=1,drive=sashdd,interface=sas,media=hdd,physical_block_size=4096
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=2,drive=satassd,interface=sata
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=3,drive=nvme,interface=nvme,logical_block_size=4096
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=4,drive=bad,interface=sas,model=BADDISK
 
 # dev_by_model MODEL: the /dev/sdX whose INQUIRY product is MODEL.
 dev_by_model() {
@@ -233,6 +237,26 @@ assert_cmd "TEST UNIT READY" sg_turs "$SAS"
 assert_cmd "SYNCHRONIZE CACHE(10)" sg_sync "$SAS"
 assert_cmd "SYNCHRONIZE CACHE(16)" sg_sync --16 "$SAS"
 assert_cmd "REQUEST SENSE" sg_requests "$SAS"
+has "REQUEST SENSE fixed" "$(sg_requests "$SAS" 2>&1)" 'Fixed format'
+has "REQUEST SENSE DESC" "$(sg_requests --desc "$SAS" 2>&1)" 'Descriptor format'
+v=$(sg_raw -r 4096 "$SAS" 28 00 00 00 00 00 00 00 10 00 2>&1)
+has "READ(10) beyond the buffer" "$v" 'Invalid field in cdb'
+has "READ(10) beyond the buffer: pointer" "$v" 'byte 7'
+
+# ---- backend errors (blkdebug: reads of LBA 1024, writes of 2048 fail) ----
+BAD=$(dev_by_model BADDISK)
+v=$(sg_raw -r 512 "$BAD" 28 00 00 00 04 00 00 00 01 00 2>&1)
+has "read error: key" "$v" 'Sense key: Medium Error'
+has "read error: asc" "$v" 'Unrecovered read error'
+has "read error: LBA" "$v" 'Info fld=0x400'
+dd if=/dev/zero of=/tmp/blk0 bs=512 count=1 2>/dev/null
+v=$(sg_raw -s 512 -i /tmp/blk0 "$BAD" 2a 00 00 00 08 00 00 00 01 00 2>&1)
+has "write error: key" "$v" 'Sense key: Medium Error'
+has "write error: asc" "$v" 'Write error'
+has "write error: LBA" "$v" 'Info fld=0x800'
+has "good LBA next to it" "$(sg_raw -r 512 "$BAD" 28 00 00 00 04 01 00 00 01 00 2>&1)" \
+    'SCSI Status: Good'
+has "read error counted" "$(sg_logs -p 3 "$BAD")" 'Total uncorrected errors = 1'
 
 # ---- START STOP UNIT ----
 assert_cmd "STOP" sg_start --stop "$HDD"
@@ -274,6 +298,6 @@ has "CHECK POWER MODE" "$(smartctl -n standby -i "$SATA")" 'Power mode is: +ACTI
 
 # data still intact where nothing wrote
 check_pattern sashdd "$HDD"
-check_dmesg 'Invalid command operation code|Logical block address out of range|Invalid field in cdb'
+check_dmesg 'Invalid command operation code|Logical block address out of range|Invalid field in cdb|Unrecovered read error|Medium Error|Write error|critical medium error|I/O error, dev sd[a-z] .* sector (1024|2048)'
 [ "$MISSES" -eq 0 ] || fail "$MISSES checks missed"
 log "mr9600 SCSI command set ok"
