@@ -4,7 +4,9 @@
 # 5, 6 and 10, 8 MiB each, filled with reference data) are assembled by the
 # guest's mdadm from DDF alone and read back identical to the reference,
 # complete and degraded (RAID 1/10 one mirror, RAID 5 one member and RAID 6
-# two members left out, so md reads through P and Q).
+# two members left out, so md reads through P and Q), and as megaraid-img
+# left them: a RAID 5 with a member failed in the metadata and a RAID 6
+# whose replacement member is half rebuilt, which md must leave out.
 #
 # The host part (run by run.sh's "#@ prepare", with --host-prepare) makes
 # the images; the guest gets them as virtio disks with snapshot=on, so
@@ -28,6 +30,13 @@
 #@ qemu -drive if=none,id=r10m1,format=raw,file=@WORK@/r10m1.img,snapshot=on -device virtio-blk-pci,drive=r10m1,serial=r10m1
 #@ qemu -drive if=none,id=r10m2,format=raw,file=@WORK@/r10m2.img,snapshot=on -device virtio-blk-pci,drive=r10m2,serial=r10m2
 #@ qemu -drive if=none,id=r10m3,format=raw,file=@WORK@/r10m3.img,snapshot=on -device virtio-blk-pci,drive=r10m3,serial=r10m3
+#@ qemu -drive if=none,id=r5fm0,format=raw,file=@WORK@/r5fm0.img,snapshot=on -device virtio-blk-pci,drive=r5fm0,serial=r5fm0
+#@ qemu -drive if=none,id=r5fm1,format=raw,file=@WORK@/r5fm1.img,snapshot=on -device virtio-blk-pci,drive=r5fm1,serial=r5fm1
+#@ qemu -drive if=none,id=r5fm2,format=raw,file=@WORK@/r5fm2.img,snapshot=on -device virtio-blk-pci,drive=r5fm2,serial=r5fm2
+#@ qemu -drive if=none,id=r6rm0,format=raw,file=@WORK@/r6rm0.img,snapshot=on -device virtio-blk-pci,drive=r6rm0,serial=r6rm0
+#@ qemu -drive if=none,id=r6rm1,format=raw,file=@WORK@/r6rm1.img,snapshot=on -device virtio-blk-pci,drive=r6rm1,serial=r6rm1
+#@ qemu -drive if=none,id=r6rm2,format=raw,file=@WORK@/r6rm2.img,snapshot=on -device virtio-blk-pci,drive=r6rm2,serial=r6rm2
+#@ qemu -drive if=none,id=r6rm3,format=raw,file=@WORK@/r6rm3.img,snapshot=on -device virtio-blk-pci,drive=r6rm3,serial=r6rm3
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
@@ -59,6 +68,31 @@ if [ "${1:-}" = --host-prepare ]; then
         cmp "$work/ref.img" "$work/$name.back"
         rm -f "$work/$name.back"
     done
+    # RAID 5 with member 1 failed in the metadata.
+    r5f="$work/r5fm0.img $work/r5fm1.img $work/r5fm2.img"
+    # shellcheck disable=SC2086
+    "$img" create -l raid5 -s 64 --size 8M --name r5f --drive-size 40M $r5f
+    # shellcheck disable=SC2086
+    "$img" write -i "$work/ref.img" $r5f
+    # shellcheck disable=SC2086
+    "$img" fail -d "$work/r5fm1.img" $r5f
+    # RAID 6 whose member 2 was replaced and is rebuilt up to row 10.
+    r6r="$work/r6rm0.img $work/r6rm1.img $work/r6rx.img $work/r6rm3.img"
+    # shellcheck disable=SC2086
+    "$img" create -l raid6 -s 64 --size 8M --name r6r --drive-size 40M $r6r
+    # shellcheck disable=SC2086
+    "$img" write -i "$work/ref.img" $r6r
+    # shellcheck disable=SC2086
+    "$img" fail -d "$work/r6rx.img" $r6r
+    truncate -s 40M "$work/r6rm2.img"
+    # shellcheck disable=SC2086
+    "$img" replace -d "$work/r6rx.img" -w "$work/r6rm2.img" $r6r \
+        "$work/r6rm2.img"
+    # shellcheck disable=SC2086
+    "$img" rebuild --max-rows 10 $r6r "$work/r6rm2.img"
+    "$img" show "$work/r6rm0.img" "$work/r6rm1.img" "$work/r6rm2.img" \
+        "$work/r6rm3.img" | grep -q "rebuild: 15% (row 10 of 64)"
+    rm -f "$work/r6rx.img"
     exit 0
 fi
 
@@ -100,6 +134,7 @@ md_of() {
 # NAME from its members minus OMIT, start its VD, compare its content.
 check() {
     _name=$1 _level=$2 _n=$3
+    _level_n=${_level#raid}
     shift 3
     _devs=""
     _i=0
@@ -124,6 +159,18 @@ check() {
     cat /proc/mdstat
     assert_eq "md level of $_name" "$_level" "$(cat "/sys/block/${_md#/dev/}/md/level")"
     assert_eq "size of $_name" 8388608 "$(blockdev --getsize64 "$_md")"
+    if [ -n "${DEGRADED:-}" ]; then
+        # md may already be recovering onto the member it left out (into
+        # the snapshot overlay): its start message says what it used.
+        _want="${_md#/dev/}: raid level $_level_n active with $((_n - DEGRADED)) out of $_n devices"
+        dmesg | grep -q "$_want" ||
+            { dmesg | grep "md/raid"; fail "no '$_want' in the kernel log"; }
+    else
+        _deg=0
+        [ ! -e "/sys/block/${_md#/dev/}/md/degraded" ] ||
+            _deg=$(cat "/sys/block/${_md#/dev/}/md/degraded")
+        assert_eq "members md left out of $_name" "$#" "$_deg"
+    fi
     _sum=$(sha256sum < "$_md" | cut -d' ' -f1)
     assert_eq "content of $_name ($_md, without members '$*')" "$refsum" "$_sum"
     log "$_name ($_level) read back identical without members '$*'"
@@ -141,3 +188,7 @@ check r6 raid6 4 0 2
 check r6 raid6 4 1 3
 check r10 raid10 4
 check r10 raid10 4 0 3
+# As megaraid-img left them: md must leave out the failed and the
+# rebuilding member by their DDF state.
+DEGRADED=1 check r5f raid5 3
+DEGRADED=1 check r6r raid6 4
