@@ -321,6 +321,7 @@ static void coroutine_fn mr_io_co_entry(void *opaque)
 {
     MRIOCo *co = opaque;
     MRTargetReq *req = co->cmd.req;
+    BlockBackend *blk = req->drive->conf.blk;
     int ret = co->body(&co->cmd);
 
     if (ret == 0 && req->cancelled) {
@@ -334,6 +335,7 @@ static void coroutine_fn mr_io_co_entry(void *opaque)
         mr_target_good(req);
     }
     g_free(co);
+    blk_dec_in_flight(blk);
 }
 
 static void mr_io_co_start(MRTargetReq *req, MRIOBody *body, bool write)
@@ -344,6 +346,8 @@ static void mr_io_co_start(MRTargetReq *req, MRIOBody *body, bool write)
     co->cmd.req = req;
     co->body = body;
     co->write = write;
+    /* counted in flight, so that draining the drive waits for it */
+    blk_inc_in_flight(req->drive->conf.blk);
     c = qemu_coroutine_create(mr_io_co_entry, co);
     aio_co_enter(blk_get_aio_context(req->drive->conf.blk), c);
 }

@@ -306,6 +306,29 @@ static int mr_log_errors(const MRDrive *d, bool write, uint8_t *p)
     return n;
 }
 
+/*
+ * Keep the parameters whose code is at least the PARAMETER POINTER (SPC
+ * LOG SENSE); p holds n bytes of parameters.  Returns the new length.
+ */
+static int mr_log_from_pointer(uint8_t *p, int n, uint16_t pointer)
+{
+    int in = 0, out = 0;
+
+    while (in + 4 <= n) {
+        int len = 4 + p[in + 3];
+
+        if (in + len > n) {
+            break;
+        }
+        if (mr_get16(p + in) >= pointer) {
+            memmove(p + out, p + in, len);
+            out += len;
+        }
+        in += len;
+    }
+    return out;
+}
+
 int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
                        MRSense *s)
 {
@@ -410,6 +433,14 @@ int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         b[3] = MR_TEMP_TRIP_C;
         n += mr_log_param(p + n, 0x0000, 0x03, b, 4);
         break;
+    }
+    if (page != 0x00 && mr_get16(cdb + 5)) {
+        n = mr_log_from_pointer(p, n, mr_get16(cdb + 5));
+        if (n == 0) {
+            /* the pointer is beyond the page's last parameter */
+            mr_sense_bad_cdb(s, 5, -1);
+            return -1;
+        }
     }
     mr_put16(buf + 2, n);
     return 4 + n;

@@ -216,6 +216,10 @@ static void mr_target_mode_select(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
+    trace_megaraid_target_mode_select(req->drive->slot, req->drive->ts.wce,
+                                      req->drive->ts.d_sense,
+                                      req->drive->ts.dexcpt,
+                                      req->drive->ts.mrie);
     mr_target_good(req);
 }
 
@@ -230,6 +234,7 @@ static void mr_target_log_select(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
+    trace_megaraid_target_log_select(d->slot, req->cdb[1] & 0x02);
     if (req->cdb[1] & 0x02) {
         d->ts.blocks_read = 0;
         d->ts.blocks_written = 0;

@@ -422,6 +422,16 @@ static void test_log_sense(void)
     g_assert_cmpint(mr_get16(b + 4 + 5 * 12), ==, 5);
     g_assert_cmpint(mr_get64(b + 8 + 5 * 12), ==, 100 * 512);
 
+    /* PARAMETER POINTER: parameters from code 4 on, none past the last */
+    cdb[6] = 4;
+    n = mr_build_log_sense(d, cdb, b, &s);
+    g_assert_cmpint(n, ==, 4 + 3 * 12);
+    g_assert_cmpint(mr_get16(b + 4), ==, 4);
+    cdb[6] = 7;
+    g_assert_cmpint(mr_build_log_sense(d, cdb, b, &s), ==, -1);
+    assert_cdb_field(&s, 0x24, 5, -1);
+    cdb[6] = 0;
+
     mr_selftest_record(d, 1);
     cdb[2] = 0x50;                                      /* self-test */
     n = mr_build_log_sense(d, cdb, b, &s);
