@@ -238,7 +238,25 @@ typedef struct DdfDriveRead {
     char *error;                /* ddf_load_files: why the drive has none */
 } DdfDriveRead;
 
+/*
+ * Sector I/O for the read/write protocol (ddf-drive.c): byte offsets and
+ * lengths are multiples of 512; each returns 0 or -errno.  flush may be
+ * NULL.  The QEMU device backs these with blk_pread/blk_pwrite/blk_flush.
+ */
+typedef struct DdfDriveIO {
+    int (*read)(void *opaque, uint64_t offset, void *buf, size_t len);
+    int (*write)(void *opaque, uint64_t offset, const void *buf, size_t len);
+    int (*flush)(void *opaque);
+    void *opaque;
+    uint64_t bytes;             /* drive size */
+} DdfDriveIO;
+
 /* Read one drive's DDF; false (with the reason) if no copy is valid. */
+bool ddf_drive_read(const DdfDriveIO *io, DdfDriveRead *out, GError **errp);
+/* Write both copies then the anchor (copies opened, written, closed). */
+bool ddf_drive_write(const DdfDriveIO *io, DdfMeta *m, GError **errp);
+
+/* The same on a file descriptor (ddf-io.c). */
 bool ddf_read_drive(int fd, uint64_t bytes, DdfDriveRead *out, GError **errp);
 void ddf_drive_read_clear(DdfDriveRead *r);
 /* Write both copies then the anchor (copies opened, written, closed). */
