@@ -60,9 +60,9 @@ static bool io_flush(const DdfDriveIO *io, GError **errp)
     return true;
 }
 
-static DdfMeta *read_copy(const DdfDriveIO *io, uint64_t sectors, uint64_t lba, int type,
-                          const DdfHeader *anchor, DdfHeader *h,
-                          GError **errp)
+static DdfMeta *read_copy(const DdfDriveIO *io, uint64_t sectors,
+                          uint64_t lba, int type, const DdfHeader *anchor,
+                          DdfHeader *h, GError **errp)
 {
     uint8_t hdr[512];
     g_autofree uint8_t *buf = NULL;
