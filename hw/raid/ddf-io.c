@@ -122,6 +122,19 @@ RaidConfig *ddf_load_files(char *const *paths, int n, const uint8_t *ctrl_guid,
         close(fd);
         metas[i] = reads[i].meta;
     }
+    for (int i = 0, first = -1; i < n; i++) {
+        if (!metas[i]) {
+            continue;
+        }
+        if (first < 0) {
+            first = i;
+        } else if (memcmp(metas[first]->guid, metas[i]->guid,
+                          DDF_GUID_LEN)) {
+            ERR(errp, "%s and %s belong to different DDF containers "
+                "(their header GUIDs differ)", paths[first], paths[i]);
+            goto fail;
+        }
+    }
     cfg = ddf_config_from_meta(metas, sizes, n, ctrl_guid, pd_of, errp);
     if (!cfg) {
         for (int i = 0; i < n; i++) {

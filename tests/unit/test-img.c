@@ -202,6 +202,18 @@ static void test_lifecycle(void)
                 "/nonexistent.img", "not among the drive images");
     expect_fail(run("create", "-l", "raid5", d[0], d[2], d[3], NULL),
                 d[0], "already holds DDF metadata");
+    {
+        /* Drives of two different arrays given together. */
+        g_autofree char *o0 = g_strdup_printf("%s/o0.img", t.dir);
+        g_autofree char *o1 = g_strdup_printf("%s/o1.img", t.dir);
+
+        expect_out(run("create", "-l", "raid1", "--drive-size", "40M", o0,
+                       o1, NULL), "RAID1");
+        expect_fail(run("show", d[0], o0, NULL), o0,
+                    "belong to different DDF containers");
+        g_unlink(o0);
+        g_unlink(o1);
+    }
     g_unlink(in);
     g_free(in);
     in = g_build_filename(t.dir, "out.bin", NULL);
