@@ -296,6 +296,34 @@ assert_cmd "SATA self-test" smartctl -t short "$SATA"
 has "SATA self-test logged" "$(smartctl -l selftest "$SATA")" 'Short offline +Completed without error'
 has "CHECK POWER MODE" "$(smartctl -n standby -i "$SATA")" 'Power mode is: +ACTIVE or IDLE'
 
+# ---- hostile CDBs: random bytes after real and random opcodes, with
+# random buffers, on the NVMe drive; the target must keep answering ----
+dd if=/dev/urandom of=/tmp/junk bs=4096 count=1 2>/dev/null
+i=0
+while [ $i -lt 300 ]; do
+    set -- $(od -An -tx1 -N20 /dev/urandom)
+    op=$(echo "00 03 08 0a 12 15 1a 1b 1d 25 28 2a 2e 2f 35 41 42 4c 4d 55 5a 85 88 8a 8e 8f 91 93 9e a0 a1 a3 a8 aa ae af $1" |
+         tr ' ' '\n' | sed -n "$((0x$2 % 37 + 1))p")
+    case $op in
+    0?|1?) len=6 ;;
+    8?|9?) len=16 ;;
+    a?|b?) len=12 ;;
+    *) len=10 ;;
+    esac
+    shift 3
+    cdb="$op $(echo "$@" | cut -d' ' -f1-$((len - 1)))"
+    case $((i % 3)) in
+    0) sg_raw -t 20 -r 4096 "$NVME" $cdb > /dev/null 2>&1 ;;
+    1) sg_raw -t 20 -s 4096 -i /tmp/junk "$NVME" $cdb > /dev/null 2>&1 ;;
+    *) sg_raw -t 20 "$NVME" $cdb > /dev/null 2>&1 ;;
+    esac
+    i=$((i + 1))
+done
+sg_start --start "$NVME" > /dev/null 2>&1
+assert_cmd "TEST UNIT READY after random CDBs" sg_turs "$NVME"
+assert_cmd "READ after random CDBs" sg_raw -r 4096 "$NVME" 28 00 00 00 00 00 00 00 01 00
+log "300 random CDBs answered"
+
 # data still intact where nothing wrote
 check_pattern sashdd "$HDD"
 check_dmesg 'Invalid command operation code|Logical block address out of range|Invalid field in cdb|Unrecovered read error|Medium Error|Write error|critical medium error|I/O error, dev sd[a-z] .* sector (1024|2048)'
