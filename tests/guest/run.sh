@@ -168,8 +168,13 @@ append="$append mrsim.test=$test_name mrsim.token=$token"
 [ $shell = 0 ] || append="$append mrsim.shell=1"
 append="$append$kargs"
 
+# Firmware: qboot (from qemu-system-data) loads the kernel in a fraction of
+# the time SeaBIOS takes under TCG (seconds against tens of seconds on a
+# loaded machine); MRSIM_BIOS=seabios goes back to QEMU's default.
+bios_args=(-bios /usr/share/qemu/qboot.rom)
+[ "${MRSIM_BIOS:-qboot}" != seabios ] || bios_args=()
 qemu_cmd=("$QEMU" -M q35 -accel tcg -cpu max -m "$mem" -smp "$smp"
-    -L /usr/share/qemu -L /usr/share/seabios
+    -L /usr/share/qemu -L /usr/share/seabios ${bios_args[@]+"${bios_args[@]}"}
     -nic none -vga none -display none -no-reboot
     -kernel "$img/vmlinuz" -initrd "$work/initrd" -append "$append"
     "${drive_args[@]}" "${test_args[@]}" "${extra[@]}")
@@ -191,15 +196,29 @@ if [ $qmp = 1 ]; then
 fi
 start=$(date +%s.%N)
 set +e
+timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
+    < /dev/null >> "$log" 2>&1 &
+qpid=$!
+tailpid=""
 if [ $verbose = 1 ]; then
-    timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
-        < /dev/null 2>&1 | tee "$log"
-    qrc=${PIPESTATUS[0]}
-else
-    timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
-        < /dev/null > "$log" 2>&1
-    qrc=$?
+    tail -n +1 -f --pid=$qpid "$log" &
+    tailpid=$!
 fi
+# A guest that panics or reboots has no verdict to give: stop QEMU as soon
+# as the console says so, whatever the kernel then does.
+panicked=0
+while kill -0 $qpid 2>/dev/null; do
+    if grep -qE 'Kernel panic - not syncing|reboot: Restarting system' "$log"; then
+        sleep 1
+        panicked=1
+        kill $qpid 2>/dev/null
+        break
+    fi
+    sleep 0.5
+done
+wait $qpid
+qrc=$?
+[ -z "$tailpid" ] || wait "$tailpid"
 set -e
 if [ -n "$relay" ]; then
     kill "$relay" 2>/dev/null || true
@@ -212,7 +231,9 @@ boot=$(sed -n 's/.*MRSIM-BOOTED uptime=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 verdict=$(tr -d '\r' < "$log" |
           sed -n "s/.*@@MRSIM-VERDICT $token \([0-9]*\)@@.*/\1/p" | tail -n 1)
 why=""
-if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+if [ $panicked = 1 ]; then
+    rc=125; why="guest kernel panicked or rebooted"
+elif [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
     rc=124; why="timeout after ${timeout}s"
 elif [ -z "$verdict" ]; then
     rc=125; why="no verdict (QEMU exit $qrc; panic or QEMU error?)"
