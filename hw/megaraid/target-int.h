@@ -82,6 +82,10 @@ int mr_build_report_luns(const uint8_t *cdb, uint8_t *buf, MRSense *s);
 void mr_inquiry_product(const MRDrive *d, char *out16);
 void mr_inquiry_revision(const MRDrive *d, char *out4);
 
+/* target-opcodes.c */
+int mr_build_report_opcodes(const MRDrive *d, const uint8_t *cdb,
+                            uint8_t *buf, MRSense *s);
+
 /* target-pages.c */
 int mr_build_mode_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
                         MRSense *s);

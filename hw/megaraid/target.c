@@ -329,6 +329,7 @@ static bool mr_target_emulate(MRTargetReq *req)
     case MODE_SENSE:
     case MODE_SENSE_10:
     case LOG_SENSE:
+    case MAINTENANCE_IN:
         break;
     default:
         return false;
@@ -368,6 +369,15 @@ static bool mr_target_emulate(MRTargetReq *req)
     case MODE_SENSE_10:
         alloc = mr_get16(cdb + 7);
         n = mr_build_mode_sense(d, cdb, buf, &s);
+        break;
+    case MAINTENANCE_IN:
+        alloc = mr_get32(cdb + 6);
+        if ((cdb[1] & 0x1f) != 0x0c) {          /* REPORT SUPPORTED OPCODES */
+            mr_sense_bad_cdb(&s, 1, 4);
+            n = -1;
+            break;
+        }
+        n = mr_build_report_opcodes(d, cdb, buf, &s);
         break;
     default: /* LOG_SENSE */
         alloc = mr_get16(cdb + 7);

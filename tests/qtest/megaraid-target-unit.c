@@ -549,13 +549,74 @@ static void test_ata(void)
     g_free(b);
 }
 
+static void test_report_opcodes(void)
+{
+    MRDrive *sas = make_drive(MR_IF_SAS, MR_MEDIA_HDD);
+    MRDrive *sata = make_drive(MR_IF_SATA, MR_MEDIA_SSD);
+    uint8_t cdb[12] = { MAINTENANCE_IN, 0x0c, 0, 0, 0, 0, 0, 0, 0x10, 0 };
+    uint8_t *b = g_malloc0(MR_RESP_MAX);
+    MRSense s;
+    int n, i;
+    bool ata = false, unmap = false, rc16 = false;
+
+    n = mr_build_report_opcodes(sas, cdb, b, &s);
+    g_assert_cmpint(mr_get32(b), ==, n - 4);
+    g_assert_cmpint((n - 4) % 8, ==, 0);
+    for (i = 4; i < n; i += 8) {
+        ata |= b[i] == ATA_PASSTHROUGH_16;
+        unmap |= b[i] == UNMAP;
+        if (b[i] == SERVICE_ACTION_IN_16) {
+            rc16 = mr_get16(b + i + 2) == SAI_READ_CAPACITY_16 &&
+                   (b[i + 5] & 1) && mr_get16(b + i + 6) == 16;
+        }
+    }
+    g_assert_false(ata);                        /* SAS: no ATA PT */
+    g_assert_false(unmap);                      /* HDD: no discard */
+    g_assert_true(rc16);
+    n = mr_build_report_opcodes(sata, cdb, b, &s);
+    g_assert_nonnull(memchr(b + 4, ATA_PASSTHROUGH_16, n - 4));
+
+    /* one command: READ(16), usage data starts with the opcode */
+    cdb[2] = 1;
+    cdb[3] = READ_16;
+    n = mr_build_report_opcodes(sas, cdb, b, &s);
+    g_assert_cmpint(n, ==, 4 + 16);
+    g_assert_cmpint(b[1] & 7, ==, 3);
+    g_assert_cmpint(b[4], ==, READ_16);
+    /* one command that is not implemented */
+    cdb[3] = 0x04;                              /* FORMAT UNIT */
+    n = mr_build_report_opcodes(sas, cdb, b, &s);
+    g_assert_cmpint(n, ==, 4);
+    g_assert_cmpint(b[1] & 7, ==, 1);
+    /* option 1 on an opcode with service actions, option 2 without */
+    cdb[3] = SERVICE_ACTION_IN_16;
+    g_assert_cmpint(mr_build_report_opcodes(sas, cdb, b, &s), ==, -1);
+    assert_cdb_field(&s, 0x24, 2, 2);
+    cdb[2] = 2;
+    cdb[5] = SAI_READ_CAPACITY_16;
+    g_assert_cmpint(mr_build_report_opcodes(sas, cdb, b, &s), ==, 4 + 16);
+    cdb[3] = READ_16;
+    g_assert_cmpint(mr_build_report_opcodes(sas, cdb, b, &s), ==, -1);
+    /* command timeouts descriptor with RCTD */
+    cdb[2] = 0x83;
+    cdb[3] = READ_10;
+    n = mr_build_report_opcodes(sas, cdb, b, &s);
+    g_assert_cmpint(n, ==, 4 + 10 + 12);
+    g_assert_true(b[1] & 0x80);
+    cdb[2] = 5;
+    g_assert_cmpint(mr_build_report_opcodes(sas, cdb, b, &s), ==, -1);
+    free_drive(sas);
+    free_drive(sata);
+    g_free(b);
+}
+
 /* Random CDBs through every builder: no crash, lengths in bounds. */
 static void test_random_cdbs(void)
 {
     static const uint8_t ops[] = {
         INQUIRY, READ_CAPACITY_10, SERVICE_ACTION_IN_16, REPORT_LUNS,
         MODE_SENSE, MODE_SENSE_10, LOG_SENSE, ATA_PASSTHROUGH_12,
-        ATA_PASSTHROUGH_16, MODE_SELECT, MODE_SELECT_10,
+        ATA_PASSTHROUGH_16, MODE_SELECT, MODE_SELECT_10, MAINTENANCE_IN,
     };
     GRand *r = g_rand_new_with_seed(9600);
     uint8_t *b = g_malloc0(MR_RESP_MAX + 64);
@@ -592,6 +653,9 @@ static void test_random_cdbs(void)
                 break;
             case LOG_SENSE:
                 n = mr_build_log_sense(d, cdb, b, &s);
+                break;
+            case MAINTENANCE_IN:
+                n = mr_build_report_opcodes(d, cdb, b, &s);
                 break;
             case MODE_SELECT:
             case MODE_SELECT_10:
@@ -637,6 +701,7 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/target/mode-select", test_mode_select);
     g_test_add_func("/megaraid/target/log-sense", test_log_sense);
     g_test_add_func("/megaraid/target/ata", test_ata);
+    g_test_add_func("/megaraid/target/report-opcodes", test_report_opcodes);
     g_test_add_func("/megaraid/target/random-cdbs", test_random_cdbs);
     return g_test_run();
 }
