@@ -78,7 +78,8 @@ static void expect_out(Run r, const char *needle)
 static void test_help(void)
 {
     static const char *const cmds[] = {
-        "create", "show", "fail", "replace", "spare", "rebuild", "check",
+        "create", "add-vd", "delete-vd", "show", "fail", "replace",
+        "spare", "rebuild", "check",
         "init", "read", "write", "import",
     };
     Run r = run("--help", NULL);
@@ -252,6 +253,43 @@ static void test_create_errors(void)
     test_images_free(&t);
 }
 
+/* Up to 16 VDs share a drive group; the 17th is refused by name. */
+static void test_vds_per_group(void)
+{
+    TestImages t;
+    Run r;
+    int count = 0;
+
+    test_images_new(&t, 2, 40 << 20);
+    expect_out(run("create", "-l", "raid1", "--size", "1M", t.paths[0],
+                   t.paths[1], NULL), "RAID1");
+    for (int i = 1; i < 16; i++) {
+        expect_out(run("add-vd", "-l", "raid1", "--size", "1M", t.paths[0],
+                       t.paths[1], NULL), "on drive group 0");
+    }
+    expect_fail(run("add-vd", "-l", "raid1", "--size", "1M", t.paths[0],
+                    t.paths[1], NULL), "at most 16 VDs per drive group",
+                NULL);
+    expect_fail(run("add-vd", "-l", "raid5", t.paths[0], t.paths[1], NULL),
+                "at least 3 drives per span", NULL);
+    expect_out(run("delete-vd", "-v", "3", t.paths[0], t.paths[1], NULL),
+               "deleted VD 3");
+    expect_fail(run("delete-vd", "-v", "3", t.paths[0], t.paths[1], NULL),
+                "VD 3 does not exist", NULL);
+    r = run("show", "--json", t.paths[0], t.paths[1], NULL);
+    EXPECT_OK(r);
+    for (const char *p = r.out; (p = strstr(p, "\"drive_group\":0")); p++) {
+        count++;
+    }
+    g_assert_cmpint(count, ==, 15);
+    g_assert_null(strstr(r.out, "\"index\":3,\"name\""));
+    run_clear(&r);
+    /* The freed VD number is taken again (its extent stays a gap). */
+    expect_out(run("add-vd", "-l", "raid1", "--size", "1M", t.paths[0],
+                   t.paths[1], NULL), "created VD 3");
+    test_images_free(&t);
+}
+
 /*
  * Rewrite the metadata of a configuration the way mdadm lays it out
  * (Linux-MD GUIDs, 1023 PD / 255 VD entries, 256 elements per record,
@@ -391,6 +429,7 @@ int main(int argc, char **argv)
     g_test_add_func("/img/help", test_help);
     g_test_add_func("/img/lifecycle", test_lifecycle);
     g_test_add_func("/img/create-errors", test_create_errors);
+    g_test_add_func("/img/vds-per-group", test_vds_per_group);
     g_test_add_data_func("/img/import-mdadm-style/RAID5",
                          GINT_TO_POINTER(RAID_LEVEL_5), test_import);
     g_test_add_data_func("/img/import-mdadm-style/RAID10",

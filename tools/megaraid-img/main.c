@@ -15,6 +15,8 @@ static const struct {
     const char *help;
 } cmds[] = {
     { "create", cmd_create, "create a drive group and VD on drive images" },
+    { "add-vd", cmd_add_vd, "add a VD to an existing drive group" },
+    { "delete-vd", cmd_delete_vd, "delete a VD" },
     { "show", cmd_show, "show the configuration (human or --json)" },
     { "fail", cmd_fail, "mark a member drive failed (offline)" },
     { "replace", cmd_replace, "replace a failed member, start a rebuild" },
