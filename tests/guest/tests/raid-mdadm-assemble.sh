@@ -6,7 +6,9 @@
 # complete and degraded (RAID 1/10 one mirror, RAID 5 one member and RAID 6
 # two members left out, so md reads through P and Q), and as megaraid-img
 # left them: a RAID 5 with a member failed in the metadata and a RAID 6
-# whose replacement member is half rebuilt, which md must leave out.
+# whose replacement member is half rebuilt, which md must leave out; and
+# two VDs (RAID 5 and RAID 0) sharing one drive group at different
+# member offsets.
 #
 # The host part (run by run.sh's "#@ prepare", with --host-prepare) makes
 # the images; the guest gets them as virtio disks with snapshot=on, so
@@ -37,6 +39,9 @@
 #@ qemu -drive if=none,id=r6rm1,format=raw,file=@WORK@/r6rm1.img,snapshot=on -device virtio-blk-pci,drive=r6rm1,serial=r6rm1
 #@ qemu -drive if=none,id=r6rm2,format=raw,file=@WORK@/r6rm2.img,snapshot=on -device virtio-blk-pci,drive=r6rm2,serial=r6rm2
 #@ qemu -drive if=none,id=r6rm3,format=raw,file=@WORK@/r6rm3.img,snapshot=on -device virtio-blk-pci,drive=r6rm3,serial=r6rm3
+#@ qemu -drive if=none,id=mvm0,format=raw,file=@WORK@/mvm0.img,snapshot=on -device virtio-blk-pci,drive=mvm0,serial=mvm0
+#@ qemu -drive if=none,id=mvm1,format=raw,file=@WORK@/mvm1.img,snapshot=on -device virtio-blk-pci,drive=mvm1,serial=mvm1
+#@ qemu -drive if=none,id=mvm2,format=raw,file=@WORK@/mvm2.img,snapshot=on -device virtio-blk-pci,drive=mvm2,serial=mvm2
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
@@ -94,6 +99,16 @@ if [ "${1:-}" = --host-prepare ]; then
     "$img" show "$work/r6rm0.img" "$work/r6rm1.img" "$work/r6rm2.img" \
         "$work/r6rm3.img" | grep -q "rebuild: 15% (row 10 of 64)"
     rm -f "$work/r6rx.img"
+    # Two VDs on one drive group: RAID 5 at member LBA 0, RAID 0 above it.
+    mv="$work/mvm0.img $work/mvm1.img $work/mvm2.img"
+    # shellcheck disable=SC2086
+    "$img" create -l raid5 -s 64 --size 8M --name mva --drive-size 40M $mv
+    # shellcheck disable=SC2086
+    "$img" add-vd -l raid0 -s 64 --size 6M --name mvb $mv
+    # shellcheck disable=SC2086
+    "$img" write -v 0 -i "$work/ref.img" $mv
+    # shellcheck disable=SC2086
+    "$img" write -v 1 -l 6M -i "$work/ref.img" $mv
     exit 0
 fi
 
@@ -193,3 +208,27 @@ check r10 raid10 4 0 3
 # rebuilding member by their DDF state.
 DEGRADED=1 check r5f raid5 3
 DEGRADED=1 check r6r raid6 4
+
+# Two VDs in one container: both start, each reads back its data.
+assert_cmd "assemble container mv" mdadm --assemble --run /dev/md/mvc \
+    "$(vdev mvm0)" "$(vdev mvm1)" "$(vdev mvm2)"
+assert_cmd "start the VDs of mv" mdadm --incremental --run /dev/md/mvc
+cat /proc/mdstat
+found=""
+for m in /sys/block/md*; do
+    [ -e "$m/md/dev-$(basename "$(vdev mvm0)")" ] || continue
+    lvl=$(cat "$m/md/level")
+    case "$lvl" in
+    raid5) bytes=8388608 ;;
+    raid0) bytes=6291456 ;;
+    *) continue ;;
+    esac
+    dev=/dev/${m##*/}
+    assert_eq "size of the $lvl VD in mv" "$bytes" "$(blockdev --getsize64 "$dev")"
+    assert_eq "content of the $lvl VD in mv" \
+        "$(head -c "$bytes" "$ref" | sha256sum)" "$(sha256sum < "$dev")"
+    found="$found $lvl"
+done
+assert_eq "VDs started in mv" " raid0 raid5" \
+    " $(echo $found | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')"
+log "two VDs sharing a drive group read back identical"
