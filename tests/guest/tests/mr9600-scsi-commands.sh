@@ -231,6 +231,13 @@ v=$(sg_raw -r 512 "$HDD" 88 00 ff ff ff ff ff ff ff ff 00 00 00 01 00 00 2>&1)
 has "READ(16) LBA overflow" "$v" 'Logical block address out of range'
 v=$(sg_raw "$SAS" 85 08 0e 00 00 00 01 00 00 00 00 00 00 40 ec 00 2>&1)
 has "ATA PASS-THROUGH on SAS rejected" "$v" 'Invalid command operation code'
+v=$(sg_opcodes "$SAS" 2>&1)
+has "REPORT SUPPORTED OPCODES lists READ(16)" "$v" 'Read\(16\)'
+has "REPORT SUPPORTED OPCODES lists UNMAP" "$v" 'Unmap'
+echo "$v" | grep -q 'ATA pass-through' && fail "SAS drive lists ATA PASS-THROUGH"
+has "REPORT SUPPORTED OPCODES SATA" "$(sg_opcodes "$SATA" 2>&1)" 'ATA pass-through\(16\)'
+has "REPORT SUPPORTED OPCODES one command" "$(sg_opcodes -o 0x88 "$SAS" 2>&1)" \
+    'Read\(16\)'
 assert_cmd "REPORT LUNS" sg_luns "$SAS"
 has "REPORT LUNS lists LUN 0" "$(sg_luns "$SAS")" '0000000000000000'
 assert_cmd "TEST UNIT READY" sg_turs "$SAS"
