@@ -293,12 +293,65 @@ static void make_vd_guid(const RaidConfig *cfg, int v, uint8_t *guid)
     guid[23] = r;
 }
 
+/*
+ * Free extent of a drive group for a VD of @want rows of @ssec sectors
+ * (0: as large as possible): the first gap between the group's VDs that
+ * fits (first fit, as mdadm allocates), or the largest one.  Sets *start
+ * and *rows (the rows available when it fails).
+ */
+static bool find_gap(const RaidConfig *cfg, int dg, uint64_t limit,
+                     uint64_t ssec, uint64_t want, uint64_t *start,
+                     uint64_t *rows)
+{
+    uint64_t at = 0, best_start = 0, best = 0;
+
+    for (;;) {
+        uint64_t next = limit, skip = 0, r;
+
+        /* The VD that starts first at or after `at`, or covers `at`. */
+        for (int v = 0; v < RAID_MAX_VDS; v++) {
+            const RaidVd *vd = &cfg->vds[v];
+            uint64_t end = vd->start + vd->blocks;
+
+            if (!vd->used || vd->dg != dg || end <= at) {
+                continue;
+            }
+            if (vd->start <= at) {
+                skip = MAX(skip, end);
+            } else if (vd->start < next) {
+                next = vd->start;
+            }
+        }
+        if (skip) {
+            at = skip;
+            continue;
+        }
+        r = next > at ? (next - at) / ssec : 0;
+        if (want && r >= want) {
+            *start = at;
+            *rows = want;
+            return true;
+        }
+        if (r > best) {
+            best = r;
+            best_start = at;
+        }
+        if (next >= limit) {
+            break;
+        }
+        at = next;
+    }
+    *start = best_start;
+    *rows = best;
+    return !want && best > 0;
+}
+
 static bool vd_place(RaidConfig *cfg, int dg, const RaidVdSpec *spec,
                      int *out, GError **errp)
 {
     RaidDriveGroup *g = &cfg->dgs[dg];
     uint32_t strip = spec->strip ? spec->strip : RAID_STRIP_DEFAULT;
-    uint64_t ssec, minusable = UINT64_MAX, avail, rows, drows;
+    uint64_t ssec, minusable = UINT64_MAX, start = 0, rows, drows;
     int width = g->span[0].ndrives, dstrips, v;
     RaidVd *vd;
 
@@ -325,18 +378,18 @@ static bool vd_place(RaidConfig *cfg, int dg, const RaidVdSpec *spec,
             minusable = MIN(minusable, cfg->pds[g->span[s].pd[i]].usable);
         }
     }
-    avail = minusable > g->next_free ? minusable - g->next_free : 0;
-    rows = avail / ssec;
     dstrips = span_data_strips(spec->level, width) * g->nspans;
-    if (spec->size) {
-        drows = (spec->size + ssec * dstrips - 1) / (ssec * dstrips);
-        if (drows > rows) {
-            ERR(errp, "VD size %" G_GUINT64_FORMAT " sectors does not fit: "
-                "the drive group has room for %" G_GUINT64_FORMAT,
-                spec->size, rows * ssec * dstrips);
+    drows = spec->size ?
+            (spec->size + ssec * dstrips - 1) / (ssec * dstrips) : 0;
+    if (!find_gap(cfg, dg, minusable, ssec, drows, &start, &rows)) {
+        if (!drows) {
+            ERR(errp, "drive group %d has no free space left", dg);
             return false;
         }
-        rows = drows;
+        ERR(errp, "VD size %" G_GUINT64_FORMAT " sectors does not fit: "
+            "the largest free extent of drive group %d holds %"
+            G_GUINT64_FORMAT, spec->size, dg, rows * ssec * dstrips);
+        return false;
     }
     if (rows == 0) {
         ERR(errp, "drive group %d has no free space left", dg);
@@ -357,7 +410,7 @@ static bool vd_place(RaidConfig *cfg, int dg, const RaidVdSpec *spec,
     vd->level = spec->level;
     vd->strip = strip;
     vd->dg = dg;
-    vd->start = g->next_free;
+    vd->start = start;
     vd->blocks = rows * ssec;
     vd->size = rows * ssec * dstrips;
     vd->cache = spec->cache;
@@ -376,7 +429,7 @@ static bool vd_place(RaidConfig *cfg, int dg, const RaidVdSpec *spec,
             return false;
         }
     }
-    g->next_free += vd->blocks;
+    g->next_free = MAX(g->next_free, vd->start + vd->blocks);
     raid_config_update_states(cfg);
     *out = v;
     return true;

@@ -331,8 +331,29 @@ static void test_sizes_and_delete(void)
                     <, 0);
     assert_refused(err, "no free space");
     g_clear_error(&err);
+    /* First fit: a VD deleted below another leaves a gap that is reused. */
     g_assert_true(raid_config_delete_vd(cfg, v2, &err));
+    spec.size = 1000;
+    v2 = raid_config_add_vd(cfg, cfg->vds[v].dg, &spec, &err);
+    g_assert_no_error(err);
+    g_assert_cmpuint(cfg->vds[v2].start, ==, 512);
+    spec.size = 3 * 512;
+    g_assert_cmpint(raid_config_add_vd(cfg, cfg->vds[v].dg, &spec, &err),
+                    ==, 2);
+    g_assert_cmpuint(cfg->vds[2].start, ==, 1024);
     g_assert_true(raid_config_delete_vd(cfg, v, &err));
+    spec.size = 2 * 3 * 512;        /* two rows: the one-row gap is too small */
+    g_assert_cmpint(raid_config_add_vd(cfg, cfg->vds[v2].dg, &spec, &err),
+                    ==, 0);
+    g_assert_cmpuint(cfg->vds[0].start, ==, 1536);
+    spec.size = 1000;               /* one row: fits the gap at 0 */
+    g_assert_cmpint(raid_config_add_vd(cfg, cfg->vds[v2].dg, &spec, &err),
+                    ==, 3);
+    g_assert_cmpuint(cfg->vds[3].start, ==, 0);
+    g_assert_true(raid_config_delete_vd(cfg, 3, &err));
+    g_assert_true(raid_config_delete_vd(cfg, 2, &err));
+    g_assert_true(raid_config_delete_vd(cfg, 0, &err));
+    g_assert_true(raid_config_delete_vd(cfg, v2, &err));
     for (int i = 0; i < 4; i++) {
         g_assert_cmpint(cfg->pds[i].state, ==, RAID_PD_UNCONF_GOOD);
     }

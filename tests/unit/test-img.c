@@ -284,7 +284,7 @@ static void test_vds_per_group(void)
     g_assert_cmpint(count, ==, 15);
     g_assert_null(strstr(r.out, "\"index\":3,\"name\""));
     run_clear(&r);
-    /* The freed VD number is taken again (its extent stays a gap). */
+    /* The freed VD number and extent are taken again. */
     expect_out(run("add-vd", "-l", "raid1", "--size", "1M", t.paths[0],
                    t.paths[1], NULL), "created VD 3");
     test_images_free(&t);
