@@ -44,10 +44,11 @@ only() {
 
 # gone NAME: wait until disk NAME has disappeared.
 gone() {
+    rm -f /tmp/mrsim-devs       # lib.sh's cache of the disk map
     _t=300
     while disk_dev "$1" > /dev/null; do
         _t=$((_t - 1))
-        [ $_t -gt 0 ] || { lsscsi; fail "disk $1 still present"; }
+        [ $_t -gt 0 ] || { lsscsi; dmesg | tail -n 30; fail "disk $1 still present"; }
         sleep 0.2
     done
     log "disk $1 removed"
@@ -70,7 +71,6 @@ qmp '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd2","
 only d1 d2
 wait_disks 120
 check_disks
-fio_verify "$(disk_dev d2)" 8M
 
 qmp '{"execute":"device_del","arguments":{"id":"hd1"}}'
 gone d1
@@ -78,6 +78,8 @@ qmp '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd3","
 only d2 d3
 wait_disks 120
 check_disks
+fio_verify "$(disk_dev d2)" 8M
+fio_verify "$(disk_dev d3)" 8M
 for _n in d2 d3; do
     host_expect "$_n" "$(disk_dev "$_n")"
 done

@@ -33,8 +33,8 @@ mr9600_driver_log
 
 # Host reset with I/O running.
 dev=$(disk_dev d0)
-( fio_verify "$dev" 32M > /tmp/fio.r 2>&1; echo $? > /tmp/fio.r.rc ) &
-sleep 5
+( fio_verify "$dev" 32M --loops=6 > /tmp/fio.r 2>&1; echo $? > /tmp/fio.r.rc ) &
+sleep 3
 log "host reset through $dev"
 sg_reset -H "$dev" || fail "sg_reset -H $dev failed"
 wait
@@ -42,6 +42,9 @@ cat /tmp/fio.r
 assert_eq "fio across the host reset" 0 "$(cat /tmp/fio.r.rc)"
 dmesg | grep -q 'controller reset is successful' ||
     { dmesg | grep mpi3mr | tail -n 30; fail "no successful controller reset"; }
+# fio has overwritten d0's pattern.
+sed 's/^\(name=d0 .*\) pattern=1/\1 pattern=0/' /mrsim/disks > /tmp/disks
+MRSIM_DISKS=/tmp/disks
 wait_disks 60
 check_disks
 
@@ -55,5 +58,5 @@ check_disks
 for _n in $(disk_names); do
     host_expect "$_n" "$(disk_dev "$_n")"
 done
-mr9600_driver_log 'reset|snapdump|diag'
+mr9600_driver_log 'reset|snapdump|diag|fault code\(0x0000F000\)'
 check_dmesg 'mpi3mr|[Hh]ost reset|sd [0-9:]+: .*reset'
