@@ -171,12 +171,15 @@ append="$append$kargs"
 # Firmware: qboot (from qemu-system-data) loads the kernel in a fraction of
 # the time SeaBIOS takes under TCG (seconds against tens of seconds on a
 # loaded machine); MRSIM_BIOS=seabios goes back to QEMU's default.
+# The ELF kernel boots through PVH, skipping the kernel's decompression.
 bios_args=(-bios /usr/share/qemu/qboot.rom)
+kernel_file=$img/vmlinuz
+[ ! -f "$img/vmlinux" ] || kernel_file=$img/vmlinux
 [ "${MRSIM_BIOS:-qboot}" != seabios ] || bios_args=()
 qemu_cmd=("$QEMU" -M q35 -accel tcg -cpu max -m "$mem" -smp "$smp"
     -L /usr/share/qemu -L /usr/share/seabios ${bios_args[@]+"${bios_args[@]}"}
     -nic none -vga none -display none -no-reboot
-    -kernel "$img/vmlinuz" -initrd "$work/initrd" -append "$append"
+    -kernel "$kernel_file" -initrd "$work/initrd" -append "$append"
     "${drive_args[@]}" "${test_args[@]}" "${extra[@]}")
 
 if [ $shell = 1 ]; then
