@@ -563,6 +563,51 @@ static void test_perf(void)
     test_images_free(&t);
 }
 
+/* mdadm reads our drive states: failed, rebuilding, dedicated spare. */
+static void test_mdadm_states(void)
+{
+    g_autofree char *mdadm = find_mdadm();
+    TestImages t;
+    RaidConfig *cfg;
+    GError *err = NULL;
+    const char *argv[] = { NULL, "--examine", "--metadata=ddf", NULL, NULL };
+    g_autofree char *out = NULL, *errs = NULL;
+    int status;
+
+    if (!mdadm) {
+        g_test_skip("mdadm is not installed");
+        return;
+    }
+    test_images_new(&t, 6, 40 << 20);
+    cfg = test_config_new(&t, 4, RAID_LEVEL_6, 0);
+    g_assert_true(raid_config_remove_spare(cfg, 5, &err));
+    g_assert_true(raid_config_add_spare(cfg, 5, cfg->vds[0].dg, &err));
+    g_assert_true(raid_config_fail_pd(cfg, 1, &err));
+    g_assert_true(raid_config_replace_pd(cfg, 1, 4, &err));
+    cfg->vds[0].job.next_row = 3;
+    g_assert_true(ddf_store_config(cfg, &err));
+    argv[0] = mdadm;
+    argv[3] = t.paths[0];
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT,
+                               NULL, NULL, &out, &errs, &status, &err));
+    g_assert_true(g_spawn_check_wait_status(status, NULL));
+    if (!strstr(out, "/Offline, Failed") ||
+        !strstr(out, "active/Online, Rebuilding") ||
+        !strstr(out, "state[0] : Partially Optimal") ||
+        !strstr(out, "Raid Devices[0] : 4 (0@0K 4@0K 2@0K 3@0K)")) {
+        g_error("mdadm --examine does not show the states:\n%s", out);
+    }
+    g_free(out);
+    g_free(errs);
+    argv[3] = t.paths[5];
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_DEFAULT,
+                               NULL, NULL, &out, &errs, &status, &err));
+    g_assert_true(g_spawn_check_wait_status(status, NULL));
+    g_assert_nonnull(strstr(out, "spare/Online"));
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -579,6 +624,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ddf/newest-wins", test_newest_wins);
     g_test_add_func("/ddf/foreign-import", test_foreign_import);
     g_test_add_func("/ddf/perf", test_perf);
+    g_test_add_func("/ddf/mdadm-states", test_mdadm_states);
     for (size_t i = 0; i < 5; i++) {
         g_autofree char *p = g_strdup_printf("/ddf/mdadm-examine/%s",
                                              raid_level_name(levels[i].level));
