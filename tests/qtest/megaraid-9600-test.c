@@ -121,8 +121,10 @@ static MR *mr_start(const char *extra)
     m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
                           "-device megaraid-9600,id=raid0,addr=04.0%s "
                           "-drive if=none,id=d0,format=raw,file=%s "
-                          "-device megaraid-drive,bus=raid0.0,slot=0,"
-                          "drive=d0,interface=nvme",
+                          "-blockdev driver=null-co,node-name=spare,"
+                          "size=4194304 "
+                          "-device megaraid-drive,id=hd0,bus=raid0.0,"
+                          "slot=0,drive=d0,interface=nvme",
                           fw_args(), extra ? extra : "", m->img);
     m->qts = m->qs->qts;
     m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
@@ -815,6 +817,73 @@ static void test_task_mgmt(void)
     mr_stop(m);
 }
 
+static void expect_scsi_error(MR *m, uint8_t *f, uint16_t status);
+
+static uint16_t mr_remove_device(MR *m, uint16_t tag, uint16_t handle)
+{
+    uint8_t f[64] = { 0 };
+
+    stw_le_p(f, tag);
+    f[3] = 0x08;
+    f[0x0B] = 0x10;                                   /* REMOVE_DEVICE */
+    stw_le_p(f + 0x30, handle);
+    return mr_admin(m, f, sizeof(f), NULL);
+}
+
+static void test_hotplug(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint8_t f[128], tm[32] = { 0 };
+    Desc d;
+
+    /* Hot removal: a PCIe topology change, NOT RESPONDING for the handle. */
+    qtest_qmp_device_del(m->qts, "hd0");
+    mr_admin_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmphex(d.tag, ==, 0xFFFF);
+    g_assert_cmphex(d.frame[0x11], ==, 0x20);
+    g_assert_cmpuint(d.frame[0x18 + 0x08], ==, 1);    /* one entry */
+    g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x10), ==, handle);
+    g_assert_cmphex(d.frame[0x18 + 0x12], ==, 0x02);
+    /* I/O to it is refused; the handle stays reserved until the host's
+     * removal handshake (target reset, then REMOVE_DEVICE). */
+    scsi_frame(f, 60, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
+    put_sge(f + 0x40, ~0ULL, 0, 0x08);
+    expect_scsi_error(m, f, 0x0043);
+    stw_le_p(tm, 8);
+    tm[3] = 0x21;
+    stw_le_p(tm + 0x0A, handle);
+    stw_le_p(tm + 0x0C, 0xFFFF);
+    tm[0x0E] = 0x03;
+    mr_submit_admin(m, tm, sizeof(tm));
+    mr_admin_reply(m, &d);
+    g_assert_cmphex(d.status, ==, 0);
+    g_assert_cmphex(mr_remove_device(m, 8, handle), ==, 0);
+    g_assert_cmphex(mr_remove_device(m, 8, handle), ==, 0x0007);
+
+    /* Hot add of a SAS drive: DEVICE ADDED with its device page 0. */
+    qtest_qmp_device_add(m->qts, "megaraid-drive", "hd1",
+                         "{'bus': 'raid0.0', 'slot': 3, 'drive': 'spare',"
+                         " 'interface': 'sas'}");
+    mr_admin_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmphex(d.frame[0x11], ==, 0x07);
+    handle = lduw_le_p(d.frame + 0x18 + 0x08);
+    g_assert_cmpuint(handle, !=, 0);
+    g_assert_cmphex(d.frame[0x18 + 0x27], ==, 0);                /* SAS */
+    g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x0A), ==, 0xFFFF);
+    g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x32) & 0x107, ==, 0x101);
+    /* And it answers I/O. */
+    scsi_frame(f, 61, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
+    put_sge(f + 0x40, ~0ULL, 0, 0x08);
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmphex(d.tag, ==, 61);
+    mr_stop(m);
+}
+
 /* ---- bad input ---- */
 
 static void expect_scsi_error(MR *m, uint8_t *f, uint16_t status)
@@ -1031,6 +1100,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/scsi-inquiry-sense",
                    test_scsi_inquiry_and_sense);
     qtest_add_func("/megaraid-9600/task-mgmt", test_task_mgmt);
+    qtest_add_func("/megaraid-9600/hotplug", test_hotplug);
     qtest_add_func("/megaraid-9600/bad/functions", test_bad_functions);
     qtest_add_func("/megaraid-9600/bad/sgl", test_bad_sgl);
     qtest_add_func("/megaraid-9600/bad/doorbells", test_bad_doorbells);
