@@ -846,8 +846,10 @@ static void test_hotplug(void)
     g_assert_cmpuint(d.frame[0x18 + 0x08], ==, 1);    /* one entry */
     g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x10), ==, handle);
     g_assert_cmphex(d.frame[0x18 + 0x12], ==, 0x02);
-    /* I/O to it is refused; the handle stays reserved until the host's
-     * removal handshake (target reset, then REMOVE_DEVICE). */
+    /*
+     * I/O to it is refused; the handle stays reserved until the host's
+     * removal handshake (target reset, then REMOVE_DEVICE).
+     */
     scsi_frame(f, 60, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
     put_sge(f + 0x40, ~0ULL, 0, 0x08);
     expect_scsi_error(m, f, 0x0043);
