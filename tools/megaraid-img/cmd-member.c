@@ -55,7 +55,7 @@ int cmd_replace(int argc, char **argv)
     GOptionEntry entries[] = {
         { "drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive,
           "the failed member's image (if it is still listed)", "IMAGE" },
-        { "ref", 'r', 0, G_OPTION_ARG_INT, &slot,
+        { "index", 'x', 0, G_OPTION_ARG_INT, &slot,
           "or: the failed or missing member by drive index (see show)", "N" },
         { "with", 'w', 0, G_OPTION_ARG_FILENAME, &with,
           "replacement image (blank or unconfigured); default: a hot spare",
@@ -73,7 +73,7 @@ int cmd_replace(int argc, char **argv)
         return 2;
     }
     if (!drive && slot < 0) {
-        fprintf(stderr, "megaraid-img replace: --drive or --ref is "
+        fprintf(stderr, "megaraid-img replace: --drive or --index is "
                 "required\n");
         return 2;
     }

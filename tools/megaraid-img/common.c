@@ -32,11 +32,12 @@ bool img_parse(const char *cmd, const char *params, const char *summary,
           "written by another controller are foreign", "SERIAL" },
         { NULL }
     };
-    g_autofree char *p = g_strdup_printf("%s", params);
-    GOptionContext *ctx = g_option_context_new(p);
+    g_autofree char *prg = g_strdup_printf("megaraid-img %s", cmd);
+    GOptionContext *ctx = g_option_context_new(params);
     GError *err = NULL;
     bool ok;
 
+    g_set_prgname(prg);
     g_option_context_set_summary(ctx, summary);
     g_option_context_add_main_entries(ctx, entries, NULL);
     g_option_context_add_main_entries(ctx, common, NULL);
