@@ -253,6 +253,50 @@ static void test_create_errors(void)
     test_images_free(&t);
 }
 
+/* A pulled drive: missing, degraded reads, replaced by index, rebuilt. */
+static void test_missing_drive(void)
+{
+    TestImages t;
+    g_autofree char *data = NULL, *in = NULL, *out = NULL, *got = NULL;
+    gsize n;
+    Run r;
+
+    test_images_new(&t, 4, 40 << 20);
+    expect_out(run("create", "-l", "raid6", "-s", "64", "--size", "4M",
+                   t.paths[0], t.paths[1], t.paths[2], NULL), "RAID6");
+    in = write_random(t.dir, "in.bin", 4 << 20, &data);
+    out = g_build_filename(t.dir, "out.bin", NULL);
+    expect_out(run("write", "-i", in, t.paths[0], t.paths[1], t.paths[2],
+                   NULL), "");
+    /* Drive 1 is not given any more; a blank drive 3 is. */
+    r = run("show", "--json", t.paths[0], t.paths[2], t.paths[3], NULL);
+    EXPECT_OK(r);
+    g_assert_nonnull(strstr(r.out, "\"state\":\"missing\""));
+    g_assert_nonnull(strstr(r.out, "\"state\":\"partially-degraded\""));
+    g_assert_nonnull(strstr(r.out, "\"unconfigured_images\":[{\"file\""));
+    run_clear(&r);
+    expect_out(run("read", "-O", out, t.paths[0], t.paths[2], t.paths[3],
+                   NULL), "");
+    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+    g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
+    g_clear_pointer(&got, g_free);
+    expect_fail(run("replace", "-x", "9", t.paths[0], t.paths[2], t.paths[3],
+                    NULL), "drive index 9 does not exist", NULL);
+    expect_out(run("replace", "-x", "1", "-w", t.paths[3], t.paths[0],
+                   t.paths[2], t.paths[3], NULL), "rebuild pending");
+    expect_out(run("rebuild", t.paths[0], t.paths[2], t.paths[3], NULL),
+               "rebuild finished");
+    expect_out(run("show", t.paths[0], t.paths[2], t.paths[3], NULL),
+               "RAID6, optimal");
+    /* Without drive 2: the rebuilt drive serves its strips directly. */
+    expect_out(run("read", "-O", out, t.paths[0], t.paths[3], NULL), "");
+    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+    g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
+    g_unlink(in);
+    g_unlink(out);
+    test_images_free(&t);
+}
+
 /* Up to 16 VDs share a drive group; the 17th is refused by name. */
 static void test_vds_per_group(void)
 {
@@ -430,6 +474,7 @@ int main(int argc, char **argv)
     g_test_add_func("/img/lifecycle", test_lifecycle);
     g_test_add_func("/img/create-errors", test_create_errors);
     g_test_add_func("/img/vds-per-group", test_vds_per_group);
+    g_test_add_func("/img/missing-drive", test_missing_drive);
     g_test_add_data_func("/img/import-mdadm-style/RAID5",
                          GINT_TO_POINTER(RAID_LEVEL_5), test_import);
     g_test_add_data_func("/img/import-mdadm-style/RAID10",
