@@ -200,6 +200,9 @@ static void mr9600_scsi_done(MRTargetReq *treq)
     mr9600_request_release(s, r);
 
     if (status == MPI3_SCSI_STATUS_TASK_ABORTED) {
+        if (tm) {
+            tm->termination_count++;
+        }
         rep.hdr.ioc_status = cpu_to_le16(MPI3_IOCSTATUS_SCSI_TASK_TERMINATED);
         rep.scsi_status = 0;
         rep.scsi_state = MPI3_SCSI_STATE_TERMINATED |
@@ -396,7 +399,6 @@ void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req)
             if (r->dev_handle == handle && r->host_tag == task_tag &&
                 r->generation == s->generation && r->req_qid != 0 &&
                 !r->tm) {
-                tm->termination_count++;
                 r->tm = tm;
                 tm->outstanding++;
                 mr_target_cancel(&r->treq);
@@ -407,12 +409,11 @@ void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req)
     case MPI3_SCSITASKMGMT_TASKTYPE_ABORT_TASK_SET:
     case MPI3_SCSITASKMGMT_TASKTYPE_CLEAR_TASK_SET:
     case MPI3_SCSITASKMGMT_TASKTYPE_LOGICAL_UNIT_RESET:
-        tm->termination_count = mr9600_requests_cancel(s, handle, false, lun,
-                                                       tm);
+        mr9600_requests_cancel(s, handle, false, lun, tm);
         break;
     case MPI3_SCSITASKMGMT_TASKTYPE_TARGET_RESET:
     case MPI3_SCSITASKMGMT_TASKTYPE_I_T_NEXUS_RESET:
-        tm->termination_count = mr9600_requests_cancel(s, handle, true, 0, tm);
+        mr9600_requests_cancel(s, handle, true, 0, tm);
         break;
     case MPI3_SCSITASKMGMT_TASKTYPE_QUERY_TASK:
     case MPI3_SCSITASKMGMT_TASKTYPE_QUERY_TASK_SET:

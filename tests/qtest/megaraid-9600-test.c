@@ -122,7 +122,7 @@ static MR *mr_start(const char *extra)
                           "-device megaraid-9600,id=raid0,addr=04.0%s "
                           "-drive if=none,id=d0,format=raw,file=%s "
                           "-blockdev driver=null-co,node-name=spare,"
-                          "size=4194304 "
+                          "size=4194304,latency-ns=300000000 "
                           "-device megaraid-drive,id=hd0,bus=raid0.0,"
                           "slot=0,drive=d0,interface=nvme",
                           fw_args(), extra ? extra : "", m->img);
@@ -830,6 +830,59 @@ static uint16_t mr_remove_device(MR *m, uint16_t tag, uint16_t handle)
     return mr_admin(m, f, sizeof(f), NULL);
 }
 
+/* TARGET RESET with a READ in flight on a slow drive. */
+static void test_tm_terminates_io(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint64_t data = mr_alloc(m, 4096);
+    uint8_t f[128], cdb[10], tm[32] = { 0 };
+    uint8_t raw[16];
+    uint32_t terminated;
+    Desc d;
+
+    qtest_qmp_device_add(m->qts, "megaraid-drive", "slow",
+                         "{'bus': 'raid0.0', 'slot': 7, 'drive': 'spare',"
+                         " 'interface': 'nvme'}");
+    mr_admin_reply(m, &d);
+    g_assert_cmphex(d.frame[0x11], ==, 0x07);
+    handle = lduw_le_p(d.frame + 0x18 + 0x08);
+
+    rw10(cdb, false, 0, 8);
+    scsi_frame(f, 70, handle, 0x00080000, 4096, cdb, 10);
+    put_sge(f + 0x40, data, 4096, 0x08);
+    mr_submit_op(m, f);
+    stw_le_p(tm, 5);
+    tm[3] = 0x21;
+    stw_le_p(tm + 0x0A, handle);
+    tm[0x0E] = 0x03;
+    mr_submit_admin(m, tm, sizeof(tm));
+    mr_admin_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmphex(d.tag, ==, 5);
+    g_assert_cmphex(d.status, ==, 0);
+    g_assert_cmphex(d.frame[0x14], ==, 0x00);
+    terminated = ldl_le_p(d.frame + 0x10);
+    /*
+     * The READ was completed before the TM reply: terminated (TASK
+     * TERMINATED, counted in TerminationCount) if the backend could cancel
+     * it, else with its normal status (null-co cannot cancel).
+     */
+    qtest_memread(m->qts, m->orep + m->orep_ci * 16, raw, 16);
+    g_assert_cmphex(lduw_le_p(raw + 14) & 1, ==, m->orep_phase);
+    mr_op_reply(m, &d);
+    g_assert_cmphex(d.tag, ==, 70);
+    if (terminated) {
+        g_assert_cmpuint(terminated, ==, 1);
+        g_assert_cmphex(d.status, ==, 0x0048);
+        g_assert_cmphex(d.frame[0x11] & 0x08, ==, 0x08);
+    } else {
+        g_assert_cmphex(d.status, ==, 0);
+        g_assert_cmpuint(ldl_le_p(d.frame + 0x14), ==, 4096);
+    }
+    mr_stop(m);
+}
+
 static void test_hotplug(void)
 {
     uint16_t handle;
@@ -1102,6 +1155,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/scsi-inquiry-sense",
                    test_scsi_inquiry_and_sense);
     qtest_add_func("/megaraid-9600/task-mgmt", test_task_mgmt);
+    qtest_add_func("/megaraid-9600/tm-terminates-io", test_tm_terminates_io);
     qtest_add_func("/megaraid-9600/hotplug", test_hotplug);
     qtest_add_func("/megaraid-9600/bad/functions", test_bad_functions);
     qtest_add_func("/megaraid-9600/bad/sgl", test_bad_sgl);
