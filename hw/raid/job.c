@@ -109,28 +109,34 @@ bool raid_job_start(RaidConfig *cfg, int vd, RaidJobKind kind, bool repair,
     return true;
 }
 
-static void zero_done(void *ctx, int ret)
+/*
+ * Initialization of a row: every member's strip reads back as zeroes,
+ * which makes data, mirrors, P and Q consistent (discard = write zeroes).
+ */
+static RaidPlan *init_row_plan(const RaidLayout *l, uint64_t row)
 {
-    int *r = ctx;
+    RaidPlan *p = g_new0(RaidPlan, 1);
+    uint32_t zero = 0;
 
-    if (ret < 0 && *r == 0) {
-        *r = ret;
+    p->op = RAID_OP_UNMAP;
+    p->steps = g_array_new(false, true, sizeof(RaidStep));
+    p->buf_size = g_array_new(false, true, sizeof(uint32_t));
+    p->groups = g_array_new(false, true, sizeof(RaidPlanGroup));
+    g_array_append_val(p->buf_size, zero);
+    p->exclusive = true;
+    p->has_rows = true;
+    p->first_row = p->last_row = row;
+    p->nphases = 1;
+    for (uint32_t m = 0; m < l->members; m++) {
+        RaidStep st = {
+            .kind = RAID_STEP_DISCARD,
+            .member = m,
+            .member_lba = l->member_start[m] + row * l->strip,
+            .sectors = raid_layout_row_len(l, row),
+        };
+        g_array_append_val(p->steps, st);
     }
-}
-
-/* Initialization: zeroes make data, mirrors, P and Q consistent. */
-static int init_row(const RaidLayout *l, const RaidExecOps *ops, void *opaque,
-                    uint64_t row, uint8_t *zeros)
-{
-    uint32_t len = raid_layout_row_len(l, row);
-    int ret = 0;
-
-    for (uint32_t m = 0; m < l->members && ret == 0; m++) {
-        RaidIOBuf b = { .ptr = zeros };
-        ops->write(opaque, m, l->member_start[m] + row * l->strip, len, b,
-                   zero_done, &ret);
-    }
-    return ret;
+    return p;
 }
 
 static void finish(RaidConfig *cfg, int vd)
@@ -169,24 +175,113 @@ static void finish(RaidConfig *cfg, int vd)
     }
 }
 
+/* Member index of the drive a rebuild cursor targets, or UINT32_MAX. */
+static uint32_t rebuild_target(const RaidConfig *cfg, int vd)
+{
+    int pds[RAID_MAX_MEMBERS];
+    int n = raid_vd_members(cfg, vd, pds, RAID_MAX_MEMBERS);
+
+    for (int i = 0; i < n; i++) {
+        if (cfg->pds[pds[i]].ref == cfg->vds[vd].job.target_ref) {
+            return i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+bool raid_job_row_begin(RaidConfig *cfg, int vd, const RaidLayout *l,
+                        RaidJobRow *jr, GError **errp)
+{
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    RaidVd *v;
+    uint32_t target = UINT32_MAX;
+
+    memset(jr, 0, sizeof(*jr));
+    if (!vd_valid(cfg, vd, errp)) {
+        return false;
+    }
+    v = &cfg->vds[vd];
+    if (v->job.kind == RAID_JOB_NONE) {
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "VD %d runs no background job", vd);
+        return false;
+    }
+    if (v->job.kind == RAID_JOB_REBUILD) {
+        target = rebuild_target(cfg, vd);
+        if (target == UINT32_MAX) {
+            ERR(errp, "VD %d: the drive being rebuilt (reference %08x) is "
+                "no longer a member", vd, v->job.target_ref);
+            return false;
+        }
+    }
+    v->job.total_rows = l->rows;
+    if (v->job.next_row >= l->rows) {
+        return true;            /* nothing left: row_end finishes it */
+    }
+    jr->row = v->job.next_row;
+    raid_config_vd_member_states(cfg, vd, st);
+    switch (v->job.kind) {
+    case RAID_JOB_REBUILD:
+        jr->plan = raid_plan_rebuild_row(l, st, jr->row, target);
+        break;
+    case RAID_JOB_CHECK:
+        jr->plan = raid_plan_check_row(l, st, jr->row, v->job.repair);
+        break;
+    default:
+        jr->plan = init_row_plan(l, jr->row);
+        break;
+    }
+    return true;
+}
+
+bool raid_job_row_end(RaidConfig *cfg, int vd, const RaidLayout *l,
+                      RaidJobRow *jr, const RaidRunResult *res,
+                      RaidJobProgress *out, GError **errp)
+{
+    RaidVd *v = &cfg->vds[vd];
+    bool ok = true;
+
+    if (jr->plan) {
+        raid_plan_free(jr->plan);
+        jr->plan = NULL;
+        if (res->ret < 0) {
+            ERR(errp, "VD %d: %s of row %" G_GUINT64_FORMAT " failed: %s%s",
+                vd, raid_job_name(v->job.kind), jr->row,
+                g_strerror(-res->ret), res->failed_member != UINT32_MAX ?
+                " (member I/O error)" : "");
+            ok = false;
+        } else {
+            if (res->mismatches) {
+                v->job.mismatches++;
+                out->mismatches++;
+                if (!v->job.repair) {
+                    v->consistent = false;
+                }
+            }
+            v->job.next_row++;
+            out->rows++;
+        }
+    }
+    out->total_mismatches = v->job.mismatches;
+    if (ok && v->job.next_row >= l->rows) {
+        finish(cfg, vd);
+        out->finished = true;
+    }
+    return ok;
+}
+
 bool raid_job_step(RaidConfig *cfg, int vd, const RaidExecOps *ops,
                    void *opaque, uint64_t max_rows, RaidJobProgress *out,
                    GError **errp)
 {
-    RaidVd *v;
     RaidLayout *l;
-    RaidMemberState st[RAID_MAX_MEMBERS];
-    g_autofree uint8_t *zeros = NULL;
-    uint32_t target = UINT32_MAX;
-    int pds[RAID_MAX_MEMBERS], n;
     bool ok = true;
 
     memset(out, 0, sizeof(*out));
     if (!vd_valid(cfg, vd, errp)) {
         return false;
     }
-    v = &cfg->vds[vd];
-    if (v->job.kind == RAID_JOB_NONE) {
+    if (cfg->vds[vd].job.kind == RAID_JOB_NONE) {
         ERR(errp, "VD %d runs no background job", vd);
         return false;
     }
@@ -195,60 +290,21 @@ bool raid_job_step(RaidConfig *cfg, int vd, const RaidExecOps *ops,
         g_free(l);
         return false;
     }
-    n = raid_vd_members(cfg, vd, pds, RAID_MAX_MEMBERS);
-    if (v->job.kind == RAID_JOB_REBUILD) {
-        for (int i = 0; i < n; i++) {
-            if (cfg->pds[pds[i]].ref == v->job.target_ref) {
-                target = i;
-            }
-        }
-        if (target == UINT32_MAX) {
-            ERR(errp, "VD %d: the drive being rebuilt (reference %08x) is no "
-                "longer a member", vd, v->job.target_ref);
-            g_free(l);
-            return false;
-        }
-    }
-    if (v->job.kind == RAID_JOB_INIT) {
-        zeros = g_malloc0((size_t)l->strip * RAID_SECTOR_SIZE);
-    }
-    v->job.total_rows = l->rows;
-    while (out->rows < max_rows && v->job.next_row < l->rows) {
-        uint64_t row = v->job.next_row;
-        RaidPlan *plan = NULL;
+    while (ok && !out->finished) {
+        RaidJobRow jr;
         RaidRunResult res = { 0 };
 
-        raid_config_vd_member_states(cfg, vd, st);
-        if (v->job.kind == RAID_JOB_INIT) {
-            res.ret = init_row(l, ops, opaque, row, zeros);
-        } else {
-            plan = v->job.kind == RAID_JOB_REBUILD ?
-                   raid_plan_rebuild_row(l, st, row, target) :
-                   raid_plan_check_row(l, st, row, v->job.repair);
-            res = raid_run_sync(plan, RAID_PARITY_ISAL, ops, opaque);
-            raid_plan_free(plan);
-        }
-        if (res.ret < 0) {
-            ERR(errp, "VD %d: %s of row %" G_GUINT64_FORMAT " failed: %s%s",
-                vd, raid_job_name(v->job.kind), row, g_strerror(-res.ret),
-                res.failed_member != UINT32_MAX ? " (member I/O error)" : "");
-            ok = false;
+        if (out->rows >= max_rows && cfg->vds[vd].job.next_row < l->rows) {
             break;
         }
-        if (res.mismatches) {
-            v->job.mismatches++;
-            out->mismatches++;
-            if (!v->job.repair) {
-                v->consistent = false;
-            }
+        ok = raid_job_row_begin(cfg, vd, l, &jr, errp);
+        if (!ok) {
+            break;
         }
-        v->job.next_row++;
-        out->rows++;
-    }
-    out->total_mismatches = v->job.mismatches;
-    if (ok && v->job.next_row >= l->rows) {
-        finish(cfg, vd);
-        out->finished = true;
+        if (jr.plan) {
+            res = raid_run_sync(jr.plan, RAID_PARITY_ISAL, ops, opaque);
+        }
+        ok = raid_job_row_end(cfg, vd, l, &jr, &res, out, errp);
     }
     g_free(l);
     return ok;

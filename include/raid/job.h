@@ -40,6 +40,24 @@ bool raid_job_step(RaidConfig *cfg, int vd, const RaidExecOps *ops,
                    void *opaque, uint64_t max_rows, RaidJobProgress *out,
                    GError **errp);
 
+/*
+ * Asynchronous use (the device): plan the cursor's next row, run the plan
+ * with raid_run_start() while holding its rows' stripe lock (the plan's
+ * first_row/last_row, exclusive), then account the result.  begin leaves
+ * jr->plan NULL when no row is left; end then finishes the job.  On an
+ * I/O error end returns false and the cursor stays on that row.
+ */
+typedef struct RaidJobRow {
+    uint64_t row;
+    RaidPlan *plan;             /* owned until raid_job_row_end() */
+} RaidJobRow;
+
+bool raid_job_row_begin(RaidConfig *cfg, int vd, const RaidLayout *l,
+                        RaidJobRow *jr, GError **errp);
+bool raid_job_row_end(RaidConfig *cfg, int vd, const RaidLayout *l,
+                      RaidJobRow *jr, const RaidRunResult *res,
+                      RaidJobProgress *out, GError **errp);
+
 /* Percentage done (0..100) for display. */
 unsigned raid_job_percent(const RaidJobCursor *c);
 const char *raid_job_name(RaidJobKind k);
