@@ -81,17 +81,24 @@ for t in $tools /bin/busybox; do
     fi
 done
 
-# Rebuild only when an input changed.
+# Rebuild only when an input changed (.inputs lists them, for diagnosis).
 # shellcheck disable=SC2086
-stamp=$( {
+inputs=$( {
     echo "$deb $modules $tools"
     dpkg-query -W $tool_pkgs
-    cat "$0" "$here/init" "$here/extract-vmlinux.py"
-} | sha256sum | cut -d' ' -f1)
+    for f in build-image.sh init extract-vmlinux.py; do
+        echo "$f $(sha256sum < "$here/$f")"
+    done
+} )
+stamp=$(echo "$inputs" | sha256sum | cut -d' ' -f1)
 if [ -f "$out/vmlinuz" ] && [ -f "$out/vmlinux" ] && [ -f "$out/initrd.img" ] &&
    [ "$(cat "$out/.stamp" 2>/dev/null)" = "$stamp" ]; then
     echo "build-image: $out up to date" >&2
     exit 0
+fi
+if [ -f "$out/.inputs" ]; then
+    echo "build-image: inputs changed:" >&2
+    diff "$out/.inputs" <(echo "$inputs") | grep '^[<>]' >&2 || true
 fi
 
 start=$(date +%s)
@@ -180,6 +187,7 @@ mv "$out/vmlinux.new" "$out/vmlinux"
 mv "$out/initrd.img.new" "$out/initrd.img"
 echo "$uname_r" > "$out/uname"
 echo "$stamp" > "$out/.stamp"
+echo "$inputs" > "$out/.inputs"
 rm -rf "$tmp"
 echo "build-image: $out ($uname_r) built in $(( $(date +%s) - start ))s," \
      "initrd $(du -h "$out/initrd.img" | cut -f1)" >&2
