@@ -16,6 +16,7 @@ pkgs=(
     libglib2.0-dev libpixman-1-dev libslirp-dev libaio-dev liburing-dev
     libfdt-dev zlib1g-dev libisal-dev
     seabios qemu-system-data
+    clang libclang-rt-14-dev mdadm
 )
 bpo=(meson python3-pycotap)
 

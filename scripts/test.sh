@@ -67,6 +67,16 @@ if [ -f meson.build ]; then
     done
 fi
 
+# 1b. A bounded libFuzzer run of the DDF decoder (ASan + UBSan).
+if [ -x tests/fuzz/ddf-fuzz.sh ]; then
+    if tests/fuzz/ddf-fuzz.sh "${DDF_FUZZ_SECONDS:-30}"; then
+        count "fuzz (DDF decoder)" 1 0
+    else
+        failures+=("fuzz (DDF decoder): build/fuzz-ddf/fuzz.log")
+        count "fuzz (DDF decoder)" 0 1
+    fi
+fi
+
 # 2. QEMU with our devices, and our qtests.
 qtests=()
 for f in tests/qtest/*-test.c; do
