@@ -81,7 +81,7 @@ done
 echo
 echo "guest kernel $kernel, TCG, fio libaio direct=1 iodepth=32, ${runtime}s per job"
 printf '%-16s %14s %14s %14s %14s\n' controller "4K rand read" "4K rand write" "128K seq read" "128K seq write"
-printf '%-16s %14s %14s %14s %14s\n' "" IOPS IOPS MB/s MB/s
+printf '%-16s %14s %14s %14s %14s\n' "" IOPS IOPS MiB/s MiB/s
 for r in "${results[@]}"; do
     # shellcheck disable=SC2086
     printf '%-16s %14s %14s %14s %14s\n' $r
