@@ -3,8 +3,8 @@
  *
  * megaraid-sim: identification data of the SCSI target: standard INQUIRY,
  * the VPD pages (00h, 80h, 83h, 89h for SATA, B0h, B1h, B2h), READ
- * CAPACITY (10) and (16), REPORT LUNS.  Pure builders over the drive's
- * identity (see target-int.h).
+ * CAPACITY (10) and (16), READ DEFECT DATA (10) and (12), REPORT LUNS.
+ * Pure builders over the drive's identity (see target-int.h).
  */
 
 #include "qemu/osdep.h"
@@ -303,4 +303,24 @@ int mr_build_report_luns(const uint8_t *cdb, uint8_t *buf, MRSense *s)
     }
     mr_sense_bad_cdb(s, 2, -1);
     return -1;
+}
+
+/*
+ * READ DEFECT DATA (10) 37h or (12) B7h: the emulated medium has no
+ * defects, so both lists are valid and empty, in the requested format.
+ */
+int mr_build_read_defect(const uint8_t *cdb, uint8_t *buf, MRSense *s)
+{
+    bool twelve = cdb[0] == READ_DEFECT_DATA_12;
+    uint8_t req = twelve ? cdb[1] : cdb[2];
+    uint8_t format = req & 0x07;
+
+    if (format == 1 || format == 2 || format == 7) {
+        /* reserved formats (7 is vendor specific) */
+        mr_sense_bad_cdb(s, twelve ? 1 : 2, 2);
+        return -1;
+    }
+    memset(buf, 0, 8);
+    buf[1] = (req & 0x18) | format;
+    return twelve ? 8 : 4;
 }

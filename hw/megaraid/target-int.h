@@ -79,6 +79,7 @@ int mr_build_inquiry(const MRDrive *d, uint64_t lun, const uint8_t *cdb,
 int mr_build_read_capacity(const MRDrive *d, const uint8_t *cdb,
                            uint8_t *buf, MRSense *s);
 int mr_build_report_luns(const uint8_t *cdb, uint8_t *buf, MRSense *s);
+int mr_build_read_defect(const uint8_t *cdb, uint8_t *buf, MRSense *s);
 void mr_inquiry_product(const MRDrive *d, char *out16);
 void mr_inquiry_revision(const MRDrive *d, char *out4);
 

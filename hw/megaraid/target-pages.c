@@ -286,6 +286,10 @@ static int mr_log_pages(const MRDrive *d, uint8_t *list)
     if (d->media == MR_MEDIA_SSD) {
         list[n++] = 0x11;
     }
+    list[n++] = 0x15;
+    if (d->iface == MR_IF_SAS) {
+        list[n++] = 0x18;
+    }
     list[n++] = 0x2f;
     return n;
 }
@@ -327,6 +331,39 @@ static int mr_log_from_pointer(uint8_t *p, int n, uint16_t pointer)
         in += len;
     }
     return out;
+}
+
+/* Background scan results (15h): status parameter only, no scan active. */
+static int mr_log_background_scan(const MRDrive *d, uint8_t *p)
+{
+    uint8_t b[12] = { 0 };
+
+    mr_put32(b, mr_power_on_hours(d) * 60);     /* power-on minutes */
+    b[5] = 0x00;                                /* no scan active */
+    mr_put16(b + 6, 1);                         /* scans performed */
+    mr_put16(b + 10, 1);                        /* medium scans performed */
+    return mr_log_param(p, 0x0000, 0x03, b, sizeof(b));
+}
+
+/*
+ * Protocol specific port (18h) of a SAS drive: port A, one phy at 12 Gb/s
+ * attached to the controller, no link errors.
+ */
+static int mr_log_sas_port(const MRDrive *d, uint8_t *p)
+{
+    uint8_t b[4 + 52] = { 0 };
+    uint8_t *phy = b + 4;
+
+    b[0] = 0x06;                                /* SAS protocol */
+    b[3] = 1;                                   /* number of phys */
+    phy[1] = 0;                                 /* phy identifier */
+    phy[3] = 52 - 4;                            /* descriptor length */
+    phy[4] = 0x10;                              /* attached: end device */
+    phy[5] = 0x0b;                              /* 12 Gb/s */
+    phy[6] = 0x08;                              /* attached SSP initiator */
+    mr_put64(phy + 8, d->wwn + 1);              /* port A */
+    mr_put64(phy + 16, 0x500605b000000000ULL | (d->slot & 0xff));
+    return mr_log_param(p, 0x0001, 0x03, b, sizeof(b));
 }
 
 int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
@@ -425,6 +462,12 @@ int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         memset(b, 0, 4);
         b[3] = MIN(100, 1 + d->ts.blocks_written / (1ULL << 31));
         n += mr_log_param(p + n, 0x0001, 0x03, b, 4);
+        break;
+    case 0x15:
+        n = mr_log_background_scan(d, p);
+        break;
+    case 0x18:
+        n = mr_log_sas_port(d, p);
         break;
     case 0x2f:
         b[0] = 0;                               /* IE ASC: no failure */

@@ -330,6 +330,8 @@ static bool mr_target_emulate(MRTargetReq *req)
     case MODE_SENSE_10:
     case LOG_SENSE:
     case MAINTENANCE_IN:
+    case READ_DEFECT_DATA:
+    case READ_DEFECT_DATA_12:
         break;
     default:
         return false;
@@ -369,6 +371,14 @@ static bool mr_target_emulate(MRTargetReq *req)
     case MODE_SENSE_10:
         alloc = mr_get16(cdb + 7);
         n = mr_build_mode_sense(d, cdb, buf, &s);
+        break;
+    case READ_DEFECT_DATA:
+        alloc = mr_get16(cdb + 7);
+        n = mr_build_read_defect(cdb, buf, &s);
+        break;
+    case READ_DEFECT_DATA_12:
+        alloc = mr_get32(cdb + 6);
+        n = mr_build_read_defect(cdb, buf, &s);
         break;
     case MAINTENANCE_IN:
         alloc = mr_get32(cdb + 6);

@@ -283,6 +283,25 @@ static void test_report_luns(void)
     assert_cdb_field(&s, 0x24, 2, -1);
 }
 
+static void test_read_defect(void)
+{
+    uint8_t c10[10] = { READ_DEFECT_DATA, 0, 0x0c, 0, 0, 0, 0, 0, 4, 0 };
+    uint8_t c12[12] = { READ_DEFECT_DATA_12, 0x1d, 0, 0, 0, 0, 0, 0, 0, 8,
+                        0, 0 };
+    uint8_t b[16];
+    MRSense s;
+
+    g_assert_cmpint(mr_build_read_defect(c10, b, &s), ==, 4);
+    g_assert_cmpint(b[1], ==, 0x0c);                    /* GLISTV, fmt 4 */
+    g_assert_cmpint(mr_get16(b + 2), ==, 0);
+    g_assert_cmpint(mr_build_read_defect(c12, b, &s), ==, 8);
+    g_assert_cmpint(b[1], ==, 0x1d);
+    g_assert_cmpint(mr_get32(b + 4), ==, 0);
+    c10[2] = 0x0f;                                      /* vendor format */
+    g_assert_cmpint(mr_build_read_defect(c10, b, &s), ==, -1);
+    assert_cdb_field(&s, 0x24, 2, 2);
+}
+
 static void test_mode_sense(void)
 {
     MRDrive *d = make_drive(MR_IF_SAS, MR_MEDIA_SSD);
@@ -617,6 +636,7 @@ static void test_random_cdbs(void)
         INQUIRY, READ_CAPACITY_10, SERVICE_ACTION_IN_16, REPORT_LUNS,
         MODE_SENSE, MODE_SENSE_10, LOG_SENSE, ATA_PASSTHROUGH_12,
         ATA_PASSTHROUGH_16, MODE_SELECT, MODE_SELECT_10, MAINTENANCE_IN,
+        READ_DEFECT_DATA, READ_DEFECT_DATA_12,
     };
     GRand *r = g_rand_new_with_seed(9600);
     uint8_t *b = g_malloc0(MR_RESP_MAX + 64);
@@ -646,6 +666,10 @@ static void test_random_cdbs(void)
                 break;
             case REPORT_LUNS:
                 n = mr_build_report_luns(cdb, b, &s);
+                break;
+            case READ_DEFECT_DATA:
+            case READ_DEFECT_DATA_12:
+                n = mr_build_read_defect(cdb, b, &s);
                 break;
             case MODE_SENSE:
             case MODE_SENSE_10:
@@ -697,6 +721,7 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/target/vpd", test_vpd_pages);
     g_test_add_func("/megaraid/target/read-capacity", test_read_capacity);
     g_test_add_func("/megaraid/target/report-luns", test_report_luns);
+    g_test_add_func("/megaraid/target/read-defect", test_read_defect);
     g_test_add_func("/megaraid/target/mode-sense", test_mode_sense);
     g_test_add_func("/megaraid/target/mode-select", test_mode_select);
     g_test_add_func("/megaraid/target/log-sense", test_log_sense);
