@@ -284,6 +284,13 @@ has "smartctl SAS health" "$v" 'SMART Health Status: OK'
 has "smartctl SAS temperature" "$v" 'Current Drive Temperature: +34 C'
 has "smartctl SAS SSD endurance" "$v" 'Percentage used endurance indicator'
 has "smartctl SAS error log" "$v" 'Error counter log'
+smartctl -x "$SAS" > /tmp/smart-x 2>&1
+assert_eq "smartctl -x SAS exit status" 0 "$?"
+cat /tmp/smart-x
+has "smartctl -x SAS grown defects" "$(cat /tmp/smart-x)" 'Elements in grown defect list: 0'
+has "smartctl -x SAS background scan" "$(cat /tmp/smart-x)" 'Background scan results log'
+has "smartctl -x SAS port log" "$(cat /tmp/smart-x)" 'Protocol Specific port log page for SAS SSP'
+has "smartctl -x SAS link rate" "$(cat /tmp/smart-x)" 'negotiated logical link rate: phy enabled; 12 Gbps'
 assert_cmd "SAS self-test" smartctl -t short "$SAS"
 has "SAS self-test logged" "$(smartctl -l selftest "$SAS")" 'Background short +Completed'
 
@@ -301,6 +308,8 @@ has "smartctl SATA attribute 9" "$v" '  9 Power_On_Hours .* 120[0-9]$'
 has "smartctl SATA error log" "$v" 'No Errors Logged'
 assert_cmd "SATA self-test" smartctl -t short "$SATA"
 has "SATA self-test logged" "$(smartctl -l selftest "$SATA")" 'Short offline +Completed without error'
+smartctl -x "$SATA" > /tmp/smart-x 2>&1
+assert_eq "smartctl -x SATA exit status" 0 "$?"
 has "CHECK POWER MODE" "$(smartctl -n standby -i "$SATA")" 'Power mode is: +ACTIVE or IDLE'
 
 # ---- hostile CDBs: random bytes after real and random opcodes, with
