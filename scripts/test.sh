@@ -78,9 +78,14 @@ if [ -x tests/fuzz/ddf-fuzz.sh ]; then
 fi
 
 # 2. QEMU with our devices, and our qtests.
+# *-test.c are qtests in QEMU's list; *-unit.c are unit tests built in
+# the QEMU tree (they need QEMU's headers but no QEMU binary).
 qtests=()
 for f in tests/qtest/*-test.c; do
     [ -e "$f" ] && qtests+=("tests/qtest/$(basename "$f" .c)")
+done
+for f in tests/qtest/*-unit.c; do
+    [ -e "$f" ] && qtests+=("tests/qtest/megaraid/$(basename "$f" .c)")
 done
 if scripts/build-qemu.sh qemu-system-x86_64 qemu-img "${qtests[@]}" \
         >build/qemu-build.log 2>&1; then
