@@ -4,7 +4,7 @@
 # Storage benchmark: boots the same guest (tests/guest) against each
 # controller with one raw image disk and prints fio 4K random read and
 # write IOPS (iodepth 32, libaio, direct) and 128K sequential read and
-# write MB/s side by side.  Prints numbers; never fails on speed (exits
+# write MiB/s side by side.  Prints numbers; never fails on speed (exits
 # non-zero only when a run could not produce them).
 #
 #   scripts/bench.sh [--kernel 6.1|6.12] [--runtime S] [controller...]

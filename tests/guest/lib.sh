@@ -64,9 +64,10 @@ need_modules() {
 # DRIVER.
 need_driver() {
     for _f in /sys/bus/*/drivers/"$1"/*; do
-        [ -L "$_f" ] && [ -e "$_f/driver" ] || continue
-        log "driver $1 bound to ${_f##*/}"
-        return 0
+        if [ -L "$_f" ] && [ -e "$_f/driver" ]; then
+            log "driver $1 bound to ${_f##*/}"
+            return 0
+        fi
     done
     lspci -nnk
     fail "no device bound to driver $1"
