@@ -31,8 +31,17 @@ wait_disks 120
 check_disks
 mr9600_driver_log
 
-# Host reset with I/O running.
+# LUN reset and target reset (task management through the admin queue).
 dev=$(disk_dev d0)
+for _d in "$dev" "$(disk_dev d1)"; do
+    log "LUN reset and target reset through $_d"
+    sg_reset -d "$_d" || fail "sg_reset -d $_d (LUN reset) failed"
+    sg_reset -t "$_d" || fail "sg_reset -t $_d (target reset) failed"
+done
+dmesg | grep -q 'controller reset is triggered' &&
+    fail "a LUN or target reset escalated to a controller reset"
+
+# Host reset with I/O running.
 ( fio_verify "$dev" 32M --loops=6 > /tmp/fio.r 2>&1; echo $? > /tmp/fio.r.rc ) &
 sleep 3
 log "host reset through $dev"
@@ -59,4 +68,4 @@ for _n in $(disk_names); do
     host_expect "$_n" "$(disk_dev "$_n")"
 done
 mr9600_driver_log 'reset|snapdump|diag|fault code\(0x0000F000\)'
-check_dmesg 'mpi3mr|[Hh]ost reset|sd [0-9:]+: .*reset'
+check_dmesg 'mpi3mr|[Hh]ost reset|(sd|scsi) [0-9:]+: .*[Rr]eset'
