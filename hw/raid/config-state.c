@@ -95,24 +95,6 @@ bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
     return true;
 }
 
-/* Members a span of this level can lose and still serve all data. */
-static int span_redundancy(RaidLevel level, int width)
-{
-    switch (level) {
-    case RAID_LEVEL_1:
-    case RAID_LEVEL_10:
-        return width - 1;
-    case RAID_LEVEL_5:
-    case RAID_LEVEL_50:
-        return 1;
-    case RAID_LEVEL_6:
-    case RAID_LEVEL_60:
-        return 2;
-    default:
-        return 0;
-    }
-}
-
 /*
  * A span that lost more members than its redundancy is offline and so is
  * the VD.  A span that lost exactly its redundancy makes the VD degraded
@@ -126,7 +108,7 @@ static RaidVdState vd_state(const RaidConfig *cfg, const RaidVd *vd)
 
     for (int s = 0; s < dg->nspans; s++) {
         const RaidSpan *sp = &dg->span[s];
-        int red = span_redundancy(vd->level, sp->ndrives);
+        int red = raid_level_redundancy(vd->level, sp->ndrives);
         int failed = 0;
 
         for (int i = 0; i < sp->ndrives; i++) {

@@ -86,6 +86,11 @@ static uint32_t level_parity(RaidLevel level)
     }
 }
 
+uint32_t raid_level_redundancy(RaidLevel level, uint32_t span_members)
+{
+    return is_mirror(level) ? span_members - 1 : level_parity(level);
+}
+
 void raid_level_ddf_codes(RaidLevel level, uint32_t span_members,
                           uint8_t *prl, uint8_t *rlq, uint8_t *srl)
 {
@@ -174,7 +179,7 @@ bool raid_layout_init(RaidLayout *l, const RaidLayoutDesc *d, GError **errp)
     l->spans = spans;
     l->span_members = n;
     l->members = spans * n;
-    l->parity = is_mirror(d->level) ? n - 1 : level_parity(d->level);
+    l->parity = raid_level_redundancy(d->level, n);
     l->span_data = is_mirror(d->level) || d->level == RAID_LEVEL_JBOD ?
                    1 : n - level_parity(d->level);
 

@@ -135,6 +135,11 @@ typedef struct RaidExtent {
 const char *raid_level_name(RaidLevel level);
 /* Parse "0", "raid5", "r60", "jbod", ... */
 bool raid_level_parse(const char *s, RaidLevel *level);
+/*
+ * Members a span of this level and width can lose and still serve all of
+ * its data (RAID 1/10: width - 1; RAID 5/50: 1; RAID 6/60: 2; else 0).
+ */
+uint32_t raid_level_redundancy(RaidLevel level, uint32_t span_members);
 /* DDF Primary/Secondary RAID level codes for a level (SRL 0xFF = none). */
 void raid_level_ddf_codes(RaidLevel level, uint32_t span_members,
                           uint8_t *prl, uint8_t *rlq, uint8_t *srl);
