@@ -138,7 +138,7 @@ if [ -n "$script" ]; then
     done < <(sed -n 's/^#@ *//p' "$script")
     cp "$script" "$work/cpio/mrsim/test.sh"
 fi
-cp "$here/lib.sh" "$work/cpio/mrsim/lib.sh"
+cp "$here"/lib.sh "$here"/lib-*.sh "$work/cpio/mrsim/"
 for e in ${envs[@]+"${envs[@]}"}; do
     case "$e" in
     [A-Za-z_]*=*) v=${e#*=}; printf "%s='%s'\n" "${e%%=*}" "${v//\'/\'\\\'\'}" ;;

@@ -14,19 +14,7 @@
 #@ qemu -device megaraid-9600,id=raid0
 #@ qemu -device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,interface=nvme,model=MR-HP-0,serial=SHP0
 #@ qemu -device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=d1,interface=sas,vendor=SEAGATE,model=MRHPSAS1,serial=SHP1
-# The controller's driver log: probe and port enable without errors.
-mr9600_driver_log() {
-    _m=$(dmesg | grep -i mpi3mr)
-    echo "$_m" | grep -q 'controller initialization completed successfully' ||
-        { echo "$_m"; fail "mpi3mr did not complete initialization"; }
-    echo "$_m" | grep -q 'port enable is successfully completed' ||
-        { echo "$_m"; fail "mpi3mr port enable did not complete"; }
-    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|not supported|unexpected|is not handled|critical|unrecoverable|fault code|faulted|in fault' |
-           grep -vE "${1:-^\$}")
-    [ -z "$_bad" ] || { echo "$_m"; fail "mpi3mr logged errors: $_bad"; }
-    echo "$_m" | sed 's/^/dmesg: /'
-    log "mpi3mr log clean"
-}
+. /mrsim/lib-mr9600.sh
 
 # qmp JSON: have the host send a QMP command (run.sh's "#@ qmp" relay).
 qmp() {

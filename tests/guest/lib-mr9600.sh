@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# Guest-side checks shared by the megaraid-9600 tests (tests/mr9600-*.sh):
+# the driver's log, fio verification on several drives at once, and the
+# JBOD suite every drive mix goes through.  run.sh puts this file in the
+# initramfs as /mrsim/lib-mr9600.sh next to lib.sh; tests source it.
+
+# The controller's driver log: probe and port enable without errors.
+mr9600_driver_log() {
+    _m=$(dmesg | grep -i mpi3mr)
+    echo "$_m" | grep -q 'controller initialization completed successfully' ||
+        { echo "$_m"; fail "mpi3mr did not complete initialization"; }
+    echo "$_m" | grep -q 'port enable is successfully completed' ||
+        { echo "$_m"; fail "mpi3mr port enable did not complete"; }
+    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|not supported|unexpected|is not handled|critical|unrecoverable|fault code|faulted|in fault' |
+           grep -vE "${1:-^\$}")
+    [ -z "$_bad" ] || { echo "$_m"; fail "mpi3mr logged errors: $_bad"; }
+    echo "$_m" | sed 's/^/dmesg: /'
+    log "mpi3mr log clean"
+}
+
+# fio with crc32c verification on the first N disks at once.
+mr9600_fio_parallel() {
+    _i=0
+    for _n in $(disk_names | head -n "$1"); do
+        ( fio_verify "$(disk_dev "$_n")" 8M > "/tmp/fio.$_i" 2>&1
+          echo $? > "/tmp/fio.$_i.rc" ) &
+        _i=$((_i + 1))
+    done
+    wait
+    _j=0
+    while [ $_j -lt $_i ]; do
+        cat "/tmp/fio.$_j"
+        assert_eq "fio job $_j exit status" 0 "$(cat /tmp/fio.$_j.rc)"
+        _j=$((_j + 1))
+    done
+    log "fio verify on $_i disks at once ok"
+}
+
+# The JBOD suite: every drive appears with its identity and size, the
+# driver log is clean, fio verifies on the first N drives at once (default
+# 4), ext4 round trip, and the images hold what the guest read.
+mr9600_jbod_suite() {
+    need_driver mpi3mr
+    wait_disks 120
+    check_disks
+    mr9600_driver_log
+    mr9600_fio_parallel "${1:-4}"
+    fs_roundtrip "$(disk_dev "$(disk_names | head -n 1)")"
+    for _n in $(disk_names); do
+        host_expect "$_n" "$(disk_dev "$_n")"
+    done
+    check_dmesg ""
+}
