@@ -115,8 +115,8 @@ fi
 # 3. Guests: Debian's kernels with unmodified drivers, under TCG.
 if [ $guest = 1 ] && [ -x tests/guest/run-suite.sh ] &&
    [ -x build/qemu/qemu-system-x86_64 ]; then
-    # Two guests at a time: TCG runs one thread per vCPU and the guests
-    # mostly wait on each other, so this halves the stage on 2 cores.
+    # Two guests at a time: much of a guest's time is idle (boot, module
+    # load, timers), so two share 2 cores well and the stage gets shorter.
     MRSIM_GUEST_JOBS=${MRSIM_GUEST_JOBS:-2} tests/guest/run-suite.sh |
         tee build/guest-suite.log
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' build/guest-suite.log |
