@@ -4,13 +4,19 @@
 # Builds QEMU with the project's devices: fetches Debian's QEMU source if
 # needed, links the project's directories into it, applies the hook patch,
 # configures x86_64-softmmu with the project's device list and builds with
-# ninja (ccache is picked up by meson).  Output: build/qemu/.
+# ninja through ccache.  Output: build/qemu/.
 #
 #   scripts/build-qemu.sh [ninja targets...]
+#
+# MRSIM_QEMU_BUILD names another build folder and MRSIM_QEMU_CONFIGURE adds
+# configure options, e.g. for a sanitizer build of QEMU and the qtests:
+#   MRSIM_QEMU_BUILD=build/qemu-asan \
+#   MRSIM_QEMU_CONFIGURE="--enable-asan --enable-ubsan" \
+#   scripts/build-qemu.sh qemu-system-x86_64 tests/qtest/megaraid-9600-test
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 src="$top/build/qemu-src"
-bld="$top/build/qemu"
+bld="$top/${MRSIM_QEMU_BUILD:-build/qemu}"
 
 # One build at a time in this tree (helpers, tests and CI share it).
 mkdir -p "$top/build"
@@ -62,6 +68,7 @@ fi
 
 if [ ! -f "$bld/build.ninja" ]; then
     mkdir -p "$bld"
+    # shellcheck disable=SC2086 # MRSIM_QEMU_CONFIGURE is a list of options
     (cd "$bld" && "$src/configure" \
         --python=/usr/bin/python3 \
         --target-list=x86_64-softmmu \
@@ -71,7 +78,7 @@ if [ ! -f "$bld/build.ninja" ]; then
         --enable-tcg --enable-kvm --enable-slirp --enable-linux-aio \
         --enable-linux-io-uring --enable-tools \
         --disable-docs --disable-werror --disable-install-blobs \
-        --extra-cflags=-g1)
+        --extra-cflags=-g1 ${MRSIM_QEMU_CONFIGURE:-})
 fi
 
 if [ $# -eq 0 ]; then
