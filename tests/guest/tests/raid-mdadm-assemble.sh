@@ -46,12 +46,7 @@
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
     work=$2
-    img=${MEGARAID_IMG:-build/core/megaraid-img}
-    if [ -z "${MEGARAID_IMG:-}" ]; then
-        # The standalone build of scripts/test.sh, brought up to date.
-        [ -f build/core/build.ninja ] || meson setup build/core > /dev/null
-        ninja -C build/core megaraid-img > /dev/null
-    fi
+    img=$(tests/guest/host-megaraid-img.sh)
     head -c 8M /dev/urandom > "$work/ref.img"
     for set in r0:raid0:2 r1:raid1:2 r5:raid5:3 r6:raid6:4 r10:raid10:4; do
         name=${set%%:*}

@@ -32,12 +32,7 @@ SETS="c1:1:2 c5:5:3 c6:6:4 c10:10:4"
 # ---- host parts ----
 if [ "${1:-}" = --host-prepare ]; then
     work=$2
-    img=${MEGARAID_IMG:-build/core/megaraid-img}
-    if [ -z "${MEGARAID_IMG:-}" ]; then
-        # The standalone build of scripts/test.sh, brought up to date.
-        [ -f build/core/build.ninja ] || meson setup build/core > /dev/null
-        ninja -C build/core megaraid-img > /dev/null
-    fi
+    img=$(tests/guest/host-megaraid-img.sh)
     head -c 8M /dev/urandom > "$work/ref.img"
     for set in $SETS; do
         name=${set%%:*}
@@ -52,7 +47,7 @@ if [ "${1:-}" = --host-prepare ]; then
 fi
 if [ "${1:-}" = --host-check ]; then
     work=$2
-    img=${MEGARAID_IMG:-build/core/megaraid-img}
+    img=$(tests/guest/host-megaraid-img.sh)
     for set in $SETS; do
         name=${set%%:*}
         level=${set#*:}
