@@ -162,8 +162,15 @@ static void finish(RaidConfig *cfg, int vd)
         break;
     }
     case RAID_JOB_CHECK:
+        /*
+         * Every row was compared (and repaired): the redundancy is what
+         * an initialization would have written, so a VD that was never
+         * initialized now is (background initialization is a check with
+         * repair that keeps the data, see docs/megaraid-9600.md).
+         */
         if (done.repair || done.mismatches == 0) {
             v->consistent = true;
+            v->initialized = true;
         }
         break;
     case RAID_JOB_INIT:

@@ -32,8 +32,10 @@ typedef struct RaidJobProgress {
  * Run up to @max_rows rows of the VD's job synchronously (the executor
  * must complete synchronously, e.g. raid_file_exec_ops).  Advances the
  * cursor; when the last row is done the job finishes: rebuild -> the
- * drive goes online once no VD of its group still rebuilds it; check ->
- * the VD is marked consistent (repair) ; init -> the VD is initialized.
+ * drive goes online once no VD of its group still rebuilds it; check
+ * with repair, or without mismatches -> the VD is marked consistent and
+ * initialized (background initialization); init -> the VD is zeroed and
+ * initialized.
  * On an I/O error the cursor stays at the failing row.
  */
 bool raid_job_step(RaidConfig *cfg, int vd, const RaidExecOps *ops,

@@ -244,6 +244,68 @@ static void test_init_job(void)
     test_images_free(&t);
 }
 
+/*
+ * Background initialization is a check with repair: a never-initialized
+ * VD keeps its data, gets consistent parity, and is initialized after it
+ * (also in the metadata); a check without repair that finds mismatches
+ * leaves it uninitialized.
+ */
+static void test_bgi(void)
+{
+    TestImages t;
+    RaidConfig *cfg, *back;
+    RaidLayout *l = g_new(RaidLayout, 1);
+    GError *err = NULL;
+    g_autofree uint8_t *ref = NULL;
+    RaidJobProgress pr;
+
+    test_vd_size = 4096;
+    test_images_new(&t, 5, 40 << 20);
+    cfg = test_config_new(&t, 5, RAID_LEVEL_6, 0);
+    test_vd_size = 0;
+    ref = g_malloc(cfg->vds[0].size * 512);
+    for (uint64_t i = 0; i < cfg->vds[0].size * 512; i++) {
+        ref[i] = i * 7 + (i >> 9);
+    }
+    vd_io(cfg, RAID_OP_WRITE, ref);
+    g_assert_true(raid_config_vd_layout(cfg, 0, l, &err));
+    /* Never initialized: P of row 1 and Q of row 4 are stale. */
+    cfg->vds[0].initialized = false;
+    cfg->vds[0].consistent = false;
+    flip_member(cfg, raid_layout_p_member(l, 1, 0),
+                l->member_start[0] + 1 * l->strip);
+    flip_member(cfg, raid_layout_q_member(l, 4, 0),
+                l->member_start[0] + 4 * l->strip + 3);
+
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
+    pr = run_job(cfg, 1000);
+    g_assert_cmpuint(pr.total_mismatches, ==, 2);
+    g_assert_false(cfg->vds[0].initialized);
+    g_assert_false(cfg->vds[0].consistent);
+
+    g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, true, &err));
+    g_assert_no_error(err);
+    pr = run_job(cfg, 3);
+    g_assert_true(pr.finished);
+    g_assert_cmpuint(pr.total_mismatches, ==, 2);
+    g_assert_true(cfg->vds[0].initialized);
+    g_assert_true(cfg->vds[0].consistent);
+    assert_vd_equals(cfg, ref);
+    g_assert_true(ddf_store_config(cfg, &err));
+    back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+    g_assert_no_error(err);
+    g_assert_true(back->vds[0].initialized);
+    g_assert_cmpint(back->vds[0].job.kind, ==, RAID_JOB_NONE);
+    g_assert_true(raid_job_start(back, 0, RAID_JOB_CHECK, false, &err));
+    pr = run_job(back, 1000);
+    g_assert_cmpuint(pr.total_mismatches, ==, 0);
+    assert_vd_equals(back, ref);
+    raid_config_free(back);
+    raid_config_free(cfg);
+    test_images_free(&t);
+    g_free(l);
+}
+
 static void run_done(void *opaque, const RaidRunResult *res)
 {
     *(RaidRunResult *)opaque = *res;
@@ -320,6 +382,7 @@ int main(int argc, char **argv)
         g_test_add_data_func(p, &cases[i], test_jobs);
     }
     g_test_add_func("/job/init", test_init_job);
+    g_test_add_func("/job/bgi", test_bgi);
     g_test_add_func("/job/async-rows", test_async_rows);
     return g_test_run();
 }
