@@ -1,0 +1,564 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: background jobs of the array (rebuild, consistency check,
+ * background and full initialization) as one coroutine per VD.
+ *
+ * Owns the job coroutine's loop (take a batch of rows under their stripe
+ * lock, run the core's row plans, release, sleep as the rebuild rate
+ * says), checkpoints of the cursor into the DDF metadata, what follows a
+ * finished job (a second rebuild, background initialization), and
+ * stopping.  The cursor and what a finished job changes in the
+ * configuration belong to the RAID core (raid/job.h).
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/coroutine.h"
+#include "qemu/timer.h"
+#include "qemu/units.h"
+#include "qemu/main-loop.h"
+#include "block/aio-wait.h"
+#include "hw/megaraid/array.h"
+#include "trace.h"
+
+/* Member I/O per stripe lock (rows are batched up to this). */
+#define MR_JOB_BATCH_BYTES      (1 * MiB)
+/* Longest time a batch holds its lock before it is cut short. */
+#define MR_JOB_BATCH_NS         (20 * SCALE_MS)
+/* Cursor checkpoint into the DDF metadata at most this often. */
+#define MR_JOB_CKPT_NS          (2 * NANOSECONDS_PER_SECOND)
+/* Longest single rate-limiting sleep (the rate may change meanwhile). */
+#define MR_JOB_MAX_SLEEP_NS     (2 * NANOSECONDS_PER_SECOND)
+/* Consecutive failures of one row before the job gives up (for now). */
+#define MR_JOB_MAX_RETRIES      3
+
+typedef struct MRJobRun {
+    MRVirtualDisk *vd;
+    Coroutine *co;
+    QemuCoSleep sleep;
+    bool sleeping;              /* parked in the rate-limiting sleep */
+    bool announce;              /* the job is new: refresh and store */
+    RaidJobKind kind;           /* job of the current measurement */
+    /* measurement of the current job in this run */
+    int64_t started_ns;
+    uint64_t start_row;
+    uint64_t rows;
+    int64_t work_ns;
+} MRJobRun;
+
+static int64_t now_ns(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+}
+
+static bool level_has_parity(RaidLevel l)
+{
+    return l == RAID_LEVEL_5 || l == RAID_LEVEL_6 || l == RAID_LEVEL_50 ||
+           l == RAID_LEVEL_60;
+}
+
+/* The drive a rebuild cursor targets, or -1. */
+static int rebuild_target_pd(MRVirtualDisk *vd)
+{
+    RaidConfig *cfg = vd->array->cfg;
+
+    return raid_config_find_pd_ref(cfg, mr_vd_cfg(vd)->job.target_ref);
+}
+
+/*
+ * May the cursor's job make progress in the VD's current state?  A
+ * rebuild needs its target still rebuilding and the VD not offline; a
+ * check or an initialization needs an optimal VD (it waits otherwise:
+ * the card pauses them while the VD is degraded).
+ */
+static bool job_may_run(MRVirtualDisk *vd, const char **why)
+{
+    RaidVd *v = mr_vd_cfg(vd);
+    RaidConfig *cfg = vd->array->cfg;
+    int pd;
+
+    if (cfg->foreign) {
+        *why = "the configuration is foreign";
+        return false;
+    }
+    switch (v->job.kind) {
+    case RAID_JOB_NONE:
+        *why = "no job";
+        return false;
+    case RAID_JOB_REBUILD:
+        pd = rebuild_target_pd(vd);
+        if (v->state == RAID_VD_OFFLINE) {
+            *why = "the VD is offline";
+            return false;
+        }
+        if (pd < 0 || cfg->pds[pd].state != RAID_PD_REBUILD ||
+            !cfg->pds[pd].present) {
+            *why = "the drive being rebuilt is gone or failed";
+            return false;
+        }
+        return true;
+    default:
+        if (v->state != RAID_VD_OPTIMAL) {
+            *why = "the VD is not optimal";
+            return false;
+        }
+        return true;
+    }
+}
+
+/*
+ * Give an idle VD the job it should run: a member still in rebuild
+ * state without a cursor (a second replaced member of a RAID 6 whose
+ * first rebuild just ended, or one whose cursor was lost), or background
+ * initialization of a never initialized parity VD.  Returns whether a
+ * job was started.
+ */
+static bool job_auto_start(MRVirtualDisk *vd)
+{
+    RaidConfig *cfg = vd->array->cfg;
+    RaidVd *v = mr_vd_cfg(vd);
+
+    if (v->job.kind != RAID_JOB_NONE || v->state == RAID_VD_OFFLINE ||
+        cfg->foreign) {
+        return false;
+    }
+    if (raid_job_start(cfg, vd->idx, RAID_JOB_REBUILD, false, NULL)) {
+        int pd = rebuild_target_pd(vd);
+
+        if (pd >= 0 && cfg->pds[pd].present) {
+            trace_megaraid_job_auto(vd->idx, "rebuild");
+            return true;
+        }
+        /* Its drive is not there: nothing to rebuild onto. */
+        memset(&v->job, 0, sizeof(v->job));
+    }
+    if (!v->initialized && level_has_parity(v->level) &&
+        v->state == RAID_VD_OPTIMAL &&
+        raid_job_start(cfg, vd->idx, RAID_JOB_CHECK, true, NULL)) {
+        trace_megaraid_job_auto(vd->idx, "background-init");
+        return true;
+    }
+    return false;
+}
+
+static void coroutine_fn job_checkpoint(MRVirtualDisk *vd, bool force)
+{
+    int64_t now = now_ns();
+    Error *err = NULL;
+
+    if (!force && now - vd->job_last_ckpt_ns < MR_JOB_CKPT_NS) {
+        return;
+    }
+    vd->job_last_ckpt_ns = now;
+    trace_megaraid_job_checkpoint(vd->idx, mr_vd_cfg(vd)->job.next_row);
+    if (!mr_array_store(vd->array, &err)) {
+        trace_megaraid_err_job_store(vd->idx, error_get_pretty(err));
+        error_free(err);
+    }
+}
+
+/*
+ * Let guest reads use what the rebuild wrote: raise the rebuilt mark of
+ * the rebuilding members in the data path's member states (it only ever
+ * grows between refreshes, and only over rows the job finished under
+ * their exclusive lock).
+ */
+static void job_publish_progress(MRVirtualDisk *vd)
+{
+    RaidMemberState st[RAID_MAX_MEMBERS];
+
+    raid_config_vd_member_states(vd->array->cfg, vd->idx, st);
+    for (uint32_t m = 0; m < vd->layout.members; m++) {
+        if (vd->st[m].status == RAID_MEMBER_REBUILDING &&
+            st[m].status == RAID_MEMBER_REBUILDING &&
+            st[m].rebuilt > vd->st[m].rebuilt) {
+            vd->st[m].rebuilt = st[m].rebuilt;
+        }
+    }
+}
+
+static void job_lock_granted(void *opaque)
+{
+    MRJobRun *r = opaque;
+
+    aio_co_wake(r->co);
+}
+
+static uint64_t job_batch_rows(MRVirtualDisk *vd)
+{
+    uint64_t row_bytes = (uint64_t)vd->layout.strip * 512 *
+                         MAX(vd->layout.members, 1);
+
+    return MAX(MR_JOB_BATCH_BYTES / MAX(row_bytes, 1), 1);
+}
+
+typedef enum MRBatchResult {
+    MR_BATCH_OK,                /* rows done, the job goes on */
+    MR_BATCH_FINISHED,          /* the job completed */
+    MR_BATCH_FAILED,            /* a row failed; the cursor is on it */
+    MR_BATCH_CHANGED,           /* the cursor was replaced meanwhile */
+} MRBatchResult;
+
+/* One row with the lock held: begin, run, end. */
+static MRBatchResult coroutine_fn job_row(MRJobRun *r, uint64_t first,
+                                          uint64_t last)
+{
+    MRVirtualDisk *vd = r->vd;
+    RaidConfig *cfg = vd->array->cfg;
+    RaidJobRow jr;
+    RaidRunResult res = { .ret = 0, .failed_member = UINT32_MAX };
+    RaidJobProgress pr = { 0 };
+    GError *gerr = NULL;
+
+    if (!raid_job_row_begin(cfg, vd->idx, &vd->layout, &jr, &gerr)) {
+        trace_megaraid_err_job_row(vd->idx, gerr->message);
+        g_error_free(gerr);
+        return MR_BATCH_FAILED;
+    }
+    if (jr.plan) {
+        RaidVd *v = mr_vd_cfg(vd);
+        uint32_t seq = v->seq;
+        RaidJobCursor before = v->job;
+
+        if (jr.plan->error) {
+            res.ret = jr.plan->error;
+        } else if (jr.plan->has_rows &&
+                   (jr.plan->first_row < first || jr.plan->last_row > last)) {
+            /* Never for the core's row plans: refuse rather than race. */
+            res.ret = -ERANGE;
+        } else {
+            int ret = mr_vd_co_run_plan(vd, jr.plan, &res);
+
+            if (ret < 0 && res.ret == 0) {
+                res.ret = ret;
+            }
+        }
+        /*
+         * While the row ran, a failure elsewhere may have given the VD a
+         * new cursor (a spare replaced the drive being rebuilt: rebuild
+         * from row 0 onto it).  Accounting this row would advance that
+         * cursor over a row it never wrote: drop the result instead.
+         */
+        if (v->seq != seq || v->job.kind != before.kind ||
+            v->job.target_ref != before.target_ref ||
+            v->job.next_row != jr.row) {
+            trace_megaraid_job_row_dropped(vd->idx, jr.row);
+            raid_plan_free(jr.plan);
+            return MR_BATCH_CHANGED;
+        }
+    }
+    if (!raid_job_row_end(cfg, vd->idx, &vd->layout, &jr, &res, &pr,
+                          &gerr)) {
+        trace_megaraid_err_job_row(vd->idx, gerr->message);
+        g_error_free(gerr);
+        return MR_BATCH_FAILED;
+    }
+    if (pr.mismatches) {
+        trace_megaraid_job_mismatch(vd->idx, jr.row, pr.total_mismatches);
+    }
+    r->rows += pr.rows;
+    return pr.finished ? MR_BATCH_FINISHED : MR_BATCH_OK;
+}
+
+/*
+ * Rows from the cursor on, under one exclusive stripe lock, until the
+ * batch size, the time limit, a stop request or the end of the job.
+ */
+static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns)
+{
+    MRVirtualDisk *vd = r->vd;
+    RaidVd *v = mr_vd_cfg(vd);
+    uint64_t rows = vd->layout.rows;
+    uint64_t first = v->job.next_row, last;
+    RaidStripeLock *lk;
+    MRBatchResult ret = MR_BATCH_OK;
+    bool now = false;
+    int64_t t0;
+
+    *work_ns = 0;
+    if (first >= rows) {
+        /* Nothing left (e.g. resumed at the end): end finishes it. */
+        return job_row(r, 0, 0);
+    }
+    last = MIN(first + job_batch_rows(vd), rows) - 1;
+    lk = raid_stripe_lock(vd->locks, first, last, true, job_lock_granted, r,
+                          &now);
+    if (!now) {
+        qemu_coroutine_yield();
+    }
+    t0 = now_ns();
+    while (ret == MR_BATCH_OK && v->job.next_row >= first &&
+           v->job.next_row <= last) {
+        const char *why;
+
+        /* States may have changed while waiting for the lock or a row. */
+        if (!job_may_run(vd, &why)) {
+            break;
+        }
+        ret = job_row(r, first, last);
+        if (vd->job_stop || now_ns() - t0 >= MR_JOB_BATCH_NS) {
+            break;
+        }
+    }
+    *work_ns = now_ns() - t0;
+    job_publish_progress(vd);
+    raid_stripe_unlock(vd->locks, lk);
+    trace_megaraid_job_batch(vd->idx, first, v->job.next_row, *work_ns);
+    return ret;
+}
+
+/* Rate limiting: after @work_ns of work, rest so it is rate % of time. */
+static void coroutine_fn job_rest(MRJobRun *r, int64_t work_ns)
+{
+    MRVirtualDisk *vd = r->vd;
+    unsigned rate = MIN(vd->array->rebuild_rate, 100);
+    int64_t ns;
+
+    rate = MAX(rate, 1);
+    if (rate >= 100 || work_ns <= 0) {
+        return;
+    }
+    ns = MIN(work_ns * (100 - rate) / rate, MR_JOB_MAX_SLEEP_NS);
+    if (vd->job_stop) {
+        return;
+    }
+    trace_megaraid_job_sleep(vd->idx, rate, ns);
+    r->sleeping = true;
+    qemu_co_sleep_ns_wakeable(&r->sleep, QEMU_CLOCK_REALTIME, ns);
+    r->sleeping = false;
+}
+
+static void job_measure_reset(MRJobRun *r)
+{
+    RaidVd *v = mr_vd_cfg(r->vd);
+
+    r->kind = v->job.kind;
+    r->started_ns = now_ns();
+    r->start_row = v->job.next_row;
+    r->rows = 0;
+    r->work_ns = 0;
+}
+
+/*
+ * Run jobs until none is left that may run, a row keeps failing, or a
+ * stop is requested.  Returns whether anything was done since the last
+ * checkpoint.
+ */
+static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
+{
+    MRVirtualDisk *vd = r->vd;
+    MRArray *a = vd->array;
+    RaidVd *v = mr_vd_cfg(vd);
+    uint64_t fail_row = UINT64_MAX;
+    unsigned fails = 0;
+    bool dirty = false;
+
+    while (!vd->job_stop) {
+        const char *why = NULL;
+        MRBatchResult res;
+        int64_t work_ns;
+
+        if (r->announce) {
+            /* A new job: member states, the controller, the metadata. */
+            r->announce = false;
+            job_measure_reset(r);
+            trace_megaraid_job_start(vd->idx, raid_job_name(v->job.kind),
+                                     v->job.repair, v->job.next_row,
+                                     vd->layout.rows);
+            mr_array_refresh(a);
+            job_checkpoint(vd, true);
+            dirty = false;
+            continue;
+        }
+        if (!job_may_run(vd, &why)) {
+            if (v->job.kind != RAID_JOB_NONE) {
+                trace_megaraid_job_paused(vd->idx, raid_job_name(v->job.kind),
+                                          v->job.next_row, why);
+            }
+            break;
+        }
+        if (r->kind != v->job.kind) {
+            job_measure_reset(r);
+        }
+        res = job_batch(r, &work_ns);
+        r->work_ns += work_ns;
+        dirty = true;
+        if (res == MR_BATCH_FINISHED) {
+            trace_megaraid_job_done(vd->idx, raid_job_name(r->kind),
+                                    r->rows, now_ns() - r->started_ns);
+            /* The core changed the configuration (drive online, ...). */
+            mr_array_refresh(a);
+            job_checkpoint(vd, true);
+            dirty = false;
+            /* Whatever should follow (second rebuild, BGI) starts now. */
+            r->announce |= job_auto_start(vd);
+            continue;
+        }
+        if (res == MR_BATCH_CHANGED) {
+            job_measure_reset(r);
+        }
+        if (res == MR_BATCH_FAILED) {
+            /*
+             * The data path failed the member that errored: the new
+             * states decide whether the job goes on (job_may_run).
+             */
+            mr_array_refresh(a);
+            if (v->job.next_row != fail_row) {
+                fail_row = v->job.next_row;
+                fails = 0;
+            }
+            if (++fails >= MR_JOB_MAX_RETRIES) {
+                trace_megaraid_job_paused(vd->idx, raid_job_name(v->job.kind),
+                                          v->job.next_row,
+                                          "the row keeps failing");
+                *give_up = true;
+                break;
+            }
+        }
+        job_checkpoint(vd, false);
+        job_rest(r, work_ns);
+    }
+    return dirty;
+}
+
+static void coroutine_fn job_co_entry(void *opaque)
+{
+    MRJobRun *r = opaque;
+    MRVirtualDisk *vd = r->vd;
+    bool give_up = false;
+    const char *why;
+
+    job_measure_reset(r);
+    for (;;) {
+        if (job_run_loop(r, &give_up)) {
+            job_checkpoint(vd, true);
+        }
+        /*
+         * The checkpoint may have yielded: a job started meanwhile by
+         * the host (mr_jobs_start saw this coroutine still running) is
+         * run here rather than forgotten.
+         */
+        if (give_up || vd->job_stop || !job_may_run(vd, &why)) {
+            break;
+        }
+    }
+    trace_megaraid_job_exit(vd->idx, mr_vd_cfg(vd)->job.next_row,
+                            vd->job_stop);
+    vd->job_run = NULL;
+    vd->job_co = NULL;
+    g_free(r);
+    aio_wait_kick();
+}
+
+static void job_spawn(MRVirtualDisk *vd, bool announce)
+{
+    MRJobRun *r;
+
+    if (vd->job_co) {
+        return;
+    }
+    r = g_new0(MRJobRun, 1);
+    r->vd = vd;
+    r->announce = announce;
+    vd->job_stop = false;
+    vd->job_run = r;
+    r->co = qemu_coroutine_create(job_co_entry, r);
+    vd->job_co = r->co;
+    aio_co_enter(qemu_get_aio_context(), r->co);
+}
+
+void mr_jobs_kick(MRVirtualDisk *vd)
+{
+    const char *why;
+    bool announce = false;
+
+    if (vd->job_co || !vd->array->cfg) {
+        return;
+    }
+    if (mr_vd_cfg(vd)->job.kind == RAID_JOB_NONE) {
+        announce = job_auto_start(vd);
+    }
+    if (!job_may_run(vd, &why)) {
+        return;
+    }
+    job_spawn(vd, announce);
+}
+
+void mr_jobs_stop(MRVirtualDisk *vd)
+{
+    MRJobRun *r = vd->job_run;
+
+    if (!vd->job_co) {
+        return;
+    }
+    vd->job_stop = true;
+    if (r && r->sleeping) {
+        qemu_co_sleep_wake(&r->sleep);
+    }
+    if (qemu_in_coroutine()) {
+        if (qemu_coroutine_self() == vd->job_co) {
+            /* From the job itself (e.g. its row failed the target). */
+            return;
+        }
+        while (vd->job_co) {
+            qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, SCALE_MS);
+        }
+        return;
+    }
+    AIO_WAIT_WHILE(NULL, vd->job_co != NULL);
+}
+
+bool mr_jobs_start(MRVirtualDisk *vd, RaidJobKind kind, bool repair,
+                   Error **errp)
+{
+    GError *gerr = NULL;
+
+    if (kind != RAID_JOB_CHECK && kind != RAID_JOB_INIT) {
+        error_setg(errp, "VD %d: only a consistency check or an "
+                   "initialization can be started; a rebuild starts when a "
+                   "drive replaces a failed member", vd->idx);
+        return false;
+    }
+    if (!raid_job_start(vd->array->cfg, vd->idx, kind, repair, &gerr)) {
+        error_setg(errp, "%s", gerr->message);
+        g_error_free(gerr);
+        return false;
+    }
+    trace_megaraid_job_request(vd->idx, raid_job_name(kind), repair);
+    if (vd->job_co) {
+        /* A coroutine that is about to return: it runs the new job. */
+        vd->job_run->announce = true;
+        return true;
+    }
+    job_spawn(vd, true);
+    return true;
+}
+
+void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
+{
+    RaidVd *v = mr_vd_cfg(vd);
+    MRJobRun *r = vd->job_run;
+
+    memset(out, 0, sizeof(*out));
+    out->eta_s = -1;
+    out->kind = v->job.kind;
+    out->repair = v->job.repair;
+    out->running = vd->job_co != NULL;
+    out->percent = raid_job_percent(&v->job);
+    out->next_row = v->job.next_row;
+    out->total_rows = v->job.total_rows;
+    out->mismatches = v->job.mismatches;
+    if (r && r->kind == v->job.kind && r->rows) {
+        int64_t el = now_ns() - r->started_ns;
+
+        if (el > 0) {
+            out->rows_per_s = r->rows * NANOSECONDS_PER_SECOND / el;
+            out->bytes_per_s = out->rows_per_s * vd->layout.strip * 512;
+        }
+        if (out->rows_per_s) {
+            out->eta_s = (v->job.total_rows - MIN(v->job.next_row,
+                                                  v->job.total_rows)) /
+                         out->rows_per_s;
+        }
+    }
+}
