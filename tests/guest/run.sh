@@ -26,7 +26,21 @@
 #         if it fails, so does the test (e.g. read back what it wrote)
 #   #@ qmp               QEMU gets a QMP socket; the guest sends monitor
 #         commands by printing "@@MRSIM-QMP $MRSIM_TOKEN <json>@@" and
-#         qmp-relay.py forwards them (hot plug tests)
+#         qmp-relay.py forwards them (hot plug tests), or writes them to
+#         its second serial port /dev/ttyS1 and reads the replies there
+#         (lib-raid.sh's qmp_call); {"execute":"mrsim-kill"} on ttyS1 has
+#         the relay kill QEMU with SIGKILL
+#   #@ phases N          N boots on the same disks and images (default 1);
+#         the script sees MRSIM_PHASE=1..N.  Every phase but the last must
+#         pass or end with a requested kill; the last one's verdict counts.
+#         A guest line "@@MRSIM-CARRY $MRSIM_TOKEN NAME=VALUE@@" sets NAME
+#         for the following phases (lib-raid.sh's carry)
+#   #@ qemu@K ARGS...    QEMU arguments for phase K only
+#   #@ qemu-args[@K] FILE  QEMU arguments read from FILE (whitespace
+#         separated) once the prepare commands have written it
+# @WORK@ in qemu, prepare and check lines is the run's work folder, @TOP@
+# the checkout, @KERNEL@ the kernel; files a prepare command writes into
+# @GUEST@ (@WORK@/cpio/mrsim) are in the guest's /mrsim.
 # --env sets a variable for the test script (in /mrsim/env); --log FILE
 # keeps a copy of the serial log.  Failing runs keep theirs in
 # build/guest/logs/.
@@ -36,7 +50,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here="$top/tests/guest"
 
 usage() {
-    sed -n '3,23s/^# \?//p' "$0" >&2
+    sed -n '3,47s/^# \?//p' "$0" >&2
     exit 2
 }
 
@@ -104,9 +118,24 @@ drive_args=()
 test_args=()
 prepares=()
 checks=()
+arg_files=()            # "K FILE": qemu-args lines, read after prepare
+phases=1
 : > "$work/cpio/mrsim/disks"
+# subst TEXT: the header's @...@ words replaced.
+subst() {
+    local t=$1
+    t=${t//@WORK@/$work}
+    t=${t//@TOP@/$top}
+    t=${t//@KERNEL@/$kernel}
+    t=${t//@GUEST@/$work/cpio/mrsim}
+    printf '%s' "$t"
+}
 if [ -n "$script" ]; then
     while read -r key rest; do
+        phase=0
+        case "$key" in
+        *@[0-9]*) phase=${key#*@}; key=${key%%@*} ;;
+        esac
         case "$key" in
         disk)
             # shellcheck disable=SC2086
@@ -120,16 +149,27 @@ if [ -n "$script" ]; then
             drive_args+=(-drive "if=none,id=$name,format=raw,file=$work/$name.img")
             ;;
         qemu)
-            # shellcheck disable=SC2206
-            test_args+=(${rest//@WORK@/$work})
+            if [ "$phase" = 0 ]; then
+                # shellcheck disable=SC2206
+                test_args+=($(subst "$rest"))
+            else
+                # shellcheck disable=SC2046
+                printf '%s\n' $(subst "$rest") >> "$work/args@$phase"
+            fi
             ;;
+        qemu-args) arg_files+=("$phase $(subst "$rest")") ;;
         timeout) [ -n "$timeout" ] || timeout=$rest ;;
         mem)     [ -n "$mem" ] || mem=$rest ;;
         smp)     [ -n "$smp" ] || smp=$rest ;;
         kernels) ;;
+        phases)
+            case "$rest" in
+            [1-9]) phases=$rest ;;
+            *) echo "run.sh: $script: bad '#@ phases $rest' (1 to 9)" >&2; exit 2 ;;
+            esac
+            ;;
         prepare|check)
-            rest=${rest//@WORK@/$work}
-            rest=${rest//@TOP@/$top}
+            rest=$(subst "$rest")
             if [ "$key" = prepare ]; then prepares+=("$rest"); else checks+=("$rest"); fi
             ;;
         qmp)     qmp=1 ;;
@@ -144,7 +184,7 @@ for e in ${envs[@]+"${envs[@]}"}; do
     [A-Za-z_]*=*) v=${e#*=}; printf "%s='%s'\n" "${e%%=*}" "${v//\'/\'\\\'\'}" ;;
     *) echo "run.sh: --env wants NAME=VALUE, not '$e'" >&2; exit 2 ;;
     esac
-done > "$work/cpio/mrsim/env"
+done > "$work/env.base"
 timeout=${timeout:-180}
 mem=${mem:-1024}
 smp=${smp:-1}
@@ -156,11 +196,21 @@ for c in ${prepares[@]+"${prepares[@]}"}; do
         exit 125
     fi
 done
-
-# Test files go in a second, uncompressed cpio after the image's.
-(cd "$work/cpio" && find . | LC_ALL=C sort |
-    cpio --quiet -o -H newc -R 0:0) > "$work/test.cpio"
-cat "$img/initrd.img" "$work/test.cpio" > "$work/initrd"
+for a in ${arg_files[@]+"${arg_files[@]}"}; do
+    f=${a#* }
+    if [ ! -f "$f" ]; then
+        echo "run: FAIL $kernel/$test_name: no QEMU argument file $f" \
+             "(#@ qemu-args)"
+        exit 125
+    fi
+    if [ "${a%% *}" = 0 ]; then
+        # shellcheck disable=SC2207
+        test_args+=($(subst "$(cat "$f")"))
+    else
+        # shellcheck disable=SC2046
+        printf '%s\n' $(subst "$(cat "$f")") >> "$work/args@${a%% *}"
+    fi
+done
 
 token=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
 append="console=ttyS0 quiet panic=-1 mitigations=off"
@@ -176,75 +226,141 @@ bios_args=(-bios /usr/share/qemu/qboot.rom)
 kernel_file=$img/vmlinuz
 [ ! -f "$img/vmlinux" ] || kernel_file=$img/vmlinux
 [ "${MRSIM_BIOS:-qboot}" != seabios ] || bios_args=()
-qemu_cmd=("$QEMU" -M q35 -accel tcg -cpu max -m "$mem" -smp "$smp"
-    -L /usr/share/qemu -L /usr/share/seabios ${bios_args[@]+"${bios_args[@]}"}
-    -nic none -vga none -display none -no-reboot
-    -kernel "$kernel_file" -initrd "$work/initrd" -append "$append"
-    "${drive_args[@]}" "${test_args[@]}" "${extra[@]}")
+
+# make_initrd K: the image's initramfs plus, in a second uncompressed
+# cpio, the test files with phase K's environment.
+make_initrd() {
+    { cat "$work/env.base"
+      echo "MRSIM_PHASE=$1"
+      cat "$work/carry" 2>/dev/null || true
+    } > "$work/cpio/mrsim/env"
+    (cd "$work/cpio" && find . | LC_ALL=C sort |
+        cpio --quiet -o -H newc -R 0:0) > "$work/test.cpio"
+    cat "$img/initrd.img" "$work/test.cpio" > "$work/initrd"
+}
+
+# qemu_args K: the QEMU command line of phase K, in qemu_cmd.
+qemu_args() {
+    local pargs=()
+    [ ! -f "$work/args@$1" ] || mapfile -t pargs < "$work/args@$1"
+    qemu_cmd=("$QEMU" -M q35 -accel tcg -cpu max -m "$mem" -smp "$smp"
+        -L /usr/share/qemu -L /usr/share/seabios ${bios_args[@]+"${bios_args[@]}"}
+        -nic none -vga none -display none -no-reboot
+        -kernel "$kernel_file" -initrd "$work/initrd" -append "$append"
+        ${drive_args[@]+"${drive_args[@]}"} ${test_args[@]+"${test_args[@]}"}
+        ${pargs[@]+"${pargs[@]}"} ${extra[@]+"${extra[@]}"})
+}
 
 if [ $shell = 1 ]; then
+    make_initrd 1
+    qemu_args 1
     echo "run.sh: interactive guest; Ctrl-A x quits QEMU" >&2
     "${qemu_cmd[@]}" -serial mon:stdio
     exit $?
 fi
 
-log="$work/serial.log"
-relay=""
-if [ $qmp = 1 ]; then
-    qemu_cmd+=(-qmp "unix:$work/qmp.sock,server=on,wait=off")
-    : > "$log"
-    python3 "$here/qmp-relay.py" "$log" "$work/qmp.sock" "$token" \
-        "$work/qmp.log" &
-    relay=$!
-fi
-start=$(date +%s.%N)
-set +e
-timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
-    < /dev/null >> "$log" 2>&1 &
-qpid=$!
-tailpid=""
-if [ $verbose = 1 ]; then
-    tail -n +1 -f --pid=$qpid "$log" &
-    tailpid=$!
-fi
-# A guest that panics or reboots has no verdict to give: stop QEMU as soon
-# as the console says so, whatever the kernel then does.
-panicked=0
-while kill -0 $qpid 2>/dev/null; do
-    if grep -qE 'Kernel panic - not syncing|reboot: Restarting system' "$log"; then
-        sleep 1
-        panicked=1
-        kill $qpid 2>/dev/null
-        break
+# run_phase K: one boot; sets plog (its serial log), qrc (QEMU's exit
+# status through timeout), panicked and killed (the guest had the relay
+# kill QEMU).
+run_phase() {
+    local k=$1 relay="" qpid tailpid=""
+    plog="$work/serial-$k.log"
+    make_initrd "$k"
+    qemu_args "$k"
+    : > "$plog"
+    rm -f "$work/killed"
+    if [ $qmp = 1 ]; then
+        rm -f "$work/qmp.sock" "$work/port.sock" "$work/qemu.pid"
+        qemu_cmd+=(-qmp "unix:$work/qmp.sock,server=on,wait=off"
+            -chardev "socket,id=mrsim-port,path=$work/port.sock,server=on,wait=off"
+            -device isa-serial,chardev=mrsim-port,index=1
+            -pidfile "$work/qemu.pid")
+        python3 "$here/qmp-relay.py" "$plog" "$work/qmp.sock" "$token" \
+            "$work/qmp-$k.log" "$work/port.sock" "$work/qemu.pid" \
+            "$work/killed" &
+        relay=$!
     fi
-    sleep 0.5
+    set +e
+    # (The subshell's stderr takes bash's notice of a SIGKILLed QEMU.)
+    ( timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
+        < /dev/null >> "$plog" 2>&1; exit $? ) 2>/dev/null &
+    qpid=$!
+    if [ $verbose = 1 ]; then
+        tail -n +1 -f --pid=$qpid "$plog" &
+        tailpid=$!
+    fi
+    # A guest that panics or reboots has no verdict to give: stop QEMU as
+    # soon as the console says so, whatever the kernel then does.
+    panicked=0
+    while kill -0 $qpid 2>/dev/null; do
+        if grep -qE 'Kernel panic - not syncing|reboot: Restarting system' "$plog"; then
+            sleep 1
+            panicked=1
+            kill $qpid 2>/dev/null
+            break
+        fi
+        sleep 0.5
+    done
+    wait $qpid 2>/dev/null
+    qrc=$?
+    [ -z "$tailpid" ] || wait "$tailpid"
+    set -e
+    killed=0
+    [ ! -f "$work/killed" ] || killed=1
+    if [ -n "$relay" ]; then
+        kill "$relay" 2>/dev/null || true
+        wait "$relay" 2>/dev/null || true
+        cat "$work/qmp-$k.log" >> "$plog" 2>/dev/null || true
+    fi
+}
+
+# verdict_of LOG: the guest's verdict line, empty if none.
+verdict_of() {
+    tr -d '\r' < "$1" |
+        sed -n "s/.*@@MRSIM-VERDICT $token \([0-9]*\)@@.*/\1/p" | tail -n 1
+}
+
+log="$work/serial.log"
+: > "$log"
+start=$(date +%s.%N)
+rc=0
+why=""
+k=1
+while [ $k -le "$phases" ]; do
+    run_phase "$k"
+    if [ "$phases" -gt 1 ]; then
+        echo "==== run.sh: phase $k of $phases ====" >> "$log"
+    fi
+    cat "$plog" >> "$log"
+    verdict=$(verdict_of "$plog")
+    where=""
+    [ "$phases" = 1 ] || where=" in phase $k"
+    if [ $panicked = 1 ]; then
+        rc=125; why="guest kernel panicked or rebooted$where"
+    elif [ $k -lt "$phases" ] && [ $killed = 1 ]; then
+        echo "==== run.sh: QEMU killed with SIGKILL as the guest asked ====" >> "$log"
+    elif [ $killed = 1 ]; then
+        rc=125; why="the guest had QEMU killed in its last phase"
+    elif [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+        rc=124; why="timeout after ${timeout}s$where"
+    elif [ -z "$verdict" ]; then
+        rc=125; why="no verdict$where (QEMU exit $qrc; panic or QEMU error?)"
+    elif [ "$verdict" != 0 ]; then
+        rc=$verdict; why="test failed$where (status $verdict)"
+    fi
+    [ "$rc" = 0 ] || break
+    # What the guest carries over to the next phases.
+    tr -d '\r' < "$plog" |
+        sed -n "s/.*@@MRSIM-CARRY $token \([A-Za-z_][A-Za-z0-9_]*\)=\([^@']*\)@@.*/\1='\2'/p" \
+        >> "$work/carry"
+    k=$((k + 1))
 done
-wait $qpid
-qrc=$?
-[ -z "$tailpid" ] || wait "$tailpid"
-set -e
-if [ -n "$relay" ]; then
-    kill "$relay" 2>/dev/null || true
-    wait "$relay" 2>/dev/null || true
-    cat "$work/qmp.log" >> "$log" 2>/dev/null || true
-fi
 wall=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
 boot=$(sed -n 's/.*MRSIM-BOOTED uptime=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 
-verdict=$(tr -d '\r' < "$log" |
-          sed -n "s/.*@@MRSIM-VERDICT $token \([0-9]*\)@@.*/\1/p" | tail -n 1)
-why=""
-if [ $panicked = 1 ]; then
-    rc=125; why="guest kernel panicked or rebooted"
-elif [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-    rc=124; why="timeout after ${timeout}s"
-elif [ -z "$verdict" ]; then
-    rc=125; why="no verdict (QEMU exit $qrc; panic or QEMU error?)"
-elif [ "$verdict" != 0 ]; then
-    rc=$verdict; why="test failed (status $verdict)"
-else
-    rc=0
-    # Host checks the guest asked for: the images hold what it read.
+if [ "$rc" = 0 ]; then
+    # Host checks the guest asked for (in its last phase): the images hold
+    # what it read.
     while read -r name bytes sum; do
         f="$work/$name.img"
         if [ ! -f "$f" ]; then
@@ -258,7 +374,7 @@ else
             break
         fi
         echo "HOST-CHECK ok $name $bytes bytes" >> "$log"
-    done < <(tr -d '\r' < "$log" |
+    done < <(tr -d '\r' < "$plog" |
              sed -n "s/.*@@MRSIM-HOSTCHECK $token \([^ ]*\) \([0-9]*\) \([0-9a-f]*\)@@.*/\1 \2 \3/p")
 fi
 
