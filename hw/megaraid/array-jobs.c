@@ -554,6 +554,7 @@ void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
         if (el > 0) {
             out->rows_per_s = r->rows * NANOSECONDS_PER_SECOND / el;
             out->bytes_per_s = out->rows_per_s * vd->layout.strip * 512;
+            out->busy_percent = MIN(r->work_ns * 100 / el, 100);
         }
         if (out->rows_per_s) {
             out->eta_s = (v->job.total_rows - MIN(v->job.next_row,
