@@ -364,6 +364,7 @@ static void mr_drive_class_init(ObjectClass *oc, void *data)
     dc->desc = "MegaRAID drive in a controller bay (NVMe, SAS or SATA)";
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     device_class_set_props(dc, mr_drive_props);
+    mr_drive_state_class_init(oc);
     for (i = 0; i < ARRAY_SIZE(mr_drive_prop_desc); i++) {
         object_class_property_set_description(oc, mr_drive_prop_desc[i].name,
                                               mr_drive_prop_desc[i].desc);

@@ -70,6 +70,11 @@ void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *p)
         flags |= MPI3_DEVICE0_FLAGS_HIDDEN;
     }
     p->dev_handle = cpu_to_le16(d->dev_handle);
+    p->persistent_id = cpu_to_le16(d->dev_handle - 1);
+    if (d->vd) {
+        mr9600_vd_page0(s, d, p);
+        return;
+    }
     p->parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
     p->slot = cpu_to_le16(d->slot);
     p->enclosure_handle = 0;

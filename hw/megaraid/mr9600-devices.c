@@ -132,6 +132,9 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     d->dev_handle = h;
     s->handles[h] = d;
     trace_megaraid_drive_plug(h, d->slot, d->iface, dev->hotplugged);
+    if (s->array.imported) {
+        mr_array_drive_added(&s->array, d);
+    }
     if (s->port_enabled && mr9600_ioc_ready(s)) {
         mr9600_announce(s, d);
     }
@@ -174,6 +177,9 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     uint16_t h = d->dev_handle;
 
     trace_megaraid_drive_unplug(h, d->slot);
+    if (s->array.imported) {
+        mr_array_drive_removed(&s->array, d);
+    }
     if (h && h < MR9600_MAX_DEV_HANDLE && s->handles[h] == d) {
         mr9600_requests_cancel(s, h, true, 0, NULL);
         s->handles[h] = NULL;

@@ -242,7 +242,8 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
     }
     trace_megaraid_scsi_io(qid, tag, handle, req->cdb[0], dlen, flags);
     d = mr9600_drive_by_handle(s, handle);
-    if (!d) {
+    if (!d || d->in_array) {
+        /* array members, spares and foreign drives take no host I/O */
         mr9600_scsi_error(s, qid, req, MPI3_IOCSTATUS_SCSI_DEVICE_NOT_THERE);
         return;
     }

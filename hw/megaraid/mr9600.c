@@ -8,6 +8,7 @@
  * fault), shutdown notification, the property table and realize checks.
  */
 #include "qemu/osdep.h"
+#include "qemu/units.h"
 #include "qapi/error.h"
 #include "qemu/module.h"
 #include "qemu/main-loop.h"
@@ -466,6 +467,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     mr9600_queues_init(s);
     mr9600_requests_init(s);
     mr9600_devices_realize(s, errp);
+    mr9600_array_realize(s);
     s->ioc_config = MPI3_IOC_CONFIG_ENTRY_SIZES;
     memset(s->event_masks, 0xff, sizeof(s->event_masks));
 }
@@ -475,6 +477,7 @@ static void mr9600_exit(PCIDevice *pci)
     MR9600State *s = MEGARAID_9600(pci);
 
     mr9600_requests_abort_all(s);
+    mr9600_array_unrealize(s);
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     qemu_bh_delete(s->bh);
@@ -492,6 +495,13 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT16("max-requests", MR9600State, max_outstanding,
                        MR9600_MAX_OUTSTANDING),
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
+    DEFINE_PROP_STRING("serial", MR9600State, array.serial),
+    DEFINE_PROP_STRING("journal", MR9600State, array.journal_path),
+    DEFINE_PROP_BOOL("import-foreign", MR9600State, array.import_foreign,
+                     false),
+    DEFINE_PROP_BOOL("auto-rebuild", MR9600State, array.auto_rebuild, true),
+    DEFINE_PROP_SIZE("cache-size", MR9600State, array.cache_bytes,
+                     256 * MiB),
 };
 
 static const VMStateDescription mr9600_vmstate = {
@@ -537,6 +547,19 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "MaxOutstandingRequests reported in IOC FACTS");
     object_class_property_set_description(oc, "ready-timeout",
         "IOC ready timeout in seconds reported in IOC Information");
+    object_class_property_set_description(oc, "serial",
+        "controller serial number: the owner of the RAID metadata on the "
+        "drives (default MRSIM00000000001, as megaraid-img)");
+    object_class_property_set_description(oc, "journal",
+        "file that keeps the write-back cache across a crash (the "
+        "CacheVault's flash); without it write-back VDs run write-through");
+    object_class_property_set_description(oc, "import-foreign",
+        "adopt a configuration written by another controller at start");
+    object_class_property_set_description(oc, "auto-rebuild",
+        "rebuild onto a drive inserted in a failed member's bay");
+    object_class_property_set_description(oc, "cache-size",
+        "controller cache for write-back VDs (default 256M)");
+    mr_array_class_props(oc, offsetof(MR9600State, array));
     mr9600_hotplug_class_init(oc);
 }
 

@@ -17,6 +17,7 @@
 #include "hw/megaraid/mpi3.h"
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/target.h"
+#include "array.h"
 
 #define TYPE_MEGARAID_9600 "megaraid-9600"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
@@ -183,6 +184,10 @@ struct MR9600State {
 
     /* PEL wait held outstanding (host tag), 0 = none */
     uint16_t pel_wait_tag;
+
+    /* RAID configuration, VDs, cache (array*.c) */
+    MRArray array;
+    Notifier machine_done;
 };
 
 /* mr9600.c */
@@ -235,6 +240,11 @@ uint32_t mr9600_requests_cancel(MR9600State *s, uint16_t handle, bool any_lun,
                                 uint64_t lun, MR9600TaskMgmt *tm);
 uint64_t mr9600_decode_lun(const uint8_t *lun);
 void mr9600_tm_put(MR9600State *s, MR9600TaskMgmt *tm, bool posted);
+
+/* mr9600-array.c */
+void mr9600_array_realize(MR9600State *s);
+void mr9600_array_unrealize(MR9600State *s);
+void mr9600_vd_page0(MR9600State *s, MRDrive *u, MPI3DevicePage0 *pg);
 
 /* mr9600-devices.c */
 void mr9600_devices_realize(MR9600State *s, Error **errp);

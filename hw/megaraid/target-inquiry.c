@@ -147,6 +147,11 @@ static int mr_vpd_block_limits(const MRDrive *d, uint8_t *buf)
     buf[4] = 0x01;                              /* WSNZ */
     mr_put16(buf + 6, ratio);                   /* optimal granularity */
     mr_put32(buf + 8, MR_MAX_XFER_BYTES / d->block_size);
+    if (d->opt_xfer_blocks) {
+        /* a VD: strips, and full stripes when one fits a transfer */
+        mr_put16(buf + 6, MIN(d->opt_gran_blocks, 0xffff));
+        mr_put32(buf + 12, d->opt_xfer_blocks);
+    }
     if (d->discard) {
         mr_put32(buf + 20, MR_MAX_UNMAP_BLOCKS);
         mr_put32(buf + 24, MR_MAX_UNMAP_DESCS);

@@ -163,4 +163,25 @@ static inline void mr_pad(uint8_t *dst, const char *s, size_t n)
     memcpy(dst, s, MIN(l, n));
 }
 
+/* target-medium.c: the drive's BlockBackend or the VD behind the target */
+bool mr_medium_present(MRDrive *d);
+BlockAcctStats *mr_medium_stats(MRDrive *d);
+BlockAIOCB *mr_medium_aio_preadv(MRDrive *d, int64_t offset,
+                                 QEMUIOVector *qiov, BlockCompletionFunc *cb,
+                                 void *opaque);
+BlockAIOCB *mr_medium_aio_pwritev(MRDrive *d, int64_t offset,
+                                  QEMUIOVector *qiov, bool fua,
+                                  BlockCompletionFunc *cb, void *opaque);
+BlockAIOCB *mr_medium_aio_flush(MRDrive *d, BlockCompletionFunc *cb,
+                                void *opaque);
+int coroutine_fn mr_medium_co_pread(MRDrive *d, int64_t offset,
+                                    int64_t bytes, void *buf);
+int coroutine_fn mr_medium_co_pwrite(MRDrive *d, int64_t offset,
+                                     int64_t bytes, const void *buf,
+                                     bool fua);
+int coroutine_fn mr_medium_co_zero(MRDrive *d, int64_t offset, int64_t bytes,
+                                   bool unmap, bool fua);
+void mr_medium_inc_in_flight(MRDrive *d);
+void mr_medium_dec_in_flight(MRDrive *d);
+
 #endif

@@ -125,8 +125,7 @@ static BlockAIOCB *mr_dma_readv(int64_t offset, QEMUIOVector *iov,
 {
     MRTargetReq *req = opaque;
 
-    return blk_aio_preadv(req->drive->conf.blk, offset, iov, 0, cb,
-                          cb_opaque);
+    return mr_medium_aio_preadv(req->drive, offset, iov, cb, cb_opaque);
 }
 
 static BlockAIOCB *mr_dma_writev(int64_t offset, QEMUIOVector *iov,
@@ -135,15 +134,15 @@ static BlockAIOCB *mr_dma_writev(int64_t offset, QEMUIOVector *iov,
 {
     MRTargetReq *req = opaque;
 
-    return blk_aio_pwritev(req->drive->conf.blk, offset, iov,
-                           req->fua ? BDRV_REQ_FUA : 0, cb, cb_opaque);
+    return mr_medium_aio_pwritev(req->drive, offset, iov, req->fua, cb,
+                                 cb_opaque);
 }
 
 static void mr_rw_complete(void *opaque, int ret)
 {
     MRTargetReq *req = opaque;
     MRDrive *d = req->drive;
-    BlockAcctStats *stats = blk_get_stats(d->conf.blk);
+    BlockAcctStats *stats = mr_medium_stats(d);
     bool write = mr_is_write(req->cdb[0]);
 
     req->aiocb = NULL;
@@ -152,11 +151,15 @@ static void mr_rw_complete(void *opaque, int ret)
         req->own_qsg = false;
     }
     if (ret < 0) {
-        block_acct_failed(stats, &req->acct);
+        if (stats) {
+            block_acct_failed(stats, &req->acct);
+        }
         mr_io_error(req, ret, write, req->lba);
         return;
     }
-    block_acct_done(stats, &req->acct);
+    if (stats) {
+        block_acct_done(stats, &req->acct);
+    }
     if (write) {
         d->ts.blocks_written += req->nblocks;
     } else {
@@ -242,8 +245,10 @@ void mr_target_rw(MRTargetReq *req)
                          !d->ts.wce);
     sg = mr_trim_sg(req, bytes);
     trace_megaraid_target_rw(d->slot, write, lba, n, req->fua);
-    block_acct_start(blk_get_stats(d->conf.blk), &req->acct, bytes,
-                     write ? BLOCK_ACCT_WRITE : BLOCK_ACCT_READ);
+    if (mr_medium_stats(d)) {
+        block_acct_start(mr_medium_stats(d), &req->acct, bytes,
+                         write ? BLOCK_ACCT_WRITE : BLOCK_ACCT_READ);
+    }
     req->aiocb = dma_blk_io(sg, lba * d->block_size, d->block_size,
                             write ? mr_dma_writev : mr_dma_readv, req,
                             mr_rw_complete, req,
@@ -286,13 +291,13 @@ void mr_target_sync(MRTargetReq *req)
         return;
     }
     trace_megaraid_target_sync(d->slot, lba, n);
-    req->aiocb = blk_aio_flush(d->conf.blk, mr_flush_complete, req);
+    req->aiocb = mr_medium_aio_flush(d, mr_flush_complete, req);
 }
 
 /* START STOP UNIT with START=0: flush before stopping. */
 void mr_target_stop_flush(MRTargetReq *req)
 {
-    req->aiocb = blk_aio_flush(req->drive->conf.blk, mr_flush_complete, req);
+    req->aiocb = mr_medium_aio_flush(req->drive, mr_flush_complete, req);
 }
 
 bool mr_target_io_cancel(MRTargetReq *req)
@@ -321,7 +326,7 @@ static void coroutine_fn mr_io_co_entry(void *opaque)
 {
     MRIOCo *co = opaque;
     MRTargetReq *req = co->cmd.req;
-    BlockBackend *blk = req->drive->conf.blk;
+    MRDrive *d = req->drive;
     int ret = co->body(&co->cmd);
 
     if (ret == 0 && req->cancelled) {
@@ -335,7 +340,7 @@ static void coroutine_fn mr_io_co_entry(void *opaque)
         mr_target_good(req);
     }
     g_free(co);
-    blk_dec_in_flight(blk);
+    mr_medium_dec_in_flight(d);
 }
 
 static void mr_io_co_start(MRTargetReq *req, MRIOBody *body, bool write)
@@ -347,16 +352,16 @@ static void mr_io_co_start(MRTargetReq *req, MRIOBody *body, bool write)
     co->body = body;
     co->write = write;
     /* counted in flight, so that draining the drive waits for it */
-    blk_inc_in_flight(req->drive->conf.blk);
+    mr_medium_inc_in_flight(req->drive);
     c = qemu_coroutine_create(mr_io_co_entry, co);
-    aio_co_enter(blk_get_aio_context(req->drive->conf.blk), c);
+    aio_co_enter(req->drive->vd ? qemu_get_aio_context() :
+                 blk_get_aio_context(req->drive->conf.blk), c);
 }
 
 static int coroutine_fn mr_verify_body(MRIOCmd *c)
 {
     MRTargetReq *req = c->req;
     MRDrive *d = req->drive;
-    BlockBackend *blk = d->conf.blk;
     uint8_t bytchk = (req->cdb[1] >> 1) & 3;
     uint32_t bs = d->block_size;
     uint16_t len_byte;
@@ -411,7 +416,7 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
             return -ECANCELED;
         }
         c->lba = lba + done / bs;
-        ret = blk_co_pread(blk, lba * bs + done, chunk, media, 0);
+        ret = mr_medium_co_pread(d, lba * bs + done, chunk, media);
         if (ret < 0) {
             return ret;
         }
@@ -446,12 +451,11 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
 {
     MRTargetReq *req = c->req;
     MRDrive *d = req->drive;
-    BlockBackend *blk = d->conf.blk;
     uint32_t bs = d->block_size;
     uint8_t flags = req->cdb[1];
     bool unmap = flags & 0x08;
     bool ndob = req->cdb[0] == WRITE_SAME_16 && (flags & 0x01);
-    BdrvRequestFlags bflags = d->ts.wce ? 0 : BDRV_REQ_FUA;
+    bool fua = !d->ts.wce;
     g_autofree uint8_t *pattern = g_malloc0(bs);
     g_autofree uint8_t *buf = NULL;
     uint16_t len_byte;
@@ -498,10 +502,7 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
     total = (uint64_t)n * bs;
     trace_megaraid_target_write_same(d->slot, lba, n, unmap, ndob);
     if (buffer_is_zero(pattern, bs)) {
-        if (unmap) {
-            bflags |= BDRV_REQ_MAY_UNMAP;
-        }
-        ret = blk_co_pwrite_zeroes(blk, lba * bs, total, bflags);
+        ret = mr_medium_co_zero(d, lba * bs, total, unmap, fua);
         if (ret < 0) {
             return ret;
         }
@@ -519,7 +520,7 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
             return -ECANCELED;
         }
         c->lba = lba + done / bs;
-        ret = blk_co_pwrite(blk, lba * bs + done, chunk, buf, bflags);
+        ret = mr_medium_co_pwrite(d, lba * bs + done, chunk, buf, fua);
         if (ret < 0) {
             return ret;
         }
@@ -603,8 +604,7 @@ static int coroutine_fn mr_unmap_body(MRIOCmd *c)
         }
         trace_megaraid_target_unmap(d->slot, lba, n);
         c->lba = lba;
-        ret = blk_co_pwrite_zeroes(d->conf.blk, lba * bs, (uint64_t)n * bs,
-                                   BDRV_REQ_MAY_UNMAP);
+        ret = mr_medium_co_zero(d, lba * bs, (uint64_t)n * bs, true, false);
         if (ret < 0) {
             return ret;
         }

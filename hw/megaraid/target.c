@@ -125,7 +125,7 @@ bool mr_target_ready(MRTargetReq *req, MRSense *s)
 {
     MRDrive *d = req->drive;
 
-    if (!d->conf.blk || !blk_is_inserted(d->conf.blk)) {
+    if (!mr_medium_present(d)) {
         mr_sense_set(s, NOT_READY, 0x3a, 0x00);
         return false;
     }

@@ -35,7 +35,16 @@ typedef enum MRDriveMedia {
 
 struct MRBus {
     BusState parent_obj;
+    struct MRArray *array;      /* the controller's RAID configuration */
 };
+
+/* An LBA range whose reads fail (injected from the host, QOM media-error). */
+typedef struct MRMediaError {
+    uint64_t lba;               /* logical blocks */
+    uint64_t count;
+} MRMediaError;
+
+#define MR_MAX_MEDIA_ERRORS 16
 
 #define MR_SELFTEST_LOG 8
 
@@ -90,6 +99,12 @@ struct MRDrive {
     bool read_only;
     uint16_t dev_handle;        /* assigned by the controller on plug */
     bool in_array;              /* member of a RAID array: hidden from host */
+    /* The SCSI target of a RAID VD: not a device on the bus (array.c). */
+    struct MRVirtualDisk *vd;
+    uint32_t opt_gran_blocks;   /* VD: strip, in logical blocks */
+    uint32_t opt_xfer_blocks;   /* VD: full stripe, in logical blocks */
+    uint32_t n_media_errors;
+    MRMediaError media_errors[MR_MAX_MEDIA_ERRORS];
 
     MRTargetState ts;
 };
@@ -97,5 +112,12 @@ struct MRDrive {
 /* Number of bays the card offers for each interface kind. */
 #define MR_MAX_NVME_DRIVES      32
 #define MR_MAX_SAS_SATA_DRIVES  240
+
+/* drive.c: injected media errors (byte ranges of the backend) */
+bool mr_drive_media_error(MRDrive *d, uint64_t offset, uint64_t bytes,
+                          uint64_t *bad_lba);
+void mr_drive_media_rewritten(MRDrive *d, uint64_t offset, uint64_t bytes);
+/* drive-state.c: the runtime QOM properties (state, media-error, ...) */
+void mr_drive_state_class_init(ObjectClass *oc);
 
 #endif

@@ -536,6 +536,18 @@ typedef struct QEMU_PACKED MPI3Device0SASSATA {
 } MPI3Device0SASSATA;
 QEMU_BUILD_BUG_ON(sizeof(MPI3Device0SASSATA) != 16);
 
+typedef struct QEMU_PACKED MPI3Device0VD {
+    uint8_t vd_state;
+    uint8_t raid_level;
+    uint16_t device_info;
+    uint16_t flags;
+    uint16_t io_throttle_group;
+    uint16_t io_throttle_group_low;
+    uint16_t io_throttle_group_high;
+    uint32_t reserved0c;
+} MPI3Device0VD;
+QEMU_BUILD_BUG_ON(sizeof(MPI3Device0VD) != 16);
+
 typedef struct QEMU_PACKED MPI3DevicePage0 {
     MPI3ConfigPageHeader header;
     uint16_t dev_handle;
@@ -555,6 +567,7 @@ typedef struct QEMU_PACKED MPI3DevicePage0 {
     union {
         MPI3Device0PCIe pcie;
         MPI3Device0SASSATA sas_sata;
+        MPI3Device0VD vd;
         uint8_t raw[24];
     } device_specific;
 } MPI3DevicePage0;
@@ -568,6 +581,16 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 #define MPI3_DEVICE_DEVFORM_SAS_SATA            0x00
 #define MPI3_DEVICE_DEVFORM_PCIE                0x01
 #define MPI3_DEVICE_DEVFORM_VD                  0x02
+#define MPI3_DEVICE0_VD_STATE_OFFLINE           0x00
+#define MPI3_DEVICE0_VD_STATE_PARTIALLY_DEGRADED 0x01
+#define MPI3_DEVICE0_VD_STATE_DEGRADED          0x02
+#define MPI3_DEVICE0_VD_STATE_OPTIMAL           0x03
+#define MPI3_DEVICE0_VD_RAIDLEVEL_JBOD          0x00    /* not in the spec */
+#define MPI3_DEVICE0_VD_DEVICE_INFO_SAS         0x0001
+#define MPI3_DEVICE0_VD_DEVICE_INFO_SATA        0x0002
+#define MPI3_DEVICE0_VD_DEVICE_INFO_NVME        0x0004
+#define MPI3_DEVICE0_VD_DEVICE_INFO_SSD         0x0008
+#define MPI3_DEVICE0_VD_DEVICE_INFO_HDD         0x0010
 #define MPI3_SAS_DEVICE_INFO_END_DEVICE         0x0001
 #define MPI3_SAS_DEVICE_INFO_STP_SATA_TARGET    0x0080
 #define MPI3_SAS_DEVICE_INFO_SSP_TARGET         0x0100

@@ -1,0 +1,512 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: the VD data path on the members' BlockBackends.
+ *
+ * A request becomes a RAID-core plan (raid_plan_request) over the VD's
+ * current member states; the plan's rows are locked (shared for reads,
+ * exclusive for writes), and the plan runs with an executor whose member
+ * reads and writes are blk_aio requests, all of a phase in flight at once.
+ * A member that fails an I/O is failed in the configuration and the
+ * request is planned again around it, so the guest sees no error while the
+ * VD has redundancy left.  An injected media error on a read only makes
+ * that request read around the member, as firmware recovers a read.
+ *
+ * The SCSI target enters through mr_vd_co_* / mr_vd_aio_* (above the
+ * controller cache, array-cache.c); the cache and the background jobs use
+ * mr_vd_co_io() and mr_vd_co_run_plan() below it.
+ */
+#include "qemu/osdep.h"
+#include "qemu/main-loop.h"
+#include "block/aio-wait.h"
+#include "system/block-backend.h"
+#include "array.h"
+#include "trace.h"
+
+/* One plan run: the executor's opaque. */
+typedef struct MRVdRun {
+    MRVirtualDisk *vd;
+    QEMUIOVector *qiov;         /* request data, NULL for job plans */
+    Coroutine *co;
+    bool waiting;
+    bool done;
+    bool granted;
+    RaidRunResult res;
+    uint32_t media_member;      /* member whose read hit a media error */
+} MRVdRun;
+
+typedef struct MRMemberIO {
+    QEMUIOVector qiov;
+    RaidIOComplete *cb;
+    void *ctx;
+    MRDrive *d;
+    uint64_t offset;
+    uint64_t bytes;
+    bool write;
+} MRMemberIO;
+
+static MRDrive *mr_member_drive(MRVirtualDisk *vd, uint32_t member)
+{
+    int pd = member < RAID_MAX_MEMBERS ? vd->member_pd[member] : -1;
+
+    return pd >= 0 ? vd->array->pd_drive[pd] : NULL;
+}
+
+static void mr_member_io_done(void *opaque, int ret)
+{
+    MRMemberIO *io = opaque;
+
+    if (ret < 0) {
+        trace_megaraid_array_member_error(io->d->slot, io->write, io->offset,
+                                          ret);
+    } else if (io->write) {
+        mr_drive_media_rewritten(io->d, io->offset, io->bytes);
+    }
+    qemu_iovec_destroy(&io->qiov);
+    io->cb(io->ctx, ret);
+    g_free(io);
+}
+
+static void mr_member_rw(MRVdRun *run, bool write, uint32_t member,
+                         uint64_t lba, uint32_t sectors, RaidIOBuf buf,
+                         RaidIOComplete *cb, void *ctx)
+{
+    MRDrive *d = mr_member_drive(run->vd, member);
+    uint64_t bytes = (uint64_t)sectors * RAID_SECTOR_SIZE;
+    uint64_t bad;
+    MRMemberIO *io;
+
+    if (!d || !d->conf.blk) {
+        cb(ctx, -EIO);
+        return;
+    }
+    if (!write && mr_drive_media_error(d, lba * RAID_SECTOR_SIZE, bytes,
+                                       &bad)) {
+        run->media_member = member;
+        cb(ctx, -EIO);
+        return;
+    }
+    io = g_new0(MRMemberIO, 1);
+    io->cb = cb;
+    io->ctx = ctx;
+    io->d = d;
+    io->write = write;
+    io->offset = lba * RAID_SECTOR_SIZE;
+    io->bytes = bytes;
+    qemu_iovec_init(&io->qiov, 1);
+    if (buf.ptr) {
+        qemu_iovec_add(&io->qiov, buf.ptr, bytes);
+    } else {
+        qemu_iovec_concat(&io->qiov, run->qiov, buf.host_off, bytes);
+    }
+    if (write) {
+        blk_aio_pwritev(d->conf.blk, io->offset, &io->qiov, 0,
+                        mr_member_io_done, io);
+    } else {
+        blk_aio_preadv(d->conf.blk, io->offset, &io->qiov, 0,
+                       mr_member_io_done, io);
+    }
+}
+
+static void mr_exec_read(void *opaque, uint32_t member, uint64_t lba,
+                         uint32_t sectors, RaidIOBuf buf,
+                         RaidIOComplete *cb, void *ctx)
+{
+    mr_member_rw(opaque, false, member, lba, sectors, buf, cb, ctx);
+}
+
+static void mr_exec_write(void *opaque, uint32_t member, uint64_t lba,
+                          uint32_t sectors, RaidIOBuf buf,
+                          RaidIOComplete *cb, void *ctx)
+{
+    mr_member_rw(opaque, true, member, lba, sectors, buf, cb, ctx);
+}
+
+static void mr_exec_flush(void *opaque, uint32_t member,
+                          RaidIOComplete *cb, void *ctx)
+{
+    MRVdRun *run = opaque;
+    MRDrive *d = mr_member_drive(run->vd, member);
+
+    if (!d || !d->conf.blk) {
+        cb(ctx, -EIO);
+        return;
+    }
+    blk_aio_flush(d->conf.blk, cb, ctx);
+}
+
+static void mr_exec_discard(void *opaque, uint32_t member, uint64_t lba,
+                            uint32_t sectors, RaidIOComplete *cb, void *ctx)
+{
+    MRVdRun *run = opaque;
+    MRDrive *d = mr_member_drive(run->vd, member);
+
+    if (!d || !d->conf.blk) {
+        cb(ctx, -EIO);
+        return;
+    }
+    mr_drive_media_rewritten(d, lba * RAID_SECTOR_SIZE,
+                             (uint64_t)sectors * RAID_SECTOR_SIZE);
+    blk_aio_pwrite_zeroes(d->conf.blk, lba * RAID_SECTOR_SIZE,
+                          (int64_t)sectors * RAID_SECTOR_SIZE,
+                          BDRV_REQ_MAY_UNMAP, cb, ctx);
+}
+
+static void mr_exec_copy_from_host(void *opaque, uint64_t off, void *dst,
+                                   size_t len)
+{
+    MRVdRun *run = opaque;
+
+    qemu_iovec_to_buf(run->qiov, off, dst, len);
+}
+
+static void mr_exec_copy_to_host(void *opaque, uint64_t off, const void *src,
+                                 size_t len)
+{
+    MRVdRun *run = opaque;
+
+    qemu_iovec_from_buf(run->qiov, off, src, len);
+}
+
+static void *mr_exec_buf_alloc(void *opaque, size_t len)
+{
+    MRVdRun *run = opaque;
+
+    return raid_buf_pool_get(run->vd->array->pool, len);
+}
+
+static void mr_exec_buf_free(void *opaque, void *buf, size_t len)
+{
+    MRVdRun *run = opaque;
+
+    raid_buf_pool_put(run->vd->array->pool, buf, len);
+}
+
+static const RaidExecOps mr_exec_ops = {
+    .read = mr_exec_read,
+    .write = mr_exec_write,
+    .flush = mr_exec_flush,
+    .discard = mr_exec_discard,
+    .copy_from_host = mr_exec_copy_from_host,
+    .copy_to_host = mr_exec_copy_to_host,
+    .buf_alloc = mr_exec_buf_alloc,
+    .buf_free = mr_exec_buf_free,
+};
+
+static void mr_run_done(void *opaque, const RaidRunResult *res)
+{
+    MRVdRun *run = opaque;
+
+    run->res = *res;
+    run->done = true;
+    if (run->waiting) {
+        run->waiting = false;
+        aio_co_wake(run->co);
+    }
+}
+
+static int coroutine_fn mr_run(MRVdRun *run, const RaidPlan *plan)
+{
+    run->co = qemu_coroutine_self();
+    run->done = false;
+    run->media_member = UINT32_MAX;
+    raid_run_start(plan, run->vd->array->impl, &mr_exec_ops, run,
+                   mr_run_done, run);
+    while (!run->done) {
+        run->waiting = true;
+        qemu_coroutine_yield();
+    }
+    return run->res.ret;
+}
+
+static void mr_lock_granted(void *opaque)
+{
+    MRVdRun *run = opaque;
+
+    run->granted = true;
+    if (run->waiting) {
+        run->waiting = false;
+        aio_co_wake(run->co);
+    }
+}
+
+static RaidStripeLock *coroutine_fn mr_lock_rows(MRVdRun *run,
+                                                 const RaidPlan *plan)
+{
+    RaidStripeLock *lock;
+    bool now;
+
+    run->co = qemu_coroutine_self();
+    run->granted = false;
+    lock = raid_stripe_lock(run->vd->locks, plan->first_row, plan->last_row,
+                            plan->exclusive, mr_lock_granted, run, &now);
+    while (!now && !run->granted) {
+        run->waiting = true;
+        qemu_coroutine_yield();
+    }
+    return lock;
+}
+
+int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
+                                   RaidRunResult *res)
+{
+    MRVdRun run = { .vd = vd };
+    int ret;
+
+    vd->in_flight++;
+    ret = mr_run(&run, plan);
+    *res = run.res;
+    if (ret < 0 && run.res.failed_member != UINT32_MAX) {
+        MRDrive *d = mr_member_drive(vd, run.res.failed_member);
+
+        if (d && run.media_member != run.res.failed_member) {
+            mr_array_fail_drive(vd->array, d, "I/O error");
+        }
+    }
+    vd->in_flight--;
+    aio_wait_kick();
+    return ret;
+}
+
+int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
+                             uint64_t sectors, QEMUIOVector *qiov)
+{
+    RaidRequest rq = { .op = op, .lba = lba, .sectors = sectors };
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    uint32_t skip[RAID_MAX_MEMBERS];
+    uint32_t nskip = 0;
+    MRVdRun run = { .vd = vd, .qiov = qiov };
+    int ret;
+
+    vd->in_flight++;
+    trace_megaraid_array_io(vd->idx, op, lba, sectors);
+    for (uint32_t attempt = 0; ; attempt++) {
+        RaidPlan *plan;
+        RaidStripeLock *lock = NULL;
+
+        memcpy(st, vd->st, sizeof(st));
+        for (uint32_t i = 0; i < nskip; i++) {
+            st[skip[i]].status = RAID_MEMBER_MISSING;
+        }
+        plan = raid_plan_request(&vd->layout, st, &rq, RAID_WRITE_AUTO);
+        if (plan->error) {
+            ret = plan->error;
+            raid_plan_free(plan);
+            trace_megaraid_array_io_error(vd->idx, op, lba, ret);
+            break;
+        }
+        if (plan->has_rows) {
+            lock = mr_lock_rows(&run, plan);
+        }
+        ret = mr_run(&run, plan);
+        if (lock) {
+            raid_stripe_unlock(vd->locks, lock);
+        }
+        raid_plan_free(plan);
+        if (ret == 0) {
+            break;
+        }
+        if (run.res.failed_member == UINT32_MAX ||
+            attempt > vd->layout.members) {
+            trace_megaraid_array_io_error(vd->idx, op, lba, ret);
+            break;
+        }
+        if (run.media_member == run.res.failed_member && op == RAID_OP_READ) {
+            /* recover this read from the other members */
+            skip[nskip++] = run.media_member;
+            trace_megaraid_array_media_recover(vd->idx, run.media_member, lba);
+        } else {
+            MRDrive *d = mr_member_drive(vd, run.res.failed_member);
+
+            if (d) {
+                mr_array_fail_drive(vd->array, d, "I/O error");
+            }
+            if (vd->st[run.res.failed_member].status != RAID_MEMBER_MISSING) {
+                /* could not be failed (e.g. last copy): report the error */
+                break;
+            }
+        }
+    }
+    vd->in_flight--;
+    aio_wait_kick();
+    return ret;
+}
+
+void mr_vd_drain(MRVirtualDisk *vd)
+{
+    AIO_WAIT_WHILE_UNLOCKED(NULL, vd->in_flight > 0);
+}
+
+/* ---- entry points of the SCSI target ---- */
+
+static bool mr_vd_range(MRVirtualDisk *vd, int64_t offset, int64_t bytes,
+                        uint64_t *lba, uint64_t *sectors)
+{
+    if (offset < 0 || bytes < 0 || offset % RAID_SECTOR_SIZE ||
+        bytes % RAID_SECTOR_SIZE ||
+        (uint64_t)(offset + bytes) >
+        vd->layout.vd_sectors * RAID_SECTOR_SIZE) {
+        return false;
+    }
+    *lba = offset / RAID_SECTOR_SIZE;
+    *sectors = bytes / RAID_SECTOR_SIZE;
+    return true;
+}
+
+int coroutine_fn mr_vd_co_preadv(MRVirtualDisk *vd, int64_t offset,
+                                 int64_t bytes, QEMUIOVector *qiov)
+{
+    uint64_t lba, sectors;
+
+    if (!mr_vd_range(vd, offset, bytes, &lba, &sectors)) {
+        return -EINVAL;
+    }
+    if (!sectors) {
+        return 0;
+    }
+    return mr_cache_co_read(vd, lba, sectors, qiov);
+}
+
+int coroutine_fn mr_vd_co_pwritev(MRVirtualDisk *vd, int64_t offset,
+                                  int64_t bytes, QEMUIOVector *qiov,
+                                  bool fua)
+{
+    uint64_t lba, sectors;
+
+    if (!mr_vd_range(vd, offset, bytes, &lba, &sectors)) {
+        return -EINVAL;
+    }
+    if (!sectors) {
+        return 0;
+    }
+    return mr_cache_co_write(vd, lba, sectors, qiov, fua);
+}
+
+int coroutine_fn mr_vd_co_flush(MRVirtualDisk *vd)
+{
+    return mr_cache_co_flush(vd);
+}
+
+int coroutine_fn mr_vd_co_pdiscard(MRVirtualDisk *vd, int64_t offset,
+                                   int64_t bytes)
+{
+    uint64_t lba, sectors;
+    int ret;
+
+    if (!mr_vd_range(vd, offset, bytes, &lba, &sectors)) {
+        return -EINVAL;
+    }
+    if (!sectors) {
+        return 0;
+    }
+    ret = mr_cache_co_invalidate(vd, lba, sectors);
+    if (ret < 0) {
+        return ret;
+    }
+    return mr_vd_co_io(vd, RAID_OP_UNMAP, lba, sectors, NULL);
+}
+
+/* ---- AIO wrappers for the dma helpers ---- */
+
+typedef enum MRVdAioKind {
+    MR_VD_AIO_READ,
+    MR_VD_AIO_WRITE,
+    MR_VD_AIO_FLUSH,
+} MRVdAioKind;
+
+typedef struct MRVdAIOCB {
+    BlockAIOCB common;
+    MRVirtualDisk *vd;
+    MRVdAioKind kind;
+    int64_t offset;
+    QEMUIOVector *qiov;
+    bool fua;
+    bool returned;              /* the submitter has its pointer */
+    bool finished;
+    int ret;
+} MRVdAIOCB;
+
+static const AIOCBInfo mr_vd_aiocb_info = {
+    .aiocb_size = sizeof(MRVdAIOCB),
+};
+
+static void mr_vd_aio_complete(MRVdAIOCB *acb)
+{
+    acb->common.cb(acb->common.opaque, acb->ret);
+    qemu_aio_unref(acb);
+}
+
+static void mr_vd_aio_bh(void *opaque)
+{
+    mr_vd_aio_complete(opaque);
+}
+
+static void coroutine_fn mr_vd_aio_entry(void *opaque)
+{
+    MRVdAIOCB *acb = opaque;
+    int64_t bytes = acb->qiov ? acb->qiov->size : 0;
+
+    switch (acb->kind) {
+    case MR_VD_AIO_READ:
+        acb->ret = mr_vd_co_preadv(acb->vd, acb->offset, bytes, acb->qiov);
+        break;
+    case MR_VD_AIO_WRITE:
+        acb->ret = mr_vd_co_pwritev(acb->vd, acb->offset, bytes, acb->qiov,
+                                    acb->fua);
+        break;
+    case MR_VD_AIO_FLUSH:
+        acb->ret = mr_vd_co_flush(acb->vd);
+        break;
+    }
+    acb->finished = true;
+    if (acb->returned) {
+        mr_vd_aio_complete(acb);
+    }
+}
+
+static BlockAIOCB *mr_vd_aio_start(MRVirtualDisk *vd, MRVdAioKind kind,
+                                   int64_t offset, QEMUIOVector *qiov,
+                                   bool fua, BlockCompletionFunc *cb,
+                                   void *opaque)
+{
+    MRVdAIOCB *acb = qemu_aio_get(&mr_vd_aiocb_info, NULL, cb, opaque);
+    Coroutine *co;
+
+    acb->vd = vd;
+    acb->kind = kind;
+    acb->offset = offset;
+    acb->qiov = qiov;
+    acb->fua = fua;
+    acb->returned = false;
+    acb->finished = false;
+    co = qemu_coroutine_create(mr_vd_aio_entry, acb);
+    aio_co_enter(qemu_get_aio_context(), co);
+    acb->returned = true;
+    if (acb->finished) {
+        /* never call back before the submitter has the AIOCB */
+        aio_bh_schedule_oneshot(qemu_get_aio_context(), mr_vd_aio_bh, acb);
+    }
+    return &acb->common;
+}
+
+BlockAIOCB *mr_vd_aio_preadv(MRVirtualDisk *vd, int64_t offset,
+                             QEMUIOVector *qiov, BlockCompletionFunc *cb,
+                             void *opaque)
+{
+    return mr_vd_aio_start(vd, MR_VD_AIO_READ, offset, qiov, false, cb,
+                           opaque);
+}
+
+BlockAIOCB *mr_vd_aio_pwritev(MRVirtualDisk *vd, int64_t offset,
+                              QEMUIOVector *qiov, bool fua,
+                              BlockCompletionFunc *cb, void *opaque)
+{
+    return mr_vd_aio_start(vd, MR_VD_AIO_WRITE, offset, qiov, fua, cb,
+                           opaque);
+}
+
+BlockAIOCB *mr_vd_aio_flush(MRVirtualDisk *vd, BlockCompletionFunc *cb,
+                            void *opaque)
+{
+    return mr_vd_aio_start(vd, MR_VD_AIO_FLUSH, 0, NULL, false, cb, opaque);
+}

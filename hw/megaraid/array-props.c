@@ -1,0 +1,216 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: the RAID configuration as the host's management sees it
+ * (like a BMC): controller properties that may change while the machine
+ * runs (CacheVault health, rebuild rate) and, per VD, its state, level,
+ * effective write policy and background job, readable with qom-get; a
+ * job is started by writing vdN-job.
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "array.h"
+#include "trace.h"
+
+static const char *const mr_cv_names[] = {
+    [MR_CV_OPTIMAL] = "optimal",
+    [MR_CV_FAILED] = "failed",
+    [MR_CV_ABSENT] = "absent",
+};
+
+static MRArray *mr_obj_array(Object *obj, void *opaque)
+{
+    return (MRArray *)((char *)obj + (ptrdiff_t)opaque);
+}
+
+static void mr_get_cachevault(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    MRArray *a = mr_obj_array(obj, opaque);
+    char *s = (char *)mr_cv_names[a->cachevault];
+
+    visit_type_str(v, name, &s, errp);
+}
+
+static void mr_set_cachevault(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    MRArray *a = mr_obj_array(obj, opaque);
+    g_autofree char *s = NULL;
+
+    if (!visit_type_str(v, name, &s, errp)) {
+        return;
+    }
+    for (int i = 0; i < ARRAY_SIZE(mr_cv_names); i++) {
+        if (!strcmp(s, mr_cv_names[i])) {
+            trace_megaraid_array_cachevault(mr_cv_names[a->cachevault], s);
+            a->cachevault = i;
+            if (a->cfg) {
+                mr_cache_policy_changed(a);
+                mr_array_refresh(a);
+            }
+            return;
+        }
+    }
+    error_setg(errp, "megaraid-9600: cachevault '%s' is not optimal, failed "
+               "or absent", s);
+}
+
+static void mr_get_rate(Object *obj, Visitor *v, const char *name,
+                        void *opaque, Error **errp)
+{
+    MRArray *a = mr_obj_array(obj, opaque);
+
+    visit_type_uint8(v, name, &a->rebuild_rate, errp);
+}
+
+static void mr_set_rate(Object *obj, Visitor *v, const char *name,
+                        void *opaque, Error **errp)
+{
+    MRArray *a = mr_obj_array(obj, opaque);
+    uint8_t rate;
+
+    if (!visit_type_uint8(v, name, &rate, errp)) {
+        return;
+    }
+    if (rate > 100) {
+        error_setg(errp, "megaraid-9600: rebuild-rate %u is not a percentage "
+                   "(0 to 100)", rate);
+        return;
+    }
+    a->rebuild_rate = rate;
+}
+
+static void mr_rate_init(Object *obj, ObjectProperty *prop)
+{
+    mr_obj_array(obj, prop->opaque)->rebuild_rate = 30;
+}
+
+void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
+{
+    ObjectProperty *p;
+
+    object_class_property_add(oc, "cachevault", "str", mr_get_cachevault,
+                              mr_set_cachevault, NULL,
+                              (void *)array_offset);
+    object_class_property_set_description(oc, "cachevault",
+        "CacheVault (flash-backed cache) health: optimal, failed or absent; "
+        "write-back VDs run write-through unless it is optimal");
+    p = object_class_property_add(oc, "rebuild-rate", "uint8", mr_get_rate,
+                                  mr_set_rate, NULL, (void *)array_offset);
+    p->init = mr_rate_init;
+    object_class_property_set_description(oc, "rebuild-rate",
+        "share of the drives' time background jobs (rebuild, check, "
+        "initialization) take, 0 to 100 percent (default 30)");
+}
+
+/* ---- per VD ---- */
+
+static const char *const mr_vd_state_names[] = {
+    [RAID_VD_OPTIMAL] = "optimal",
+    [RAID_VD_PARTIALLY_DEGRADED] = "partially-degraded",
+    [RAID_VD_DEGRADED] = "degraded",
+    [RAID_VD_OFFLINE] = "offline",
+};
+
+static const char *const mr_wp_names[] = {
+    [MR_WP_WRITE_THROUGH] = "write-through",
+    [MR_WP_WRITE_BACK] = "write-back",
+    [MR_WP_ALWAYS_WRITE_BACK] = "always-write-back",
+};
+
+static char *mr_vd_get_state(Object *obj, void *opaque, Error **errp)
+{
+    return g_strdup(mr_vd_state_names[mr_vd_cfg(opaque)->state]);
+}
+
+static void mr_vd_visit_str(Visitor *v, const char *name, const char *val,
+                            Error **errp)
+{
+    char *s = (char *)val;
+
+    visit_type_str(v, name, &s, errp);
+}
+
+static void mr_vd_get_state_v(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    g_autofree char *s = mr_vd_get_state(obj, opaque, errp);
+
+    mr_vd_visit_str(v, name, s, errp);
+}
+
+static void mr_vd_get_level(Object *obj, Visitor *v, const char *name,
+                            void *opaque, Error **errp)
+{
+    MRVirtualDisk *vd = opaque;
+
+    mr_vd_visit_str(v, name, raid_level_name(vd->layout.level), errp);
+}
+
+static void mr_vd_get_policy(Object *obj, Visitor *v, const char *name,
+                             void *opaque, Error **errp)
+{
+    mr_vd_visit_str(v, name, mr_wp_names[mr_array_write_policy(opaque)],
+                    errp);
+}
+
+static void mr_vd_get_job(Object *obj, Visitor *v, const char *name,
+                          void *opaque, Error **errp)
+{
+    mr_vd_visit_str(v, name, raid_job_name(mr_vd_cfg(opaque)->job.kind),
+                    errp);
+}
+
+static void mr_vd_set_job(Object *obj, Visitor *v, const char *name,
+                          void *opaque, Error **errp)
+{
+    g_autofree char *s = NULL;
+
+    if (!visit_type_str(v, name, &s, errp)) {
+        return;
+    }
+    if (!strcmp(s, "check")) {
+        mr_jobs_start(opaque, RAID_JOB_CHECK, false, errp);
+    } else if (!strcmp(s, "check-repair")) {
+        mr_jobs_start(opaque, RAID_JOB_CHECK, true, errp);
+    } else if (!strcmp(s, "init")) {
+        mr_jobs_start(opaque, RAID_JOB_INIT, false, errp);
+    } else {
+        error_setg(errp, "megaraid-9600: %s '%s' is not a job that can be "
+                   "started (check, check-repair, init)", name, s);
+    }
+}
+
+static void mr_vd_get_progress(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    const RaidJobCursor *c = &mr_vd_cfg(opaque)->job;
+    int64_t pct = c->kind == RAID_JOB_NONE ? -1 : (int64_t)raid_job_percent(c);
+
+    visit_type_int(v, name, &pct, errp);
+}
+
+void mr_array_vd_props(MRVirtualDisk *vd)
+{
+    Object *obj = vd->array->owner;
+    g_autofree char *state = g_strdup_printf("vd%d-state", vd->idx);
+    g_autofree char *level = g_strdup_printf("vd%d-level", vd->idx);
+    g_autofree char *policy = g_strdup_printf("vd%d-write-policy", vd->idx);
+    g_autofree char *job = g_strdup_printf("vd%d-job", vd->idx);
+    g_autofree char *progress = g_strdup_printf("vd%d-progress", vd->idx);
+
+    if (!obj || object_property_find(obj, state)) {
+        return;
+    }
+    object_property_add(obj, state, "str", mr_vd_get_state_v, NULL, NULL,
+                        vd);
+    object_property_add(obj, level, "str", mr_vd_get_level, NULL, NULL, vd);
+    object_property_add(obj, policy, "str", mr_vd_get_policy, NULL, NULL,
+                        vd);
+    object_property_add(obj, job, "str", mr_vd_get_job, mr_vd_set_job, NULL,
+                        vd);
+    object_property_add(obj, progress, "int", mr_vd_get_progress, NULL,
+                        NULL, vd);
+}

@@ -1,0 +1,233 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: the array glue between a controller and the RAID core.
+ *
+ * An MRArray holds the controller's RAID configuration (RaidConfig, read
+ * from the DDF metadata on its drives), the drives that back each physical
+ * drive entry, and one MRVirtualDisk per VD.  It runs core plans on the
+ * drives' BlockBackends (array-io.c), caches VD writes (array-cache.c),
+ * runs rebuild, consistency check and background initialization as
+ * coroutines (array-jobs.c) and keeps the metadata and the drive/VD states
+ * (array.c).  It knows nothing of the host interface: the controller
+ * learns of changes through MRArrayOps.
+ *
+ * Everything runs in the main loop's AioContext under the BQL.
+ */
+#ifndef HW_MEGARAID_ARRAY_H
+#define HW_MEGARAID_ARRAY_H
+
+#include "qemu/coroutine.h"
+#include "qemu/queue.h"
+#include "block/aio.h"
+#include "hw/megaraid/drive.h"
+#include "raid/raid.h"
+#include "raid/config.h"
+#include "raid/job.h"
+
+typedef struct MRArray MRArray;
+typedef struct MRVirtualDisk MRVirtualDisk;
+typedef struct MRVdCache MRVdCache;
+typedef struct MRJournal MRJournal;
+
+/* What the controller is told (all optional). */
+typedef struct MRArrayOps {
+    /* A VD appeared (import, hot plug of its drives). */
+    void (*vd_added)(void *opaque, MRVirtualDisk *vd);
+    /* A VD's state, cache policy or job changed. */
+    void (*vd_changed)(void *opaque, MRVirtualDisk *vd);
+    /* A drive became hidden (array member, spare, foreign) or visible. */
+    void (*drive_changed)(void *opaque, MRDrive *d);
+} MRArrayOps;
+
+typedef enum MRCacheVaultState {
+    MR_CV_OPTIMAL = 0,
+    MR_CV_FAILED,
+    MR_CV_ABSENT,
+} MRCacheVaultState;
+
+/* Effective write policy of a VD (what MODE SENSE and QOM report). */
+typedef enum MRWritePolicy {
+    MR_WP_WRITE_THROUGH = 0,
+    MR_WP_WRITE_BACK,
+    MR_WP_ALWAYS_WRITE_BACK,
+} MRWritePolicy;
+
+struct MRVirtualDisk {
+    MRArray *array;
+    int idx;                    /* index in cfg->vds */
+    RaidLayout layout;
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    int member_pd[RAID_MAX_MEMBERS];    /* PD index per member, -1 absent */
+    RaidStripeLocks *locks;
+    /*
+     * The SCSI target's view of the VD: an MRDrive that is never realized
+     * and sits on no bus; unit->vd points back here.
+     */
+    MRDrive *unit;
+    uint32_t in_flight;         /* data-path requests (drain, pull) */
+    int host_state;             /* VD state last told to the host */
+    MRVdCache *cache;           /* array-cache.c, NULL: none */
+    /* array-jobs.c */
+    Coroutine *job_co;
+    bool job_stop;              /* ask the job coroutine to return */
+    QEMUTimer *job_timer;       /* rate limiting sleep */
+    int64_t job_last_ckpt_ns;
+    struct MRJobRun *job_run;   /* the running job's state, private */
+};
+
+struct MRArray {
+    const MRArrayOps *ops;
+    void *opaque;
+    Object *owner;              /* the controller: QOM properties */
+    char *serial;               /* controller serial: gives the ctrl GUID */
+    uint8_t ctrl_guid[RAID_GUID_LEN];
+    uint16_t ctrl_type[4];
+    const char *product;
+    RaidConfig *cfg;
+    bool imported;              /* import ran */
+    /* drive per PD index (NULL: missing), and PD index per drive */
+    MRDrive *pd_drive[RAID_MAX_PDS];
+    MRVirtualDisk *vds[RAID_MAX_VDS];
+    RaidParityImpl impl;
+    RaidBufPool *pool;
+    uint32_t meta_seq;
+    /* properties of the controller, owned here */
+    uint8_t rebuild_rate;       /* percent, 0..100 */
+    bool auto_rebuild;          /* rebuild onto a replaced drive */
+    bool import_foreign;        /* adopt a foreign configuration at start */
+    MRCacheVaultState cachevault;
+    char *journal_path;         /* cache journal file, NULL: none */
+    MRJournal *journal;         /* array-cache.c */
+    uint64_t cache_bytes;       /* controller cache size */
+};
+
+/* ---- array.c: configuration, states, metadata ---- */
+
+void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque);
+void mr_array_cleanup(MRArray *a);
+/*
+ * Read the DDF metadata of every drive on @bus and build the VDs.  Drives
+ * without metadata stay unconfigured (JBOD).  A foreign configuration is
+ * kept foreign (its drives hidden and never written) unless
+ * a->import_foreign.  Replays the cache journal.  Errors name the drive.
+ */
+bool mr_array_import(MRArray *a, BusState *bus, Error **errp);
+/* Write the configuration to every present, non-failed drive. */
+bool mr_array_store(MRArray *a, Error **errp);
+/* Drive <-> PD index; -1 when the drive is not in the configuration. */
+int mr_array_pd_of(MRArray *a, MRDrive *d);
+/* Is the drive hidden from the host (member, spare, foreign)? */
+bool mr_array_drive_hidden(MRArray *a, MRDrive *d);
+/*
+ * A member failed (QOM, I/O error): offline it, degrade its VDs, start a
+ * rebuild onto a hot spare, store the metadata and tell the controller.
+ */
+void mr_array_fail_drive(MRArray *a, MRDrive *d, const char *why);
+/* Hot plug: a drive is about to be removed / was added. */
+void mr_array_drive_removed(MRArray *a, MRDrive *d);
+void mr_array_drive_added(MRArray *a, MRDrive *d);
+/* Config changed: recompute states, layouts, member states; notify. */
+void mr_array_refresh(MRArray *a);
+/* Make a drive a hot spare (@dg < 0: global) or remove it as a spare. */
+bool mr_array_set_spare(MRArray *a, MRDrive *d, int dg, bool add,
+                        Error **errp);
+/* Drive state name for QOM ("online", "offline", "rebuild", ...). */
+const char *mr_array_drive_state(MRArray *a, MRDrive *d);
+/* Effective write policy of a VD (cache policy and CacheVault). */
+MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
+RaidVd *mr_vd_cfg(MRVirtualDisk *vd);
+/*
+ * array-props.c: the controller's runtime QOM properties of the array
+ * (cachevault, rebuild-rate, ...), and per VD n: vdN-state, vdN-level,
+ * vdN-write-policy, vdN-job, vdN-progress.  The array must be the
+ * controller state's field at @array_offset.
+ */
+void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset);
+void mr_array_vd_props(MRVirtualDisk *vd);
+
+/* ---- array-io.c: the data path on the members' BlockBackends ---- */
+
+/*
+ * Run a request on the VD's members, below the cache: plan, take the
+ * rows' stripe lock, run, and on a member error fail the member and plan
+ * again.  Returns 0 or -errno (-EIO: data not available, e.g. offline).
+ * @qiov covers @sectors * 512 bytes (NULL for FLUSH).
+ */
+int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
+                             uint64_t sectors, QEMUIOVector *qiov);
+/* Run a job plan (rebuild/check row) whose stripe lock the caller holds. */
+int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
+                                   RaidRunResult *res);
+/* Wait until the VD has no request in flight. */
+void mr_vd_drain(MRVirtualDisk *vd);
+
+/*
+ * The SCSI target's entry points for a VD (byte offsets and lengths in
+ * units of the VD's logical block size): above the cache.
+ */
+int coroutine_fn mr_vd_co_preadv(MRVirtualDisk *vd, int64_t offset,
+                                 int64_t bytes, QEMUIOVector *qiov);
+int coroutine_fn mr_vd_co_pwritev(MRVirtualDisk *vd, int64_t offset,
+                                  int64_t bytes, QEMUIOVector *qiov,
+                                  bool fua);
+int coroutine_fn mr_vd_co_flush(MRVirtualDisk *vd);
+/* Afterwards the range reads as zeroes. */
+int coroutine_fn mr_vd_co_pdiscard(MRVirtualDisk *vd, int64_t offset,
+                                   int64_t bytes);
+/* AIO forms for the dma helpers (dma_blk_io) and flush. */
+BlockAIOCB *mr_vd_aio_preadv(MRVirtualDisk *vd, int64_t offset,
+                             QEMUIOVector *qiov, BlockCompletionFunc *cb,
+                             void *opaque);
+BlockAIOCB *mr_vd_aio_pwritev(MRVirtualDisk *vd, int64_t offset,
+                              QEMUIOVector *qiov, bool fua,
+                              BlockCompletionFunc *cb, void *opaque);
+BlockAIOCB *mr_vd_aio_flush(MRVirtualDisk *vd, BlockCompletionFunc *cb,
+                            void *opaque);
+
+/* ---- array-cache.c: controller cache and its journal ---- */
+
+/* Open the journal (a->journal_path) and replay it onto the VDs. */
+bool mr_cache_start(MRArray *a, Error **errp);
+void mr_cache_stop(MRArray *a);
+void mr_cache_vd_init(MRVirtualDisk *vd);
+void mr_cache_vd_cleanup(MRVirtualDisk *vd);
+/* Through the cache; fall to mr_vd_co_io() as the policy says. */
+int coroutine_fn mr_cache_co_read(MRVirtualDisk *vd, uint64_t lba,
+                                  uint64_t sectors, QEMUIOVector *qiov);
+int coroutine_fn mr_cache_co_write(MRVirtualDisk *vd, uint64_t lba,
+                                   uint64_t sectors, QEMUIOVector *qiov,
+                                   bool fua);
+int coroutine_fn mr_cache_co_flush(MRVirtualDisk *vd);
+/* Drop cached data of a range (before an unmap goes below the cache). */
+int coroutine_fn mr_cache_co_invalidate(MRVirtualDisk *vd, uint64_t lba,
+                                        uint64_t sectors);
+/* CacheVault state changed: write back everything if now write-through. */
+void mr_cache_policy_changed(MRArray *a);
+
+/* ---- array-jobs.c: rebuild, consistency check, initialization ---- */
+
+/* Start (or resume) the VD's job coroutine if its cursor holds a job. */
+void mr_jobs_kick(MRVirtualDisk *vd);
+/* Stop the job coroutine (checkpointing the cursor) and wait for it. */
+void mr_jobs_stop(MRVirtualDisk *vd);
+/* Start a job from the host (QOM): "check", "check-repair", "init". */
+bool mr_jobs_start(MRVirtualDisk *vd, RaidJobKind kind, bool repair,
+                   Error **errp);
+
+/* Progress of a VD's job for QOM (rates measured over the current run). */
+typedef struct MRJobStats {
+    RaidJobKind kind;           /* RAID_JOB_NONE: no job */
+    bool repair;                /* check: repairs (background init) */
+    bool running;               /* a coroutine works on it now */
+    unsigned percent;           /* raid_job_percent() */
+    uint64_t next_row, total_rows;
+    uint64_t mismatches;        /* check: inconsistent rows so far */
+    uint64_t rows_per_s;        /* 0: not measured yet */
+    uint64_t bytes_per_s;       /* per member extent (rebuild: target) */
+    int64_t eta_s;              /* seconds left, -1: not known */
+    unsigned busy_percent;      /* share of the run's time spent working */
+} MRJobStats;
+void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: megaraid-9600's side of the array glue.  Imports the RAID
+ * configuration once every drive given on the command line exists (or at
+ * realize for a hot-plugged controller), gives each VD a device handle,
+ * describes it in Device Page 0 (the VD form the driver reads), and turns
+ * array changes into the MPI3 events the driver acts on: DEVICE ADDED for
+ * a new VD, DEVICE INFO CHANGED when a VD's state changes or a drive
+ * becomes hidden (array member, spare) or visible.
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qemu/error-report.h"
+#include "hw/qdev-core.h"
+#include "system/system.h"
+#include "mr9600.h"
+#include "trace.h"
+
+#define MR9600_VD_HANDLE_BASE   0x300
+
+static const uint8_t mr9600_vd_state[] = {
+    [RAID_VD_OPTIMAL] = MPI3_DEVICE0_VD_STATE_OPTIMAL,
+    [RAID_VD_PARTIALLY_DEGRADED] = MPI3_DEVICE0_VD_STATE_PARTIALLY_DEGRADED,
+    [RAID_VD_DEGRADED] = MPI3_DEVICE0_VD_STATE_DEGRADED,
+    [RAID_VD_OFFLINE] = MPI3_DEVICE0_VD_STATE_OFFLINE,
+};
+
+static const uint8_t mr9600_vd_level[] = {
+    [RAID_LEVEL_0] = 0,
+    [RAID_LEVEL_1] = 1,
+    [RAID_LEVEL_5] = 5,
+    [RAID_LEVEL_6] = 6,
+    [RAID_LEVEL_10] = 10,
+    [RAID_LEVEL_50] = 50,
+    [RAID_LEVEL_60] = 60,
+    [RAID_LEVEL_JBOD] = MPI3_DEVICE0_VD_RAIDLEVEL_JBOD,
+};
+
+void mr9600_vd_page0(MR9600State *s, MRDrive *u, MPI3DevicePage0 *p)
+{
+    MRVirtualDisk *vd = u->vd;
+    MPI3Device0VD *v = &p->device_specific.vd;
+    uint16_t info = 0;
+
+    p->parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
+    p->slot = 0;
+    p->slot_index = 0;
+    p->io_unit_port = 0;
+    p->wwid = cpu_to_le64(u->wwn);
+    p->flags = cpu_to_le16(MPI3_DEVICE0_FLAGS_DEVICE_PRESENT |
+                           MPI3_DEVICE0_FLAGS_ATT_METHOD_VIRTUAL);
+    p->queue_depth = cpu_to_le16(128);
+    p->device_form = MPI3_DEVICE_DEVFORM_VD;
+    for (uint32_t m = 0; m < vd->layout.members; m++) {
+        int pd = vd->member_pd[m];
+        MRDrive *d = pd >= 0 ? vd->array->pd_drive[pd] : NULL;
+
+        if (d) {
+            info |= d->iface == MR_IF_NVME ? MPI3_DEVICE0_VD_DEVICE_INFO_NVME :
+                    d->iface == MR_IF_SATA ? MPI3_DEVICE0_VD_DEVICE_INFO_SATA :
+                    MPI3_DEVICE0_VD_DEVICE_INFO_SAS;
+        }
+    }
+    info |= u->media == MR_MEDIA_SSD ? MPI3_DEVICE0_VD_DEVICE_INFO_SSD
+                                     : MPI3_DEVICE0_VD_DEVICE_INFO_HDD;
+    v->vd_state = mr9600_vd_state[mr_vd_cfg(vd)->state];
+    v->raid_level = mr9600_vd_level[vd->layout.level];
+    v->device_info = cpu_to_le16(info);
+}
+
+static bool mr9600_can_notify(MR9600State *s)
+{
+    return s->port_enabled && mr9600_ioc_ready(s);
+}
+
+static void mr9600_info_changed(MR9600State *s, MRDrive *d)
+{
+    MPI3DevicePage0 pg;
+
+    if (!mr9600_can_notify(s) || !d->dev_handle) {
+        return;
+    }
+    mr9600_device_page0(s, d, &pg);
+    mr9600_send_event(s, MPI3_EVENT_DEVICE_INFO_CHANGED, &pg, sizeof(pg));
+}
+
+static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
+{
+    MR9600State *s = opaque;
+    uint16_t h = MR9600_VD_HANDLE_BASE + vd->idx;
+    MPI3DevicePage0 pg;
+
+    if (s->handles[h] || s->handle_reserved[h]) {
+        warn_report("megaraid-9600: no device handle for VD %d", vd->idx);
+        return;
+    }
+    vd->unit->dev_handle = h;
+    vd->host_state = mr9600_vd_state[mr_vd_cfg(vd)->state];
+    s->handles[h] = vd->unit;
+    trace_megaraid_vd_handle(vd->idx, h);
+    if (mr9600_can_notify(s)) {
+        mr9600_device_page0(s, vd->unit, &pg);
+        mr9600_send_event(s, MPI3_EVENT_DEVICE_ADDED, &pg, sizeof(pg));
+    }
+}
+
+static void mr9600_vd_changed(void *opaque, MRVirtualDisk *vd)
+{
+    MR9600State *s = opaque;
+    uint8_t state = mr9600_vd_state[mr_vd_cfg(vd)->state];
+
+    if (vd->host_state == state) {
+        return;                 /* the host already has this state */
+    }
+    vd->host_state = state;
+    mr9600_info_changed(s, vd->unit);
+}
+
+static void mr9600_drive_changed(void *opaque, MRDrive *d)
+{
+    MR9600State *s = opaque;
+    bool hidden = mr_array_drive_hidden(&s->array, d);
+
+    if (d->in_array == hidden) {
+        return;
+    }
+    d->in_array = hidden;
+    if (hidden) {
+        mr9600_requests_cancel(s, d->dev_handle, true, 0, NULL);
+    }
+    mr9600_info_changed(s, d);
+}
+
+static const MRArrayOps mr9600_array_ops = {
+    .vd_added = mr9600_vd_added,
+    .vd_changed = mr9600_vd_changed,
+    .drive_changed = mr9600_drive_changed,
+};
+
+static void mr9600_import(MR9600State *s)
+{
+    Error *err = NULL;
+
+    if (s->array.imported) {
+        return;
+    }
+    if (!mr_array_import(&s->array, BUS(&s->bus), &err)) {
+        error_report_err(err);
+        exit(1);
+    }
+}
+
+static void mr9600_machine_done(Notifier *n, void *opaque)
+{
+    mr9600_import(container_of(n, MR9600State, machine_done));
+}
+
+void mr9600_array_realize(MR9600State *s)
+{
+    PCIDevice *pci = PCI_DEVICE(s);
+
+    mr_array_init(&s->array, &mr9600_array_ops, s);
+    s->array.owner = OBJECT(s);
+    s->array.product = s->model->product;
+    s->array.ctrl_type[0] = pci_get_word(pci->config + PCI_VENDOR_ID);
+    s->array.ctrl_type[1] = pci_get_word(pci->config + PCI_DEVICE_ID);
+    s->array.ctrl_type[2] = s->model->subsys_vendor;
+    s->array.ctrl_type[3] = s->model->subsys_id;
+    s->bus.array = &s->array;
+    if (phase_check(PHASE_MACHINE_READY)) {
+        /* hot-plugged: its drives come later, one by one */
+        mr9600_import(s);
+    } else {
+        s->machine_done.notify = mr9600_machine_done;
+        qemu_add_machine_init_done_notifier(&s->machine_done);
+    }
+}
+
+void mr9600_array_unrealize(MR9600State *s)
+{
+    if (s->machine_done.notify) {
+        qemu_remove_machine_init_done_notifier(&s->machine_done);
+        s->machine_done.notify = NULL;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        MRVirtualDisk *vd = s->array.vds[v];
+
+        if (vd && vd->unit->dev_handle &&
+            s->handles[vd->unit->dev_handle] == vd->unit) {
+            mr9600_requests_cancel(s, vd->unit->dev_handle, true, 0, NULL);
+            s->handles[vd->unit->dev_handle] = NULL;
+        }
+    }
+    mr_array_cleanup(&s->array);
+    s->bus.array = NULL;
+}
