@@ -18,6 +18,8 @@
 #include "qemu/units.h"
 #include "qemu/main-loop.h"
 #include "block/aio-wait.h"
+#include "system/runstate.h"
+#include "system/reset.h"
 #include "hw/megaraid/array.h"
 #include "trace.h"
 
@@ -35,6 +37,7 @@
 typedef struct MRJobRun {
     MRVirtualDisk *vd;
     Coroutine *co;
+    QLIST_ENTRY(MRJobRun) next;
     QemuCoSleep sleep;
     bool sleeping;              /* parked in the rate-limiting sleep */
     bool announce;              /* the job is new: refresh and store */
@@ -45,6 +48,42 @@ typedef struct MRJobRun {
     uint64_t rows;
     int64_t work_ns;
 } MRJobRun;
+
+/*
+ * Every running job, so that a shutdown stops them while the drives can
+ * still be written: QEMU quits without unrealizing devices, and member
+ * I/O issued once the block layer is drained for the exit would fail and
+ * fail its drive.
+ */
+static QLIST_HEAD(, MRJobRun) mr_job_runs =
+    QLIST_HEAD_INITIALIZER(mr_job_runs);
+static Notifier mr_jobs_shutdown_notifier;
+static bool mr_jobs_hooked;
+static bool mr_jobs_shutting_down;
+
+static void mr_jobs_shutdown(Notifier *n, void *data)
+{
+    mr_jobs_shutting_down = true;
+    while (!QLIST_EMPTY(&mr_job_runs)) {
+        mr_jobs_stop(QLIST_FIRST(&mr_job_runs)->vd);
+    }
+}
+
+/* A reset after a shutdown that only paused (-no-shutdown). */
+static void mr_jobs_reset(void *opaque)
+{
+    mr_jobs_shutting_down = false;
+}
+
+static void mr_jobs_hook(void)
+{
+    if (!mr_jobs_hooked) {
+        mr_jobs_hooked = true;
+        mr_jobs_shutdown_notifier.notify = mr_jobs_shutdown;
+        qemu_register_shutdown_notifier(&mr_jobs_shutdown_notifier);
+        qemu_register_reset(mr_jobs_reset, NULL);
+    }
+}
 
 static int64_t now_ns(void)
 {
@@ -444,6 +483,7 @@ static void coroutine_fn job_co_entry(void *opaque)
     }
     trace_megaraid_job_exit(vd->idx, mr_vd_cfg(vd)->job.next_row,
                             vd->job_stop);
+    QLIST_REMOVE(r, next);
     vd->job_run = NULL;
     vd->job_co = NULL;
     g_free(r);
@@ -457,9 +497,11 @@ static void job_spawn(MRVirtualDisk *vd, bool announce)
     if (vd->job_co) {
         return;
     }
+    mr_jobs_hook();
     r = g_new0(MRJobRun, 1);
     r->vd = vd;
     r->announce = announce;
+    QLIST_INSERT_HEAD(&mr_job_runs, r, next);
     vd->job_stop = false;
     vd->job_run = r;
     r->co = qemu_coroutine_create(job_co_entry, r);
@@ -472,7 +514,7 @@ void mr_jobs_kick(MRVirtualDisk *vd)
     const char *why;
     bool announce = false;
 
-    if (vd->job_co || !vd->array->cfg) {
+    if (vd->job_co || !vd->array->cfg || mr_jobs_shutting_down) {
         return;
     }
     if (mr_vd_cfg(vd)->job.kind == RAID_JOB_NONE) {
@@ -517,6 +559,10 @@ bool mr_jobs_start(MRVirtualDisk *vd, RaidJobKind kind, bool repair,
         error_setg(errp, "VD %d: only a consistency check or an "
                    "initialization can be started; a rebuild starts when a "
                    "drive replaces a failed member", vd->idx);
+        return false;
+    }
+    if (mr_jobs_shutting_down) {
+        error_setg(errp, "VD %d: the machine is shutting down", vd->idx);
         return false;
     }
     if (!raid_job_start(vd->array->cfg, vd->idx, kind, repair, &gerr)) {

@@ -14,6 +14,8 @@
 #include "qemu/units.h"
 #include "qapi/error.h"
 #include "block/aio.h"
+#include "system/runstate.h"
+#include "system/reset.h"
 #include "hw/megaraid/array.h"
 
 #define NPD         6
@@ -28,6 +30,23 @@ typedef struct TestArray {
 } TestArray;
 
 static TestArray *ta;
+
+/* ---- stand-ins for the system emulator ---- */
+
+static Notifier *shutdown_notifier;
+static QEMUResetHandler *reset_handler;
+
+void qemu_register_shutdown_notifier(Notifier *notifier)
+{
+    g_assert_null(shutdown_notifier);
+    shutdown_notifier = notifier;
+}
+
+void qemu_register_reset(QEMUResetHandler *func, void *opaque)
+{
+    g_assert_null(reset_handler);
+    reset_handler = func;
+}
 
 /* ---- stand-ins for array.c ---- */
 
@@ -572,6 +591,50 @@ static void test_bgi(void)
     test_teardown(vd);
 }
 
+/*
+ * QEMU quits without unrealizing the controller: the shutdown stops the
+ * jobs (checkpointed) before the block layer goes; a reset (after a
+ * shutdown that only paused) lets them run again.
+ */
+static void test_shutdown(void)
+{
+    MRVirtualDisk *vd = test_setup(RAID_LEVEL_5, 4, 0);
+    GRand *rnd = g_rand_new_with_seed(4);
+    g_autofree uint8_t *ref = fill_random(vd, rnd);
+    RaidVd *v = &ta->a.cfg->vds[0];
+    ShutdownCause cause = SHUTDOWN_CAUSE_HOST_QMP_QUIT;
+    Error *err = NULL;
+
+    ta->a.rebuild_rate = 50;
+    replace_member(vd, 1);
+    mr_jobs_kick(vd);
+    g_assert_nonnull(shutdown_notifier);
+    g_assert_nonnull(reset_handler);
+    while (v->job.next_row < 8) {
+        aio_poll(qemu_get_aio_context(), true);
+    }
+    shutdown_notifier->notify(shutdown_notifier, &cause);
+    g_assert_null(vd->job_co);
+    g_assert_cmpuint(raid_stripe_locks_count(vd->locks), ==, 0);
+    g_assert_cmpint(ta->stored.kind, ==, RAID_JOB_REBUILD);
+    g_assert_cmpuint(ta->stored.next_row, ==, v->job.next_row);
+    g_assert_cmpuint(v->job.next_row, <, vd->layout.rows);
+    mr_jobs_kick(vd);
+    g_assert_null(vd->job_co);
+    g_assert_false(mr_jobs_start(vd, RAID_JOB_CHECK, false, &err));
+    g_assert_nonnull(strstr(error_get_pretty(err), "shutting down"));
+    error_free(err);
+    reset_handler(NULL);
+    mr_jobs_kick(vd);
+    g_assert_nonnull(vd->job_co);
+    wait_job(vd);
+    g_assert_cmpint(v->state, ==, RAID_VD_OPTIMAL);
+    fail_member(vd, 0);
+    assert_vd_equals(vd, ref);
+    g_rand_free(rnd);
+    test_teardown(vd);
+}
+
 /* Full initialization from the host zeroes the VD. */
 static void test_init(void)
 {
@@ -700,6 +763,7 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/jobs/bgi", test_bgi);
     g_test_add_func("/megaraid/jobs/init", test_init);
     g_test_add_func("/megaraid/jobs/target-fails", test_target_fails);
+    g_test_add_func("/megaraid/jobs/shutdown", test_shutdown);
     g_test_add_func("/megaraid/jobs/rate", test_rate);
     return g_test_run();
 }
