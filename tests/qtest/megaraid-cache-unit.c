@@ -1,0 +1,870 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: unit tests of the controller cache (hw/megaraid/
+ * array-cache.c) and its journal format (array-journal.c).  The VDs below
+ * the cache are flat memory images (mr_vd_co_io() is replaced here), so
+ * a "kill -9" is a copy of the journal file and of the images taken
+ * between two acknowledged requests; a new array started on the copies
+ * must replay every acknowledged write.
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/main-loop.h"
+#include "qemu/coroutine.h"
+#include "qemu/iov.h"
+#include "qemu/units.h"
+#include "qapi/error.h"
+#include "block/aio.h"
+#include "array.h"
+#include "array-journal.h"
+
+#define VD_SECTORS      4096            /* 2 MiB per VD */
+#define VD_BYTES        (VD_SECTORS * 512)
+#define LINE_BYTES      (64 * KiB)
+
+/* ---- a VD below the cache: a flat image ---- */
+
+typedef struct TVd {
+    MRVirtualDisk vd;
+    uint8_t *disk;
+    uint8_t *model;             /* what an acknowledged reader must see */
+    MRWritePolicy policy;
+    bool fail;
+    bool yield;                 /* let other coroutines run mid-I/O */
+    unsigned writes, flushes;
+} TVd;
+
+typedef struct TArray {
+    MRArray a;
+    TVd *t[2];
+    int nvd;
+} TArray;
+
+static char *tmpdir;
+
+static void t_check_disk(TVd *t);
+
+static void coroutine_fn t_yield(void)
+{
+    aio_co_schedule(qemu_get_current_aio_context(), qemu_coroutine_self());
+    qemu_coroutine_yield();
+}
+
+int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
+                             uint64_t sectors, QEMUIOVector *qiov)
+{
+    TVd *t = container_of(vd, TVd, vd);
+
+    if (t->yield) {
+        t_yield();
+    }
+    if (t->fail) {
+        return -EIO;
+    }
+    switch (op) {
+    case RAID_OP_READ:
+        g_assert_cmpuint(lba + sectors, <=, VD_SECTORS);
+        g_assert_cmpuint(qiov->size, ==, sectors * 512);
+        qemu_iovec_from_buf(qiov, 0, t->disk + lba * 512, sectors * 512);
+        break;
+    case RAID_OP_WRITE:
+        g_assert_cmpuint(lba + sectors, <=, VD_SECTORS);
+        g_assert_cmpuint(qiov->size, ==, sectors * 512);
+        qemu_iovec_to_buf(qiov, 0, t->disk + lba * 512, sectors * 512);
+        t->writes++;
+        break;
+    case RAID_OP_FLUSH:
+        t->flushes++;
+        break;
+    default:
+        g_assert_not_reached();
+    }
+    if (t->yield) {
+        t_yield();
+    }
+    return 0;
+}
+
+RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
+{
+    return &vd->array->cfg->vds[vd->idx];
+}
+
+MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
+{
+    return container_of(vd, TVd, vd)->policy;
+}
+
+static char *jpath(const char *name)
+{
+    return g_build_filename(tmpdir, name, NULL);
+}
+
+/* An array of @nvd VDs; @src: copy its images and models (a restart). */
+static TArray *ta_new(const char *journal, uint64_t cache_bytes, int nvd,
+                      TArray *src, uint8_t guid_salt)
+{
+    TArray *ta = g_new0(TArray, 1);
+
+    ta->nvd = nvd;
+    ta->a.cfg = g_new0(RaidConfig, 1);
+    ta->a.cachevault = MR_CV_OPTIMAL;
+    ta->a.cache_bytes = cache_bytes;
+    ta->a.journal_path = journal ? g_strdup(journal) : NULL;
+    for (int i = 0; i < nvd; i++) {
+        TVd *t = g_new0(TVd, 1);
+        RaidVd *rv = &ta->a.cfg->vds[i];
+
+        rv->used = true;
+        rv->size = VD_SECTORS;
+        memset(rv->guid, 0x40 + i + guid_salt, RAID_GUID_LEN);
+        t->vd.array = &ta->a;
+        t->vd.idx = i;
+        t->policy = MR_WP_WRITE_BACK;
+        t->disk = src ? g_memdup2(src->t[i]->disk, VD_BYTES)
+                      : g_malloc0(VD_BYTES);
+        t->model = src ? g_memdup2(src->t[i]->model, VD_BYTES)
+                       : g_malloc0(VD_BYTES);
+        ta->t[i] = t;
+        ta->a.vds[i] = &t->vd;
+        mr_cache_vd_init(&t->vd);
+    }
+    return ta;
+}
+
+static void ta_start(TArray *ta)
+{
+    mr_cache_start(&ta->a, &error_abort);
+}
+
+static void ta_free(TArray *ta)
+{
+    mr_cache_stop(&ta->a);
+    for (int i = 0; i < ta->nvd; i++) {
+        mr_cache_vd_cleanup(&ta->t[i]->vd);
+        g_free(ta->t[i]->disk);
+        g_free(ta->t[i]->model);
+        g_free(ta->t[i]);
+    }
+    g_free(ta->a.journal_path);
+    g_free(ta->a.cfg);
+    g_free(ta);
+}
+
+/* A clean stop destages everything: the images match the models. */
+static void ta_stop_check(TArray *ta)
+{
+    mr_cache_stop(&ta->a);
+    for (int i = 0; i < ta->nvd; i++) {
+        t_check_disk(ta->t[i]);
+    }
+    ta_free(ta);
+}
+
+static int64_t file_size(const char *path)
+{
+    struct stat st;
+
+    g_assert_cmpint(stat(path, &st), ==, 0);
+    return st.st_size;
+}
+
+/*
+ * kill -9 between two requests: the journal file and the images as they
+ * are now go to a new array (not started).  @cut drops that many bytes
+ * off the journal's end (a torn last record).
+ */
+static TArray *ta_crash(TArray *ta, const char *newjournal, size_t cut)
+{
+    gchar *buf;
+    gsize len;
+
+    g_assert(g_file_get_contents(ta->a.journal_path, &buf, &len, NULL));
+    g_assert_cmpuint(len, >=, cut);
+    g_assert(g_file_set_contents(newjournal, buf, len - cut, NULL));
+    g_free(buf);
+    return ta_new(newjournal, ta->a.cache_bytes, ta->nvd, ta, 0);
+}
+
+/* ---- requests, each in a coroutine, polled to completion ---- */
+
+typedef enum { T_WRITE, T_FUA, T_READ, T_FLUSH, T_INVAL } TOp;
+
+typedef struct TReq {
+    TVd *t;
+    TOp op;
+    uint64_t lba, n;
+    uint8_t *buf;
+    int ret;
+    bool done;
+} TReq;
+
+static void coroutine_fn t_req_co(void *opaque)
+{
+    TReq *r = opaque;
+    QEMUIOVector q;
+
+    if (r->buf) {
+        /* two iovec elements, to exercise the gather paths */
+        size_t half = r->n / 2 * 512;
+
+        qemu_iovec_init(&q, 2);
+        qemu_iovec_add(&q, r->buf, half);
+        qemu_iovec_add(&q, r->buf + half, r->n * 512 - half);
+    }
+    switch (r->op) {
+    case T_WRITE:
+    case T_FUA:
+        r->ret = mr_cache_co_write(&r->t->vd, r->lba, r->n, &q,
+                                   r->op == T_FUA);
+        break;
+    case T_READ:
+        r->ret = mr_cache_co_read(&r->t->vd, r->lba, r->n, &q);
+        break;
+    case T_FLUSH:
+        r->ret = mr_cache_co_flush(&r->t->vd);
+        break;
+    case T_INVAL:
+        r->ret = mr_cache_co_invalidate(&r->t->vd, r->lba, r->n);
+        break;
+    }
+    if (r->buf) {
+        qemu_iovec_destroy(&q);
+    }
+    r->done = true;
+}
+
+static void t_req_start(TReq *r)
+{
+    aio_co_enter(qemu_get_aio_context(),
+                 qemu_coroutine_create(t_req_co, r));
+}
+
+static void t_wait(bool *done)
+{
+    while (!*done) {
+        main_loop_wait(false);
+    }
+}
+
+static int t_req(TVd *t, TOp op, uint64_t lba, uint64_t n, uint8_t *buf)
+{
+    TReq r = { .t = t, .op = op, .lba = lba, .n = n, .buf = buf };
+
+    t_req_start(&r);
+    t_wait(&r.done);
+    return r.ret;
+}
+
+static void fill(uint8_t *buf, uint64_t n, uint32_t seed)
+{
+    for (uint64_t i = 0; i < n * 512; i++) {
+        buf[i] = (uint8_t)(seed * 31 + i * 7 + (i >> 9));
+    }
+}
+
+/* Write @n sectors of pattern @seed and update the model. */
+static void t_write(TVd *t, uint64_t lba, uint64_t n, uint32_t seed,
+                    bool fua)
+{
+    uint8_t *buf = g_malloc(n * 512);
+
+    fill(buf, n, seed);
+    g_assert_cmpint(t_req(t, fua ? T_FUA : T_WRITE, lba, n, buf), ==, 0);
+    memcpy(t->model + lba * 512, buf, n * 512);
+    g_free(buf);
+}
+
+static void t_check_read(TVd *t, uint64_t lba, uint64_t n)
+{
+    uint8_t *buf = g_malloc(n * 512);
+
+    memset(buf, 0xee, n * 512);
+    g_assert_cmpint(t_req(t, T_READ, lba, n, buf), ==, 0);
+    g_assert(!memcmp(buf, t->model + lba * 512, n * 512));
+    g_free(buf);
+}
+
+static void t_check_disk(TVd *t)
+{
+    for (uint64_t s = 0; s < VD_SECTORS; s++) {
+        if (memcmp(t->disk + s * 512, t->model + s * 512, 512)) {
+            g_error("VD %d sector %" PRIu64 " differs from the model",
+                    t->vd.idx, s);
+        }
+    }
+}
+
+/* Poll the main loop until @cond or @ms pass; returns @cond. */
+#define POLL_UNTIL(cond, ms) ({                                         \
+    int64_t end_ = qemu_clock_get_ms(QEMU_CLOCK_REALTIME) + (ms);      \
+    while (!(cond) && qemu_clock_get_ms(QEMU_CLOCK_REALTIME) < end_) { \
+        main_loop_wait(true);                                           \
+        g_usleep(1000);                                                 \
+    }                                                                   \
+    (cond); })
+
+/* ---- the journal format ---- */
+
+typedef struct TRecs {
+    int n;
+    MRJournalRec rec[8];
+    uint8_t data[8][2048];
+} TRecs;
+
+static bool t_collect(const MRJournalRec *rec, const uint8_t *data,
+                      void *opaque)
+{
+    TRecs *r = opaque;
+
+    g_assert_cmpint(r->n, <, 8);
+    r->rec[r->n] = *rec;
+    if (data) {
+        memcpy(r->data[r->n], data, rec->sectors * 512);
+    }
+    r->n++;
+    return true;
+}
+
+/* A journal image with @n records (2 sectors each, every third an inval). */
+static GByteArray *t_image(int n, uint64_t seq0, size_t *last_off)
+{
+    GByteArray *img = g_byte_array_new();
+    uint8_t hdr[MR_JOURNAL_FILE_HDR];
+
+    mr_journal_file_hdr_encode(hdr);
+    g_byte_array_append(img, hdr, sizeof(hdr));
+    for (int i = 0; i < n; i++) {
+        MRJournalRec rec = {
+            .type = i % 3 == 2 ? MR_JREC_INVALIDATE : MR_JREC_WRITE,
+            .seq = seq0 + i, .lba = 100 * i, .sectors = 2,
+        };
+        uint8_t rh[MR_JOURNAL_REC_HDR], data[1024];
+        struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+        bool w = rec.type == MR_JREC_WRITE;
+
+        memset(rec.guid, i, sizeof(rec.guid));
+        fill(data, 2, i);
+        mr_journal_rec_encode(rh, &rec, &iov, w);
+        *last_off = img->len;
+        g_byte_array_append(img, rh, sizeof(rh));
+        if (w) {
+            g_byte_array_append(img, data, sizeof(data));
+        }
+    }
+    return img;
+}
+
+static void test_journal_header(void)
+{
+    uint8_t hdr[MR_JOURNAL_FILE_HDR];
+
+    mr_journal_file_hdr_encode(hdr);
+    g_assert_null(mr_journal_file_hdr_check(hdr, sizeof(hdr)));
+    g_assert(strstr(mr_journal_file_hdr_check(hdr, 10), "shorter"));
+    hdr[20] ^= 1;
+    g_assert(strstr(mr_journal_file_hdr_check(hdr, sizeof(hdr)),
+                    "checksum"));
+    hdr[20] ^= 1;
+    hdr[0] = 'X';
+    g_assert(strstr(mr_journal_file_hdr_check(hdr, sizeof(hdr)), "magic"));
+}
+
+static void test_journal_scan(void)
+{
+    size_t last;
+    GByteArray *img = t_image(5, 7, &last);
+    MRJournalScan scan;
+    TRecs r = { 0 };
+    uint8_t data[1024];
+
+    mr_journal_scan(img->data, img->len, t_collect, &r, &scan);
+    g_assert_cmpint(scan.stop, ==, MR_JSTOP_END);
+    g_assert_cmpuint(scan.records, ==, 5);
+    g_assert_cmpuint(scan.valid_end, ==, img->len);
+    g_assert_cmpuint(scan.last_seq, ==, 11);
+    g_assert_cmpint(r.n, ==, 5);
+    for (int i = 0; i < 5; i++) {
+        g_assert_cmpuint(r.rec[i].seq, ==, 7 + i);
+        g_assert_cmpuint(r.rec[i].lba, ==, 100 * i);
+        g_assert_cmpuint(r.rec[i].sectors, ==, 2);
+        g_assert_cmpuint(r.rec[i].guid[5], ==, i);
+        g_assert_cmpint(r.rec[i].type, ==,
+                        i % 3 == 2 ? MR_JREC_INVALIDATE : MR_JREC_WRITE);
+        if (r.rec[i].type == MR_JREC_WRITE) {
+            fill(data, 2, i);
+            g_assert(!memcmp(r.data[i], data, sizeof(data)));
+        }
+    }
+    g_byte_array_free(img, TRUE);
+}
+
+/* The checksum does not depend on how the data is split in iovecs. */
+static void test_journal_split(void)
+{
+    MRJournalRec rec = { .type = MR_JREC_WRITE, .seq = 3, .sectors = 2 };
+    uint8_t h1[MR_JOURNAL_REC_HDR], h2[MR_JOURNAL_REC_HDR], data[1024];
+    struct iovec one = { .iov_base = data, .iov_len = 1024 };
+    struct iovec three[3] = {
+        { .iov_base = data, .iov_len = 1 },
+        { .iov_base = data + 1, .iov_len = 0 },
+        { .iov_base = data + 1, .iov_len = 1023 },
+    };
+
+    fill(data, 2, 9);
+    mr_journal_rec_encode(h1, &rec, &one, 1);
+    mr_journal_rec_encode(h2, &rec, three, 3);
+    g_assert(!memcmp(h1, h2, sizeof(h1)));
+    data[1000] ^= 4;
+    mr_journal_rec_encode(h2, &rec, &one, 1);
+    g_assert(memcmp(h1, h2, sizeof(h1)));
+}
+
+/* Every cut inside the last record keeps exactly the records before it. */
+static void test_journal_torn(void)
+{
+    size_t last;
+    GByteArray *img = t_image(4, 0, &last);
+    MRJournalScan scan;
+
+    for (size_t len = last; len < img->len; len++) {
+        mr_journal_scan(img->data, len, NULL, NULL, &scan);
+        g_assert_cmpuint(scan.records, ==, 3);
+        g_assert_cmpuint(scan.valid_end, ==, last);
+        g_assert_cmpint(scan.stop, ==,
+                        len == last ? MR_JSTOP_END : MR_JSTOP_SHORT);
+    }
+    /* zeroes after the last record (a file extended but not written) */
+    g_byte_array_set_size(img, img->len + 4096);
+    memset(img->data + img->len - 4096, 0, 4096);
+    mr_journal_scan(img->data, img->len, NULL, NULL, &scan);
+    g_assert_cmpuint(scan.records, ==, 4);
+    g_assert_cmpint(scan.stop, ==, MR_JSTOP_MAGIC);
+    g_byte_array_free(img, TRUE);
+}
+
+/* A flipped bit anywhere in a record stops the scan at that record. */
+static void test_journal_bitflip(void)
+{
+    size_t last;
+    GByteArray *img = t_image(2, 0, &last);
+    MRJournalScan scan;
+
+    for (size_t off = last; off < img->len; off++) {
+        for (int bit = 0; bit < 8; bit += 3) {
+            img->data[off] ^= 1 << bit;
+            mr_journal_scan(img->data, img->len, NULL, NULL, &scan);
+            g_assert_cmpuint(scan.records, ==, 1);
+            g_assert_cmpuint(scan.valid_end, ==, last);
+            g_assert_cmpint(scan.stop, !=, MR_JSTOP_END);
+            img->data[off] ^= 1 << bit;
+        }
+    }
+    g_byte_array_free(img, TRUE);
+}
+
+/* Records whose sequence does not follow are not replayed. */
+static void test_journal_seq(void)
+{
+    size_t last1, last2;
+    GByteArray *a = t_image(2, 10, &last1);
+    GByteArray *b = t_image(2, 50, &last2);
+    MRJournalScan scan;
+
+    /* a's records then b's (seq 10, 11, 50, 51): a stale tail */
+    g_byte_array_append(a, b->data + MR_JOURNAL_FILE_HDR,
+                        b->len - MR_JOURNAL_FILE_HDR);
+    mr_journal_scan(a->data, a->len, NULL, NULL, &scan);
+    g_assert_cmpuint(scan.records, ==, 2);
+    g_assert_cmpint(scan.stop, ==, MR_JSTOP_SEQ);
+    g_byte_array_free(a, TRUE);
+    g_byte_array_free(b, TRUE);
+}
+
+/* ---- the cache ---- */
+
+/* Acknowledged write-back writes survive a kill; newest data wins. */
+static void test_wb_replay(void)
+{
+    g_autofree char *j1 = jpath("wb1.jnl"), *j2 = jpath("wb2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 2, NULL, 0), *tb;
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t_write(t, 0, 200, 1, false);
+    t_write(t, 100, 50, 2, false);      /* overlaps the first */
+    t_write(t, 120, 8, 3, false);
+    t_write(ta->t[1], 4000, 96, 4, false);
+    /* write-back: nothing on the members yet, reads see the cache */
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpint(file_size(j1), >, 258 * 512);
+    t_check_read(t, 0, 300);
+    t_check_read(t, 110, 20);
+    t_check_read(ta->t[1], 3990, 106);
+
+    tb = ta_crash(ta, j2, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    t_check_disk(tb->t[1]);
+    g_assert_cmpint(file_size(j2), ==, MR_JOURNAL_FILE_HDR);
+    g_assert_cmpuint(tb->t[0]->flushes, >, 0);
+    ta_free(tb);
+    /* a clean stop destages and empties the journal */
+    ta_free(ta);
+    g_assert_cmpint(file_size(j1), ==, MR_JOURNAL_FILE_HDR);
+    unlink(j1);
+    unlink(j2);
+}
+
+/* A torn last record is ignored, the records before it are replayed. */
+static void test_torn_replay(void)
+{
+    g_autofree char *j1 = jpath("torn1.jnl"), *j2 = jpath("torn2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 1, NULL, 0), *tb;
+    uint8_t *before;
+
+    ta_start(ta);
+    t_write(ta->t[0], 8, 16, 1, false);
+    before = g_memdup2(ta->t[0]->model, VD_BYTES);
+    t_write(ta->t[0], 16, 16, 2, false);
+    /* as if the last write had not been acknowledged */
+    memcpy(ta->t[0]->model, before, VD_BYTES);
+    tb = ta_crash(ta, j2, 100);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    g_assert_cmpint(file_size(j2), ==, MR_JOURNAL_FILE_HDR);
+    ta_free(tb);
+    ta_free(ta);
+    g_free(before);
+    unlink(j1);
+    unlink(j2);
+}
+
+/*
+ * Write-through and FUA data over dirty cached data: a replay must not
+ * bring the older cached data back over it.
+ */
+static void test_wt_over_dirty(void)
+{
+    g_autofree char *j1 = jpath("wt1.jnl"), *j2 = jpath("wt2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 1, NULL, 0), *tb;
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t_write(t, 0, 256, 1, false);
+    t_write(t, 64, 32, 2, true);        /* FUA */
+    t_check_read(t, 0, 256);
+    t->policy = MR_WP_WRITE_THROUGH;
+    t_write(t, 200, 10, 3, false);      /* write-through */
+    t_check_read(t, 0, 256);
+    t->policy = MR_WP_WRITE_BACK;
+    t_write(t, 70, 4, 4, false);        /* cached again, newest */
+    t_check_read(t, 0, 256);
+    tb = ta_crash(ta, j2, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    ta_free(tb);
+    ta_free(ta);
+    unlink(j1);
+    unlink(j2);
+}
+
+/* Invalidate (before an unmap) keeps replay from resurrecting data. */
+static void test_invalidate(void)
+{
+    g_autofree char *j1 = jpath("inv1.jnl"), *j2 = jpath("inv2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 1, NULL, 0), *tb;
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t_write(t, 0, 300, 1, false);
+    g_assert_cmpint(t_req(t, T_INVAL, 50, 100, NULL), ==, 0);
+    /* the unmap that follows, below the cache */
+    memset(t->disk + 50 * 512, 0, 100 * 512);
+    memset(t->model + 50 * 512, 0, 100 * 512);
+    t_check_read(t, 0, 300);
+    tb = ta_crash(ta, j2, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    ta_free(tb);
+    ta_free(ta);
+
+    /* without a journal the dirty data is simply dropped */
+    ta = ta_new(NULL, 1 * MiB, 1, NULL, 0);
+    ta_start(ta);
+    t = ta->t[0];
+    t->policy = MR_WP_ALWAYS_WRITE_BACK;
+    t_write(t, 0, 64, 5, false);
+    g_assert_cmpint(t_req(t, T_INVAL, 0, 64, NULL), ==, 0);
+    memset(t->model, 0, 64 * 512);
+    t_check_read(t, 0, 64);
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    g_assert_cmpuint(t->writes, ==, 0);
+    ta_free(ta);
+    unlink(j1);
+    unlink(j2);
+}
+
+/* Records of a VD that no longer exists are ignored. */
+static void test_unknown_vd(void)
+{
+    g_autofree char *j1 = jpath("unk1.jnl"), *j2 = jpath("unk2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 1, NULL, 0), *tb;
+    gchar *buf;
+    gsize len;
+
+    ta_start(ta);
+    t_write(ta->t[0], 0, 64, 1, false);
+    g_assert(g_file_get_contents(j1, &buf, &len, NULL));
+    g_assert(g_file_set_contents(j2, buf, len, NULL));
+    g_free(buf);
+    tb = ta_new(j2, 1 * MiB, 1, NULL, 7);       /* other GUID */
+    ta_start(tb);
+    g_assert_cmpuint(tb->t[0]->writes, ==, 0);
+    t_check_disk(tb->t[0]);                      /* zeroes */
+    g_assert_cmpint(file_size(j2), ==, MR_JOURNAL_FILE_HDR);
+    ta_free(tb);
+    ta_free(ta);
+    unlink(j1);
+    unlink(j2);
+}
+
+/* A file that is not a journal is refused with its name and the problem. */
+static void test_bad_journal(void)
+{
+    g_autofree char *j = jpath("bad.jnl");
+    TArray *ta = ta_new(j, 1 * MiB, 1, NULL, 0);
+    Error *err = NULL;
+    char junk[200];
+
+    memset(junk, 'x', sizeof(junk));
+    g_assert(g_file_set_contents(j, junk, sizeof(junk), NULL));
+    g_assert_false(mr_cache_start(&ta->a, &err));
+    g_assert(err);
+    g_assert(strstr(error_get_pretty(err), j));
+    g_assert(strstr(error_get_pretty(err), "bad magic"));
+    error_free(err);
+    g_assert_null(ta->a.journal);
+    ta_free(ta);
+    unlink(j);
+}
+
+/* Dirty data is destaged after about a second and the journal emptied. */
+static void test_idle_destage(void)
+{
+    g_autofree char *j = jpath("idle.jnl");
+    TArray *ta = ta_new(j, 1 * MiB, 1, NULL, 0);
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t->yield = true;
+    t_write(t, 10, 100, 1, false);
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert(POLL_UNTIL(file_size(j) == MR_JOURNAL_FILE_HDR, 5000));
+    t_check_disk(t);
+    g_assert_cmpuint(t->flushes, >, 0);
+    ta_free(ta);
+    unlink(j);
+}
+
+/* SYNCHRONIZE CACHE: journaled data needs no destage; volatile does. */
+static void test_flush(void)
+{
+    g_autofree char *j = jpath("flush.jnl");
+    TArray *ta = ta_new(j, 1 * MiB, 1, NULL, 0);
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t_write(t, 0, 32, 1, false);
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpuint(t->flushes, ==, 1);
+    ta_free(ta);
+    unlink(j);
+
+    ta = ta_new(NULL, 1 * MiB, 1, NULL, 0);
+    ta_start(ta);
+    t = ta->t[0];
+    t->policy = MR_WP_ALWAYS_WRITE_BACK;
+    t_write(t, 0, 32, 1, false);
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    t_check_disk(t);
+    g_assert_cmpuint(t->flushes, ==, 1);
+    ta_free(ta);
+}
+
+/* CacheVault failed: the VD turns write-through and is destaged. */
+static void test_policy_change(void)
+{
+    g_autofree char *j = jpath("policy.jnl");
+    TArray *ta = ta_new(j, 1 * MiB, 1, NULL, 0);
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t->yield = true;
+    t_write(t, 0, 128, 1, false);
+    t->policy = MR_WP_WRITE_THROUGH;
+    ta->a.cachevault = MR_CV_FAILED;
+    mr_cache_policy_changed(&ta->a);
+    t_write(t, 60, 8, 2, false);        /* must not be overtaken */
+    g_assert(POLL_UNTIL(file_size(j) == MR_JOURNAL_FILE_HDR, 3000));
+    t_check_disk(t);
+    ta_free(ta);
+    unlink(j);
+}
+
+/* A member failure keeps the data dirty and journaled until it is back. */
+static void test_destage_error(void)
+{
+    g_autofree char *j1 = jpath("err1.jnl"), *j2 = jpath("err2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 1, NULL, 0), *tb;
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t_write(t, 0, 64, 1, false);
+    t->fail = true;
+    POLL_UNTIL(false, 1500);            /* the idle destage fails */
+    g_assert_cmpint(file_size(j1), >, MR_JOURNAL_FILE_HDR);
+    tb = ta_crash(ta, j2, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    ta_free(tb);
+    t->fail = false;
+    ta_stop_check(ta);
+    unlink(j1);
+    unlink(j2);
+}
+
+/*
+ * A cache of 4 lines: writes wait for destage; concurrent overlapping
+ * writes and reads while the members yield.
+ */
+static void test_small_cache(void)
+{
+    g_autofree char *j = jpath("small.jnl");
+    TArray *ta = ta_new(j, 4 * LINE_BYTES, 1, NULL, 0);
+    TReq r[8];
+    uint8_t *bufs[8];
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t->yield = true;
+    for (int i = 0; i < 32; i++) {
+        t_write(t, i * 128, 128, i, false);
+    }
+    /* 8 concurrent writes to distinct lines, then one to all of them */
+    for (int i = 0; i < 8; i++) {
+        bufs[i] = g_malloc(64 * 512);
+        fill(bufs[i], 64, 100 + i);
+        r[i] = (TReq){ .t = t, .op = T_WRITE, .lba = i * 256 + 32, .n = 64,
+                       .buf = bufs[i] };
+        t_req_start(&r[i]);
+    }
+    for (int i = 0; i < 8; i++) {
+        t_wait(&r[i].done);
+        g_assert_cmpint(r[i].ret, ==, 0);
+        memcpy(t->model + (i * 256 + 32) * 512, bufs[i], 64 * 512);
+        g_free(bufs[i]);
+    }
+    t_check_read(t, 0, 4096);
+    ta_stop_check(ta);
+    unlink(j);
+}
+
+/*
+ * Random requests, sequential, with destage running in the background
+ * (small cache, yielding members); at random points a kill -9 copy must
+ * replay to exactly the acknowledged state.
+ */
+static void test_random(void)
+{
+    g_autofree char *j = jpath("rand.jnl"), *jc = jpath("rand-crash.jnl");
+    TArray *ta = ta_new(j, 8 * LINE_BYTES, 2, NULL, 0);
+    GRand *rnd = g_rand_new_with_seed(20261130);
+    unsigned crashes = 0;
+
+    ta_start(ta);
+    ta->t[0]->yield = ta->t[1]->yield = true;
+    for (int i = 0; i < 400; i++) {
+        TVd *t = ta->t[g_rand_int_range(rnd, 0, 2)];
+        uint64_t n = g_rand_int_range(rnd, 1, 300);
+        uint64_t lba = g_rand_int_range(rnd, 0, VD_SECTORS - n);
+        int op = g_rand_int_range(rnd, 0, 100);
+
+        if (op < 55) {
+            t_write(t, lba, n, i, false);
+        } else if (op < 65) {
+            t_write(t, lba, n, i, true);
+        } else if (op < 70) {
+            t->policy = t->policy == MR_WP_WRITE_BACK ? MR_WP_WRITE_THROUGH
+                                                      : MR_WP_WRITE_BACK;
+            mr_cache_policy_changed(&ta->a);
+        } else if (op < 75) {
+            g_assert_cmpint(t_req(t, T_INVAL, lba, n, NULL), ==, 0);
+            memset(t->disk + lba * 512, 0, n * 512);
+            memset(t->model + lba * 512, 0, n * 512);
+        } else if (op < 78) {
+            g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+        } else {
+            t_check_read(t, lba, n);
+        }
+        if (i % 50 == 49) {
+            TArray *tb = ta_crash(ta, jc, 0);
+
+            ta_start(tb);
+            t_check_disk(tb->t[0]);
+            t_check_disk(tb->t[1]);
+            ta_free(tb);
+            crashes++;
+        }
+    }
+    g_assert_cmpuint(crashes, ==, 8);
+    ta_stop_check(ta);
+    g_rand_free(rnd);
+    unlink(j);
+    unlink(jc);
+}
+
+int main(int argc, char **argv)
+{
+    int ret;
+
+    g_test_init(&argc, &argv, NULL);
+    qemu_init_main_loop(&error_abort);
+    rust_bql_mock_lock();
+    tmpdir = g_dir_make_tmp("mr-cache-XXXXXX", NULL);
+    g_assert(tmpdir);
+
+    g_test_add_func("/megaraid/journal/header", test_journal_header);
+    g_test_add_func("/megaraid/journal/scan", test_journal_scan);
+    g_test_add_func("/megaraid/journal/split", test_journal_split);
+    g_test_add_func("/megaraid/journal/torn", test_journal_torn);
+    g_test_add_func("/megaraid/journal/bitflip", test_journal_bitflip);
+    g_test_add_func("/megaraid/journal/seq", test_journal_seq);
+    g_test_add_func("/megaraid/cache/wb-replay", test_wb_replay);
+    g_test_add_func("/megaraid/cache/torn-replay", test_torn_replay);
+    g_test_add_func("/megaraid/cache/wt-over-dirty", test_wt_over_dirty);
+    g_test_add_func("/megaraid/cache/invalidate", test_invalidate);
+    g_test_add_func("/megaraid/cache/unknown-vd", test_unknown_vd);
+    g_test_add_func("/megaraid/cache/bad-journal", test_bad_journal);
+    g_test_add_func("/megaraid/cache/idle-destage", test_idle_destage);
+    g_test_add_func("/megaraid/cache/flush", test_flush);
+    g_test_add_func("/megaraid/cache/policy-change", test_policy_change);
+    g_test_add_func("/megaraid/cache/destage-error", test_destage_error);
+    g_test_add_func("/megaraid/cache/small-cache", test_small_cache);
+    g_test_add_func("/megaraid/cache/random", test_random);
+    ret = g_test_run();
+    rmdir(tmpdir);
+    g_free(tmpdir);
+    return ret;
+}
