@@ -16,6 +16,7 @@
 #include "qemu/error-report.h"
 #include "qapi/error.h"
 #include "system/block-backend.h"
+#include "system/runstate.h"
 #include "raid/ddf.h"
 #include "array.h"
 #include "trace.h"
@@ -131,6 +132,8 @@ static bool mr_pd_written(const RaidPd *p)
     }
 }
 
+static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp);
+
 bool mr_array_store(MRArray *a, Error **errp)
 {
     uint32_t ts = (uint32_t)(g_get_real_time() / G_USEC_PER_SEC - 315532800);
@@ -139,6 +142,28 @@ bool mr_array_store(MRArray *a, Error **errp)
     if (!a->cfg || a->cfg->foreign) {
         return true;
     }
+    if (a->storing) {
+        /*
+         * Writing the metadata yields (coroutines) or polls (main loop),
+         * so a change may come meanwhile: the writer in progress writes
+         * it, never two at once on one drive.
+         */
+        a->store_again = true;
+        return true;
+    }
+    a->storing = true;
+    do {
+        a->store_again = false;
+        ok = mr_array_store_once(a, ts, errp) && ok;
+    } while (a->store_again);
+    a->storing = false;
+    return ok;
+}
+
+static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp)
+{
+    bool ok = true;
+
     a->cfg->seq++;
     for (int i = 0; i < a->cfg->npds; i++) {
         RaidPd *p = &a->cfg->pds[i];
@@ -197,8 +222,11 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
     u->iface = MR_IF_SAS;
     u->media = ssd ? MR_MEDIA_SSD : MR_MEDIA_HDD;
     u->rotation_rate = ssd ? 1 : 7200;
-    u->vendor = g_strdup("BROADCOM");
-    u->model = g_strndup(a->product, 16);
+    /* volumes report the card: BROADCOM MR9670W-16i, DELL PERC H965i */
+    u->vendor = g_strdup(a->ctrl_type[2] == 0x1028 ? "DELL" : "BROADCOM");
+    u->model = g_str_has_prefix(a->product, "MegaRAID ") ?
+               g_strdup_printf("MR%.14s", a->product + 9) :
+               g_strndup(a->product, 16);
     u->serial = g_strdup_printf("%08x%04x", crc, vd->idx);
     u->firmware = g_strdup("5.29");
     /* NAA 6 with the LSI OUI, as MegaRAID volumes report */
@@ -372,7 +400,8 @@ void mr_array_fail_drive(MRArray *a, MRDrive *d, const char *why)
     int pd = mr_array_pd_of(a, d);
     GError *err = NULL;
 
-    if (pd < 0) {
+    if (pd < 0 || a->shut_down) {
+        /* after the shutdown write-back, errors come from closing drives */
         return;
     }
     trace_megaraid_array_fail(d->slot, why,
@@ -576,6 +605,8 @@ static int mr_drive_cmp(gconstpointer pa, gconstpointer pb)
     return ka < kb ? -1 : ka > kb;
 }
 
+static void mr_array_shutdown(Notifier *n, void *data);
+
 bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
 {
     g_autoptr(GPtrArray) drives = g_ptr_array_new();
@@ -680,6 +711,8 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
                                     : mr_array_drive_hidden(a, d);
     }
     a->imported = true;
+    a->shutdown.notify = mr_array_shutdown;
+    qemu_register_shutdown_notifier(&a->shutdown);
     trace_megaraid_array_import(n, nmeta, raid_config_count_vds(cfg),
                                 cfg->foreign);
     if (cfg->foreign) {
@@ -699,6 +732,34 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
     return true;
 }
 
+/*
+ * QEMU quits without unrealizing devices, and closes the drives after
+ * this: finish the guest's requests, stop the jobs at a checkpoint and
+ * write the cache back while the drives still work, as firmware flushes
+ * its cache when the host shuts down.
+ */
+static void mr_array_shutdown(Notifier *n, void *data)
+{
+    MRArray *a = container_of(n, MRArray, shutdown);
+    Error *err = NULL;
+
+    if (a->shut_down || !a->cfg || a->cfg->foreign) {
+        return;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            mr_jobs_stop(a->vds[v]);
+            mr_vd_drain(a->vds[v]);
+        }
+    }
+    mr_cache_stop(a);
+    if (!mr_array_store(a, &err)) {
+        warn_report_err(err);
+    }
+    a->shut_down = true;
+    trace_megaraid_array_shutdown(a->cfg->seq);
+}
+
 void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
 {
     a->ops = ops;
@@ -709,6 +770,10 @@ void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
 
 void mr_array_cleanup(MRArray *a)
 {
+    if (a->shutdown.notify) {
+        notifier_remove(&a->shutdown);
+        a->shutdown.notify = NULL;
+    }
     if (a->cfg && a->imported && !a->cfg->foreign) {
         mr_cache_stop(a);
     }

@@ -19,6 +19,7 @@
 
 #include "qemu/coroutine.h"
 #include "qemu/queue.h"
+#include "qemu/notify.h"
 #include "block/aio.h"
 #include "hw/megaraid/drive.h"
 #include "raid/raid.h"
@@ -91,7 +92,10 @@ struct MRArray {
     MRVirtualDisk *vds[RAID_MAX_VDS];
     RaidParityImpl impl;
     RaidBufPool *pool;
-    uint32_t meta_seq;
+    Notifier shutdown;          /* QEMU quits: write everything back */
+    bool shut_down;             /* ...done: the drives are closing */
+    bool storing;               /* mr_array_store() is writing */
+    bool store_again;           /* ...and must write once more */
     /* properties of the controller, owned here */
     uint8_t rebuild_rate;       /* percent, 0..100 */
     bool auto_rebuild;          /* rebuild onto a replaced drive */
