@@ -278,8 +278,13 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
     MRVdRun run = { .vd = vd, .qiov = qiov };
     int ret;
 
-    vd->in_flight++;
     trace_megaraid_array_io(vd->idx, op, lba, sectors);
+    if (mr_vd_cfg(vd)->state == RAID_VD_OFFLINE) {
+        /* an offline VD takes no I/O, even where its rows survive */
+        trace_megaraid_array_io_error(vd->idx, op, lba, -EIO);
+        return -EIO;
+    }
+    vd->in_flight++;
     for (uint32_t attempt = 0; ; attempt++) {
         RaidPlan *plan;
         RaidStripeLock *lock = NULL;
