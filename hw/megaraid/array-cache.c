@@ -790,9 +790,9 @@ static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
     return 0;
 }
 
-int coroutine_fn mr_cache_co_write(MRVirtualDisk *vd, uint64_t lba,
-                                   uint64_t sectors, QEMUIOVector *qiov,
-                                   bool fua)
+static int coroutine_fn mr_cache_co_do_write(MRVirtualDisk *vd,
+                                             uint64_t lba, uint64_t sectors,
+                                             QEMUIOVector *qiov, bool fua)
 {
     MRVdCache *c = vd->cache;
     MRJournal *j = vd->array->journal;
@@ -816,8 +816,9 @@ int coroutine_fn mr_cache_co_write(MRVirtualDisk *vd, uint64_t lba,
     return mr_cache_co_write_through(c, lba, sectors, qiov, fua);
 }
 
-int coroutine_fn mr_cache_co_read(MRVirtualDisk *vd, uint64_t lba,
-                                  uint64_t sectors, QEMUIOVector *qiov)
+static int coroutine_fn mr_cache_co_do_read(MRVirtualDisk *vd,
+                                            uint64_t lba, uint64_t sectors,
+                                            QEMUIOVector *qiov)
 {
     MRVdCache *c = vd->cache;
     uint64_t idx, last, hit = 0, r;
@@ -878,7 +879,7 @@ int coroutine_fn mr_cache_co_read(MRVirtualDisk *vd, uint64_t lba,
  * Without a journal, or when the VD is write-through, every dirty line is
  * destaged first.
  */
-int coroutine_fn mr_cache_co_flush(MRVirtualDisk *vd)
+static int coroutine_fn mr_cache_co_do_flush(MRVirtualDisk *vd)
 {
     MRVdCache *c = vd->cache;
     MRJournal *j = vd->array->journal;
@@ -905,8 +906,9 @@ int coroutine_fn mr_cache_co_flush(MRVirtualDisk *vd)
  * that a crash before the unmap completes shows the last acknowledged
  * data, never older data.
  */
-int coroutine_fn mr_cache_co_invalidate(MRVirtualDisk *vd, uint64_t lba,
-                                        uint64_t sectors)
+static int coroutine_fn mr_cache_co_do_invalidate(MRVirtualDisk *vd,
+                                                  uint64_t lba,
+                                                  uint64_t sectors)
 {
     MRVdCache *c = vd->cache;
     MRJournal *j = vd->array->journal;
@@ -927,6 +929,46 @@ int coroutine_fn mr_cache_co_invalidate(MRVirtualDisk *vd, uint64_t lba,
     }
     mr_cache_drop(c, lba, sectors);
     return 0;
+}
+
+/*
+ * The entry points count as data-path requests of the VD (vd->in_flight),
+ * so that mr_vd_drain() also waits for writes held by the journal.
+ */
+static int mr_cache_done(MRVirtualDisk *vd, int ret)
+{
+    vd->in_flight--;
+    aio_wait_kick();
+    return ret;
+}
+
+int coroutine_fn mr_cache_co_write(MRVirtualDisk *vd, uint64_t lba,
+                                   uint64_t sectors, QEMUIOVector *qiov,
+                                   bool fua)
+{
+    vd->in_flight++;
+    return mr_cache_done(vd, mr_cache_co_do_write(vd, lba, sectors, qiov,
+                                                  fua));
+}
+
+int coroutine_fn mr_cache_co_read(MRVirtualDisk *vd, uint64_t lba,
+                                  uint64_t sectors, QEMUIOVector *qiov)
+{
+    vd->in_flight++;
+    return mr_cache_done(vd, mr_cache_co_do_read(vd, lba, sectors, qiov));
+}
+
+int coroutine_fn mr_cache_co_flush(MRVirtualDisk *vd)
+{
+    vd->in_flight++;
+    return mr_cache_done(vd, mr_cache_co_do_flush(vd));
+}
+
+int coroutine_fn mr_cache_co_invalidate(MRVirtualDisk *vd, uint64_t lba,
+                                        uint64_t sectors)
+{
+    vd->in_flight++;
+    return mr_cache_done(vd, mr_cache_co_do_invalidate(vd, lba, sectors));
 }
 
 void mr_cache_policy_changed(MRArray *a)
