@@ -324,6 +324,26 @@ void mr_array_refresh(MRArray *a)
     }
 }
 
+/* Drive group of which PD @pd is a member, or -1 (spare, unused drive). */
+static int mr_pd_group(MRArray *a, int pd)
+{
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        int pds[RAID_MAX_MEMBERS];
+        int n;
+
+        if (!a->cfg->vds[v].used) {
+            continue;
+        }
+        n = raid_vd_members(a->cfg, v, pds, RAID_MAX_MEMBERS);
+        for (int k = 0; k < n; k++) {
+            if (pds[k] == pd) {
+                return a->cfg->vds[v].dg;
+            }
+        }
+    }
+    return -1;
+}
+
 /*
  * Every degraded drive group with a usable hot spare gets it: the spare
  * takes a failed or missing member's place and a rebuild starts.
@@ -334,26 +354,13 @@ static void mr_array_use_spares(MRArray *a)
 
     for (int pd = 0; pd < a->cfg->npds; pd++) {
         RaidPdState s = a->cfg->pds[pd].state;
-        int dg = -1, spare;
+        int dg, spare;
         GError *err = NULL;
 
         if (s != RAID_PD_OFFLINE && s != RAID_PD_MISSING) {
             continue;
         }
-        for (int v = 0; v < RAID_MAX_VDS; v++) {
-            int pds[RAID_MAX_MEMBERS];
-            int n;
-
-            if (!a->cfg->vds[v].used) {
-                continue;
-            }
-            n = raid_vd_members(a->cfg, v, pds, RAID_MAX_MEMBERS);
-            for (int k = 0; k < n; k++) {
-                if (pds[k] == pd) {
-                    dg = a->cfg->vds[v].dg;
-                }
-            }
-        }
+        dg = mr_pd_group(a, pd);
         if (dg < 0) {
             continue;
         }
@@ -439,25 +446,6 @@ void mr_array_drive_removed(MRArray *a, MRDrive *d)
     mr_array_changed(a);
 }
 
-/* Is PD @pd a member of some VD (not a spare or an unused drive)? */
-static bool mr_pd_is_member(MRArray *a, int pd)
-{
-    for (int v = 0; v < RAID_MAX_VDS; v++) {
-        int pds[RAID_MAX_MEMBERS];
-        int n;
-
-        if (!a->cfg->vds[v].used) {
-            continue;
-        }
-        n = raid_vd_members(a->cfg, v, pds, RAID_MAX_MEMBERS);
-        for (int k = 0; k < n; k++) {
-            if (pds[k] == pd) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
 
 /* A drive that holds no usable metadata joins as unconfigured good. */
 static int mr_array_add_blank(MRArray *a, MRDrive *d)
@@ -549,7 +537,7 @@ void mr_array_drive_added(MRArray *a, MRDrive *d)
             }
             if (old != pd && !a->pd_drive[old] && o->slot == (int)d->slot &&
                 (o->state == RAID_PD_MISSING || o->state == RAID_PD_OFFLINE) &&
-                mr_pd_is_member(a, old) &&
+                mr_pd_group(a, old) >= 0 &&
                 raid_config_replace_pd(a->cfg, old, pd, NULL)) {
                 trace_megaraid_array_replaced(d->slot);
                 break;
