@@ -56,7 +56,7 @@
 #define MR_CACHE_IDLE_MS        1000    /* destage dirty data this old */
 #define MR_CACHE_RETRY_MS       5000    /* retry after a destage error */
 #define MR_CACHE_MIN_LINES      16
-#define MR_JOURNAL_MIN_LIMIT    (64 * MiB)
+#define MR_JOURNAL_MIN_LIMIT    (4 * MiB)   /* > the largest request */
 
 typedef struct MRCacheLine {
     uint64_t idx;               /* VD sector / MR_LINE_SECTORS */

@@ -32,6 +32,7 @@ typedef struct TVd {
     MRWritePolicy policy;
     bool fail;
     bool yield;                 /* let other coroutines run mid-I/O */
+    int64_t delay_ns;           /* a slow member write */
     unsigned writes, flushes;
 } TVd;
 
@@ -73,6 +74,9 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
         g_assert_cmpuint(qiov->size, ==, sectors * 512);
         qemu_iovec_to_buf(qiov, 0, t->disk + lba * 512, sectors * 512);
         t->writes++;
+        if (t->delay_ns) {
+            qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, t->delay_ns);
+        }
         break;
     case RAID_OP_FLUSH:
         t->flushes++;
@@ -911,6 +915,72 @@ static void test_concurrent(void)
     unlink(jc);
 }
 
+typedef struct TWriter {
+    TVd *t;
+    GRand *rnd;
+    uint64_t base;
+    int count;
+    int64_t max_size;
+    bool done;
+} TWriter;
+
+static void coroutine_fn t_writer_co(void *opaque)
+{
+    TWriter *w = opaque;
+    uint8_t *buf = g_malloc(64 * 512);
+    QEMUIOVector q;
+
+    qemu_iovec_init_buf(&q, buf, 64 * 512);
+    for (int i = 0; i < w->count; i++) {
+        uint64_t lba = w->base + g_rand_int_range(w->rnd, 0, 960);
+
+        fill(buf, 64, g_rand_int(w->rnd));
+        g_assert_cmpint(mr_cache_co_write(&w->t->vd, lba, 64, &q, false),
+                        ==, 0);
+        memcpy(w->t->model + lba * 512, buf, 64 * 512);
+        w->max_size = MAX(w->max_size,
+                          file_size(w->t->vd.array->journal_path));
+    }
+    g_free(buf);
+    w->done = true;
+}
+
+/*
+ * Four writers never let the cache (8 lines) get clean: the journal
+ * reaches its limit (4 MiB), everything is destaged and it is emptied;
+ * it never grows past the limit and no write is lost.
+ */
+static void test_journal_limit(void)
+{
+    g_autofree char *j = jpath("limit.jnl"), *jc = jpath("limit-c.jnl");
+    TArray *ta = ta_new(j, 8 * LINE_BYTES, 1, NULL, 0), *tb;
+    GRand *rnd = g_rand_new_with_seed(77);
+    TWriter w[4];
+
+    ta_start(ta);
+    ta->t[0]->yield = true;
+    ta->t[0]->delay_ns = 2 * SCALE_MS;  /* destage slower than writers */
+    for (int i = 0; i < 4; i++) {
+        w[i] = (TWriter){ .t = ta->t[0], .rnd = rnd, .count = 100,
+                          .base = i * (VD_SECTORS / 4) };
+        aio_co_enter(qemu_get_aio_context(),
+                     qemu_coroutine_create(t_writer_co, &w[i]));
+    }
+    for (int i = 0; i < 4; i++) {
+        t_wait(&w[i].done);
+        g_assert_cmpint(w[i].max_size, <=, 4 * MiB);
+    }
+    ta->t[0]->delay_ns = 0;
+    tb = ta_crash(ta, jc, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    ta_free(tb);
+    ta_stop_check(ta);
+    g_rand_free(rnd);
+    unlink(j);
+    unlink(jc);
+}
+
 int main(int argc, char **argv)
 {
     int ret;
@@ -940,6 +1010,7 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/cache/small-cache", test_small_cache);
     g_test_add_func("/megaraid/cache/random", test_random);
     g_test_add_func("/megaraid/cache/concurrent", test_concurrent);
+    g_test_add_func("/megaraid/cache/journal-limit", test_journal_limit);
     ret = g_test_run();
     rmdir(tmpdir);
     g_free(tmpdir);
