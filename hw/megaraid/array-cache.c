@@ -158,11 +158,24 @@ static int coroutine_fn mr_journal_co_io(MRJournal *j, MRJournalOp op,
     return thread_pool_submit_co(mr_journal_io_fn, &io);
 }
 
+static void mr_cache_kick_all(MRArray *a);
+
+/*
+ * A journal I/O error: write-back stops (later writes go write-through).
+ * The records already in the file would bring old data back at the next
+ * start, so the cache is destaged and the file emptied as soon as it can
+ * be (mr_cache_co_try_reset() also runs on a failed journal).
+ */
 static void mr_journal_fail(MRJournal *j, const char *op, int ret)
 {
+    bool first = !j->failed;
+
     trace_megaraid_err_cache_journal(op, ret);
     j->failed = true;
     qemu_co_queue_restart_all(&j->sync_wait);
+    if (first) {
+        mr_cache_kick_all(j->a);
+    }
 }
 
 /*
@@ -501,7 +514,7 @@ static void coroutine_fn mr_cache_co_try_reset(MRArray *a)
     MRJournal *j = a->journal;
     int ret;
 
-    if (!j || j->fd < 0 || j->failed || j->tail == MR_JOURNAL_FILE_HDR ||
+    if (!j || j->fd < 0 || j->tail == MR_JOURNAL_FILE_HDR ||
         !mr_cache_all_clean(a, false)) {
         return;
     }
@@ -513,7 +526,7 @@ static void coroutine_fn mr_cache_co_try_reset(MRArray *a)
         }
     }
     qemu_co_mutex_lock(&j->append);
-    if (!j->failed && j->tail != MR_JOURNAL_FILE_HDR &&
+    if (j->tail != MR_JOURNAL_FILE_HDR &&
         mr_cache_all_clean(a, true)) {
         ret = mr_journal_co_io(j, MR_JIO_TRUNCATE, NULL, MR_JOURNAL_FILE_HDR);
         if (ret < 0) {

@@ -10,6 +10,7 @@
  */
 
 #include "qemu/osdep.h"
+#include <sys/resource.h>
 #include "qemu/main-loop.h"
 #include "qemu/coroutine.h"
 #include "qemu/iov.h"
@@ -981,6 +982,44 @@ static void test_journal_limit(void)
     unlink(jc);
 }
 
+/*
+ * The journal cannot grow (RLIMIT_FSIZE: EFBIG): the write is still
+ * acknowledged, write-through; write-back stops, and the journal is
+ * emptied so that its old records cannot bring older data back later.
+ */
+static void test_journal_error(void)
+{
+    g_autofree char *j = jpath("jerr.jnl"), *jc = jpath("jerr-c.jnl");
+    TArray *ta = ta_new(j, 1 * MiB, 1, NULL, 0), *tb;
+    struct rlimit old, lim;
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    t_write(t, 0, 64, 1, false);
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpint(getrlimit(RLIMIT_FSIZE, &old), ==, 0);
+    lim = old;
+    lim.rlim_cur = file_size(j) + 4096;
+    signal(SIGXFSZ, SIG_IGN);
+    g_assert_cmpint(setrlimit(RLIMIT_FSIZE, &lim), ==, 0);
+    t_write(t, 0, 64, 2, false);        /* its record does not fit */
+    t_check_read(t, 0, 64);
+    g_assert(POLL_UNTIL(file_size(j) == MR_JOURNAL_FILE_HDR, 3000));
+    g_assert_cmpint(setrlimit(RLIMIT_FSIZE, &old), ==, 0);
+    t_check_disk(t);
+    /* write-back is off: straight to the members */
+    t_write(t, 100, 8, 3, false);
+    t_check_disk(t);
+    tb = ta_crash(ta, jc, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    ta_free(tb);
+    ta_stop_check(ta);
+    unlink(j);
+    unlink(jc);
+}
+
 int main(int argc, char **argv)
 {
     int ret;
@@ -1011,6 +1050,7 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/cache/random", test_random);
     g_test_add_func("/megaraid/cache/concurrent", test_concurrent);
     g_test_add_func("/megaraid/cache/journal-limit", test_journal_limit);
+    g_test_add_func("/megaraid/cache/journal-error", test_journal_error);
     ret = g_test_run();
     rmdir(tmpdir);
     g_free(tmpdir);
