@@ -150,7 +150,7 @@ if [ -n "$script" ]; then
             ;;
         qemu)
             if [ "$phase" = 0 ]; then
-                # shellcheck disable=SC2206
+                # shellcheck disable=SC2207
                 test_args+=($(subst "$rest"))
             else
                 # shellcheck disable=SC2046
@@ -271,6 +271,7 @@ run_phase() {
     rm -f "$work/killed"
     if [ $qmp = 1 ]; then
         rm -f "$work/qmp.sock" "$work/port.sock" "$work/qemu.pid"
+        # shellcheck disable=SC2054
         qemu_cmd+=(-qmp "unix:$work/qmp.sock,server=on,wait=off"
             -chardev "socket,id=mrsim-port,path=$work/port.sock,server=on,wait=off"
             -device isa-serial,chardev=mrsim-port,index=1
