@@ -72,7 +72,6 @@ struct MRVirtualDisk {
     /* array-jobs.c */
     Coroutine *job_co;
     bool job_stop;              /* ask the job coroutine to return */
-    QEMUTimer *job_timer;       /* rate limiting sleep */
     int64_t job_last_ckpt_ns;
     struct MRJobRun *job_run;   /* the running job's state, private */
 };
