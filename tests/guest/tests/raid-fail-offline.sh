@@ -6,9 +6,10 @@
 # (partially) degraded, fio ends without errors or verify mismatches, the
 # spares take over and rebuild (progress polled over QOM) until the VDs
 # are optimal; then different original members fail and every VD still
-# reads what it held, through the rebuilt drives.  Last, a RAID 5 loses a
-# second drive: it goes offline, the guest gets I/O errors (never data),
-# and QEMU and the other VDs carry on.
+# reads what it held, through the rebuilt drives.  Last, a RAID 5 reads
+# back its data over a member's media error, then loses one drive
+# (degraded, data intact) and a second: it goes offline, the guest gets
+# I/O errors (never data), and QEMU and the other VDs carry on.
 #@ timeout 1200
 #@ mem 1024
 #@ smp 2
@@ -43,6 +44,17 @@ assert_eq "x5 reads back what was written" "$ref" "$SUM"
 expect_vd x5 state '^optimal$'
 
 raid_fail_test offline
+
+# A media error on a RAID 5 member: reads of that range come from parity.
+drive_set x5-m1 media-error '"0+4096"'
+echo 3 > /proc/sys/vm/drop_caches
+vd_sum x5 8
+assert_eq "x5 read over a member's media error" "$ref" "$SUM"
+# (firmware recovers such a read; the drive is not failed for it)
+expect_drive x5-m1 state '^online$'
+expect_vd x5 state '^optimal$'
+log "x5 read back through a media error on x5-m1"
+drive_set x5-m1 media-error '""'
 
 # RAID 5: one failed drive, degraded, data intact; a second, offline.
 drive_set x5-m0 state '"offline"'
