@@ -10,7 +10,10 @@
 # later one, never an older one.  Then the CacheVault fails: the VD
 # reports write-through (QOM, WCE, the kernel after a rescan) and still
 # reads back what it is given; with the CacheVault optimal again it goes
-# back to write-back.
+# back to write-back.  Alongside, on a second controller, a RAID 5 member
+# fails and its rebuild onto the hot spare (rebuild rate 1 %) is cut by
+# the SIGKILL: after the restart the rebuild carries on from the DDF
+# checkpoint and ends with the VD's data intact.
 #@ timeout 600
 #@ mem 1024
 #@ smp 2
@@ -29,6 +32,8 @@ if [ "${1:-}" = --host-prepare ]; then
     raid_host_begin "$2"
     raid_host_ctrl c-k "journal=$2/journal.bin"
     raid_host_group k5 raid5 nvme 3 0 "" --write-back
+    raid_host_ctrl c-r rebuild-rate=1
+    RAID_PREFILL=1 raid_host_group rr raid5 sas 3 1
     exit 0
 fi
 
@@ -61,6 +66,12 @@ expect_policy() {
 
 if [ "$MRSIM_PHASE" = 1 ]; then
     expect_policy write-back 1 "write back"
+    # The rebuild that the kill interrupts.
+    vd_sum rr
+    carry SUM_rr "$SUM"
+    drive_set rr-m1 state '"offline"'
+    expect_vd rr state '^degraded$'
+    expect_vd rr job '^rebuild$'
     for w in $WRITERS; do
         ( n=1
           while :; do
@@ -89,11 +100,27 @@ if [ "$MRSIM_PHASE" = 1 ]; then
         [ $t -lt 600 ] || fail "writers too slow"
         sleep 0.5
     done
+    expect_vd rr job '^rebuild$'
+    vd_qom rr progress
+    log "rr: rebuild at $QOM% when QEMU is killed"
     qemu_kill
 fi
 
 # Phase 2: after the SIGKILL and the journal replay.
 expect_vd k5 state '^optimal$'
+# The rebuild resumes where its checkpoint was and finishes.
+expect_vd rr state '^degraded$'
+expect_vd rr job '^rebuild$'
+expect_drive rr-s0 state '^rebuild$'
+expect_drive rr-m1 state '^(offline|unconfigured-bad)$'
+vd_qom rr progress
+log "rr: rebuild resumed at $QOM% after the restart"
+qom_set /machine/peripheral/c-r rebuild-rate 100
+wait_optimal 300 rr
+expect_drive rr-s0 state '^online$'
+vd_sum rr
+# shellcheck disable=SC2154  # (carried over from phase 1)
+assert_eq "rr after the rebuild that a SIGKILL cut" "$SUM_rr" "$SUM"
 for w in $WRITERS; do
     ack=$(eval echo "\${ACK_$w:-0}")
     [ "$ack" -ge 40 ] || fail "writer $w: last acknowledged write $ack (<40) carried over"
