@@ -543,10 +543,10 @@ raid_fail_test() {
         done
     done
 
-    # First round, under fio (writes held to 1 MiB/s: 24 s or more, while
+    # First round, under fio (writes held to 768 KiB/s: 32 s or more, while
     # the drives fail).
     for n in $FAIL_VDS; do
-        fio_start "$n" 24M --rate=,1m
+        fio_start "$n" 24M --rate=,768k
     done
     sleep 2
     for n in $FAIL_VDS; do
@@ -557,11 +557,11 @@ raid_fail_test() {
             expect_vd "$n" state '^partially-degraded$'
             fail_drive "$m" "$(vd_member "$n" "$2")"
         fi
+        fio_running "$n" ||
+            fail "fio on $n ended before its drives failed: make it longer"
         # (at 1 % even a RAID 1 takes seconds to rebuild)
         expect_vd "$n" state '^degraded$'
         expect_vd "$n" job '^rebuild$'
-        fio_running "$n" ||
-            fail "fio on $n ended before its drives failed: make it longer"
     done
     for n in $FAIL_VDS; do
         for i in $(fail_first "$n"); do
