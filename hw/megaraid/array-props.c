@@ -145,8 +145,11 @@ static void mr_vd_get_level(Object *obj, Visitor *v, const char *name,
                             void *opaque, Error **errp)
 {
     MRVirtualDisk *vd = opaque;
+    g_autofree char *level = g_ascii_strdown(raid_level_name(vd->layout.level),
+                                             -1);
 
-    mr_vd_visit_str(v, name, raid_level_name(vd->layout.level), errp);
+    /* spelt as megaraid-img -l takes it: raid5, raid60, jbod */
+    mr_vd_visit_str(v, name, level, errp);
 }
 
 static void mr_vd_get_policy(Object *obj, Visitor *v, const char *name,

@@ -839,7 +839,7 @@ static void test_import(void)
     {
         g_autofree char *lvl = qom_get_str(m, CTRL, "vd0-level");
 
-        g_assert_cmpstr(lvl, ==, raid_level_name(RAID_LEVEL_5));
+        g_assert_cmpstr(lvl, ==, "raid5");
     }
     assert_vd_state(m, "optimal");
     assert_drive_state(m, 4, "hot-spare");
@@ -1137,6 +1137,59 @@ static void test_persist(void)
     rig_destroy(&r);
 }
 
+/*
+ * Drives written under another controller's serial are foreign: nothing
+ * of them is exposed or written; import-foreign=on adopts the VD, data
+ * and all, and rewrites the metadata under this controller.
+ */
+static void test_foreign(void)
+{
+    const char *other = ",serial=OTHERCTRL0000001";
+    RaidConfig *cfg;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 3, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    write_extents(m, 70);
+    mr_stop(&r);
+    cfg = rig_load(&r);
+    r.seq = cfg->seq;
+    raid_config_free(cfg);
+
+    m = mr_start(&r, other);
+    g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    for (int i = 0; i < 3; i++) {
+        const uint8_t *pg = mr_last_page(m, 1 + i, EV_DEVICE_ADDED);
+        IoRes res;
+
+        g_assert_nonnull(pg);
+        g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==,
+                        PG0_FLAG_HIDDEN);
+        res = scsi_rw(m, 1 + i, false, false, 0, 8);
+        g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
+        assert_drive_state(m, i, "foreign");
+    }
+    /* the blank drive is no part of it: a JBOD disk as before */
+    g_assert_cmphex(lduw_le_p(mr_last_page(m, 4, EV_DEVICE_ADDED) +
+                              PG0_FLAGS) & PG0_FLAG_HIDDEN, ==, 0);
+    mr_stop(&r);
+    cfg = rig_load(&r);
+    g_assert_cmpuint(cfg->seq, ==, r.seq);          /* not written */
+    raid_config_free(cfg);
+
+    m = mr_start(&r, ",serial=OTHERCTRL0000001,import-foreign=on");
+    g_assert_nonnull(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    assert_vd_state(m, "optimal");
+    check_extents(m, 70);
+    mr_stop(&r);
+    cfg = rig_load(&r);
+    g_assert_true(cfg->foreign);    /* now another controller's to us */
+    g_assert_cmpuint(cfg->seq, >, r.seq);
+    raid_config_free(cfg);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1149,6 +1202,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/degraded-rebuild", test_degraded_rebuild);
     qtest_add_func("/megaraid-raid/media-error", test_media_error);
     qtest_add_func("/megaraid-raid/persist", test_persist);
+    qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/offline", test_offline);
     return g_test_run();
 }
