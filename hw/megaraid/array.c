@@ -245,9 +245,9 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
         u->opt_xfer_blocks = (full <= 1024 * 1024 ? full :
                               vd->layout.strip * RAID_SECTOR_SIZE) / bs;
     }
-    u->ts.wce = true;
-    u->ts.saved_wce = true;
-    u->ts.default_wce = true;
+    u->ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+    u->ts.saved_wce = u->ts.wce;
+    u->ts.default_wce = u->ts.wce;
     u->ts.mrie = 6;
     u->ts.realized_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
     vd->unit = u;
@@ -315,6 +315,8 @@ void mr_array_refresh(MRArray *a)
         }
         before = mr_vd_cfg(vd)->state;
         mr_vd_sync(vd);
+        /* the caching mode page shows the controller cache's policy */
+        vd->unit->ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
         raid_config_update_states(a->cfg);
         trace_megaraid_array_vd_state(i, raid_vd_state_name(before),
                 raid_vd_state_name(mr_vd_cfg(vd)->state));

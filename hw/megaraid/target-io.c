@@ -240,9 +240,12 @@ void mr_target_rw(MRTargetReq *req)
         mr_sense_bad_cdb(&s, len_byte, -1);
         goto fail;
     }
-    /* FUA (not in 6-byte CDBs), or write-through when WCE is clear */
+    /*
+     * FUA (not in 6-byte CDBs), or write-through when a drive's WCE is
+     * clear; a VD's cache follows its write policy (array-cache.c).
+     */
     req->fua = write && (((cdb[0] >> 5) != 0 && (cdb[1] & 0x08)) ||
-                         !d->ts.wce);
+                         (!d->ts.wce && !d->vd));
     sg = mr_trim_sg(req, bytes);
     trace_megaraid_target_rw(d->slot, write, lba, n, req->fua);
     if (mr_medium_stats(d)) {
@@ -455,7 +458,7 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
     uint8_t flags = req->cdb[1];
     bool unmap = flags & 0x08;
     bool ndob = req->cdb[0] == WRITE_SAME_16 && (flags & 0x01);
-    bool fua = !d->ts.wce;
+    bool fua = !d->ts.wce && !d->vd;
     g_autofree uint8_t *pattern = g_malloc0(bs);
     g_autofree uint8_t *buf = NULL;
     uint16_t len_byte;

@@ -13,7 +13,6 @@
 #include "qemu/timer.h"
 #include "scsi/constants.h"
 #include "target-int.h"
-#include "array.h"
 
 enum {
     MR_PC_CURRENT = 0,
@@ -49,10 +48,6 @@ static int mr_mode_page(const MRDrive *d, uint8_t page, int pc, uint8_t *p)
         wce = pc == MR_PC_CURRENT ? ts->wce :
               pc == MR_PC_SAVED ? ts->saved_wce :
               pc == MR_PC_DEFAULT ? ts->default_wce : true;
-        if (d->vd && pc != MR_PC_CHANGEABLE) {
-            /* a VD's write cache is the controller's, as its policy says */
-            wce = mr_array_write_policy(d->vd) != MR_WP_WRITE_THROUGH;
-        }
         p[2] = wce ? 0x04 : 0;
         if (!chg) {
             mr_put16(p + 4, 0xffff);            /* disable prefetch xfer len */
