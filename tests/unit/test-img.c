@@ -78,7 +78,7 @@ static void expect_out(Run r, const char *needle)
 static void test_help(void)
 {
     static const char *const cmds[] = {
-        "create", "add-vd", "delete-vd", "show", "fail", "replace",
+        "create", "add-vd", "add-dg", "delete-vd", "show", "fail", "replace",
         "spare", "rebuild", "check",
         "init", "read", "write", "import",
     };
@@ -389,6 +389,41 @@ static void make_mdadm_style(RaidConfig *cfg)
     }
 }
 
+/* Two drive groups in one configuration: add-dg beside create. */
+static void test_add_dg(void)
+{
+    TestImages t;
+    Run r;
+
+    test_images_new(&t, 6, 40 << 20);
+    expect_out(run("create", "-l", "raid1", t.paths[0], t.paths[1], NULL),
+               "RAID1");
+    expect_out(run("add-dg", "-l", "raid5", "-m", t.paths[2], "-m",
+                   t.paths[3], "-m", t.paths[4], "--dedicated-spare",
+                   t.paths[5], t.paths[0], t.paths[1], t.paths[2],
+                   t.paths[3], t.paths[4], t.paths[5], NULL),
+               "drive group 1 of 3 drives");
+    /* a member of the first group cannot join the second */
+    expect_fail(run("add-dg", "-l", "raid1", "-m", t.paths[0], "-m",
+                    t.paths[5], t.paths[0], t.paths[1], t.paths[2],
+                    t.paths[3], t.paths[4], t.paths[5], NULL),
+                "is online, not unconfigured-good", NULL);
+    expect_fail(run("add-dg", "-l", "raid5", t.paths[0], NULL),
+                "at least one --member", NULL);
+    r = run("show", "--json", t.paths[0], t.paths[1], t.paths[2],
+            t.paths[3], t.paths[4], t.paths[5], NULL);
+    EXPECT_OK(r);
+    g_assert_nonnull(strstr(r.out, "\"drive_group\":0"));
+    g_assert_nonnull(strstr(r.out, "\"drive_group\":1"));
+    g_assert_nonnull(strstr(r.out, "RAID5"));
+    run_clear(&r);
+    /* both arrays read back what was written, through the core */
+    expect_out(run("check", "-v", "1", t.paths[0], t.paths[1], t.paths[2],
+                   t.paths[3], t.paths[4], t.paths[5], NULL),
+               "0 inconsistent");
+    test_images_free(&t);
+}
+
 static void test_import(gconstpointer data)
 {
     RaidLevel level = GPOINTER_TO_INT(data);
@@ -474,6 +509,7 @@ int main(int argc, char **argv)
     g_test_add_func("/img/lifecycle", test_lifecycle);
     g_test_add_func("/img/create-errors", test_create_errors);
     g_test_add_func("/img/vds-per-group", test_vds_per_group);
+    g_test_add_func("/img/add-dg", test_add_dg);
     g_test_add_func("/img/missing-drive", test_missing_drive);
     g_test_add_data_func("/img/import-mdadm-style/RAID5",
                          GINT_TO_POINTER(RAID_LEVEL_5), test_import);

@@ -37,6 +37,7 @@ int cmd_read(int argc, char **argv);
 int cmd_write(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_add_vd(int argc, char **argv);
+int cmd_add_dg(int argc, char **argv);
 int cmd_delete_vd(int argc, char **argv);
 
 /* Parse a subcommand's options; prints the error and returns false. */

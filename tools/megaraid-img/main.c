@@ -16,6 +16,8 @@ static const struct {
 } cmds[] = {
     { "create", cmd_create, "create a drive group and VD on drive images" },
     { "add-vd", cmd_add_vd, "add a VD to an existing drive group" },
+    { "add-dg", cmd_add_dg, "add a drive group (and its VD) to the "
+      "configuration" },
     { "delete-vd", cmd_delete_vd, "delete a VD" },
     { "show", cmd_show, "show the configuration (human or --json)" },
     { "fail", cmd_fail, "mark a member drive failed (offline)" },
