@@ -21,7 +21,26 @@ declare -A ctrl=(
     [megasas-gen2]="-device megasas-gen2,id=c0 -device scsi-hd,bus=c0.0,drive=d0"
     [megaraid-9600]="-device megaraid-9600,id=c0 -device megaraid-drive,bus=c0.0,slot=0,drive=d0,interface=sas"
 )
-order="virtio-scsi nvme megasas-gen2 megaraid-9600"
+order="virtio-scsi nvme megasas-gen2 megaraid-9600 megaraid-9600-r5"
+# A RAID 5 VD over 4 NVMe drive images made by megaraid-img (write-back
+# cache with a journal); fio runs on the VD.
+r5dir="$top/build/guest/bench/r5"
+r5="-device megaraid-9600,id=c0,journal=$r5dir/cache.jnl"
+for i in 0 1 2 3; do
+    r5+=" -drive if=none,id=r5d$i,file=$r5dir/d$i.img,format=raw"
+    r5+=" -device megaraid-drive,bus=c0.0,slot=$i,drive=r5d$i"
+done
+ctrl[megaraid-9600-r5]=$r5
+declare -A vd=([megaraid-9600-r5]=1)
+r5_prepare() {
+    local img
+    img=$("$top/tests/guest/host-megaraid-img.sh")
+    case "$img" in /*) ;; *) img=$top/$img ;; esac
+    rm -rf "$r5dir"
+    mkdir -p "$r5dir"
+    (cd "$r5dir" && "$img" create -l raid5 --drive-size 256M --write-back \
+        d0.img d1.img d2.img d3.img > /dev/null)
+}
 
 kernel=6.12
 runtime=10
@@ -58,11 +77,13 @@ results=()
 bad=0
 for n in "${names[@]}"; do
     log="$logdir/$n-$kernel.log"
+    [ "$n" != megaraid-9600-r5 ] || r5_prepare
     echo "bench: $n ($kernel), ${runtime}s per job" >&2
     # shellcheck disable=SC2086
     if ! MRSIM_IMAGE_READY=1 "$top/tests/guest/run.sh" --kernel "$kernel" \
             --script "$top/tests/guest/bench/fio-bench.sh" \
-            --env BENCH_RUNTIME="$runtime" --log "$log" -- ${ctrl[$n]} >&2; then
+            --env BENCH_RUNTIME="$runtime" --env BENCH_VD="${vd[$n]:-}" \
+            --log "$log" -- ${ctrl[$n]} >&2; then
         results+=("$n - - - -")
         bad=1
         continue
