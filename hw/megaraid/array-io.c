@@ -316,7 +316,8 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
             trace_megaraid_array_io_error(vd->idx, op, lba, ret);
             break;
         }
-        if (run.media_member == run.res.failed_member && op == RAID_OP_READ) {
+        if (run.media_member == run.res.failed_member && op == RAID_OP_READ &&
+            nskip < RAID_MAX_MEMBERS) {
             /* recover this read from the other members */
             skip[nskip++] = run.media_member;
             trace_megaraid_array_media_recover(vd->idx, run.media_member, lba);

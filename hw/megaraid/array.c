@@ -21,8 +21,6 @@
 #include "array.h"
 #include "trace.h"
 
-#define MR_VD_HANDLE_BASE   0x300
-
 RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
 {
     return &vd->array->cfg->vds[vd->idx];
@@ -109,13 +107,11 @@ static DdfDriveIO mr_ddf_io(MRDrive *d)
 /* The GUID of a drive that holds no DDF yet: its vendor and WWN. */
 static void mr_drive_guid(MRDrive *d, uint8_t guid[RAID_GUID_LEN])
 {
-    uint64_t wwn = d->wwn ? d->wwn : 0x5000062b00000000ULL |
-                   ((uint64_t)d->enclosure << 16) | d->slot;
     char tail[17];
 
     memset(guid, ' ', RAID_GUID_LEN);
     memcpy(guid, d->vendor, MIN(strlen(d->vendor), 8));
-    snprintf(tail, sizeof(tail), "%016" PRIx64, wwn);
+    snprintf(tail, sizeof(tail), "%016" PRIx64, d->wwn);
     memcpy(guid + 8, tail, 16);
 }
 
@@ -235,7 +231,6 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
     u->phys_block_size = pbs;
     u->num_blocks = vd->layout.vd_sectors * RAID_SECTOR_SIZE / bs;
     u->discard = discard && vd->layout.level != RAID_LEVEL_JBOD;
-    u->slot = MR_VD_HANDLE_BASE + vd->idx;
     u->opt_gran_blocks = vd->layout.strip * RAID_SECTOR_SIZE / bs;
     if (vd->layout.level != RAID_LEVEL_1 &&
         vd->layout.level != RAID_LEVEL_JBOD) {
@@ -305,20 +300,22 @@ static void mr_vd_free(MRVirtualDisk *vd)
 
 void mr_array_refresh(MRArray *a)
 {
+    RaidVdState before[RAID_MAX_VDS];
+
+    for (int i = 0; i < RAID_MAX_VDS; i++) {
+        before[i] = a->cfg->vds[i].state;
+    }
     raid_config_update_states(a->cfg);
     for (int i = 0; i < RAID_MAX_VDS; i++) {
         MRVirtualDisk *vd = a->vds[i];
-        RaidVdState before;
 
         if (!vd) {
             continue;
         }
-        before = mr_vd_cfg(vd)->state;
         mr_vd_sync(vd);
         /* the caching mode page shows the controller cache's policy */
         vd->unit->ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
-        raid_config_update_states(a->cfg);
-        trace_megaraid_array_vd_state(i, raid_vd_state_name(before),
+        trace_megaraid_array_vd_state(i, raid_vd_state_name(before[i]),
                 raid_vd_state_name(mr_vd_cfg(vd)->state));
         if (a->ops->vd_changed) {
             a->ops->vd_changed(a->opaque, vd);
@@ -578,13 +575,6 @@ bool mr_array_set_spare(MRArray *a, MRDrive *d, int dg, bool add,
 
 /* ---- import at start ---- */
 
-static void mr_ctrl_guid(const char *serial, uint8_t guid[RAID_GUID_LEN])
-{
-    memcpy(guid, "LSI     ", 8);
-    memset(guid + 8, ' ', 16);
-    memcpy(guid + 8, serial, MIN(strlen(serial), 16));
-}
-
 static int mr_drive_cmp(gconstpointer pa, gconstpointer pb)
 {
     const MRDrive *a = *(MRDrive *const *)pa;
@@ -609,7 +599,7 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
     GError *err = NULL;
     RaidConfig *cfg = NULL;
 
-    mr_ctrl_guid(a->serial ? a->serial : "MRSIM00000000001", a->ctrl_guid);
+    raid_ctrl_guid(a->serial, a->ctrl_guid);
     QTAILQ_FOREACH(kid, &bus->children, sibling) {
         g_ptr_array_add(drives, MEGARAID_DRIVE(kid->child));
     }

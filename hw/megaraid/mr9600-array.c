@@ -96,6 +96,7 @@ static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
         return;
     }
     vd->unit->dev_handle = h;
+    vd->unit->slot = h;         /* what the target's traces print */
     vd->host_state = mr9600_vd_state[mr_vd_cfg(vd)->state];
     s->handles[h] = vd->unit;
     trace_megaraid_vd_handle(vd->idx, h);

@@ -57,15 +57,11 @@ void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *p)
     const MR9600Page *pg = mr9600_find_page(MPI3_CONFIG_PAGETYPE_DEVICE, 0);
     uint16_t flags = MPI3_DEVICE0_FLAGS_DEVICE_PRESENT |
                      MPI3_DEVICE0_FLAGS_ATT_METHOD_DIR_ATT;
+    /* set at realize (drive.c) or by the array for a VD */
     uint64_t wwid = d->wwn;
 
     memset(p, 0, sizeof(*p));
     mr9600_page_header(pg, &p->header);
-    if (!wwid) {
-        /* NAA 5 with a Broadcom OUI, unique per controller slot. */
-        wwid = 0x5000062b00000000ULL | ((uint64_t)d->enclosure << 16) |
-               d->slot;
-    }
     if (d->in_array) {
         flags |= MPI3_DEVICE0_FLAGS_HIDDEN;
     }

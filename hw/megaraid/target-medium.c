@@ -127,15 +127,16 @@ int coroutine_fn mr_medium_co_zero(MRDrive *d, int64_t offset, int64_t bytes,
                                    bool unmap, bool fua)
 {
     if (d->vd) {
+        g_autofree void *zero = NULL;
         int ret;
 
         if (unmap) {
             return mr_vd_co_pdiscard(d->vd, offset, bytes);
         }
         /* zeroes written as data, a chunk at a time */
+        zero = g_malloc0(MIN(bytes, 1024 * 1024));
         while (bytes > 0) {
             int64_t n = MIN(bytes, 1024 * 1024);
-            g_autofree void *zero = g_malloc0(n);
 
             ret = mr_medium_co_pwrite(d, offset, n, zero, fua);
             if (ret < 0) {

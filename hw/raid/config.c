@@ -26,6 +26,16 @@ uint64_t raid_reserve_sectors(uint64_t drive_sectors)
     return MIN(MAX(r, mib), 512 * mib);
 }
 
+void raid_ctrl_guid(const char *serial, uint8_t guid[RAID_GUID_LEN])
+{
+    if (!serial) {
+        serial = RAID_DEFAULT_SERIAL;
+    }
+    memcpy(guid, "LSI     ", 8);
+    memset(guid + 8, ' ', 16);
+    memcpy(guid + 8, serial, MIN(strlen(serial), 16));
+}
+
 RaidConfig *raid_config_new(const uint8_t ctrl_guid[RAID_GUID_LEN])
 {
     RaidConfig *cfg = g_new0(RaidConfig, 1);

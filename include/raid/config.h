@@ -147,6 +147,17 @@ const char *raid_vd_state_name(RaidVdState s);
 /* Metadata reserve at the end of a drive (see docs/megaraid-img.md). */
 uint64_t raid_reserve_sectors(uint64_t drive_sectors);
 
+/* Serial number of the emulated controller unless one is given. */
+#define RAID_DEFAULT_SERIAL "MRSIM00000000001"
+
+/*
+ * The DDF controller GUID of a controller: "LSI     " and its serial
+ * (NULL: RAID_DEFAULT_SERIAL), space padded.  megaraid-img and the
+ * device derive it the same way, so arrays made by one import in the
+ * other.
+ */
+void raid_ctrl_guid(const char *serial, uint8_t guid[RAID_GUID_LEN]);
+
 RaidConfig *raid_config_new(const uint8_t ctrl_guid[RAID_GUID_LEN]);
 void raid_config_free(RaidConfig *cfg);
 RaidConfig *raid_config_dup(const RaidConfig *cfg);

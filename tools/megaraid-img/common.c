@@ -51,12 +51,7 @@ bool img_parse(const char *cmd, const char *params, const char *summary,
 
 void img_ctrl_guid(uint8_t guid[RAID_GUID_LEN])
 {
-    const char *serial = opt_serial ? opt_serial : "MRSIM00000000001";
-    size_t n = MIN(strlen(serial), 16);
-
-    memcpy(guid, "LSI     ", 8);
-    memset(guid + 8, ' ', 16);
-    memcpy(guid + 8, serial, n);
+    raid_ctrl_guid(opt_serial, guid);
 }
 
 void img_make_guid(uint8_t guid[RAID_GUID_LEN], const char *tag)
