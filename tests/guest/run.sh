@@ -4,12 +4,29 @@
 # Runs one guest test: boots Debian's kernel with the test initramfs under
 # TCG with the test's QEMU arguments, runs the test script inside and
 # returns its verdict as the exit code (0 pass; the script's status when it
-# failed; 124 timeout; 125 no verdict: panic, QEMU error, host check).
+# failed; 124 timeout; 125 no verdict: panic, QEMU error, dirty log, host
+# check).
 #
 #   tests/guest/run.sh --kernel 6.1|6.12 (--test NAME | --script FILE)
 #       [--timeout S] [--mem M] [--smp N] [--env NAME=VALUE]...
 #       [--log FILE] [--append KERNEL-ARGS] [--verbose] [--shell]
 #       [-- extra QEMU args]
+#   tests/guest/run.sh --list-kernels     the kernels it knows, one a line
+#
+# A run passes only when, for every phase (boot), QEMU exited with status 0
+# (a phase the guest had killed with SIGKILL excepted), and the last phase's
+# verdict is 0, and the scan of every phase's whole log (serial console,
+# QEMU's stderr, the guest's dmesg dump) after QEMU exited is clean, and
+# the host checks pass.  The scan fails a run on any line matching
+#   Kernel panic, Oops, BUG:, WARNING:, UBSAN, KASAN, Call Trace, general
+#   protection, qemu-system-*: (QEMU's own errors and warnings), Assertion,
+#   core dumped, AddressSanitizer, LeakSanitizer, runtime error
+# and on every kernel message of level err or worse (dmesg -r "<0>" to
+# "<3>") in the dmesg dump that tests/guest/init prints between its
+# "@@MRSIM-DMESG-BEGIN/END token@@" markers after the test (the console
+# is "quiet": warnings reach the host only through that dump, which must
+# be there whenever a verdict is).  Lines a test legitimately prints are
+# allowed by its "#@ allow ERE" lines (below); nothing else is.
 #
 # --test NAME runs tests/guest/tests/NAME.sh.  A test script declares, in
 # comment lines starting with "#@":
@@ -38,6 +55,11 @@
 #   #@ qemu@K ARGS...    QEMU arguments for phase K only
 #   #@ qemu-args[@K] FILE  QEMU arguments read from FILE (whitespace
 #         separated) once the prepare commands have written it
+#   #@ allow ERE         a line of the log scan matching ERE (grep -E) is
+#         not a failure.  One line per message, as narrow as that message
+#         (e.g. "mpi3mr[0-9]+: .*SAS address .* not found" rather than
+#         "mpi3mr"); a pattern that matches an empty line, "x" or "0" is
+#         refused as too broad.  For all phases and kernels.
 # @WORK@ in qemu, prepare and check lines is the run's work folder, @TOP@
 # the checkout, @KERNEL@ the kernel; files a prepare command writes into
 # @GUEST@ (@WORK@/cpio/mrsim) are in the guest's /mrsim.
@@ -45,14 +67,21 @@
 # keeps a copy of the serial log.  Failing runs keep theirs in
 # build/guest/logs/.
 # QEMU defaults to build/qemu/qemu-system-x86_64; override with QEMU=.
+# MRSIM_GUEST_IMG= replaces the image folder build/guest/KERNEL and
+# MRSIM_GUEST_LOGS= the folder of failed runs' logs (negative controls run
+# a fake QEMU with them, tests/controls/).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here="$top/tests/guest"
 
 usage() {
-    sed -n '3,47s/^# \?//p' "$0" >&2
+    sed -n '3,/^set -euo/s/^# \?//p' "$0" >&2
     exit 2
 }
+
+# The kernels this script can boot (run-suite.sh checks "#@ kernels" lines
+# against them).
+known_kernels=(6.1 6.12)
 
 kernel=""; test_name=""; script=""; timeout=""; mem=""; smp=""; qmp=0
 verbose=0; shell=0; envs=(); log_copy=""; kargs=""
@@ -69,15 +98,17 @@ while [ $# -gt 0 ]; do
     --append)  kargs="$kargs $2"; shift 2 ;;
     --verbose) verbose=1; shift ;;
     --shell)   shell=1; shift ;;
+    --list-kernels) printf '%s\n' "${known_kernels[@]}"; exit 0 ;;
     --)        shift; break ;;
     -h|--help) usage ;;
     *)         echo "run.sh: unknown argument '$1'" >&2; usage ;;
     esac
 done
 extra=("$@")
-case "$kernel" in
-6.1|6.12) ;;
-*) echo "run.sh: --kernel must be 6.1 or 6.12, not '$kernel'" >&2; exit 2 ;;
+case " ${known_kernels[*]} " in
+*" $kernel "*) ;;
+*) echo "run.sh: --kernel must be one of: ${known_kernels[*]} (not '$kernel')" >&2
+   exit 2 ;;
 esac
 if [ -n "$test_name" ]; then
     script="$here/tests/$test_name.sh"
@@ -101,7 +132,7 @@ if [ ! -x "$QEMU" ]; then
     exit 2
 fi
 
-img="$top/build/guest/$kernel"
+img=${MRSIM_GUEST_IMG:-$top/build/guest/$kernel}
 if [ -z "${MRSIM_IMAGE_READY:-}" ]; then
     "$here/build-image.sh" "$kernel"
 fi
@@ -118,6 +149,7 @@ drive_args=()
 test_args=()
 prepares=()
 checks=()
+allows=()               # "#@ allow" patterns of the log scan
 arg_files=()            # "K FILE": qemu-args lines, read after prepare
 phases=1
 : > "$work/cpio/mrsim/disks"
@@ -173,6 +205,21 @@ if [ -n "$script" ]; then
             if [ "$key" = prepare ]; then prepares+=("$rest"); else checks+=("$rest"); fi
             ;;
         qmp)     qmp=1 ;;
+        allow)
+            # Refuse what would allow everything (or is no valid ERE).
+            for probe in "" x 0; do
+                st=0
+                printf '%s\n' "$probe" | grep -qE -- "$rest" 2>/dev/null || st=$?
+                case $st in
+                0) echo "run.sh: $script: '#@ allow $rest' is too broad" \
+                        "(it matches '$probe'); allow single messages" >&2
+                   exit 2 ;;
+                2) echo "run.sh: $script: '#@ allow $rest' is no valid ERE" >&2
+                   exit 2 ;;
+                esac
+            done
+            allows+=("$rest")
+            ;;
         *) echo "run.sh: $script: unknown header '#@ $key'" >&2; exit 2 ;;
         esac
     done < <(sed -n 's/^#@ *//p' "$script")
@@ -321,6 +368,39 @@ verdict_of() {
         sed -n "s/.*@@MRSIM-VERDICT $token \([0-9]*\)@@.*/\1/p" | tail -n 1
 }
 
+# The log scan (see the header): what fails a run wherever it appears.
+scan_bad='Kernel panic|Oops|BUG:|WARNING:|UBSAN|KASAN|Call Trace|general protection'
+scan_bad="$scan_bad|qemu-system-[a-z0-9_]+:|Assertion|core dumped"
+scan_bad="$scan_bad|AddressSanitizer|LeakSanitizer|runtime error"
+: > "$work/allow"
+for a in ${allows[@]+"${allows[@]}"}; do
+    printf '%s\n' "$a" >> "$work/allow"
+done
+
+# scan_log LOG VERDICT: the lines of one phase's log that fail the run
+# (the "#@ allow" patterns applied), then, if the phase gave a verdict but
+# no complete dmesg dump, a line saying so.
+scan_log() {
+    local counts
+    counts=$(tr -d '\r' < "$1" | awk -v tok="$token" -v bad="$scan_bad" \
+        -v out="$work/scan.raw" '
+        BEGIN { printf "" > out }
+        index($0, "@@MRSIM-DMESG-BEGIN " tok "@@") { dump = 1; b++; next }
+        index($0, "@@MRSIM-DMESG-END " tok "@@") { dump = 0; e++; next }
+        $0 ~ bad { print > out; next }
+        # dmesg -r: "<N>" is facility * 8 + level; err is 3.
+        dump && match($0, /^<[0-9]+>/) {
+            n++
+            if (substr($0, 2, RLENGTH - 2) % 8 <= 3) print > out
+        }
+        END { print b + 0, e + 0, n + 0 }')
+    grep -vE -f "$work/allow" "$work/scan.raw" || true
+    if [ -n "$2" ] && { [ "${counts% *}" != "1 1" ] || [ "${counts##* }" = 0 ]; }; then
+        echo "no complete dmesg dump before the verdict (BEGIN, END" \
+             "markers and kernel lines: $counts; tests/guest/init prints it)"
+    fi
+}
+
 log="$work/serial.log"
 : > "$log"
 start=$(date +%s.%N)
@@ -348,6 +428,22 @@ while [ $k -le "$phases" ]; do
         rc=125; why="no verdict$where (QEMU exit $qrc; panic or QEMU error?)"
     elif [ "$verdict" != 0 ]; then
         rc=$verdict; why="test failed$where (status $verdict)"
+    elif [ "$qrc" != 0 ]; then
+        rc=125; why="QEMU exit status $qrc$where after verdict 0"
+    fi
+    # The whole log of the phase, however it ended.
+    scan_log "$plog" "$verdict" > "$work/scan-$k"
+    if [ -s "$work/scan-$k" ]; then
+        { echo "==== run.sh: log scan of phase $k found:"
+          cat "$work/scan-$k"; } >> "$log"
+        echo "run.sh: log scan of phase $k found:" >&2
+        head -n 20 "$work/scan-$k" | sed 's/^/    /' >&2
+        if [ "$rc" = 0 ]; then
+            rc=125
+            why="log scan$where: $(head -n 1 "$work/scan-$k" | cut -c1-200)"
+            n=$(wc -l < "$work/scan-$k")
+            [ "$n" = 1 ] || why="$why (and $((n - 1)) more)"
+        fi
     fi
     [ "$rc" = 0 ] || break
     # What the guest carries over to the next phases.
@@ -361,7 +457,19 @@ boot=$(sed -n 's/.*MRSIM-BOOTED uptime=\([0-9.]*\).*/\1/p' "$log" | head -n 1)
 
 if [ "$rc" = 0 ]; then
     # Host checks the guest asked for (in its last phase): the images hold
-    # what it read.
+    # what it read.  Every HOSTCHECK line must parse: one garbled on the
+    # console would otherwise drop its comparison unseen.
+    tr -d '\r' < "$plog" |
+        sed -n "s/.*@@MRSIM-HOSTCHECK $token \([^ ]*\) \([0-9]*\) \([0-9a-f]\{64\}\)@@.*/\1 \2 \3/p" \
+        > "$work/hostchecks"
+    marks=$(tr -d '\r' < "$plog" | grep -c "@@MRSIM-HOSTCHECK $token" || true)
+    if [ "$marks" != "$(wc -l < "$work/hostchecks")" ]; then
+        rc=125
+        why="host check: $marks HOSTCHECK lines but $(wc -l < "$work/hostchecks") parse (garbled line?)"
+        tr -d '\r' < "$plog" | grep "@@MRSIM-HOSTCHECK $token" >> "$log"
+    fi
+fi
+if [ "$rc" = 0 ]; then
     while read -r name bytes sum; do
         f="$work/$name.img"
         if [ ! -f "$f" ]; then
@@ -375,8 +483,7 @@ if [ "$rc" = 0 ]; then
             break
         fi
         echo "HOST-CHECK ok $name $bytes bytes" >> "$log"
-    done < <(tr -d '\r' < "$plog" |
-             sed -n "s/.*@@MRSIM-HOSTCHECK $token \([^ ]*\) \([0-9]*\) \([0-9a-f]*\)@@.*/\1 \2 \3/p")
+    done < "$work/hostchecks"
 fi
 
 if [ "$rc" = 0 ]; then
@@ -393,8 +500,9 @@ if [ "$rc" = 0 ]; then
     echo "run: PASS $kernel/$test_name in ${wall}s (boot ${boot:-?}s)"
     exit 0
 fi
-mkdir -p "$top/build/guest/logs"
-keep="$top/build/guest/logs/$kernel-$test_name-$(date +%Y%m%d-%H%M%S).log"
+logs=${MRSIM_GUEST_LOGS:-$top/build/guest/logs}
+mkdir -p "$logs"
+keep="$logs/$kernel-$test_name-$(date +%Y%m%d-%H%M%S).log"
 cp "$log" "$keep"
 if [ $verbose = 0 ]; then
     echo "---- last lines of the serial log ----" >&2
