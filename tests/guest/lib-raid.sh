@@ -20,6 +20,17 @@
 # controller's bus, backed by -drive id=b-NAME-mI (image NAME-mI.img).
 
 # ==== host side ====
+#
+# The host functions run in the tests' --host-prepare branches, which set
+# errexit; all the same each step checks its own result and ends the
+# prepare command with "raid host: WHAT failed" (rh_die), so that no
+# failure depends on the caller's shell options.
+
+# rh_die MESSAGE...: a host step failed; ends the prepare command.
+rh_die() {
+    echo "raid host: $*" >&2
+    exit 1
+}
 
 # raid_host_begin WORK: starts the QEMU argument files
 # (WORK/qemu-all.args for every phase, qemu-p1.args, qemu-p2.args) and the
@@ -27,7 +38,10 @@
 raid_host_begin() {
     RH_WORK=$1
     RH_LAYOUT=$1/cpio/mrsim/raid-layout
-    RH_IMG=$(tests/guest/host-megaraid-img.sh)
+    [ -d "$RH_WORK/cpio/mrsim" ] ||
+        rh_die "raid_host_begin: no folder $RH_WORK/cpio/mrsim (run.sh makes it)"
+    RH_IMG=$(tests/guest/host-megaraid-img.sh) ||
+        rh_die "raid_host_begin: no megaraid-img (tests/guest/host-megaraid-img.sh failed)"
     : > "$RH_WORK/qemu-all.args"
     : > "$RH_WORK/qemu-p1.args"
     : > "$RH_WORK/qemu-p2.args"
@@ -40,6 +54,7 @@ raid_host_begin() {
 # pcie.0 (from 10h); the groups that follow go behind it.
 raid_host_ctrl() {
     local pci
+    [ -n "${RH_WORK:-}" ] || rh_die "raid_host_ctrl $1: raid_host_begin first"
     pci=$(printf '0000:00:%02x.0' "$RH_ADDR")
     printf -- '-device megaraid-9600,id=%s,addr=0x%x%s\n' "$1" "$RH_ADDR" \
         "${2:+,$2}" >> "$RH_WORK/qemu-p1.args"
@@ -53,6 +68,7 @@ raid_host_ctrl() {
 # raid_host_drive ID IFACE: -drive b-ID on ID.img (every phase) and a
 # megaraid-drive ID in the next slot of the current controller (phase 1).
 raid_host_drive() {
+    [ -f "$RH_WORK/$1.img" ] || rh_die "raid_host_drive $1: no image $RH_WORK/$1.img"
     echo "-drive if=none,id=b-$1,format=raw,file=$RH_WORK/$1.img" \
         >> "$RH_WORK/qemu-all.args"
     echo "-device megaraid-drive,id=$1,bus=$RH_CTRL.0,slot=$RH_SLOT,drive=b-$1,interface=$2" \
@@ -60,36 +76,68 @@ raid_host_drive() {
     RH_SLOT=$((RH_SLOT + 1))
 }
 
+# raid_host_prefill NAME BYTES IMAGE...: fills VD 0 of the images (BYTES
+# long) with random data through megaraid-img and reads it all back: the
+# VD must hold exactly that data (never zeros left by a write that did
+# nothing).
+raid_host_prefill() {
+    local name=$1 bytes=$2 data back got rc
+    shift 2
+    data=$RH_WORK/$name.prefill
+    back=$RH_WORK/$name.prefill-back
+    rm -f "$data" "$back"
+    head -c "$bytes" /dev/urandom > "$data" ||
+        rh_die "raid_host_group $name: prefill: no random data"
+    got=$(stat -c %s "$data")
+    [ "$got" = "$bytes" ] ||
+        rh_die "raid_host_group $name: prefill: $got bytes of random data, not $bytes"
+    rc=0
+    "$RH_IMG" write -i "$data" "$@" || rc=$?
+    [ $rc = 0 ] ||
+        rh_die "raid_host_group $name: prefill: megaraid-img write failed (status $rc)"
+    rc=0
+    "$RH_IMG" read -O "$back" "$@" || rc=$?
+    [ $rc = 0 ] ||
+        rh_die "raid_host_group $name: prefill: megaraid-img read failed (status $rc)"
+    cmp -s "$data" "$back" ||
+        rh_die "raid_host_group $name: prefill: the VD does not read back the $bytes bytes written"
+    rm -f "$data" "$back"
+    echo "raid_host_group $name: prefilled with $bytes random bytes, read back identical"
+}
+
 # raid_host_group NAME LEVEL IFACE MEMBERS SPARES [SPANS] [create options]:
 # a drive group of MEMBERS drives (NAME-m0...) and SPARES global hot
 # spares (NAME-s0...) of $RAID_DRIVE_SIZE (default 32M), strip 64 KiB,
-# with one VD named NAME filling it (with random data if $RAID_PREFILL is
-# set); its drives go behind the current controller, in slot order
-# members then spares.
+# with one VD named NAME filling it (with random data, checked, if
+# $RAID_PREFILL is set); its drives go behind the current controller, in
+# slot order members then spares.
 raid_host_group() {
     local name=$1 level=$2 iface=$3 nm=$4 ns=$5 spans=${6:-} out sectors
-    local i members=() spare_opts=() mlist="" slist=""
+    local i members=() spares=() spare_opts=() mlist="" slist="" rc
     shift 5
     [ $# -eq 0 ] || shift
+    [ -n "${RH_CTRL:-}" ] || rh_die "raid_host_group $name: raid_host_ctrl first"
     for ((i = 0; i < nm; i++)); do
         members+=("$RH_WORK/$name-m$i.img")
         mlist="$mlist,$name-m$i"
     done
     for ((i = 0; i < ns; i++)); do
+        spares+=("$RH_WORK/$name-s$i.img")
         spare_opts+=(--hot-spare "$RH_WORK/$name-s$i.img")
         slist="$slist,$name-s$i"
     done
+    rc=0
     out=$("$RH_IMG" create -l "$level" -s 64 ${spans:+--spans "$spans"} \
           --drive-size "${RAID_DRIVE_SIZE:-32M}" -n "$name" \
-          ${spare_opts[@]+"${spare_opts[@]}"} "$@" "${members[@]}")
+          ${spare_opts[@]+"${spare_opts[@]}"} "$@" "${members[@]}") || rc=$?
     echo "$out"
+    [ $rc = 0 ] ||
+        rh_die "raid_host_group $name: megaraid-img create -l $level failed (status $rc)"
     sectors=$(echo "$out" | sed -n 's/^created VD .* \([0-9][0-9]*\) sectors$/\1/p')
-    [ -n "$sectors" ] || { echo "raid_host_group $name: no VD size in '$out'" >&2; return 1; }
+    [ -n "$sectors" ] || rh_die "raid_host_group $name: no VD size in '$out'"
     if [ -n "${RAID_PREFILL:-}" ]; then
-        # shellcheck disable=SC2046
-        head -c $((sectors * 512)) /dev/urandom |
-            "$RH_IMG" write "${members[@]}" $(for ((i = 0; i < ns; i++)); do
-                echo "$RH_WORK/$name-s$i.img"; done)
+        raid_host_prefill "$name" $((sectors * 512)) "${members[@]}" \
+            ${spares[@]+"${spares[@]}"}
     fi
     for ((i = 0; i < nm; i++)); do
         raid_host_drive "$name-m$i" "$iface"
@@ -106,20 +154,36 @@ raid_host_group() {
 # raid_host_blank ID SIZE: a blank image with its -drive b-ID (for a
 # device_add of a replacement drive).
 raid_host_blank() {
-    truncate -s "$2" "$RH_WORK/$1.img"
+    rm -f "$RH_WORK/$1.img"
+    truncate -s "$2" "$RH_WORK/$1.img" ||
+        rh_die "raid_host_blank $1: truncate -s $2 failed"
     echo "-drive if=none,id=b-$1,format=raw,file=$RH_WORK/$1.img" \
         >> "$RH_WORK/qemu-all.args"
+}
+
+# raid_host_members NAME: the member drive IDs of VD NAME in the layout
+# file, one a line.
+raid_host_members() {
+    local line
+    line=$(grep "^vd $1 " "$RH_LAYOUT") ||
+        rh_die "raid_host_members $1: no VD $1 in $RH_LAYOUT"
+    line=${line#* members=}
+    line=${line%% *}
+    [ -n "$line" ] || rh_die "raid_host_members $1: VD $1 has no members"
+    echo "$line" | tr ',' '\n'
 }
 
 # raid_host_virtio ID...: in phase 2 the drive images ID.img are SCSI
 # disks with serial ID on a virtio-scsi controller (for mdadm).
 raid_host_virtio() {
     local id
+    [ $# -gt 0 ] || rh_die "raid_host_virtio: no drives given"
     if [ "$RH_VSCSI" = 0 ]; then
         echo "-device virtio-scsi-pci,id=vscsi" >> "$RH_WORK/qemu-p2.args"
         RH_VSCSI=1
     fi
     for id in "$@"; do
+        [ -f "$RH_WORK/$id.img" ] || rh_die "raid_host_virtio $id: no image $RH_WORK/$id.img"
         echo "-device scsi-hd,bus=vscsi.0,drive=b-$id,serial=$id" \
             >> "$RH_WORK/qemu-p2.args"
     done

@@ -18,6 +18,7 @@
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
+    set -euo pipefail
     . tests/guest/lib-raid.sh
     raid_host_begin "$2"
     # A low rebuild rate, so that the rebuild can be watched (at the

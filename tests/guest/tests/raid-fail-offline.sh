@@ -20,6 +20,7 @@
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
+    set -euo pipefail
     . tests/guest/lib-raid.sh
     raid_host_begin "$2"
     raid_host_fail_groups

@@ -28,6 +28,7 @@ SLOTS=16
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
+    set -euo pipefail
     . tests/guest/lib-raid.sh
     raid_host_begin "$2"
     raid_host_ctrl c-k "journal=$2/journal.bin"

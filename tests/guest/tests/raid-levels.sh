@@ -29,6 +29,7 @@ MD="r0 r1 r5 r6 r10"
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
+    set -euo pipefail
     . tests/guest/lib-raid.sh
     # mdadm reads DDF only on drives larger than 32 MiB.
     RAID_DRIVE_SIZE=40M
@@ -41,9 +42,9 @@ if [ "${1:-}" = --host-prepare ]; then
     raid_host_ctrl c5; raid_host_group r50 raid50 sas 6 0 2
     raid_host_ctrl c6; raid_host_group r60 raid60 nvme 8 0 2
     for n in $MD; do
-        # shellcheck disable=SC2046
-        raid_host_virtio $(grep "^vd $n " "$RH_LAYOUT" |
-            sed 's/.* members=\([^ ]*\) .*/\1/' | tr ',' ' ')
+        ids=$(raid_host_members "$n")
+        # shellcheck disable=SC2086
+        raid_host_virtio $ids
     done
     exit 0
 fi

@@ -44,10 +44,27 @@
 #@ qemu -drive if=none,id=mvm2,format=raw,file=@WORK@/mvm2.img,snapshot=on -device virtio-blk-pci,drive=mvm2,serial=mvm2
 
 # ---- host part ----
+# (bash; every step must work, and a failure names the set and the step.)
 if [ "${1:-}" = --host-prepare ]; then
+    set -eu
+    # shellcheck disable=SC3040
+    set -o pipefail
     work=$2
-    img=$(tests/guest/host-megaraid-img.sh)
+    hfail() {
+        echo "raid-mdadm-assemble --host-prepare: $*" >&2
+        exit 1
+    }
+    # mimg WHAT ARGS...: megaraid-img ARGS, which must succeed.
+    mimg() {
+        _what=$1
+        shift
+        "$img" "$@" || hfail "$_what: megaraid-img $1 failed (status $?)"
+    }
+    img=$(tests/guest/host-megaraid-img.sh) ||
+        hfail "no megaraid-img (tests/guest/host-megaraid-img.sh failed)"
     head -c 8M /dev/urandom > "$work/ref.img"
+    [ "$(stat -c %s "$work/ref.img")" = 8388608 ] ||
+        hfail "short reference data $work/ref.img"
     for set in r0:raid0:2 r1:raid1:2 r5:raid5:3 r6:raid6:4 r10:raid10:4; do
         name=${set%%:*}
         rest=${set#*:}
@@ -60,50 +77,56 @@ if [ "${1:-}" = --host-prepare ]; then
             i=$((i + 1))
         done
         # shellcheck disable=SC2086
-        "$img" create -l "$level" -s 64 --size 8M --name "$name" \
+        mimg "$name" create -l "$level" -s 64 --size 8M --name "$name" \
             --drive-size 40M $members
         # shellcheck disable=SC2086
-        "$img" write -i "$work/ref.img" $members
+        mimg "$name" write -i "$work/ref.img" $members
+        rm -f "$work/$name.back"
         # shellcheck disable=SC2086
-        "$img" read -O "$work/$name.back" $members
-        cmp "$work/ref.img" "$work/$name.back"
+        mimg "$name" read -O "$work/$name.back" $members
+        cmp "$work/ref.img" "$work/$name.back" ||
+            hfail "$name: $level made by megaraid-img reads back different from the reference data"
         rm -f "$work/$name.back"
     done
     # RAID 5 with member 1 failed in the metadata.
     r5f="$work/r5fm0.img $work/r5fm1.img $work/r5fm2.img"
     # shellcheck disable=SC2086
-    "$img" create -l raid5 -s 64 --size 8M --name r5f --drive-size 40M $r5f
+    mimg r5f create -l raid5 -s 64 --size 8M --name r5f --drive-size 40M $r5f
     # shellcheck disable=SC2086
-    "$img" write -i "$work/ref.img" $r5f
+    mimg r5f write -i "$work/ref.img" $r5f
     # shellcheck disable=SC2086
-    "$img" fail -d "$work/r5fm1.img" $r5f
+    mimg r5f fail -d "$work/r5fm1.img" $r5f
     # RAID 6 whose member 2 was replaced and is rebuilt up to row 10.
     r6r="$work/r6rm0.img $work/r6rm1.img $work/r6rx.img $work/r6rm3.img"
     # shellcheck disable=SC2086
-    "$img" create -l raid6 -s 64 --size 8M --name r6r --drive-size 40M $r6r
+    mimg r6r create -l raid6 -s 64 --size 8M --name r6r --drive-size 40M $r6r
     # shellcheck disable=SC2086
-    "$img" write -i "$work/ref.img" $r6r
+    mimg r6r write -i "$work/ref.img" $r6r
     # shellcheck disable=SC2086
-    "$img" fail -d "$work/r6rx.img" $r6r
+    mimg r6r fail -d "$work/r6rx.img" $r6r
+    rm -f "$work/r6rm2.img"
     truncate -s 40M "$work/r6rm2.img"
     # shellcheck disable=SC2086
-    "$img" replace -d "$work/r6rx.img" -w "$work/r6rm2.img" $r6r \
+    mimg r6r replace -d "$work/r6rx.img" -w "$work/r6rm2.img" $r6r \
         "$work/r6rm2.img"
     # shellcheck disable=SC2086
-    "$img" rebuild --max-rows 10 $r6r "$work/r6rm2.img"
-    "$img" show "$work/r6rm0.img" "$work/r6rm1.img" "$work/r6rm2.img" \
-        "$work/r6rm3.img" | grep -q "rebuild: 15% (row 10 of 64)"
+    mimg r6r rebuild --max-rows 10 $r6r "$work/r6rm2.img"
+    mimg r6r show "$work/r6rm0.img" "$work/r6rm1.img" "$work/r6rm2.img" \
+        "$work/r6rm3.img" > "$work/r6r.show"
+    cat "$work/r6r.show"
+    grep -qF "rebuild: 15% (row 10 of 64)" "$work/r6r.show" ||
+        hfail "r6r: the rebuild did not stop at 'rebuild: 15% (row 10 of 64)'"
     rm -f "$work/r6rx.img"
     # Two VDs on one drive group: RAID 5 at member LBA 0, RAID 0 above it.
     mv="$work/mvm0.img $work/mvm1.img $work/mvm2.img"
     # shellcheck disable=SC2086
-    "$img" create -l raid5 -s 64 --size 8M --name mva --drive-size 40M $mv
+    mimg mv create -l raid5 -s 64 --size 8M --name mva --drive-size 40M $mv
     # shellcheck disable=SC2086
-    "$img" add-vd -l raid0 -s 64 --size 6M --name mvb $mv
+    mimg mv add-vd -l raid0 -s 64 --size 6M --name mvb $mv
     # shellcheck disable=SC2086
-    "$img" write -v 0 -i "$work/ref.img" $mv
+    mimg mv write -v 0 -i "$work/ref.img" $mv
     # shellcheck disable=SC2086
-    "$img" write -v 1 -l 6M -i "$work/ref.img" $mv
+    mimg mv write -v 1 -l 6M -i "$work/ref.img" $mv
     exit 0
 fi
 

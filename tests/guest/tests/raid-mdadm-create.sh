@@ -30,15 +30,30 @@
 SETS="c1:1:2 c5:5:3 c6:6:4 c10:10:4"
 
 # ---- host parts ----
-if [ "${1:-}" = --host-prepare ]; then
+# (bash, from run.sh's "#@ prepare" and "#@ check": every step must work,
+# and each failure says which set and which step.)
+if [ "${1:-}" = --host-prepare ] || [ "${1:-}" = --host-check ]; then
+    set -eu
+    # shellcheck disable=SC3040
+    set -o pipefail
     work=$2
-    img=$(tests/guest/host-megaraid-img.sh)
+    hfail() {
+        echo "raid-mdadm-create $1: $2" >&2
+        exit 1
+    }
+    img=$(tests/guest/host-megaraid-img.sh) ||
+        hfail "$1" "no megaraid-img (tests/guest/host-megaraid-img.sh failed)"
+fi
+if [ "${1:-}" = --host-prepare ]; then
     head -c 8M /dev/urandom > "$work/ref.img"
+    [ "$(stat -c %s "$work/ref.img")" = 8388608 ] ||
+        hfail --host-prepare "short reference data $work/ref.img"
     for set in $SETS; do
         name=${set%%:*}
         n=${set##*:}
         i=0
         while [ $i -lt "$n" ]; do
+            rm -f "$work/${name}m$i.img"
             truncate -s 40M "$work/${name}m$i.img"
             i=$((i + 1))
         done
@@ -46,8 +61,8 @@ if [ "${1:-}" = --host-prepare ]; then
     exit 0
 fi
 if [ "${1:-}" = --host-check ]; then
-    work=$2
-    img=$(tests/guest/host-megaraid-img.sh)
+    [ "$(stat -c %s "$work/ref.img")" = 8388608 ] ||
+        hfail --host-check "no 8 MiB reference data in $work/ref.img"
     for set in $SETS; do
         name=${set%%:*}
         level=${set#*:}
@@ -56,22 +71,37 @@ if [ "${1:-}" = --host-check ]; then
         members=""
         i=0
         while [ $i -lt "$n" ]; do
+            [ -f "$work/${name}m$i.img" ] ||
+                hfail --host-check "$name: member image ${name}m$i.img is missing"
             members="$members $work/${name}m$i.img"
             i=$((i + 1))
         done
         echo "== $name: $level from mdadm"
         # shellcheck disable=SC2086
-        "$img" show $members | tee "$work/$name.show"
-        grep -q FOREIGN "$work/$name.show"
-        grep -q "'m$name': $(echo "$level" | tr a-z A-Z), optimal" \
-            "$work/$name.show"
+        "$img" show $members > "$work/$name.show" 2>&1 || {
+            cat "$work/$name.show"
+            hfail --host-check "$name: megaraid-img show failed"
+        }
+        cat "$work/$name.show"
+        grep -q FOREIGN "$work/$name.show" ||
+            hfail --host-check "$name: megaraid-img does not see mdadm's set as foreign"
+        want="'m$name': RAID${level#raid}, optimal"
+        grep -qF "$want" "$work/$name.show" ||
+            hfail --host-check "$name: no VD $want in megaraid-img show"
         # shellcheck disable=SC2086
-        "$img" import $members
+        "$img" import $members ||
+            hfail --host-check "$name: megaraid-img import of mdadm's $level failed"
+        rc=0
         # shellcheck disable=SC2086
-        "$img" check $members
+        "$img" check $members || rc=$?
+        [ $rc = 0 ] ||
+            hfail --host-check "$name: megaraid-img check of mdadm's $level failed (status $rc; 3: inconsistent rows)"
+        rm -f "$work/$name.back"
         # shellcheck disable=SC2086
-        "$img" read -l 8M -O "$work/$name.back" $members
-        cmp "$work/ref.img" "$work/$name.back"
+        "$img" read -l 8M -O "$work/$name.back" $members ||
+            hfail --host-check "$name: megaraid-img read of mdadm's $level failed"
+        cmp "$work/ref.img" "$work/$name.back" ||
+            hfail --host-check "$name: megaraid-img reads mdadm's $level back different from the reference data"
         echo "== $name: megaraid-img reads mdadm's $level back identical"
     done
     exit 0
