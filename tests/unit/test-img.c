@@ -5,7 +5,9 @@
  * create, show (human and JSON), write/read, fail, degraded read,
  * replace, interrupted and resumed rebuild, check, import of an
  * mdadm-style foreign DDF set, error messages naming the file and the
- * problem, and --help for every subcommand.
+ * problem with the documented exit status (1; usage errors 2; check 3),
+ * and --help for every subcommand.  A self-test shows that the failure
+ * check refuses a crash, a wrong status and a missing message.
  */
 #include "test-ddf-util.h"
 #include "raid/raid.h"
@@ -14,8 +16,13 @@
 
 static const char *tool;
 
+/*
+ * How a command ended: exited (status is its exit status) or killed by
+ * signo (status -1).  A crash is never an exit status.
+ */
 typedef struct Run {
-    int status;
+    bool exited;
+    int status, signo;
     char *out, *err;
 } Run;
 
@@ -25,14 +32,31 @@ static void run_clear(Run *r)
     g_free(r->err);
 }
 
+/* Run argv (NULL-terminated) and collect how it ended and its output. */
+static Run run_argv(char **argv)
+{
+    Run r = { .status = -1 };
+    GError *err = NULL;
+    int wait;
+
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r.out, &r.err, &wait, &err));
+    g_assert_no_error(err);
+    if (WIFEXITED(wait)) {
+        r.exited = true;
+        r.status = WEXITSTATUS(wait);
+    } else if (WIFSIGNALED(wait)) {
+        r.signo = WTERMSIG(wait);
+    }
+    return r;
+}
+
 /* Run megaraid-img with the given arguments (NULL-terminated). */
 static Run run(const char *first, ...)
 {
     GPtrArray *argv = g_ptr_array_new();
-    Run r = { 0 };
-    GError *err = NULL;
     va_list ap;
-    int wait;
+    Run r;
 
     g_ptr_array_add(argv, (char *)tool);
     va_start(ap, first);
@@ -41,27 +65,62 @@ static Run run(const char *first, ...)
     }
     va_end(ap);
     g_ptr_array_add(argv, NULL);
-    g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL,
-                               G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err,
-                               &wait, &err));
-    g_assert_no_error(err);
-    r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : 128;
+    r = run_argv((char **)argv->pdata);
     g_ptr_array_free(argv, true);
     return r;
 }
 
+/* "exit status N" or "killed by signal N (NAME)", for messages. */
+static char *run_how(const Run *r)
+{
+    if (r->exited) {
+        return g_strdup_printf("exit status %d", r->status);
+    }
+    return g_strdup_printf("killed by signal %d (%s)", r->signo,
+                           g_strsignal(r->signo));
+}
+
 #define EXPECT_OK(r) do { \
-        if ((r).status) { \
-            g_error("megaraid-img failed (%d): %s%s", (r).status, (r).out, \
+        if (!(r).exited || (r).status) { \
+            g_autofree char *how_ = run_how(&(r)); \
+            g_error("megaraid-img failed (%s): %s%s", how_, (r).out, \
                     (r).err); \
         } \
     } while (0)
 
-static void expect_fail(Run r, const char *n1, const char *n2)
+/*
+ * Did the command fail the documented way: a normal exit with status want
+ * (1 for errors, 2 for usage errors, 3 for inconsistent rows) and stderr
+ * naming n1 and n2 (n2 may be NULL)?  If not, why says what was wrong.
+ */
+static bool failed_as_expected(const Run *r, int want, const char *n1,
+                               const char *n2, char **why)
 {
-    if (!r.status || !strstr(r.err, n1) || (n2 && !strstr(r.err, n2))) {
-        g_error("expected failure naming '%s' and '%s', got %d: %s%s", n1,
-                n2 ? n2 : "", r.status, r.out, r.err);
+    g_autofree char *how = run_how(r);
+
+    if (!r->exited) {
+        *why = g_strdup_printf("crashed (%s) instead of exit status %d",
+                               how, want);
+    } else if (r->status != want) {
+        *why = g_strdup_printf("%s, not %d", how, want);
+    } else if (!strstr(r->err, n1) || (n2 && !strstr(r->err, n2))) {
+        *why = g_strdup_printf("%s, but stderr does not name '%s'%s%s%s",
+                               how, n1, n2 ? " and '" : "", n2 ? n2 : "",
+                               n2 ? "'" : "");
+    } else {
+        *why = NULL;
+        return true;
+    }
+    return false;
+}
+
+static void expect_fail(int want, Run r, const char *n1, const char *n2)
+{
+    g_autofree char *why = NULL;
+
+    if (!failed_as_expected(&r, want, n1, n2, &why)) {
+        g_error("expected a failure with status %d naming '%s' and '%s': "
+                "%s\n%s%s", want, n1, n2 ? n2 : "", why, r.out, r.err);
     }
     run_clear(&r);
 }
@@ -172,7 +231,7 @@ static void test_lifecycle(void)
                "offline");
     expect_out(run("show", d[0], d[1], d[2], d[3], d[4], NULL), "degraded");
     expect_read(t.dir, data, 3 << 20, "320K", d);
-    expect_fail(run("check", d[0], d[1], d[2], d[3], d[4], NULL),
+    expect_fail(1, run("check", d[0], d[1], d[2], d[3], d[4], NULL),
                 "needs an optimal VD", NULL);
 
     /* The hot spare takes over; the rebuild is interrupted and resumed. */
@@ -195,13 +254,13 @@ static void test_lifecycle(void)
     expect_read(t.dir, data, 3 << 20, "320K", d);
 
     /* Mistakes are named. */
-    expect_fail(run("read", "-o", "100", d[0], d[1], d[2], d[3], d[4], NULL),
+    expect_fail(1, run("read", "-o", "100", d[0], d[1], d[2], d[3], d[4], NULL),
                 "multiples of 512", NULL);
-    expect_fail(run("read", "-o", "1T", d[0], d[1], d[2], d[3], d[4], NULL),
+    expect_fail(1, run("read", "-o", "1T", d[0], d[1], d[2], d[3], d[4], NULL),
                 "beyond the end of VD 0", NULL);
-    expect_fail(run("fail", "-d", "/nonexistent.img", d[0], d[2], NULL),
+    expect_fail(1, run("fail", "-d", "/nonexistent.img", d[0], d[2], NULL),
                 "/nonexistent.img", "not among the drive images");
-    expect_fail(run("create", "-l", "raid5", d[0], d[2], d[3], NULL),
+    expect_fail(1, run("create", "-l", "raid5", d[0], d[2], d[3], NULL),
                 d[0], "already holds DDF metadata");
     {
         /* Drives of two different arrays given together. */
@@ -210,7 +269,7 @@ static void test_lifecycle(void)
 
         expect_out(run("create", "-l", "raid1", "--drive-size", "40M", o0,
                        o1, NULL), "RAID1");
-        expect_fail(run("show", d[0], o0, NULL), o0,
+        expect_fail(1, run("show", d[0], o0, NULL), o0,
                     "belong to different DDF containers");
         g_unlink(o0);
         g_unlink(o1);
@@ -233,20 +292,20 @@ static void test_create_errors(void)
 
     test_images_new(&t, 3, 40 << 20);
     missing = g_strdup_printf("%s/missing.img", t.dir);
-    expect_fail(run("create", "-l", "raid1", t.paths[0], missing, NULL),
+    expect_fail(1, run("create", "-l", "raid1", t.paths[0], missing, NULL),
                 missing, "cannot open");
-    expect_fail(run("create", "-l", "raid5", t.paths[0], t.paths[1], NULL),
+    expect_fail(1, run("create", "-l", "raid5", t.paths[0], t.paths[1], NULL),
                 "at least 3 drives per span", NULL);
-    expect_fail(run("create", "-l", "raid7", t.paths[0], NULL),
+    expect_fail(2, run("create", "-l", "raid7", t.paths[0], NULL),
                 "unknown RAID level 'raid7'", NULL);
-    expect_fail(run("create", "-l", "raid0", "-s", "32", t.paths[0], NULL),
+    expect_fail(1, run("create", "-l", "raid0", "-s", "32", t.paths[0], NULL),
                 "64 KiB to 1 MiB", NULL);
-    expect_fail(run("create", "-l", "raid1", t.paths[0], t.paths[0], NULL),
+    expect_fail(2, run("create", "-l", "raid1", t.paths[0], t.paths[0], NULL),
                 "given twice", NULL);
-    expect_fail(run("show", t.paths[0], t.paths[1], NULL),
+    expect_fail(1, run("show", t.paths[0], t.paths[1], NULL),
                 "no drive holds valid DDF", t.paths[0]);
     blank = g_strdup_printf("%s/small.img", t.dir);
-    expect_fail(run("create", "-l", "raid0", "--drive-size", "1M", blank,
+    expect_fail(1, run("create", "-l", "raid0", "--drive-size", "1M", blank,
                     NULL), blank, "too small");
     g_unlink(blank);
     g_unlink(missing);
@@ -280,7 +339,7 @@ static void test_missing_drive(void)
     g_assert_true(g_file_get_contents(out, &got, &n, NULL));
     g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
     g_clear_pointer(&got, g_free);
-    expect_fail(run("replace", "-x", "9", t.paths[0], t.paths[2], t.paths[3],
+    expect_fail(1, run("replace", "-x", "9", t.paths[0], t.paths[2], t.paths[3],
                     NULL), "drive index 9 does not exist", NULL);
     expect_out(run("replace", "-x", "1", "-w", t.paths[3], t.paths[0],
                    t.paths[2], t.paths[3], NULL), "rebuild pending");
@@ -311,14 +370,14 @@ static void test_vds_per_group(void)
         expect_out(run("add-vd", "-l", "raid1", "--size", "1M", t.paths[0],
                        t.paths[1], NULL), "on drive group 0");
     }
-    expect_fail(run("add-vd", "-l", "raid1", "--size", "1M", t.paths[0],
+    expect_fail(1, run("add-vd", "-l", "raid1", "--size", "1M", t.paths[0],
                     t.paths[1], NULL), "at most 16 VDs per drive group",
                 NULL);
-    expect_fail(run("add-vd", "-l", "raid5", t.paths[0], t.paths[1], NULL),
+    expect_fail(1, run("add-vd", "-l", "raid5", t.paths[0], t.paths[1], NULL),
                 "at least 3 drives per span", NULL);
     expect_out(run("delete-vd", "-v", "3", t.paths[0], t.paths[1], NULL),
                "deleted VD 3");
-    expect_fail(run("delete-vd", "-v", "3", t.paths[0], t.paths[1], NULL),
+    expect_fail(1, run("delete-vd", "-v", "3", t.paths[0], t.paths[1], NULL),
                 "VD 3 does not exist", NULL);
     r = run("show", "--json", t.paths[0], t.paths[1], NULL);
     EXPECT_OK(r);
@@ -393,9 +452,12 @@ static void make_mdadm_style(RaidConfig *cfg)
 static void test_add_dg(void)
 {
     TestImages t;
+    g_autofree char *out = NULL;
+    char *in[2], *data[2];
     Run r;
 
     test_images_new(&t, 6, 40 << 20);
+    out = g_build_filename(t.dir, "out.bin", NULL);
     expect_out(run("create", "-l", "raid1", t.paths[0], t.paths[1], NULL),
                "RAID1");
     expect_out(run("add-dg", "-l", "raid5", "-m", t.paths[2], "-m",
@@ -404,11 +466,11 @@ static void test_add_dg(void)
                    t.paths[3], t.paths[4], t.paths[5], NULL),
                "drive group 1 of 3 drives");
     /* a member of the first group cannot join the second */
-    expect_fail(run("add-dg", "-l", "raid1", "-m", t.paths[0], "-m",
+    expect_fail(1, run("add-dg", "-l", "raid1", "-m", t.paths[0], "-m",
                     t.paths[5], t.paths[0], t.paths[1], t.paths[2],
                     t.paths[3], t.paths[4], t.paths[5], NULL),
                 "is online, not unconfigured-good", NULL);
-    expect_fail(run("add-dg", "-l", "raid5", t.paths[0], NULL),
+    expect_fail(2, run("add-dg", "-l", "raid5", t.paths[0], NULL),
                 "at least one --member", NULL);
     r = run("show", "--json", t.paths[0], t.paths[1], t.paths[2],
             t.paths[3], t.paths[4], t.paths[5], NULL);
@@ -417,10 +479,41 @@ static void test_add_dg(void)
     g_assert_nonnull(strstr(r.out, "\"drive_group\":1"));
     g_assert_nonnull(strstr(r.out, "RAID5"));
     run_clear(&r);
-    /* both arrays read back what was written, through the core */
-    expect_out(run("check", "-v", "1", t.paths[0], t.paths[1], t.paths[2],
-                   t.paths[3], t.paths[4], t.paths[5], NULL),
-               "0 inconsistent");
+    /*
+     * Both arrays read back what was written to them, through the core,
+     * and neither write reached the other array.
+     */
+    for (int vd = 0; vd < 2; vd++) {
+        g_autofree char *name = g_strdup_printf("in%d.bin", vd);
+        g_autofree char *v = g_strdup_printf("%d", vd);
+
+        in[vd] = write_random(t.dir, name, (1 + vd) << 20, &data[vd]);
+        expect_out(run("write", "-v", v, "-o", "64K", "-i", in[vd],
+                       t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                       t.paths[4], t.paths[5], NULL), "");
+    }
+    for (int vd = 0; vd < 2; vd++) {
+        g_autofree char *v = g_strdup_printf("%d", vd);
+        g_autofree char *got = NULL;
+        gsize n;
+
+        expect_out(run("read", "-v", v, "-o", "64K", "-l",
+                       vd ? "2M" : "1M", "-O", out, t.paths[0], t.paths[1],
+                       t.paths[2], t.paths[3], t.paths[4], t.paths[5], NULL),
+                   "");
+        g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+        g_assert_cmpuint(n, ==, (gsize)(1 + vd) << 20);
+        g_assert_true(memcmp(got, data[vd], n) == 0);
+        expect_out(run("check", "-v", v, t.paths[0], t.paths[1], t.paths[2],
+                       t.paths[3], t.paths[4], t.paths[5], NULL),
+                   "0 inconsistent");
+    }
+    for (int vd = 0; vd < 2; vd++) {
+        g_unlink(in[vd]);
+        g_free(in[vd]);
+        g_free(data[vd]);
+    }
+    g_unlink(out);
     test_images_free(&t);
 }
 
@@ -457,7 +550,7 @@ static void test_import(gconstpointer data)
 
     expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
                    NULL), "FOREIGN");
-    expect_fail(run("read", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+    expect_fail(1, run("read", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
                     NULL), "foreign configuration", "import");
     expect_out(run("import", "--dry-run", t.paths[0], t.paths[1], t.paths[2],
                    t.paths[3], NULL), "can import 1 VD(s)");
@@ -497,6 +590,49 @@ static void test_import(gconstpointer data)
     test_images_free(&t);
 }
 
+/*
+ * The failure check itself: a crash, a wrong exit status or a missing
+ * message never count as the expected failure.  /bin/sh scripts stand in
+ * for a megaraid-img that crashes or misbehaves.
+ */
+static void test_expect_fail_self(void)
+{
+    static const struct {
+        const char *script;
+        bool accepted;
+        const char *why;
+    } cases[] = {
+        { "echo 'x.img: cannot open' >&2; exit 1", true, NULL },
+        { "echo 'x.img: cannot open' >&2; kill -SEGV $$", false, "crashed" },
+        { "echo 'x.img: cannot open' >&2; kill -ABRT $$", false, "crashed" },
+        { "echo 'x.img: cannot open' >&2; kill -KILL $$", false, "crashed" },
+        /* a shell's report of a child killed by SIGABRT */
+        { "echo 'x.img: cannot open' >&2; exit 134", false, "not 1" },
+        { "echo 'x.img: cannot open' >&2; exit 2", false, "not 1" },
+        { "echo 'x.img: cannot open' >&2; exit 0", false, "not 1" },
+        { "echo 'x.img: cannot open'; exit 1", false, "does not name" },
+        { "echo 'x.img: short input' >&2; exit 1", false, "does not name" },
+    };
+
+    for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+        g_autofree char *script = g_strdup_printf("ulimit -c 0; %s",
+                                                  cases[i].script);
+        char *argv[] = { (char *)"/bin/sh", (char *)"-c", script, NULL };
+        g_autofree char *why = NULL;
+        Run r = run_argv(argv);
+        bool ok = failed_as_expected(&r, 1, "x.img", "cannot open", &why);
+
+        g_assert_cmpint(ok, ==, cases[i].accepted);
+        if (ok) {
+            g_test_message("%s: accepted", cases[i].script);
+        } else {
+            g_test_message("%s: %s", cases[i].script, why);
+            g_assert_nonnull(strstr(why, cases[i].why));
+        }
+        run_clear(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -505,6 +641,7 @@ int main(int argc, char **argv)
         g_printerr("set MEGARAID_IMG to the megaraid-img binary\n");
         return 1;
     }
+    g_test_add_func("/img/expect-fail-self-test", test_expect_fail_self);
     g_test_add_func("/img/help", test_help);
     g_test_add_func("/img/lifecycle", test_lifecycle);
     g_test_add_func("/img/create-errors", test_create_errors);
