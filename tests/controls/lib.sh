@@ -86,3 +86,13 @@ control_run_fake() {
     t=$(control_guest_test "$@")
     "$CONTROL_TOP/tests/guest/run.sh" --kernel 6.12 --script "$t"
 }
+
+# control_tap_sample: builds tests/controls/tap-sample.c (a GLib test binary
+# whose tests depend on CONTROL_TAP=none|skip|pass) and prints its path.
+control_tap_sample() {
+    local bin="$CONTROL_TMP/tap-sample"
+    # shellcheck disable=SC2046
+    cc -O0 -o "$bin" "$CONTROL_TOP/tests/controls/tap-sample.c" \
+        $(pkg-config --cflags --libs glib-2.0) >&2 || return 1
+    echo "$bin"
+}

@@ -4,5 +4,5 @@
 #@ expect '#@ allow \.' is too broad
 . tests/controls/lib.sh
 control_fake_image
-control_fake_qemu
+control_fake_qemu clean_end
 control_run_fake broad '#@ allow .' 'true'
