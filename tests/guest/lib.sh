@@ -272,9 +272,12 @@ host_expect() {
 # shellcheck disable=SC2120
 # check_dmesg [ALLOWED-EXTENDED-REGEX]: the kernel logged no warning,
 # oops, I/O error, command timeout, abort, error recovery or controller
-# fault (lines matching the optional regex are allowed).
+# fault (lines matching the optional regex are allowed).  For a check at a
+# point of the test; whatever the test calls, tests/guest/run.sh scans the
+# whole kernel log (init's dmesg dump) after the guest is gone, with the
+# test's "#@ allow" lines only.
 check_dmesg() {
-    _bad='WARNING:|BUG:|Oops|Call Trace|general protection|segfault|I/O error|Buffer I/O|critical (medium|target|space|nexus) error|EXT4-fs (error|warning)|timing out command|timed out|tag#[0-9]+ (abort|timeout)|task abort|Device offlined|rejecting I/O|error recovery|hung_task|blocked for more than|[Oo]ut of memory|(^|[^a-z])fault(ed)?([^a-z]|$)|FAULT'
+    _bad='WARNING:|BUG:|Oops|Call Trace|general protection|UBSAN|KASAN|segfault|I/O error|Buffer I/O|critical (medium|target|space|nexus) error|EXT4-fs (error|warning)|timing out command|timed out|tag#[0-9]+ (abort|timeout)|task abort|Device offlined|rejecting I/O|error recovery|hung_task|blocked for more than|[Oo]ut of memory|(^|[^a-z])fault(ed)?([^a-z]|$)|FAULT'
     _hits=$(dmesg | grep -E "$_bad" | grep -vE "${1:-^\$}")
     if [ -n "$_hits" ]; then
         echo "$_hits" | tail -n 40
