@@ -5,8 +5,11 @@
 # clang, ASan and UBSan, seeds it with tests/fuzz/ddf-corpus and runs for
 # SECONDS (default 60) on one core.  New inputs go to a scratch corpus;
 # pass --merge to fold interesting ones back into the regression corpus.
-# Exits non-zero on a crash, leak or sanitizer report (the input is kept
-# in the scratch directory).
+# Exits non-zero when the fuzzer does (crash, leak, timeout, out of
+# memory: the input is kept in the scratch directory), when its log has a
+# sanitizer report, or when it did not finish its run ("Done N runs").
+# DDF_FUZZ_DIR: the scratch folder (default build/fuzz-ddf); CC: the
+# compiler (default clang).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=60
@@ -31,12 +34,27 @@ $CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     "$top/hw/raid/config-state.c" "$top/hw/raid/geometry.c" \
     $(pkg-config --libs glib-2.0) -o "$out/ddf-fuzz"
 cd "$out"
+rm -f fuzz.log
+rc=0
 ./ddf-fuzz -max_total_time="$secs" -max_len=400000 -rss_limit_mb=1024 \
-    -print_final_stats=1 corpus "$top/tests/fuzz/ddf-corpus" 2>&1 |
-    tee fuzz.log | grep -E "^#[0-9]+ +DONE|^stat::|ERROR|SUMMARY" || true
-if grep -qE "ERROR: (libFuzzer|AddressSanitizer)|runtime error|SUMMARY:" \
+    -print_final_stats=1 corpus "$top/tests/fuzz/ddf-corpus" \
+    > fuzz.log 2>&1 || rc=$?
+grep -E "^Done [0-9]+ runs|^#[0-9]+ +DONE|^stat::|ERROR|SUMMARY" fuzz.log || true
+if [ "$rc" != 0 ]; then
+    echo "ddf-fuzz: the fuzzer exited with status $rc (crash, leak," \
+         "timeout or out of memory), see $out/fuzz.log and $out/crash-*" >&2
+    tail -n 20 fuzz.log >&2
+    exit 1
+fi
+if grep -qE "ERROR: (libFuzzer|AddressSanitizer|LeakSanitizer)|runtime error|SUMMARY:" \
         fuzz.log; then
-    echo "ddf-fuzz: failure, see $out/fuzz.log and $out/crash-*" >&2
+    echo "ddf-fuzz: sanitizer report in $out/fuzz.log (see $out/crash-*)" >&2
+    exit 1
+fi
+if ! grep -qE "^Done [1-9][0-9]* runs in" fuzz.log; then
+    echo "ddf-fuzz: the fuzzer did not finish its run (no 'Done N runs'" \
+         "line in $out/fuzz.log)" >&2
+    tail -n 20 fuzz.log >&2
     exit 1
 fi
 if [ -n "$merge" ]; then
