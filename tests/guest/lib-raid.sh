@@ -16,6 +16,7 @@
 #   ctrl c1 pci=0000:00:10.0
 #   vd r5 ctrl=c1 index=0 level=raid5 bytes=N strip=65536 spans=1
 #       members=r5-m0,r5-m1,r5-m2 spares=r5-s0 iface=nvme
+#       [prefill_md5=MD5: the host filled the VD with this data]
 # Drive NAME-mI / NAME-sJ is QOM /machine/peripheral/NAME-mI on the
 # controller's bus, backed by -drive id=b-NAME-mI (image NAME-mI.img).
 
@@ -79,7 +80,8 @@ raid_host_drive() {
 # raid_host_prefill NAME BYTES IMAGE...: fills VD 0 of the images (BYTES
 # long) with random data through megaraid-img and reads it all back: the
 # VD must hold exactly that data (never zeros left by a write that did
-# nothing).
+# nothing).  Sets RH_PREFILL_MD5 to the data's MD5 (as vd_sum computes
+# it in the guest).
 raid_host_prefill() {
     local name=$1 bytes=$2 data back got rc
     shift 2
@@ -101,6 +103,9 @@ raid_host_prefill() {
         rh_die "raid_host_group $name: prefill: megaraid-img read failed (status $rc)"
     cmp -s "$data" "$back" ||
         rh_die "raid_host_group $name: prefill: the VD does not read back the $bytes bytes written"
+    RH_PREFILL_MD5=$(md5sum < "$data" | cut -d' ' -f1)
+    [ ${#RH_PREFILL_MD5} = 32 ] ||
+        rh_die "raid_host_group $name: prefill: md5sum of the data failed"
     rm -f "$data" "$back"
     echo "raid_host_group $name: prefilled with $bytes random bytes, read back identical"
 }
@@ -113,7 +118,7 @@ raid_host_prefill() {
 # slot order members then spares.
 raid_host_group() {
     local name=$1 level=$2 iface=$3 nm=$4 ns=$5 spans=${6:-} out sectors
-    local i members=() spares=() spare_opts=() mlist="" slist="" rc
+    local i members=() spares=() spare_opts=() mlist="" slist="" rc prefill
     shift 5
     [ $# -eq 0 ] || shift
     [ -n "${RH_CTRL:-}" ] || rh_die "raid_host_group $name: raid_host_ctrl first"
@@ -135,9 +140,11 @@ raid_host_group() {
         rh_die "raid_host_group $name: megaraid-img create -l $level failed (status $rc)"
     sectors=$(echo "$out" | sed -n 's/^created VD .* \([0-9][0-9]*\) sectors$/\1/p')
     [ -n "$sectors" ] || rh_die "raid_host_group $name: no VD size in '$out'"
+    prefill=""
     if [ -n "${RAID_PREFILL:-}" ]; then
         raid_host_prefill "$name" $((sectors * 512)) "${members[@]}" \
             ${spares[@]+"${spares[@]}"}
+        prefill=" prefill_md5=$RH_PREFILL_MD5"
     fi
     for ((i = 0; i < nm; i++)); do
         raid_host_drive "$name-m$i" "$iface"
@@ -147,7 +154,8 @@ raid_host_group() {
     done
     echo "vd $name ctrl=$RH_CTRL index=$RH_VDS level=$level" \
          "bytes=$((sectors * 512)) strip=65536 spans=${spans:-0}" \
-         "members=${mlist#,} spares=${slist#,} iface=$iface" >> "$RH_LAYOUT"
+         "members=${mlist#,} spares=${slist#,} iface=$iface$prefill" \
+         >> "$RH_LAYOUT"
     RH_VDS=$((RH_VDS + 1))
 }
 
