@@ -92,6 +92,7 @@ struct MRJournal {
     CoQueue space;              /* writers waiting for free lines */
     CoMutex append;             /* cache copy + record write order */
     uint64_t tail;              /* end of the written records */
+    uint64_t records;           /* records in the file (up to tail) */
     uint64_t synced;            /* fdatasync'ed up to (this epoch) */
     uint64_t epoch;             /* bumped when the journal is emptied */
     uint64_t next_seq;
@@ -213,6 +214,7 @@ static int coroutine_fn mr_journal_co_append(MRJournal *j, MRVdCache *c,
     trace_megaraid_cache_journal_append(c->vd->idx, rec.seq, type, lba,
                                         sectors, j->tail);
     j->tail += mr_journal_rec_size(&rec);
+    j->records++;
     j->next_seq++;
     c->journaled = true;
     return 0;
@@ -534,6 +536,7 @@ static void coroutine_fn mr_cache_co_try_reset(MRArray *a)
         } else {
             trace_megaraid_cache_journal_reset(j->tail);
             j->tail = j->synced = MR_JOURNAL_FILE_HDR;
+            j->records = 0;
             j->epoch++;
             for (int i = 0; i < RAID_MAX_VDS; i++) {
                 if (a->vds[i] && a->vds[i]->cache) {
@@ -1095,6 +1098,46 @@ void mr_cache_vd_cleanup(MRVirtualDisk *vd)
     vd->cache = NULL;
 }
 
+/* ---- what the cache holds (QOM) ---- */
+
+static gboolean mr_cache_count_dirty(gpointer key, gpointer value,
+                                     gpointer opaque)
+{
+    MRCacheLine *l = value;
+    MRCacheStats *st = opaque;
+    long n = bitmap_count_one(l->dirty, MR_LINE_SECTORS);
+
+    if (n) {
+        st->dirty_lines++;
+        st->dirty_bytes += (uint64_t)n * MR_JOURNAL_SECTOR;
+    }
+    return FALSE;
+}
+
+/*
+ * Dirty data counts from the moment it is cached (a write is acknowledged
+ * once its journal record is durable, just after) until a destage of it
+ * has completed (a line being destaged is still dirty): meanwhile the
+ * cache and the journal hold its only copies.
+ */
+void mr_cache_stats(MRArray *a, MRCacheStats *out)
+{
+    MRJournal *j = a->journal;
+
+    memset(out, 0, sizeof(*out));
+    for (int i = 0; i < RAID_MAX_VDS; i++) {
+        MRVdCache *c = a->vds[i] ? a->vds[i]->cache : NULL;
+
+        if (c) {
+            g_tree_foreach(c->lines, mr_cache_count_dirty, out);
+        }
+    }
+    if (j && j->fd >= 0) {
+        out->journal_records = j->records;
+        out->journal_bytes = j->tail;
+    }
+}
+
 /* ---- start (replay) and stop ---- */
 
 typedef struct MRReplay {
@@ -1245,6 +1288,7 @@ static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
         goto fail;
     }
     j->tail = j->synced = scan.valid_end;
+    j->records = scan.records;
     j->next_seq = scan.records ? scan.last_seq + 1 : 0;
     j->fd = fd;
     return true;

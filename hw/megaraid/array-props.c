@@ -3,9 +3,11 @@
  *
  * megaraid-sim: the RAID configuration as the host's management sees it
  * (like a BMC): controller properties that may change while the machine
- * runs (CacheVault health, rebuild rate) and, per VD, its state, level,
- * effective write policy and background job, readable with qom-get; a
- * job is started by writing vdN-job.
+ * runs (CacheVault health, rebuild rate), what the cache holds (dirty
+ * bytes, journal records) and, per VD, its state, level, effective write
+ * policy and background job with its cursor (now, as last checkpointed,
+ * as resumed at start), readable with qom-get; a job is started by
+ * writing vdN-job.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -87,6 +89,24 @@ static void mr_rate_init(Object *obj, ObjectProperty *prop)
     mr_obj_array(obj, prop->opaque)->rebuild_rate = 30;
 }
 
+static void mr_get_dirty_bytes(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    MRCacheStats st;
+
+    mr_cache_stats(mr_obj_array(obj, opaque), &st);
+    visit_type_uint64(v, name, &st.dirty_bytes, errp);
+}
+
+static void mr_get_journal_records(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    MRCacheStats st;
+
+    mr_cache_stats(mr_obj_array(obj, opaque), &st);
+    visit_type_uint64(v, name, &st.journal_records, errp);
+}
+
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
 {
     ObjectProperty *p;
@@ -103,6 +123,20 @@ void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
     object_class_property_set_description(oc, "rebuild-rate",
         "share of the drives' time background jobs (rebuild, check, "
         "initialization) take, 0 to 100 percent (default 30)");
+    object_class_property_add(oc, "cache-dirty-bytes", "uint64",
+                              mr_get_dirty_bytes, NULL, NULL,
+                              (void *)array_offset);
+    object_class_property_set_description(oc, "cache-dirty-bytes",
+        "bytes of write-back data in the controller cache that no "
+        "completed destage has written to the members yet: acknowledged "
+        "writes, and writes waiting for their journal record to be "
+        "durable (read-only)");
+    object_class_property_add(oc, "journal-records", "uint64",
+                              mr_get_journal_records, NULL, NULL,
+                              (void *)array_offset);
+    object_class_property_set_description(oc, "journal-records",
+        "records in the cache journal file since it was last emptied, 0 "
+        "without a journal (read-only)");
 }
 
 /* ---- per VD ---- */
@@ -195,6 +229,31 @@ static void mr_vd_get_progress(Object *obj, Visitor *v, const char *name,
     visit_type_int(v, name, &pct, errp);
 }
 
+static void mr_vd_get_job_row(Object *obj, Visitor *v, const char *name,
+                              void *opaque, Error **errp)
+{
+    const RaidJobCursor *c = &mr_vd_cfg(opaque)->job;
+    int64_t row = c->kind == RAID_JOB_NONE ? -1 : (int64_t)c->next_row;
+
+    visit_type_int(v, name, &row, errp);
+}
+
+static void mr_vd_get_ckpt_row(Object *obj, Visitor *v, const char *name,
+                               void *opaque, Error **errp)
+{
+    MRVirtualDisk *vd = opaque;
+
+    visit_type_int(v, name, &vd->job_ckpt_row, errp);
+}
+
+static void mr_vd_get_resumed_row(Object *obj, Visitor *v, const char *name,
+                                  void *opaque, Error **errp)
+{
+    MRVirtualDisk *vd = opaque;
+
+    visit_type_int(v, name, &vd->job_resumed_row, errp);
+}
+
 void mr_array_vd_props(MRVirtualDisk *vd)
 {
     Object *obj = vd->array->owner;
@@ -203,6 +262,9 @@ void mr_array_vd_props(MRVirtualDisk *vd)
     g_autofree char *policy = g_strdup_printf("vd%d-write-policy", vd->idx);
     g_autofree char *job = g_strdup_printf("vd%d-job", vd->idx);
     g_autofree char *progress = g_strdup_printf("vd%d-progress", vd->idx);
+    g_autofree char *row = g_strdup_printf("vd%d-job-row", vd->idx);
+    g_autofree char *ckpt = g_strdup_printf("vd%d-checkpoint-row", vd->idx);
+    g_autofree char *resumed = g_strdup_printf("vd%d-resumed-row", vd->idx);
 
     if (!obj || object_property_find(obj, state)) {
         return;
@@ -215,5 +277,10 @@ void mr_array_vd_props(MRVirtualDisk *vd)
     object_property_add(obj, job, "str", mr_vd_get_job, mr_vd_set_job, NULL,
                         vd);
     object_property_add(obj, progress, "int", mr_vd_get_progress, NULL,
+                        NULL, vd);
+    object_property_add(obj, row, "int", mr_vd_get_job_row, NULL, NULL, vd);
+    object_property_add(obj, ckpt, "int", mr_vd_get_ckpt_row, NULL, NULL,
+                        vd);
+    object_property_add(obj, resumed, "int", mr_vd_get_resumed_row, NULL,
                         NULL, vd);
 }

@@ -156,10 +156,25 @@ bool mr_array_store(MRArray *a, Error **errp)
     return ok;
 }
 
+/* A VD's job cursor row as the metadata records it, -1: no job. */
+static int64_t mr_vd_cursor_row(const RaidVd *v)
+{
+    return v->job.kind == RAID_JOB_NONE ? -1 : (int64_t)v->job.next_row;
+}
+
 static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp)
 {
+    int64_t rows[RAID_MAX_VDS];
     bool ok = true;
 
+    /*
+     * The cursors as they are before the first drive is written (the
+     * writes may yield and a job move on meanwhile): every drive gets
+     * this or a later row.
+     */
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        rows[v] = mr_vd_cursor_row(&a->cfg->vds[v]);
+    }
     a->cfg->seq++;
     for (int i = 0; i < a->cfg->npds; i++) {
         RaidPd *p = &a->cfg->pds[i];
@@ -186,6 +201,11 @@ static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp)
         }
     }
     trace_megaraid_array_store(a->cfg->seq);
+    for (int v = 0; ok && v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            a->vds[v]->job_ckpt_row = rows[v];
+        }
+    }
     return ok;
 }
 
@@ -279,6 +299,8 @@ static MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
         return NULL;
     }
     mr_vd_sync(vd);
+    vd->job_resumed_row = mr_vd_cursor_row(mr_vd_cfg(vd));
+    vd->job_ckpt_row = vd->job_resumed_row;
     vd->locks = raid_stripe_locks_new();
     mr_vd_unit_init(vd);
     mr_cache_vd_init(vd);

@@ -74,6 +74,14 @@ struct MRVirtualDisk {
     bool job_stop;              /* ask the job coroutine to return */
     int64_t job_last_ckpt_ns;
     struct MRJobRun *job_run;   /* the running job's state, private */
+    /*
+     * The job cursor's row as the drives hold it (QOM, for the host's
+     * tests): in the metadata last written to every drive, and in the
+     * metadata read at start (the row a resumed job starts from); -1:
+     * no job there.
+     */
+    int64_t job_ckpt_row;
+    int64_t job_resumed_row;
 };
 
 struct MRArray {
@@ -142,9 +150,10 @@ MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
 RaidVd *mr_vd_cfg(MRVirtualDisk *vd);
 /*
  * array-props.c: the controller's runtime QOM properties of the array
- * (cachevault, rebuild-rate, ...), and per VD n: vdN-state, vdN-level,
- * vdN-write-policy, vdN-job, vdN-progress.  The array must be the
- * controller state's field at @array_offset.
+ * (cachevault, rebuild-rate, cache-dirty-bytes, journal-records, ...),
+ * and per VD n: vdN-state, vdN-level, vdN-write-policy, vdN-job,
+ * vdN-progress, vdN-job-row, vdN-checkpoint-row, vdN-resumed-row.  The
+ * array must be the controller state's field at @array_offset.
  */
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset);
 void mr_array_vd_props(MRVirtualDisk *vd);
@@ -207,6 +216,15 @@ int coroutine_fn mr_cache_co_invalidate(MRVirtualDisk *vd, uint64_t lba,
                                         uint64_t sectors);
 /* CacheVault state changed: write back everything if now write-through. */
 void mr_cache_policy_changed(MRArray *a);
+
+/* What the cache holds now (QOM cache-dirty-bytes, journal-records). */
+typedef struct MRCacheStats {
+    uint64_t dirty_bytes;       /* cached data not yet on the members */
+    uint64_t dirty_lines;
+    uint64_t journal_records;   /* records in the journal file */
+    uint64_t journal_bytes;     /* its size, header included */
+} MRCacheStats;
+void mr_cache_stats(MRArray *a, MRCacheStats *out);
 
 /* ---- array-jobs.c: rebuild, consistency check, initialization ---- */
 
