@@ -106,6 +106,7 @@ typedef struct TimingCtrlProfile {
     /* back end */
     uint32_t backend_lanes;
     uint32_t backend_gen;
+    uint32_t drive_lanes_max;   /* lanes wired per drive bay, 0 = all */
     /* background work */
     uint32_t bg_chunk_bytes;    /* per member, one chunk (the strip) */
     uint32_t bg_fw_lat_ns;      /* firmware latency per chunk */
@@ -198,8 +199,8 @@ uint32_t timing_plan_drive_io(const RaidPlan *plan, const int *member_drive,
 
 /*
  * Book a host request that arrived (doorbell) at arrival_ns; returns its
- * modelled completion time (>= arrival_ns).  Arrivals must not go back in
- * time by more than the model's tolerance (they are clamped).  A
+ * modelled completion time (>= arrival_ns).  Every resource serves its
+ * bookings in the order they are made (FIFO), whatever their arrival.  A
  * write-back write completes when acknowledged from the cache; its
  * destage is booked at the same time and delays later writes only when
  * the dirty data would exceed cache_dirty_max.
