@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Installs the Debian packages the standalone RAID core build needs
-# (GLib, ISA-L, meson, ninja).  Idempotent: apt-get skips what is there.
+# (GLib, ISA-L, meson, ninja; gnuplot-nox for `raidsim --plot`).
+# Idempotent: apt-get skips what is there.
 set -e
-pkgs="libglib2.0-dev libisal-dev meson ninja-build pkg-config gcc"
+pkgs="libglib2.0-dev libisal-dev meson ninja-build pkg-config gcc gnuplot-nox"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -18,6 +18,9 @@
 #include <math.h>
 #include "timing-int.h"
 
+/* Depths within this of an integer need no extra slot. */
+#define DEPTH_EPSILON 0.000001
+
 static unsigned clamp_rate(unsigned rate)
 {
     return rate < 1 ? 1 : rate > 100 ? 100 : rate;
@@ -35,7 +38,8 @@ double timing_background_floor(const TimingCtrlProfile *c, unsigned rate)
 
 unsigned timing_background_slots(const TimingCtrlProfile *c, unsigned rate)
 {
-    unsigned n = (unsigned)ceil(timing_background_depth(c, rate) - 1e-9);
+    unsigned n = (unsigned)ceil(timing_background_depth(c, rate) -
+                                DEPTH_EPSILON);
 
     return MAX(n, 1u);
 }
@@ -63,6 +67,17 @@ static bool level_parity(RaidLevel l)
 {
     return l == RAID_LEVEL_5 || l == RAID_LEVEL_50 ||
            l == RAID_LEVEL_6 || l == RAID_LEVEL_60;
+}
+
+/* The member a drive is in, vd->members if none. */
+static uint32_t member_of(const TimingVd *vd, int drive)
+{
+    uint32_t i = 0;
+
+    while (i < vd->members && vd->drive[i] != drive) {
+        i++;
+    }
+    return i;
 }
 
 /* Book one member I/O of a chunk at t as background; returns its end. */
@@ -96,11 +111,8 @@ uint64_t timing_background_submit(TimingModel *m, uint64_t now_ns,
 
     /* the span the chunk works on: the target's (rebuild) or the first */
     if (bg->kind == TIMING_BG_REBUILD) {
-        uint32_t i;
+        uint32_t i = member_of(vd, bg->target_drive);
 
-        for (i = 0; i < vd->members && vd->drive[i] != bg->target_drive;
-             i++) {
-        }
         if (i == vd->members || !(level_mirror(vd->level) ||
                                   level_parity(vd->level))) {
             return now_ns;

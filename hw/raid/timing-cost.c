@@ -48,12 +48,24 @@ static unsigned level_parity(RaidLevel l)
     }
 }
 
+/*
+ * Unloaded latency of one command beyond its transfer; a rotational drive
+ * streaming sequentially pays no positioning.
+ */
+static double media_lat(const TimingDriveProfile *p, bool write,
+                        bool sequential)
+{
+    if (sequential && p->rotational) {
+        return 0;
+    }
+    return write ? p->write_lat_ns : p->read_lat_ns;
+}
+
 double timing_drive_media_ns(const TimingDriveRt *dr, bool write,
                              double cmds, double bytes, bool sequential)
 {
     const TimingDriveProfile *p = dr->p;
     double cmd = write ? dr->wr_cmd_ns : dr->rd_cmd_ns;
-    double lat = write ? p->write_lat_ns : p->read_lat_ns;
     double s;
 
     if (sequential && p->rotational) {
@@ -61,7 +73,8 @@ double timing_drive_media_ns(const TimingDriveRt *dr, bool write,
     }
     s = cmds * cmd + bytes * (write ? dr->wr_ns_b : dr->rd_ns_b);
     /* at most `channels` commands in service, each for its latency */
-    return fmax(s, (cmds * lat + s) / MAX(p->channels, 1u));
+    return fmax(s, (cmds * media_lat(p, write, sequential) + s) /
+                   MAX(p->channels, 1u));
 }
 
 void timing_demand_drive(TimingModel *m, TimingDemand *dm, int d,
@@ -80,11 +93,10 @@ void timing_demand_drive(TimingModel *m, TimingDemand *dm, int d,
     timing_demand_add(dm, TR_BB, bytes * m->bb_ns_b);
 }
 
-static double drive_lat(const TimingModel *m, int d, bool write)
+static double drive_lat(const TimingModel *m, int d, bool write,
+                        bool sequential)
 {
-    const TimingDriveProfile *p = m->drive[d].p;
-
-    return write ? p->write_lat_ns : p->read_lat_ns;
+    return media_lat(m->drive[d].p, write, sequential);
 }
 
 static void demand_host_link(TimingModel *m, TimingDemand *dm, TimingOp op,
@@ -133,7 +145,8 @@ static double demand_members(TimingModel *m, TimingDemand *dm,
                                 discard ? 0 : io->bytes * scale,
                                 req->sequential);
             phase_lat[ph] = fmax(phase_lat[ph],
-                                 drive_lat(m, io->drive, io->write));
+                                 drive_lat(m, io->drive, io->write,
+                                           req->sequential));
         }
     } else {
         /* no member list: the plan's I/O spread evenly over the members */
@@ -155,7 +168,8 @@ static double demand_members(TimingModel *m, TimingDemand *dm,
                                     scale * pc->member_reads / n,
                                     scale * pc->read_sectors * SECTOR / n,
                                     req->sequential);
-                phase_lat[0] = fmax(phase_lat[0], drive_lat(m, d, false));
+                phase_lat[0] = fmax(phase_lat[0],
+                                    drive_lat(m, d, false, req->sequential));
             }
             if (pc->member_writes) {
                 unsigned ph = pc->member_reads ? 1 : 0;
@@ -165,7 +179,8 @@ static double demand_members(TimingModel *m, TimingDemand *dm,
                                     discard ? 0 :
                                     scale * pc->write_sectors * SECTOR / n,
                                     req->sequential);
-                phase_lat[ph] = fmax(phase_lat[ph], drive_lat(m, d, true));
+                phase_lat[ph] = fmax(phase_lat[ph],
+                                     drive_lat(m, d, true, req->sequential));
             }
         }
     }
@@ -197,7 +212,7 @@ static uint64_t submit_jbod(TimingModel *m, double t,
 
         timing_demand_drive(m, dm, d, write, 1, data ? req->bytes : 0,
                             req->sequential);
-        lat += drive_lat(m, d, write);
+        lat += drive_lat(m, d, write, req->sequential);
     }
     return finish(timing_book_fg(m, dm, t) + lat);
 }

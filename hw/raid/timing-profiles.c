@@ -18,7 +18,7 @@
 #include <string.h>
 #include "timing-int.h"
 
-/* ---- drives --------------------------------------------------------------- */
+/* ---- drives ------------------------------------------------------------ */
 
 /* PCIe Gen4 lane payload after 128b/130b and ~8 % TLP overhead [pcie]. */
 #define GEN4_LANE_BPS   1.80e9
@@ -26,7 +26,8 @@
 static const TimingDriveProfile drives[] = {
     {
         .name = "micron-7450-max-6.4t",
-        .desc = "Micron 7450 MAX 6.4 TB, U.3 NVMe PCIe Gen4 x4 (9670W test bed)",
+        .desc = "Micron 7450 MAX 6.4 TB, U.3 NVMe PCIe Gen4 x4 "
+                "(9670W test bed)",
         .iface = TIMING_IFACE_NVME,
         .capacity = 6400000000000ull,
         .seq_read_bps = 6.8e9, .seq_write_bps = 5.3e9,
@@ -109,7 +110,7 @@ static const TimingDriveProfile drives[] = {
     },
 };
 
-/* ---- controllers ---------------------------------------------------------- */
+/* ---- controllers ------------------------------------------------------- */
 
 /*
  * SAS4116W RoC (9670W-16i).  Every value with [calib] is derived in
@@ -178,7 +179,8 @@ static const TimingDriveProfile drives[] = {
 static const TimingCtrlProfile ctrls[] = {
     {
         .name = "9670w-16i",
-        .desc = "MegaRAID 9670W-16i (SAS4116W, PCIe Gen4 x16, 16 lanes back end)",
+        .desc = "MegaRAID 9670W-16i (SAS4116W, PCIe Gen4 x16, 16 lanes "
+                "back end)",
         .host_lanes = 16, .host_gen = 4, .backend_lanes = 16,
         SAS4116W_ROC,
         .source = SAS4116W_SOURCE,
@@ -193,7 +195,8 @@ static const TimingCtrlProfile ctrls[] = {
     },
     {
         .name = "9670-24i",
-        .desc = "MegaRAID 9670-24i (SAS4116W, PCIe Gen4 x16, 24 lanes back end)",
+        .desc = "MegaRAID 9670-24i (SAS4116W, PCIe Gen4 x16, 24 lanes "
+                "back end)",
         .host_lanes = 16, .host_gen = 4, .backend_lanes = 24,
         SAS4116W_ROC,
         .source = "as 9670w-16i with a 24-lane back end (Broadcom 9670-24i "

@@ -82,7 +82,7 @@ static GOptionEntry entries[] = {
 static bool parse_bs(const char *s, uint32_t *bs)
 {
     char *end;
-    unsigned long v = strtoul(s, &end, 10);
+    guint64 v = g_ascii_strtoull(s, &end, 10);
 
     if (*end == 'k' || *end == 'K') {
         v <<= 10;

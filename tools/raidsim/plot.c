@@ -19,6 +19,7 @@ bool plot_cells(const char *png, const char *title, const PlotCell *cells,
 {
     char *dir = g_dir_make_tmp("raidsim-plot-XXXXXX", errp);
     char *dat, *gp, *argv[3] = { (char *)"gnuplot", NULL, NULL };
+    double lo = 70, hi = 130;
     GString *s;
     gint status = 0;
     bool ok;
@@ -32,8 +33,11 @@ bool plot_cells(const char *png, const char *title, const PlotCell *cells,
     for (unsigned i = 0; i < n; i++) {
         char *label = g_strdelimit(g_strdup(cells[i].label), "\"", '\'');
 
-        g_string_append_printf(s, "%u \"%s\" %.3f\n", i, label,
-                               cells[i].model / cells[i].ref * 100);
+        double pct = cells[i].model / cells[i].ref * 100;
+
+        lo = fmin(lo, floor(pct / 10) * 10);
+        hi = fmax(hi, ceil(pct / 10) * 10);
+        g_string_append_printf(s, "%u \"%s\" %.3f\n", i, label, pct);
         g_free(label);
     }
     ok = g_file_set_contents(dat, s->str, -1, errp);
@@ -44,16 +48,17 @@ bool plot_cells(const char *png, const char *title, const PlotCell *cells,
         "set title \"%s: model as %% of the published value\"\n"
         "set style fill solid 0.6\n"
         "set boxwidth 0.7\n"
-        "set yrange [70:130]\n"
+        "set yrange [%g:%g]\n"
         "set ylabel 'model / reference (%%)'\n"
         "set xtics rotate by -45 left noenhanced\n"
         "set grid ytics\n"
         "set bmargin 12\n"
+        "set rmargin 12\n"
         "set key top left\n"
         "plot '%s' using 1:3:xtic(2) with boxes lc rgb '#3070b0' "
         "title 'model', 100 with lines lc rgb 'black' lw 2 title "
         "'reference', 110 with lines dt 2 lc rgb 'red' title '+-10 %%', "
-        "90 with lines dt 2 lc rgb 'red' notitle\n", png, title, dat);
+        "90 with lines dt 2 lc rgb 'red' notitle\n", png, title, lo, hi, dat);
     ok = ok && g_file_set_contents(gp, s->str, -1, errp);
     argv[1] = gp;
     ok = ok && g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,

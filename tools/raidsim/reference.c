@@ -55,13 +55,15 @@ typedef struct RefBed {
 /* StorageReview, MegaRAID 9670W-16i, 16 x Micron 7450 6.4 TB */
 static const RefCell cells_9670w[] = {
     { "seq read JBOD", CELL_MBPS, JB, 1, 16, false, false, 100, K128, 28314 },
-    { "seq read RAID 10", CELL_MBPS, R10, 2, 8, false, false, 100, K128, 28061 },
+    { "seq read RAID 10", CELL_MBPS, R10, 2, 8, false, false, 100, K128,
+      28061 },
     { "seq read RAID 5", CELL_MBPS, R5, 2, 8, false, false, 100, K128, 28061 },
     { "seq write JBOD", CELL_MBPS, JB, 1, 16, false, false, 0, K128, 26673 },
     { "seq write RAID 10", CELL_MBPS, R10, 2, 8, false, false, 0, K128, 10137 },
     { "seq write RAID 5", CELL_MBPS, R5, 2, 8, false, false, 0, K128, 13218 },
     { "50:50 seq JBOD", CELL_MBPS, JB, 1, 16, false, false, 50, K128, 41607 },
-    { "50:50 seq RAID 10", CELL_MBPS, R10, 2, 8, false, false, 50, K128, 19639 },
+    { "50:50 seq RAID 10", CELL_MBPS, R10, 2, 8, false, false, 50, K128,
+      19639 },
     { "50:50 seq RAID 5", CELL_MBPS, R5, 2, 8, false, false, 50, K128, 25833 },
     { "4K read JBOD", CELL_IOPS, JB, 1, 16, false, true, 100, K4, 7017041 },
     { "4K read RAID 10", CELL_IOPS, R10, 2, 8, false, true, 100, K4, 7006027 },
@@ -117,7 +119,8 @@ static const RefCell cells_h755n[] = {
 };
 
 static const RefBed beds[] = {
-    { "9670w", "MegaRAID 9670W-16i, 16 x Micron 7450 MAX 6.4 TB (StorageReview)",
+    { "9670w",
+      "MegaRAID 9670W-16i, 16 x Micron 7450 MAX 6.4 TB (StorageReview)",
       "9670w-16i", "micron-7450-max-6.4t", cells_9670w,
       G_N_ELEMENTS(cells_9670w) },
     { "h755n", "PERC H755N (SAS3916), 8 x 3.2 TB mixed-use NVMe (PT)",
@@ -248,7 +251,8 @@ double reference_run(const char *name, FILE *out, const char *plot_png,
  */
 void reference_calibrate(FILE *out)
 {
-    const TimingDriveProfile *d = timing_drive_profile_find("micron-7450-max-6.4t");
+    const TimingDriveProfile *d =
+        timing_drive_profile_find("micron-7450-max-6.4t");
     TimingCtrlProfile c = *timing_ctrl_profile_find("9670w-16i");
     double lo = 1, hi = 20;
 

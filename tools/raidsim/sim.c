@@ -342,7 +342,8 @@ bool sim_run(const SimBed *bed, const SimJob *job, SimResult *res,
                    (job->runtime_s * 1e9);
         unsigned k = G_N_ELEMENTS(res->busiest);
 
-        while (k > 0 && (!res->busiest[k - 1] || u > res->busiest_util[k - 1])) {
+        while (k > 0 &&
+               (!res->busiest[k - 1] || u > res->busiest_util[k - 1])) {
             if (k < G_N_ELEMENTS(res->busiest)) {
                 res->busiest[k] = res->busiest[k - 1];
                 res->busiest_util[k] = res->busiest_util[k - 1];
