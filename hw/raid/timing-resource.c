@@ -102,6 +102,12 @@ int timing_model_add_drive(TimingModel *m, const TimingDriveProfile *p)
     return m->ndrives++;
 }
 
+void timing_model_reset(TimingModel *m)
+{
+    memset(m->res, 0, sizeof(m->res));
+    m->last_ns = 0;
+}
+
 const TimingCtrlProfile *timing_model_ctrl(const TimingModel *m)
 {
     return m->c;

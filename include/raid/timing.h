@@ -137,6 +137,11 @@ TimingModel *timing_model_new(const TimingCtrlProfile *ctrl);
 void timing_model_free(TimingModel *m);
 /* Add a drive (a bay); returns its index (0, 1, ...) or -1 when full. */
 int timing_model_add_drive(TimingModel *m, const TimingDriveProfile *p);
+/*
+ * Forget every reservation (the drives stay): for a caller whose clock
+ * starts again from 0, e.g. after a controller reset.
+ */
+void timing_model_reset(TimingModel *m);
 const TimingCtrlProfile *timing_model_ctrl(const TimingModel *m);
 const TimingDriveProfile *timing_model_drive(const TimingModel *m, int d);
 

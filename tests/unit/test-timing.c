@@ -83,6 +83,11 @@ static void test_drive_saturates(void)
     t = jbod_burst(m, 1, TIMING_OP_READ, 4096, n);
     /* one drive: n reads at its 4 KiB random read rate */
     assert_near(n / (t / 1e9), d->rand_read_iops, 0.01);
+    /* a reset forgets the backlog: the next read is unloaded again */
+    timing_model_reset(m);
+    t = jbod_burst(m, 1, TIMING_OP_READ, 4096, 1);
+    g_assert_cmpuint(t, ==, timing_unloaded_read_ns(timing_model_ctrl(m), d,
+                                                    4096));
     timing_model_free(m);
 }
 
