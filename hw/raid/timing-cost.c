@@ -330,7 +330,7 @@ uint64_t timing_submit(TimingModel *m, uint64_t arrival_ns,
     double t = (double)arrival_ns;
 
     m->last_ns = fmax(m->last_ns, t);
-    if (req->jbod_drive >= 0 || !req->vd) {
+    if (!req->vd) {
         return submit_jbod(m, t, req);
     }
     switch (req->op) {

@@ -180,8 +180,8 @@ typedef struct TimingRequest {
     TimingOp op;
     uint64_t bytes;             /* host data bytes (0 for flush) */
     bool sequential;            /* hint: drives skip positioning */
-    int jbod_drive;             /* >= 0: JBOD I/O on this drive ... */
-    const TimingVd *vd;         /* ... else an I/O of this VD */
+    const TimingVd *vd;         /* an I/O of this VD, or NULL: ... */
+    int jbod_drive;             /* ... JBOD I/O on this drive */
     /* VD requests: the plan's cost and its member I/O */
     RaidPlanCost cost;
     const TimingDriveIo *io;

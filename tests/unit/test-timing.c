@@ -2,7 +2,8 @@
 /*
  * Unit tests of the timing model's arithmetic (include/raid/timing.h):
  * profiles, one drive and the host link saturating, the RAID 5 write
- * penalty, latency at queue depth 1, an idle rebuild taking capacity /
+ * penalty, a surviving mirror carrying its partner's reads, latency at
+ * queue depth 1, an idle rebuild taking capacity /
  * rate, a rebuild under load keeping its floor share.  Closed-loop cases
  * run raidsim's simulation (tools/raidsim/sim.c, linked in).
  */
@@ -161,8 +162,7 @@ static double vd_write_burst(Vd *v, unsigned n, RaidPlanCost *sum)
         TimingDriveIo io[16];
         RaidRequest rq = { .op = RAID_OP_WRITE, .sectors = 8 };
         TimingRequest r = {
-            .op = TIMING_OP_WRITE, .bytes = 4096, .jbod_drive = -1,
-            .vd = &v->vd, .io = io,
+            .op = TIMING_OP_WRITE, .bytes = 4096, .vd = &v->vd, .io = io,
         };
         RaidPlan *p;
         uint64_t done;
@@ -211,6 +211,57 @@ static void test_raid5_write_penalty(void)
     r5 = vd_write_burst(&v, n, &sum);
     assert_near(r5, 1e9 / (v.m ? timing_model_ctrl(v.m)->fw_write_ns +
                            timing_model_ctrl(v.m)->fw_parity_ns : 1), 0.02);
+    timing_model_free(v.m);
+}
+
+/* n random 4 KiB reads at t = 0; returns host reads per second. */
+static double vd_read_burst(Vd *v, unsigned n)
+{
+    uint64_t last = 0, seed = 7;
+
+    for (unsigned i = 0; i < n; i++) {
+        TimingDriveIo io[16];
+        RaidRequest rq = { .op = RAID_OP_READ, .sectors = 8 };
+        TimingRequest r = {
+            .op = TIMING_OP_READ, .bytes = 4096, .vd = &v->vd, .io = io,
+        };
+        RaidPlan *p;
+        uint64_t done;
+
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        rq.lba = (seed >> 20) % (v->l.vd_sectors / 8) * 8;
+        p = raid_plan_request(&v->l, v->st, &rq, RAID_WRITE_AUTO);
+        g_assert_cmpint(p->error, ==, 0);
+        r.cost = p->cost;
+        r.nio = timing_plan_drive_io(p, v->drive, io, G_N_ELEMENTS(io));
+        raid_plan_free(p);
+        done = timing_submit(v->m, 0, &r);
+        last = MAX(last, done);
+    }
+    return n / (last / 1e9);
+}
+
+static void test_mirror_survivor(void)
+{
+    const TimingDriveProfile *d = timing_drive_profile_find(DRIVE);
+    const TimingCtrlProfile *c = timing_ctrl_profile_find(CTRL);
+    double opt, deg;
+    Vd v;
+
+    /* RAID 1 of two drives: reads alternate between the copies */
+    vd_init(&v, RAID_LEVEL_1, 2, true);
+    opt = vd_read_burst(&v, 100000);
+    assert_near(opt, 2 * d->rand_read_iops, 0.02);
+    timing_model_free(v.m);
+
+    /* one copy failed: the survivor carries all reads, on the FW path */
+    vd_init(&v, RAID_LEVEL_1, 2, true);
+    v.st[1].status = RAID_MEMBER_MISSING;
+    v.drive[1] = -1;
+    v.vd.degraded = true;
+    deg = vd_read_burst(&v, 100000);
+    assert_near(deg, MIN(d->rand_read_iops, 1e9 / c->fw_degraded_read_ns),
+                0.02);
     timing_model_free(v.m);
 }
 
@@ -316,6 +367,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing/drive-saturates", test_drive_saturates);
     g_test_add_func("/timing/host-link-saturates", test_host_link_saturates);
     g_test_add_func("/timing/raid5-write-penalty", test_raid5_write_penalty);
+    g_test_add_func("/timing/mirror-survivor", test_mirror_survivor);
     g_test_add_func("/timing/qd1-latency", test_qd1_latency);
     g_test_add_func("/timing/idle-rebuild", test_idle_rebuild);
     g_test_add_func("/timing/rebuild-floor-share", test_rebuild_floor_share);
