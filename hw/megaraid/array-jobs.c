@@ -8,8 +8,16 @@
  * lock, run the core's row plans, release, sleep as the rebuild rate
  * says), checkpoints of the cursor into the DDF metadata, what follows a
  * finished job (a second rebuild, background initialization), and
- * stopping.  The cursor and what a finished job changes in the
- * configuration belong to the RAID core (raid/job.h).
+ * stopping.  With timing=on the pace is the model's instead of the duty
+ * cycle: the job books its chunks of the *modelled* member extent with
+ * timing_background_submit() in a pipeline of slots (rebuild-rate as
+ * raid/timing.h defines it), waits on QEMU_CLOCK_VIRTUAL for their
+ * modelled (scaled) completion, and copies the real rows as the modelled
+ * progress reaches them: the copy of an image smaller than the modelled
+ * drive takes a fraction of each wait, and progress, duration and the
+ * load on the model follow the modelled capacity.  The cursor and what a
+ * finished job changes in the configuration belong to the RAID core
+ * (raid/job.h).
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -21,6 +29,7 @@
 #include "system/runstate.h"
 #include "system/reset.h"
 #include "hw/megaraid/array.h"
+#include "array-timing.h"
 #include "trace.h"
 
 /* Member I/O per stripe lock (rows are batched up to this). */
@@ -33,6 +42,36 @@
 #define MR_JOB_MAX_SLEEP_NS     (2 * NANOSECONDS_PER_SECOND)
 /* Consecutive failures of one row before the job gives up (for now). */
 #define MR_JOB_MAX_RETRIES      3
+/* timing=on: pipeline slots at most, and chunks booked per wake at most */
+#define MR_JOB_PACE_SLOTS       16
+#define MR_JOB_PACE_BUDGET      4096
+/* timing=on: shortest wait for the model (virtual ns), to batch wakes */
+#define MR_JOB_PACE_MIN_SLEEP   (1 * SCALE_MS)
+
+/*
+ * timing=on: the job's pipeline in modelled time.  Chunks are per member
+ * extent (ctrl->bg_chunk_bytes); slot i issues its next chunk at next[i]
+ * and, while busy, ends it at done[i] (modelled ns).  Chunks are booked at
+ * their scheduled times even when the coroutine wakes later, so the
+ * modelled duration does not depend on the host's timer slack.
+ */
+typedef struct MRJobPace {
+    bool ready;
+    unsigned rate;              /* rebuild-rate the slots follow */
+    unsigned slots;
+    uint64_t chunk_bytes;
+    uint64_t total;             /* chunks of the modelled extent */
+    uint64_t issued, completed;
+    uint64_t run_completed;     /* completed in this run (rates) */
+    uint64_t model_bytes;       /* modelled bytes per member */
+    uint64_t model_ns;          /* idle duration from the model, unscaled */
+    uint64_t busy_ns;           /* chunk time booked (busy %) */
+    uint64_t started_model;
+    bool busy[MR_JOB_PACE_SLOTS];
+    uint64_t next[MR_JOB_PACE_SLOTS];
+    uint64_t done[MR_JOB_PACE_SLOTS];
+    uint64_t issue_t[MR_JOB_PACE_SLOTS];
+} MRJobPace;
 
 typedef struct MRJobRun {
     MRVirtualDisk *vd;
@@ -47,6 +86,8 @@ typedef struct MRJobRun {
     uint64_t start_row;
     uint64_t rows;
     int64_t work_ns;
+    int64_t started_virt;       /* QEMU_CLOCK_VIRTUAL at the start */
+    MRJobPace pace;             /* timing=on */
 } MRJobRun;
 
 /*
@@ -303,7 +344,8 @@ static MRBatchResult coroutine_fn job_row(MRJobRun *r, uint64_t first,
  * Rows from the cursor on, under one exclusive stripe lock, until the
  * batch size, the time limit, a stop request or the end of the job.
  */
-static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns)
+static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
+                                            uint64_t limit)
 {
     MRVirtualDisk *vd = r->vd;
     RaidVd *v = mr_vd_cfg(vd);
@@ -319,7 +361,7 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns)
         /* Nothing left (e.g. resumed at the end): end finishes it. */
         return job_row(r, 0, 0);
     }
-    last = MIN(first + job_batch_rows(vd), rows) - 1;
+    last = MIN(MIN(first + job_batch_rows(vd), rows), limit) - 1;
     lk = raid_stripe_lock(vd->locks, first, last, true, job_lock_granted, r,
                           &now);
     if (!now) {
@@ -376,6 +418,218 @@ static void job_measure_reset(MRJobRun *r)
     r->start_row = v->job.next_row;
     r->rows = 0;
     r->work_ns = 0;
+    r->started_virt = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    r->pace.ready = false;
+}
+
+/* ---- timing=on: the model's pace ---- */
+
+static unsigned job_rate(MRVirtualDisk *vd)
+{
+    return MAX(MIN(vd->array->rebuild_rate, 100), 1);
+}
+
+static TimingBgKind job_bg_kind(RaidJobKind k)
+{
+    return k == RAID_JOB_REBUILD ? TIMING_BG_REBUILD :
+           k == RAID_JOB_INIT ? TIMING_BG_INIT : TIMING_BG_CHECK;
+}
+
+/* Size the pipeline for the rate; slots added start idle at @now. */
+static void job_pace_slots(MRJobRun *r, MRTiming *t, uint64_t now)
+{
+    MRJobPace *p = &r->pace;
+    unsigned rate = job_rate(r->vd);
+    unsigned n = MIN(timing_background_slots(t->ctrl, rate),
+                     MR_JOB_PACE_SLOTS);
+
+    for (unsigned i = p->slots; i < n; i++) {
+        p->busy[i] = false;
+        p->next[i] = now;
+    }
+    p->slots = n;
+    p->rate = rate;
+}
+
+/* The model's duration of this job with no load (rebuilds only). */
+static uint64_t job_pace_model_ns(MRVirtualDisk *vd, MRTiming *t,
+                                  uint64_t bytes)
+{
+    RaidVd *v = mr_vd_cfg(vd);
+    const RaidLayout *l = &vd->layout;
+    int pd = rebuild_target_pd(vd);
+    MRDrive *d = pd >= 0 ? vd->array->pd_drive[pd] : NULL;
+    bool mirror = l->level == RAID_LEVEL_1 || l->level == RAID_LEVEL_10;
+
+    if (v->job.kind != RAID_JOB_REBUILD || !d || !d->perf) {
+        return 0;
+    }
+    return timing_rebuild_idle_ns(t->ctrl, d->perf, l->level,
+                                  mirror ? 2 : l->span_members, bytes,
+                                  job_rate(vd));
+}
+
+static void job_pace_setup(MRJobRun *r, MRTiming *t)
+{
+    MRVirtualDisk *vd = r->vd;
+    RaidVd *v = mr_vd_cfg(vd);
+    MRJobPace *p = &r->pace;
+    uint64_t now = mr_timing_model_now(t);
+
+    memset(p, 0, sizeof(*p));
+    p->ready = true;
+    p->chunk_bytes = MAX(t->ctrl->bg_chunk_bytes, 4096);
+    p->model_bytes = mr_timing_vd_member_bytes(vd);
+    p->total = MAX(DIV_ROUND_UP(p->model_bytes, p->chunk_bytes), 1);
+    if (v->job.total_rows) {
+        p->completed = (uint64_t)((double)p->total *
+                                  MIN(v->job.next_row, v->job.total_rows) /
+                                  v->job.total_rows);
+    }
+    p->issued = p->completed;
+    p->model_ns = job_pace_model_ns(vd, t, p->model_bytes);
+    p->started_model = now;
+    job_pace_slots(r, t, now);
+    trace_megaraid_timing_job_start(vd->idx, raid_job_name(v->job.kind),
+                                    p->model_bytes, p->total, p->slots,
+                                    p->model_ns);
+}
+
+/* Book one chunk of slot @s at modelled time @at. */
+static void job_pace_issue(MRJobRun *r, MRTiming *t, unsigned s, uint64_t at)
+{
+    MRVirtualDisk *vd = r->vd;
+    MRJobPace *p = &r->pace;
+    int drive[RAID_MAX_MEMBERS];
+    int pd = rebuild_target_pd(vd);
+    MRDrive *target = pd >= 0 ? vd->array->pd_drive[pd] : NULL;
+    TimingVd tv;
+    TimingBackground bg = {
+        .kind = job_bg_kind(mr_vd_cfg(vd)->job.kind),
+        .vd = &tv,
+        .bytes = p->chunk_bytes,
+        .target_drive = -1,
+    };
+
+    mr_timing_vd(t, vd, &tv, drive);
+    if (bg.kind == TIMING_BG_REBUILD && target) {
+        bg.target_drive = mr_timing_drive(t, target);
+    }
+    p->issue_t[s] = at;
+    p->done[s] = MAX(timing_background_submit(t->model, at, p->rate, &bg),
+                     at);
+    p->busy[s] = true;
+    p->issued++;
+}
+
+/*
+ * Run the pipeline's events up to modelled time @now in time order;
+ * returns the time of the next event (UINT64_MAX: none).
+ */
+static uint64_t job_pace_advance(MRJobRun *r, MRTiming *t, uint64_t now)
+{
+    MRJobPace *p = &r->pace;
+
+    if (job_rate(r->vd) != p->rate) {
+        job_pace_slots(r, t, now);
+    }
+    for (unsigned n = 0; n < MR_JOB_PACE_BUDGET; n++) {
+        uint64_t e = UINT64_MAX;
+        unsigned s = 0;
+
+        for (unsigned i = 0; i < p->slots; i++) {
+            uint64_t ei = p->busy[i] ? p->done[i] : p->next[i];
+
+            if (ei < e) {
+                e = ei;
+                s = i;
+            }
+        }
+        if (e > now) {
+            return e;
+        }
+        if (p->busy[s]) {
+            uint64_t busy = p->done[s] - p->issue_t[s];
+            uint64_t rest = timing_background_rest_ns(t->ctrl, p->rate, s,
+                                                      busy);
+
+            p->busy[s] = false;
+            p->completed++;
+            p->run_completed++;
+            p->busy_ns += busy;
+            p->next[s] = rest == UINT64_MAX ? UINT64_MAX : p->done[s] + rest;
+        } else if (p->issued < p->total) {
+            job_pace_issue(r, t, s, e);
+        } else {
+            p->next[s] = UINT64_MAX;
+        }
+    }
+    return now;                 /* over budget: come back at once */
+}
+
+/*
+ * The next step of a job under the model: the real rows the modelled
+ * progress has reached, else a wait for the model's next event.
+ */
+static MRBatchResult coroutine_fn job_paced(MRJobRun *r, int64_t *work_ns)
+{
+    MRVirtualDisk *vd = r->vd;
+    MRTiming *t = vd->array->timing;
+    RaidVd *v = mr_vd_cfg(vd);
+    MRJobPace *p = &r->pace;
+
+    *work_ns = 0;
+    if (!p->ready) {
+        job_pace_setup(r, t);
+    }
+    while (!vd->job_stop) {
+        uint64_t now = mr_timing_model_now(t);
+        uint64_t next = job_pace_advance(r, t, now);
+        uint64_t allowed = v->job.total_rows;
+        int64_t virt, sleep;
+
+        if (p->completed < p->total) {
+            allowed = (uint64_t)((double)v->job.total_rows * p->completed /
+                                 p->total);
+        }
+        if (p->completed >= p->total || v->job.next_row < allowed) {
+            return job_batch(r, work_ns, p->completed >= p->total ?
+                             UINT64_MAX : allowed);
+        }
+        if (next == now) {
+            /* over the booking budget: let the main loop run */
+            aio_co_schedule(qemu_get_aio_context(), qemu_coroutine_self());
+            qemu_coroutine_yield();
+            continue;
+        }
+        virt = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+        sleep = next == UINT64_MAX ? MR_JOB_MAX_SLEEP_NS :
+                mr_timing_virt_of(t, next) - virt;
+        sleep = MIN(MAX(sleep, MR_JOB_PACE_MIN_SLEEP), MR_JOB_MAX_SLEEP_NS);
+        r->sleeping = true;
+        qemu_co_sleep_ns_wakeable(&r->sleep, QEMU_CLOCK_VIRTUAL, sleep);
+        r->sleeping = false;
+    }
+    return MR_BATCH_OK;
+}
+
+/* A job ended: what it took, and what the model gave it. */
+static void job_record_done(MRJobRun *r)
+{
+    MRVirtualDisk *vd = r->vd;
+    MRTiming *t = vd->array->timing;
+
+    if (t) {
+        vd->job_last_ms = (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) -
+                           r->started_virt) / SCALE_MS;
+        vd->job_last_model_ms = r->pace.model_ns ?
+            (int64_t)((double)r->pace.model_ns * t->scale / SCALE_MS) : -1;
+        trace_megaraid_timing_job_done(vd->idx, vd->job_last_ms,
+                                       vd->job_last_model_ms);
+    } else {
+        vd->job_last_ms = (now_ns() - r->started_ns) / SCALE_MS;
+        vd->job_last_model_ms = -1;
+    }
 }
 
 /*
@@ -419,12 +673,17 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
         if (r->kind != v->job.kind) {
             job_measure_reset(r);
         }
-        res = job_batch(r, &work_ns);
+        if (a->timing) {
+            res = job_paced(r, &work_ns);
+        } else {
+            res = job_batch(r, &work_ns, UINT64_MAX);
+        }
         r->work_ns += work_ns;
         dirty = true;
         if (res == MR_BATCH_FINISHED) {
             trace_megaraid_job_done(vd->idx, raid_job_name(r->kind),
                                     r->rows, now_ns() - r->started_ns);
+            job_record_done(r);
             /* The core changed the configuration (drive online, ...). */
             mr_array_refresh(a);
             job_checkpoint(vd, true);
@@ -455,7 +714,9 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
             }
         }
         job_checkpoint(vd, false);
-        job_rest(r, work_ns);
+        if (!a->timing) {
+            job_rest(r, work_ns);
+        }
     }
     return dirty;
 }
@@ -587,6 +848,7 @@ void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
 
     memset(out, 0, sizeof(*out));
     out->eta_s = -1;
+    out->eta_ms = -1;
     out->kind = v->job.kind;
     out->repair = v->job.repair;
     out->running = vd->job_co != NULL;
@@ -594,6 +856,38 @@ void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
     out->next_row = v->job.next_row;
     out->total_rows = v->job.total_rows;
     out->mismatches = v->job.mismatches;
+    if (r && r->kind == v->job.kind && vd->array->timing && r->pace.ready) {
+        MRTiming *t = vd->array->timing;
+        const MRJobPace *p = &r->pace;
+        int64_t el = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - r->started_virt;
+        uint64_t el_model = mr_timing_model_now(t) - p->started_model;
+
+        out->timed = true;
+        out->elapsed_ms = el / SCALE_MS;
+        out->model_bytes = p->model_bytes;
+        out->model_ms = (int64_t)((double)p->model_ns * t->scale / SCALE_MS);
+        if (el > 0) {
+            double s = (double)el / NANOSECONDS_PER_SECOND;
+
+            out->rows_per_s = r->rows / s;
+            out->bytes_per_s = p->run_completed * p->chunk_bytes / s;
+        }
+        if (el_model > 0 && p->slots) {
+            out->busy_percent = MIN(100.0 * p->busy_ns /
+                                    ((double)el_model * p->slots), 100);
+        }
+        if (out->bytes_per_s) {
+            double left = (double)(p->total - MIN(p->completed, p->total)) *
+                          p->chunk_bytes;
+
+            out->eta_ms = left * 1000 / out->bytes_per_s;
+            out->eta_s = out->eta_ms / 1000;
+        }
+        return;
+    }
+    if (r && r->kind == v->job.kind) {
+        out->elapsed_ms = (now_ns() - r->started_ns) / SCALE_MS;
+    }
     if (r && r->kind == v->job.kind && r->rows) {
         int64_t el = now_ns() - r->started_ns;
 
@@ -606,6 +900,9 @@ void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
             out->eta_s = (v->job.total_rows - MIN(v->job.next_row,
                                                   v->job.total_rows)) /
                          out->rows_per_s;
+            out->eta_ms = (v->job.total_rows - MIN(v->job.next_row,
+                                                   v->job.total_rows)) *
+                          1000 / out->rows_per_s;
         }
     }
 }

@@ -19,6 +19,7 @@
 #include "system/runstate.h"
 #include "raid/ddf.h"
 #include "array.h"
+#include "array-timing.h"
 #include "trace.h"
 
 RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
@@ -301,10 +302,13 @@ static MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
     mr_vd_sync(vd);
     vd->job_resumed_row = mr_vd_cursor_row(mr_vd_cfg(vd));
     vd->job_ckpt_row = vd->job_resumed_row;
+    vd->job_last_ms = -1;
+    vd->job_last_model_ms = -1;
     vd->locks = raid_stripe_locks_new();
     mr_vd_unit_init(vd);
     mr_cache_vd_init(vd);
     mr_array_vd_props(vd);
+    mr_timing_vd_props(vd);
     return vd;
 }
 

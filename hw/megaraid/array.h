@@ -82,6 +82,14 @@ struct MRVirtualDisk {
      */
     int64_t job_ckpt_row;
     int64_t job_resumed_row;
+    /*
+     * The last finished job (QOM vdN-last-job-ms, vdN-last-job-model-ms):
+     * its duration (QEMU_CLOCK_VIRTUAL with timing=on, else realtime) and
+     * what the model expected for it with no load (0: timing off); -1:
+     * none finished yet.
+     */
+    int64_t job_last_ms;
+    int64_t job_last_model_ms;
 };
 
 struct MRArray {
@@ -111,6 +119,9 @@ struct MRArray {
     char *journal_path;         /* cache journal file, NULL: none */
     MRJournal *journal;         /* array-cache.c */
     uint64_t cache_bytes;       /* controller cache size */
+    bool timing_on;             /* timing=on (property) */
+    double time_scale;          /* time-scale (property), default 1 */
+    struct MRTiming *timing;    /* array-timing.h; NULL: timing off */
 };
 
 /* ---- array.c: configuration, states, metadata ---- */
@@ -248,6 +259,12 @@ typedef struct MRJobStats {
     uint64_t bytes_per_s;       /* per member extent (rebuild: target) */
     int64_t eta_s;              /* seconds left, -1: not known */
     unsigned busy_percent;      /* share of the run's time spent working */
+    /* timing=on: the run's pace follows the model (modelled, scaled) */
+    bool timed;
+    int64_t elapsed_ms;         /* of the current run, QEMU_CLOCK_VIRTUAL */
+    int64_t eta_ms;             /* -1: not known */
+    int64_t model_ms;           /* idle duration the model gives, scaled */
+    uint64_t model_bytes;       /* modelled bytes per member */
 } MRJobStats;
 void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out);
 

@@ -19,6 +19,7 @@
 #include "block/block-common.h"
 #include "hw/megaraid/drive.h"
 #include "target-int.h"
+#include "array-timing.h"
 #include "trace.h"
 
 /* Smallest backing size accepted: 1 MiB. */
@@ -280,6 +281,10 @@ static void mr_drive_realize(DeviceState *dev, Error **errp)
         return;
     }
 
+    if (!mr_drive_perf_realize(d, errp)) {
+        return;
+    }
+
     memset(&d->ts, 0, sizeof(d->ts));
     d->ts.wce = blk_enable_write_cache(d->conf.blk);
     d->ts.saved_wce = d->ts.wce;
@@ -314,6 +319,8 @@ static const Property mr_drive_props[] = {
     DEFINE_PROP_STRING("firmware", MRDrive, firmware),
     DEFINE_PROP_UINT64("wwn", MRDrive, wwn, 0),
     DEFINE_PROP_UINT32("rotation_rate", MRDrive, rotation_rate, 0),
+    DEFINE_PROP_STRING("perf-profile", MRDrive, perf_str),
+    DEFINE_PROP_SIZE("modelled-capacity", MRDrive, modelled_capacity, 0),
 };
 
 static const struct {
@@ -338,6 +345,13 @@ static const struct {
       "and the bay)" },
     { "rotation_rate", "1 for non-rotating or rpm (default: 1 for ssd, "
       "7200 for hdd)" },
+    { "perf-profile", "performance profile of the timing model (the "
+      "controller's timing=on): micron-7450-max-6.4t, gen4-mu-3.2t, "
+      "intel-s4510-1.92t, sas12-ssd-3.84t, sas-hdd-7200-8t (default per "
+      "interface and media)" },
+    { "modelled-capacity", "capacity the timing model gives the drive, e.g. "
+      "6.4T over a 1G image: rebuilds take the time of the modelled size "
+      "(default: the performance profile's; never below the image)" },
     { "logical_block_size", "logical block size, 512 or 4096" },
     { "physical_block_size", "physical block size, up to 4096 (e.g. 4096 "
       "with logical_block_size=512 for a 512e drive)" },
@@ -365,6 +379,7 @@ static void mr_drive_class_init(ObjectClass *oc, void *data)
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     device_class_set_props(dc, mr_drive_props);
     mr_drive_state_class_init(oc);
+    mr_drive_timing_class_init(oc);
     for (i = 0; i < ARRAY_SIZE(mr_drive_prop_desc); i++) {
         object_class_property_set_description(oc, mr_drive_prop_desc[i].name,
                                               mr_drive_prop_desc[i].desc);

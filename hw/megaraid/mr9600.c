@@ -19,6 +19,7 @@
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
 #include "mr9600.h"
+#include "array-timing.h"
 #include "trace.h"
 
 #define MR9600_VENDOR_ID        0x1000
@@ -466,6 +467,10 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
                                 &DEVICE(s)->mem_reentrancy_guard);
     mr9600_queues_init(s);
     mr9600_requests_init(s);
+    if (s->array.timing_on &&
+        !mr_timing_init(&s->array, s->model->name, errp)) {
+        return;
+    }
     mr9600_devices_realize(s, errp);
     mr9600_array_realize(s);
     s->ioc_config = MPI3_IOC_CONFIG_ENTRY_SIZES;
@@ -478,6 +483,7 @@ static void mr9600_exit(PCIDevice *pci)
 
     mr9600_requests_abort_all(s);
     mr9600_array_unrealize(s);
+    mr_timing_cleanup(&s->array);
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     qemu_bh_delete(s->bh);
@@ -502,6 +508,7 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_BOOL("auto-rebuild", MR9600State, array.auto_rebuild, true),
     DEFINE_PROP_SIZE("cache-size", MR9600State, array.cache_bytes,
                      256 * MiB),
+    DEFINE_PROP_BOOL("timing", MR9600State, array.timing_on, false),
 };
 
 static const VMStateDescription mr9600_vmstate = {
@@ -559,7 +566,13 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "rebuild onto a drive inserted in a failed member's bay");
     object_class_property_set_description(oc, "cache-size",
         "controller cache for write-back VDs (default 256M)");
+    object_class_property_set_description(oc, "timing",
+        "on: hold every completion until the card's modelled time and pace "
+        "rebuild, check and initialization by the model (controller profile "
+        "from model=, drive profiles from perf-profile=); off (default): "
+        "as fast as the host can");
     mr_array_class_props(oc, offsetof(MR9600State, array));
+    mr_timing_class_props(oc, offsetof(MR9600State, array));
     mr9600_hotplug_class_init(oc);
 }
 

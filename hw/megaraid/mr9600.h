@@ -89,6 +89,7 @@ typedef struct MR9600Queue {
     bool irq_enabled;
     uint16_t msix;
     uint32_t users;             /* request queues bound to this reply queue */
+    int64_t doorbell_ns;        /* timing=on: last PI doorbell (virtual) */
     QTAILQ_HEAD(, MR9600PendingReply) pending;
 } MR9600Queue;
 
@@ -177,6 +178,7 @@ struct MR9600State {
     MR9600Request *reqs;
     QTAILQ_HEAD(, MR9600Request) free_reqs;
     QTAILQ_HEAD(, MR9600Request) active_reqs;
+    int64_t slots_freed_ns;     /* timing=on: the pool was refilled */
 
     /* devices */
     MRDrive *handles[MR9600_MAX_DEV_HANDLE];

@@ -62,6 +62,10 @@ uint32_t mr_target_avail(MRTargetReq *req);
 uint32_t mr_target_fetch(MRTargetReq *req, void *buf, uint32_t len);
 bool mr_target_ready(MRTargetReq *req, MRSense *s);
 
+/* target-timing.c: the timing model's hold point (timing=on) */
+bool mr_target_timing_hold(MRTargetReq *req);
+bool mr_target_timing_cancel(MRTargetReq *req);
+
 /* target-io.c: commands that access the medium */
 void mr_target_rw(MRTargetReq *req);
 void mr_target_sync(MRTargetReq *req);

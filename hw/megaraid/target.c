@@ -41,6 +41,10 @@ void mr_target_good(MRTargetReq *req)
     req->sense_len = 0;
     trace_megaraid_target_done(req->drive->slot, req->cdb[0], req->status,
                                req->xfer_count);
+    /* timing=on: held until the model says the card would be done */
+    if (req->timing && !req->cancelled && mr_target_timing_hold(req)) {
+        return;
+    }
     req->done(req);
 }
 
@@ -423,6 +427,7 @@ void mr_target_submit(MRTargetReq *req)
     req->own_qsg = false;
     req->cancelled = false;
     req->fua = false;
+    req->held = false;
 
     trace_megaraid_target_submit(d->slot, req->lun, opcode, req->cdb_len,
                                  req->dir, req->data_len);
@@ -522,5 +527,8 @@ void mr_target_cancel(MRTargetReq *req)
 {
     trace_megaraid_target_cancel(req->drive->slot, req->cdb[0]);
     req->cancelled = true;
+    if (req->timing && mr_target_timing_cancel(req)) {
+        return;
+    }
     mr_target_io_cancel(req);
 }

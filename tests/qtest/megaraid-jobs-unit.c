@@ -84,6 +84,12 @@ bool mr_array_store(MRArray *a, Error **errp)
     return true;
 }
 
+/* array-timing.c costs host writes by the write policy: none here. */
+MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
+{
+    return MR_WP_WRITE_THROUGH;
+}
+
 /* ---- members in memory, completing from bottom halves ---- */
 
 typedef struct MemIO {

@@ -433,6 +433,9 @@ static void mr_port_enable(MR *m)
 }
 
 /* Start QEMU on the rig's images (drive i in slot i, NVMe) and bring up. */
+/* More megaraid-drive properties for every drive (",name=value..."). */
+static const char *drive_extra = "";
+
 static MR *mr_start(Rig *r, const char *ctrl_extra)
 {
     MR *m = g_new0(MR, 1);
@@ -444,7 +447,8 @@ static MR *mr_start(Rig *r, const char *ctrl_extra)
         g_string_append_printf(cmd, "-drive if=none,id=d%d,format=raw,"
                                "file=%s -device megaraid-drive,id=hd%d,"
                                "bus=raid0.0,slot=%d,drive=d%d,"
-                               "interface=nvme ", i, r->path[i], i, i, i);
+                               "interface=nvme%s ", i, r->path[i], i, i, i,
+                               drive_extra);
     }
     m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
                           "-device megaraid-9600,id=raid0,addr=04.0%s %s",
@@ -578,13 +582,12 @@ static void parse_sense(const uint8_t *s, IoRes *r)
 }
 
 /* One SCSI command on @handle with m->data as the buffer. */
-static IoRes scsi_cmd(MR *m, uint16_t handle, const uint8_t *cdb,
-                      size_t cdb_len, uint32_t dir, uint32_t len)
+/* Post a SCSI IO request (data at m->data); returns its host tag. */
+static uint16_t scsi_post(MR *m, uint16_t handle, const uint8_t *cdb,
+                          size_t cdb_len, uint32_t dir, uint32_t len)
 {
     uint8_t f[128] = { 0 };
     uint16_t tag = m->tag = m->tag % 0x1000 + 1;
-    IoRes r = { .status = 0xff };
-    Desc d;
 
     stw_le_p(f, tag);
     f[3] = 0x20;
@@ -596,6 +599,16 @@ static IoRes scsi_cmd(MR *m, uint16_t handle, const uint8_t *cdb,
     qtest_memwrite(m->qts, m->oreq + m->oreq_pi * 128, f, 128);
     m->oreq_pi = (m->oreq_pi + 1) % OREQ_N;
     wr(m, R_OREQ_PI1, m->oreq_pi);
+    return tag;
+}
+
+static IoRes scsi_cmd(MR *m, uint16_t handle, const uint8_t *cdb,
+                      size_t cdb_len, uint32_t dir, uint32_t len)
+{
+    uint16_t tag = scsi_post(m, handle, cdb, cdb_len, dir, len);
+    IoRes r = { .status = 0xff };
+    Desc d;
+
     g_assert_true(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
                           R_OREP_CI1, &d, 30000));
     g_assert_cmphex(d.tag, ==, tag);
@@ -1190,6 +1203,188 @@ static void test_foreign(void)
     rig_destroy(&r);
 }
 
+/* ------------------------------------------------------ timing model */
+
+/* qom-set that must fail; returns the error's text. */
+static char *qom_set_refused(MR *m, const char *path, const char *prop,
+                             const char *json)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
+                           " {'path': %s, 'property': %s, 'value': %s}}",
+                           path, prop, json);
+    char *desc;
+
+    g_assert_true(qdict_haskey(rsp, "error"));
+    desc = g_strdup(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+    qobject_unref(rsp);
+    return desc;
+}
+
+/*
+ * timing=on: the profiles in use, time-scale's strict form and run-time
+ * change, a wrong drive profile refused with the valid names, and a VD
+ * read held until its modelled (scaled) latency has passed on the
+ * virtual clock, which only clock_step moves under qtest.
+ */
+static void test_timing_hold(void)
+{
+    static const char *const bad[] = {
+        "0", "0.001", "2000", "abc", "1e2", " 5", "5 ", "0x10", "-1", "",
+        "1.", ".5", "nan",
+    };
+    uint8_t cdb[10] = { 0x28 };
+    g_autofree char *perf = NULL;
+    g_autofree char *prof = NULL;
+    g_autofree char *scale = NULL;
+    g_autofree char *err = NULL;
+    int64_t lat, t0;
+    Desc d;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    m = mr_start(&r, ",timing=on,time-scale=50 "
+                 "-drive if=none,id=dx,driver=null-co,size=64M");
+    prof = qom_get_str(m, CTRL, "timing-profile");
+    g_assert_cmpstr(prof, ==, "9670w-16i");
+    perf = qom_get_str(m, "/machine/peripheral/hd0", "timing-perf");
+    g_assert_cmpstr(perf, ==, "micron-7450-max-6.4t");
+    scale = qom_get_str(m, CTRL, "time-scale");
+    g_assert_cmpstr(scale, ==, "50");
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        g_autofree char *json = g_strdup_printf("\"%s\"", bad[i]);
+        g_autofree char *e = qom_set_refused(m, CTRL, "time-scale", json);
+
+        g_assert_nonnull(strstr(e, "time-scale"));
+    }
+    err = qom_set_refused(m, CTRL, "timing-late", "1");
+    g_test_message("timing-late is read-only: %s", err);
+    /* a wrong performance profile names the valid ones */
+    {
+        QDict *rsp = qtest_qmp(m->qts, "{'execute': 'device_add', "
+                               "'arguments': {'driver': 'megaraid-drive', "
+                               "'bus': 'raid0.0', 'slot': 9, 'drive': 'dx', "
+                               "'perf-profile': 'bogus'}}");
+        const char *desc;
+
+        g_assert_true(qdict_haskey(rsp, "error"));
+        desc = qdict_get_str(qdict_get_qdict(rsp, "error"), "desc");
+        g_test_message("device_add: %s", desc);
+        g_assert_nonnull(strstr(desc, "perf-profile 'bogus'"));
+        g_assert_nonnull(strstr(desc, "micron-7450-max-6.4t"));
+        qobject_unref(rsp);
+    }
+
+    /* the scaled unloaded latency of a 4 KiB read */
+    lat = qom_get_int(m, CTRL, "vd0-timing-read-ns");
+    g_test_message("VD 4 KiB read: %" PRId64 " ns at time-scale 50", lat);
+    g_assert_cmpint(lat, >, 50 * 10000);
+    g_assert_cmpint(lat, <, 50 * 1000000);
+    g_assert_cmpint(qom_get_int(m, "/machine/peripheral/hd4",
+                                "timing-read-ns"), >, 0);
+
+    /* held while the virtual clock stands still, however long we wait */
+    stw_be_p(cdb + 7, 8);
+    t0 = qtest_clock_step(m->qts, 1);
+    scsi_post(m, VD_HANDLE, cdb, 10, DIR_READ, 4096);
+    g_assert_false(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
+                           R_OREP_CI1, &d, 300));
+    g_assert_cmpint(qom_get_int(m, CTRL, "timing-held"), ==, 1);
+    /* not yet at 90 % of its modelled latency */
+    qtest_clock_step(m->qts, lat * 9 / 10);
+    g_assert_false(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
+                           R_OREP_CI1, &d, 100));
+    /* released by 110 % */
+    qtest_clock_step(m->qts, lat * 2 / 10);
+    g_assert_true(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
+                          R_OREP_CI1, &d, 5000));
+    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_test_message("completed after %" PRId64 " ns of virtual time",
+                   qtest_clock_step(m->qts, 1) - t0);
+    g_assert_cmpint(qom_get_int(m, CTRL, "timing-held"), ==, 0);
+    g_assert_cmpint(qom_get_int(m, CTRL, "timing-completions"), ==, 1);
+    g_assert_cmpint(qom_get_int(m, CTRL, "timing-late"), ==, 0);
+
+    /* a faster card at run time: the next read is held 50 times less */
+    qom_set_str(m, CTRL, "time-scale", "1");
+    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-timing-read-ns") * 50, ==,
+                    lat);
+    /* and QEMU quits cleanly with a request held */
+    scsi_post(m, VD_HANDLE, cdb, 10, DIR_READ, 4096);
+    g_assert_false(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
+                           R_OREP_CI1, &d, 200));
+    g_assert_cmpint(qom_get_int(m, CTRL, "timing-held"), ==, 1);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/*
+ * timing=on: a RAID 5 rebuild of drives modelled at 32 times their image
+ * takes, on the virtual clock, what the model gives it with no load
+ * (timing_rebuild_idle_ns x time-scale, vd0-job-model-ms) within 10 %,
+ * and its progress follows the modelled time, not the copy of the image.
+ */
+static void test_timing_rebuild(void)
+{
+    g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
+                                             DRIVE_BYTES * 32);
+    int64_t model_ms, step, elapsed = 0, last_ms, last_model;
+    bool half = false;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    drive_extra = extra;
+    m = mr_start(&r, ",timing=on,time-scale=4");
+    drive_extra = "";
+    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-job-model-ms"), ==, -1);
+    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-last-job-ms"), ==, -1);
+    fail_drive(m, 1);
+    assert_drive_state(m, 4, "rebuild");
+    model_ms = qom_get_int(m, CTRL, "vd0-job-model-ms");
+    g_test_message("modelled rebuild: %" PRId64 " ms (time-scale 4)",
+                   model_ms);
+    g_assert_cmpint(model_ms, >, 100);
+    step = model_ms * 1000000LL / 500;
+    for (;;) {
+        g_autofree char *job = qom_get_str(m, CTRL, "vd0-job");
+
+        if (!strcmp(job, "none")) {
+            break;
+        }
+        g_assert_cmpstr(job, ==, "rebuild");
+        g_assert_cmpint(elapsed, <, model_ms * 1000000LL * 3);
+        if (!half && elapsed >= model_ms * 1000000LL / 2) {
+            g_autofree char *p = drive_path(4);
+            int64_t pct = qom_get_int(m, p, "rebuild-progress");
+            int64_t eta = qom_get_int(m, CTRL, "vd0-job-eta-ms");
+            int64_t bps = qom_get_int(m, CTRL, "vd0-job-rate-bps");
+
+            g_test_message("half time: %" PRId64 " %%, eta %" PRId64
+                           " ms, %" PRId64 " B/s", pct, eta, bps);
+            half = true;
+            g_assert_cmpint(pct, >=, 40);
+            g_assert_cmpint(pct, <=, 60);
+            g_assert_cmpint(eta, >, model_ms / 4);
+            g_assert_cmpint(eta, <, model_ms * 3 / 4);
+            g_assert_cmpint(bps, >, 0);
+        }
+        qtest_clock_step(m->qts, step);
+        elapsed += step;
+    }
+    g_assert_true(half);
+    last_ms = qom_get_int(m, CTRL, "vd0-last-job-ms");
+    last_model = qom_get_int(m, CTRL, "vd0-last-job-model-ms");
+    g_test_message("rebuild took %" PRId64 " ms of virtual time, modelled "
+                   "%" PRId64 " ms", last_ms, last_model);
+    g_assert_cmpint(last_model, ==, model_ms);
+    g_assert_cmpint(llabs(last_ms - model_ms) * 10, <=, model_ms);
+    assert_drive_state(m, 4, "online");
+    assert_vd_state(m, "optimal");
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1204,5 +1399,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/persist", test_persist);
     qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/offline", test_offline);
+    qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
+    qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
     return g_test_run();
 }

@@ -88,6 +88,8 @@ struct MRDrive {
     char *firmware;
     uint64_t wwn;               /* 0: derived from controller and slot */
     uint32_t rotation_rate;     /* 1 for SSD, RPM for HDD */
+    char *perf_str;             /* timing: performance profile name */
+    uint64_t modelled_capacity; /* timing: bytes, 0 = the profile's */
 
     /* derived at realize */
     MRDriveInterface iface;
@@ -107,6 +109,11 @@ struct MRDrive {
     MRMediaError media_errors[MR_MAX_MEDIA_ERRORS];
 
     MRTargetState ts;
+
+    /* timing model (array-timing.c) */
+    const struct TimingDriveProfile *perf;
+    int timing_idx;             /* model drive index, -1: not yet */
+    uint64_t timing_next_lba;   /* end of the last I/O: sequential hint */
 };
 
 /* Number of bays the card offers for each interface kind. */

@@ -14,6 +14,7 @@
 #ifndef HW_MEGARAID_TARGET_H
 #define HW_MEGARAID_TARGET_H
 
+#include "qemu/timer.h"
 #include "system/dma.h"
 #include "block/accounting.h"
 #include "hw/megaraid/drive.h"
@@ -40,6 +41,14 @@ struct MRTargetReq {
     uint32_t data_len;          /* DataLength of the request */
     MRTargetDone *done;
     void *opaque;
+    /*
+     * Timing model (timing=on): the controller's timing state, NULL when
+     * off, and QEMU_CLOCK_VIRTUAL when the request arrived (doorbell).
+     * A finished request is then held until its modelled completion
+     * (target-timing.c) before done() is called.
+     */
+    struct MRTiming *timing;
+    int64_t arrival_ns;
 
     /* Filled by the target before done() is called. */
     uint8_t status;             /* SCSI status byte */
@@ -57,6 +66,8 @@ struct MRTargetReq {
     BlockAcctCookie acct;
     uint64_t lba;
     uint32_t nblocks;
+    QEMUTimer hold_timer;       /* timing: armed while held */
+    bool held;
 };
 
 /* Execute req; req->done() is called once when it finishes. */
@@ -65,7 +76,8 @@ void mr_target_submit(MRTargetReq *req);
 /*
  * Abort an outstanding request (task management).  done() is still called,
  * exactly once; status is then TASK ABORTED unless the request finished
- * first.
+ * first.  A request held by the timing model has not finished for the
+ * host: it completes at once with TASK ABORTED.
  */
 void mr_target_cancel(MRTargetReq *req);
 
