@@ -2,9 +2,12 @@
 /*
  * raidsim: command line of the timing-model simulator.
  *
- * Owns option parsing and output: either one fio-like job on a bed
- * described by options, or --reference BED (the published test beds, no
- * other input), optionally --plot FILE.png.  Exit status: 0, 1 on bad
+ * Owns option parsing and output: one fio-like job on a bed described by
+ * options; or the jobs of a job file (--job FILE, fio's ini style: each
+ * section is a job, [global] and the command line give the defaults, keys
+ * are the long option names: rw=randrw, bs=4k, level=raid5, ...); or
+ * --reference BED (the published test beds, no other input), optionally
+ * --plot FILE.png.  Exit status: 0, 1 on bad
  * input; with --max-error E, 2 when a reference run's worst cell error
  * exceeds E % (the meson tests use that).
  */
@@ -20,7 +23,7 @@ static char *opt_level = (char *)"raid5";
 static char *opt_state = (char *)"optimal";
 static char *opt_rw = (char *)"randread";
 static char *opt_bs = (char *)"4k";
-static char *opt_reference;
+static char *opt_reference, *opt_job;
 static char *opt_plot;
 static gint opt_drives = 16, opt_arrays = 1, opt_mix = 70;
 static gint opt_numjobs = 64, opt_iodepth = 64, opt_rate = 30;
@@ -44,6 +47,9 @@ static GOptionEntry entries[] = {
       "with --waive: exit 2 if any cell exceeds this %", "PCT" },
     { "ref-runtime", 0, 0, G_OPTION_ARG_DOUBLE, &opt_ref_runtime,
       "with --reference: simulated seconds per cell (0.1)", "S" },
+    { "job", 0, 0, G_OPTION_ARG_FILENAME, &opt_job,
+      "run every section of an fio-style job file", "FILE" },
+    /* job keys: from here to the end, also valid in a job file */
     { "ctrl", 0, 0, G_OPTION_ARG_STRING, &opt_ctrl,
       "controller profile (9670w-16i)", "NAME" },
     { "drive", 0, 0, G_OPTION_ARG_STRING, &opt_drive,
@@ -71,6 +77,7 @@ static GOptionEntry entries[] = {
       "simulated seconds measured (10)", "S" },
     { "ramp", 0, 0, G_OPTION_ARG_DOUBLE, &opt_ramp,
       "simulated seconds before measuring (0.05)", "S" },
+    /* end of job keys */
     { "calibrate-rebuild", 0, 0, G_OPTION_ARG_NONE, &opt_calibrate,
       "print the pipeline depth and parity bandwidth the published "
       "rebuild times give", NULL },
@@ -199,6 +206,145 @@ static int run_job(void)
     return 0;
 }
 
+/* The job keys: the entries from "ctrl" up to "calibrate-rebuild". */
+static GOptionEntry *job_key(const char *name, bool any)
+{
+    bool in = false;
+
+    for (GOptionEntry *e = entries; e->long_name; e++) {
+        if (!strcmp(e->long_name, "ctrl")) {
+            in = true;
+        } else if (!strcmp(e->long_name, "calibrate-rebuild")) {
+            in = false;
+        }
+        if ((in || any) && !strcmp(e->long_name, name)) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+typedef union KeyVal {
+    char *s;
+    gint i;
+    gdouble d;
+    gboolean b;
+} KeyVal;
+
+static void keys_save(KeyVal *v)
+{
+    unsigned n = 0;
+
+    for (GOptionEntry *e = entries; e->long_name; e++, n++) {
+        memcpy(&v[n], e->arg_data, e->arg == G_OPTION_ARG_INT ?
+               sizeof(gint) : e->arg == G_OPTION_ARG_DOUBLE ?
+               sizeof(gdouble) : e->arg == G_OPTION_ARG_NONE ?
+               sizeof(gboolean) : sizeof(char *));
+    }
+}
+
+static void keys_restore(const KeyVal *v)
+{
+    unsigned n = 0;
+
+    for (GOptionEntry *e = entries; e->long_name; e++, n++) {
+        memcpy(e->arg_data, &v[n], e->arg == G_OPTION_ARG_INT ?
+               sizeof(gint) : e->arg == G_OPTION_ARG_DOUBLE ?
+               sizeof(gdouble) : e->arg == G_OPTION_ARG_NONE ?
+               sizeof(gboolean) : sizeof(char *));
+    }
+}
+
+/* Set the job keys of one job-file section; false on a bad key. */
+static bool keys_apply(GKeyFile *kf, const char *group, GPtrArray *strings)
+{
+    gchar **keys = g_key_file_get_keys(kf, group, NULL, NULL);
+    bool ok = true;
+
+    for (unsigned i = 0; keys && keys[i] && ok; i++) {
+        GOptionEntry *e = job_key(keys[i], false);
+        char *v = g_key_file_get_string(kf, group, keys[i], NULL);
+        char *end = NULL;
+
+        if (!e || !v) {
+            fprintf(stderr, "raidsim: [%s] %s: not a job key\n", group,
+                    keys[i]);
+            ok = false;
+        } else if (e->arg == G_OPTION_ARG_INT) {
+            *(gint *)e->arg_data = (gint)g_ascii_strtoll(v, &end, 10);
+        } else if (e->arg == G_OPTION_ARG_DOUBLE) {
+            *(gdouble *)e->arg_data = g_ascii_strtod(v, &end);
+        } else if (e->arg == G_OPTION_ARG_NONE) {
+            *(gboolean *)e->arg_data = !strcmp(v, "1") ||
+                                       !g_ascii_strcasecmp(v, "true");
+        } else {
+            *(char **)e->arg_data = v;
+            g_ptr_array_add(strings, v);
+            v = NULL;
+        }
+        if (end && (*end || end == v)) {
+            fprintf(stderr, "raidsim: [%s] %s=%s: not a number\n", group,
+                    keys[i], v);
+            ok = false;
+        }
+        g_free(v);
+    }
+    g_strfreev(keys);
+    return ok;
+}
+
+static int run_job_file(const char *path)
+{
+    GKeyFile *kf = g_key_file_new();
+    GPtrArray *strings = g_ptr_array_new_with_free_func(g_free);
+    KeyVal base[G_N_ELEMENTS(entries)];
+    GError *err = NULL;
+    gchar **groups, *text = NULL;
+    gsize len;
+    int ret = 0;
+
+    /* fio comments start with ';' too */
+    if (g_file_get_contents(path, &text, &len, &err)) {
+        for (gsize i = 0; i < len; i++) {
+            if (text[i] == ';' && (i == 0 || text[i - 1] == '\n')) {
+                text[i] = '#';
+            }
+        }
+    }
+    if (!text || !g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE,
+                                            &err)) {
+        fprintf(stderr, "raidsim: %s: %s\n", path, err->message);
+        g_error_free(err);
+        g_free(text);
+        g_key_file_free(kf);
+        g_ptr_array_free(strings, true);
+        return 1;
+    }
+    if (g_key_file_has_group(kf, "global") &&
+        !keys_apply(kf, "global", strings)) {
+        ret = 1;
+    }
+    g_free(text);
+    keys_save(base);
+    groups = g_key_file_get_groups(kf, NULL);
+    for (unsigned i = 0; !ret && groups[i]; i++) {
+        if (!strcmp(groups[i], "global")) {
+            continue;
+        }
+        keys_restore(base);
+        if (!keys_apply(kf, groups[i], strings)) {
+            ret = 1;
+            break;
+        }
+        printf("[%s] ", groups[i]);
+        ret = run_job();
+    }
+    g_strfreev(groups);
+    g_key_file_free(kf);
+    g_ptr_array_free(strings, true);
+    return ret;
+}
+
 int main(int argc, char **argv)
 {
     GOptionContext *ctx = g_option_context_new(
@@ -242,6 +388,9 @@ int main(int argc, char **argv)
             ret = 2;
         }
         return ret;
+    }
+    if (opt_job) {
+        return run_job_file(opt_job);
     }
     return run_job();
 }
