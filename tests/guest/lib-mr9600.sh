@@ -53,3 +53,23 @@ mr9600_jbod_suite() {
     done
     check_dmesg ""
 }
+
+# mr9600_resets_ok N: the driver logged exactly N controller resets and
+# every one succeeded: N "controller reset is triggered", N "controller
+# reset is successful", and no line saying a reset failed (a failed reset
+# followed by a good retry fails the test too).
+mr9600_resets_ok() {
+    _m=$(dmesg | grep -E 'mpi3mr[0-9]+: ')
+    _bad=$(echo "$_m" | grep -iE 'reset.*fail|fail.*reset')
+    if [ -n "$_bad" ]; then
+        echo "$_bad"
+        fail "a controller reset failed"
+    fi
+    _trig=$(echo "$_m" | grep -c 'controller reset is triggered')
+    _ok=$(echo "$_m" | grep -c 'controller reset is successful')
+    if [ "$_trig" != "$1" ] || [ "$_ok" != "$1" ]; then
+        echo "$_m" | grep -i reset
+        fail "expected $1 controller reset(s), each successful: $_trig triggered, $_ok successful"
+    fi
+    log "$1 controller reset(s), each successful"
+}
