@@ -26,8 +26,9 @@
 # "@@MRSIM-DMESG-BEGIN/END token@@" markers after the test, and every
 # kernel line ("[ seconds] ...") on the console outside it (the console is
 # "quiet": err and worse only; warnings reach the host only through the
-# dump, which must be there whenever a verdict is).  Lines a test legitimately prints are
-# allowed by its "#@ allow ERE" lines (below); nothing else is.
+# dump, which must be there whenever a verdict is).  Lines a test
+# legitimately causes are allowed by its "#@ allow ERE" lines (below), and
+# a few platform messages by the platform_allows list; nothing else is.
 #
 # --test NAME runs tests/guest/tests/NAME.sh.  A test script declares, in
 # comment lines starting with "#@":
