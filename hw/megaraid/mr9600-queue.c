@@ -4,11 +4,17 @@
  * megaraid-sim: megaraid-9600 queues.  Owns the admin and operational
  * request/reply rings (contiguous and segmented), the doorbells, the
  * reply-free and sense-buffer-free queues, phase bits, reply posting with
- * back-pressure when a ring or free queue is full, and MSI-X signalling.
+ * back-pressure when a ring or free queue is full (a request queue is not
+ * read while its reply queue holds back too many replies), MSI-X
+ * signalling, and the re-entrancy guard around everything the device
+ * writes on its own (replies, interrupts) so that none of it reaches the
+ * device's own registers.
  */
 #include "qemu/osdep.h"
 #include "qemu/rcu.h"
+#include "hw/pci/msi.h"
 #include "hw/pci/msix.h"
+#include "hw/pci/pci.h"
 #include "system/dma.h"
 #include "exec/memory.h"
 #include "mr9600.h"
@@ -190,9 +196,55 @@ static bool mr9600_pop_free(MR9600State *s, uint64_t base, uint32_t depth,
     return true;
 }
 
+/*
+ * Replies, sense data and interrupts are written by the device on its own,
+ * often from the completion of a request rather than from a register
+ * access or the device's guarded bottom half.  The guest chooses where they
+ * go (an MSI-X vector's address is any address): with the re-entrancy guard
+ * engaged, an access that would land in this device's own registers is
+ * refused by the memory core instead of running a register handler in the
+ * middle of posting a reply.  Returns the guard's previous state.
+ */
+static bool mr9600_guard_enter(MR9600State *s)
+{
+    MemReentrancyGuard *g = &DEVICE(s)->mem_reentrancy_guard;
+    bool was = g->engaged_in_io;
+
+    g->engaged_in_io = true;
+    return was;
+}
+
+static void mr9600_guard_leave(MR9600State *s, bool was)
+{
+    DEVICE(s)->mem_reentrancy_guard.engaged_in_io = was;
+}
+
+/* Trace an interrupt whose message the guest aimed at one of our BARs. */
+static void mr9600_msix_check_target(MR9600State *s, uint16_t vector)
+{
+    PCIDevice *pci = PCI_DEVICE(s);
+    MSIMessage msg;
+
+    if (!msix_enabled(pci) || msix_is_masked(pci, vector)) {
+        return;
+    }
+    msg = msix_get_message(pci, vector);
+    for (int i = 0; i < PCI_ROM_SLOT; i++) {
+        pcibus_t base = pci_get_bar_addr(pci, i);
+
+        if (base != PCI_BAR_UNMAPPED &&
+            !(pci->io_regions[i].type & PCI_BASE_ADDRESS_SPACE_IO) &&
+            msg.address - base < pci->io_regions[i].size) {
+            trace_megaraid_ub_msix_self_write(vector, msg.address, msg.data,
+                                              i);
+            return;
+        }
+    }
+}
+
 /* Try to post p now; false if the ring or a free queue has no room. */
-static bool mr9600_try_post(MR9600State *s, MR9600Queue *q,
-                            MR9600PendingReply *p)
+static bool mr9600_try_post_guarded(MR9600State *s, MR9600Queue *q,
+                                    MR9600PendingReply *p)
 {
     PCIDevice *pci = PCI_DEVICE(s);
     MPI3ReplyDescriptor desc = p->desc;
@@ -251,9 +303,49 @@ static bool mr9600_try_post(MR9600State *s, MR9600Queue *q,
         q->phase = !q->phase;
     }
     if (q->irq_enabled) {
+        if (trace_event_get_state_backends(TRACE_MEGARAID_UB_MSIX_SELF_WRITE)) {
+            mr9600_msix_check_target(s, q->msix);
+        }
         msix_notify(pci, q->msix);
     }
     return true;
+}
+
+static bool mr9600_try_post(MR9600State *s, MR9600Queue *q,
+                            MR9600PendingReply *p)
+{
+    bool was = mr9600_guard_enter(s);
+    bool ok = mr9600_try_post_guarded(s, q, p);
+
+    mr9600_guard_leave(s, was);
+    return ok;
+}
+
+/*
+ * How many replies a reply queue may hold back before the request queues
+ * that answer into it are no longer read: as many as its ring holds, and
+ * never more than MR9600_REPLY_BACKLOG_MAX.  Together with the request
+ * slots (max-requests) this bounds what a guest that never consumes its
+ * replies makes the device keep.
+ */
+static uint32_t mr9600_reply_backlog_max(MR9600Queue *q)
+{
+    return MIN(q->size, MR9600_REPLY_BACKLOG_MAX);
+}
+
+/* May request queue rq be read: can its reply queue take the answers? */
+static bool mr9600_can_answer(MR9600State *s, MR9600Queue *rq)
+{
+    MR9600Queue *q = mr9600_reply_queue_for(s, rq->id);
+
+    if (!q || q->npending < mr9600_reply_backlog_max(q)) {
+        return true;
+    }
+    if (!q->stalled) {
+        q->stalled = true;
+        trace_megaraid_9600_reply_stall(rq->id, q->id, q->npending);
+    }
+    return false;
 }
 
 static void mr9600_pending_drop(MR9600State *s, MR9600PendingReply *p)
@@ -264,7 +356,7 @@ static void mr9600_pending_drop(MR9600State *s, MR9600PendingReply *p)
     g_free(p);
 }
 
-static void mr9600_flush_pending(MR9600State *s, MR9600Queue *q)
+static void mr9600_flush_pending_replies(MR9600State *s, MR9600Queue *q)
 {
     MR9600PendingReply *p;
 
@@ -275,10 +367,21 @@ static void mr9600_flush_pending(MR9600State *s, MR9600Queue *q)
             return;
         }
         QTAILQ_REMOVE(&q->pending, p, next);
+        q->npending--;
         g_free(p);
         if (tm) {
             mr9600_tm_put(s, tm, true);
         }
+    }
+}
+
+static void mr9600_flush_pending(MR9600State *s, MR9600Queue *q)
+{
+    mr9600_flush_pending_replies(s, q);
+    if (q->stalled && q->npending < mr9600_reply_backlog_max(q)) {
+        q->stalled = false;
+        trace_megaraid_9600_reply_resume(q->id, q->npending);
+        mr9600_kick(s);
     }
 }
 
@@ -319,6 +422,7 @@ static void mr9600_post(MR9600State *s, MR9600PendingReply *p)
     trace_megaraid_reply_deferred(q->id, le16_to_cpu(p->desc.host_tag));
     p = g_memdup2(p, sizeof(*p));
     QTAILQ_INSERT_TAIL(&q->pending, p, next);
+    q->npending++;
 }
 
 void mr9600_post_success(MR9600State *s, uint16_t req_qid, uint16_t host_tag)
@@ -471,6 +575,10 @@ void mr9600_process_queues(MR9600State *s)
             more = true;
             break;
         }
+        if (!mr9600_can_answer(s, q)) {
+            /* Resumed when the host frees reply entries. */
+            break;
+        }
         if (!mr9600_fetch(s, q, frame)) {
             return;
         }
@@ -484,6 +592,10 @@ void mr9600_process_queues(MR9600State *s)
         for (int n = 0; q->created && q->ci != q->pi; n++) {
             if (n == MR9600_QUEUE_BATCH) {
                 more = true;
+                break;
+            }
+            if (!mr9600_can_answer(s, q)) {
+                /* Resumed when the host frees reply entries. */
                 break;
             }
             if (!mr9600_request_available(s)) {

@@ -55,6 +55,9 @@ static void mr9600_request_release(MR9600State *s, MR9600Request *r)
         }
         mr9600_kick(s);
     }
+    if (QTAILQ_EMPTY(&s->active_reqs)) {
+        mr9600_io_idle(s);
+    }
 }
 
 uint64_t mr9600_decode_lun(const uint8_t *lun)

@@ -12,6 +12,7 @@
 #include "qapi/error.h"
 #include "qemu/module.h"
 #include "qemu/main-loop.h"
+#include "block/aio-wait.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
@@ -86,22 +87,77 @@ void mr9600_ioc_fault(MR9600State *s, uint16_t code)
     mr9600_requests_abort_all(s);
 }
 
-static void mr9600_shutdown_notify(MR9600State *s)
+/*
+ * Shutdown notification.  IOC Status says SHUTDOWN IN PROGRESS at once and
+ * SHUTDOWN COMPLETE when the host's I/O still in flight has finished and
+ * every drive's volatile cache is flushed.  Nothing here waits: the
+ * notification is a register write that may come from any context, even
+ * (a guest's MSI-X vector aimed at this register) from the completion of a
+ * request that is itself in flight, where draining would never return.
+ */
+static void mr9600_shutdown_flushed(void *opaque, int ret)
 {
+    MR9600State *s = opaque;
+
+    if (ret < 0) {
+        trace_megaraid_9600_shutdown_flush_failed(ret);
+    }
+    if (--s->shutdown_flushes) {
+        return;
+    }
+    if (s->shutdown_requested) {
+        /* notified again meanwhile: flush once more */
+        qemu_bh_schedule(s->shutdown_bh);
+        return;
+    }
+    if ((s->ioc_status & MPI3_IOC_STATUS_SHUTDOWN_MASK) ==
+        MPI3_IOC_STATUS_SHUTDOWN_IN_PROGRESS) {
+        s->ioc_status = (s->ioc_status & ~MPI3_IOC_STATUS_SHUTDOWN_MASK) |
+                        MPI3_IOC_STATUS_SHUTDOWN_COMPLETE;
+        trace_megaraid_shutdown();
+    }
+}
+
+static void mr9600_shutdown_bh(void *opaque)
+{
+    MR9600State *s = opaque;
     BusChild *kid;
 
-    /* Flush every drive's volatile cache before reporting completion. */
+    if (!s->shutdown_requested || s->shutdown_flushes) {
+        return;
+    }
+    if (!QTAILQ_EMPTY(&s->active_reqs)) {
+        /* mr9600_io_idle() schedules this again */
+        trace_megaraid_9600_shutdown_wait();
+        return;
+    }
+    s->shutdown_requested = false;
+    s->shutdown_flushes = 1;
     QTAILQ_FOREACH(kid, &BUS(&s->bus)->children, sibling) {
         MRDrive *d = MEGARAID_DRIVE(kid->child);
 
         if (d->conf.blk) {
-            blk_drain(d->conf.blk);
-            blk_flush(d->conf.blk);
+            s->shutdown_flushes++;
+            blk_aio_flush(d->conf.blk, mr9600_shutdown_flushed, s);
         }
     }
+    mr9600_shutdown_flushed(s, 0);
+}
+
+/* The last request in flight finished. */
+void mr9600_io_idle(MR9600State *s)
+{
+    if (s->shutdown_requested) {
+        qemu_bh_schedule(s->shutdown_bh);
+    }
+}
+
+static void mr9600_shutdown_notify(MR9600State *s)
+{
     s->ioc_status = (s->ioc_status & ~MPI3_IOC_STATUS_SHUTDOWN_MASK) |
-                    MPI3_IOC_STATUS_SHUTDOWN_COMPLETE;
-    trace_megaraid_shutdown();
+                    MPI3_IOC_STATUS_SHUTDOWN_IN_PROGRESS;
+    s->shutdown_requested = true;
+    qemu_bh_schedule(s->shutdown_bh);
 }
 
 static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
@@ -465,6 +521,8 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
 
     s->bh = qemu_bh_new_guarded(mr9600_bh, s,
                                 &DEVICE(s)->mem_reentrancy_guard);
+    s->shutdown_bh = qemu_bh_new_guarded(mr9600_shutdown_bh, s,
+                                         &DEVICE(s)->mem_reentrancy_guard);
     mr9600_queues_init(s);
     mr9600_requests_init(s);
     if (s->array.timing_on &&
@@ -482,11 +540,14 @@ static void mr9600_exit(PCIDevice *pci)
     MR9600State *s = MEGARAID_9600(pci);
 
     mr9600_requests_abort_all(s);
+    /* the flushes of a shutdown notification call back into s */
+    AIO_WAIT_WHILE(NULL, s->shutdown_flushes);
     mr9600_array_unrealize(s);
     mr_timing_cleanup(&s->array);
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     qemu_bh_delete(s->bh);
+    qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
 }
 

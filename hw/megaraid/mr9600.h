@@ -34,6 +34,12 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
 #define MR9600_MAX_SGES             4096    /* SGEs per SGL, all levels */
 #define MR9600_SENSE_BUFFER_SIZE    256
 #define MR9600_QUEUE_BATCH          64      /* requests per queue per pass */
+/*
+ * Back pressure: replies a reply queue may hold back (ring full, no free
+ * reply frame) before the request queues it serves stop being read; the
+ * reply ring's size, at most this many.
+ */
+#define MR9600_REPLY_BACKLOG_MAX    256
 
 /* Firmware-specific fault codes raised for malformed host behaviour. */
 #define MR9600_FAULT_ADMIN_Q_CONFIG     0x2001
@@ -91,6 +97,8 @@ typedef struct MR9600Queue {
     uint32_t users;             /* request queues bound to this reply queue */
     int64_t doorbell_ns;        /* timing=on: last PI doorbell (virtual) */
     QTAILQ_HEAD(, MR9600PendingReply) pending;
+    uint32_t npending;          /* entries on pending */
+    bool stalled;               /* its request queues wait for room */
 } MR9600Queue;
 
 struct MR9600Request {
@@ -122,6 +130,7 @@ struct MR9600State {
     MemoryRegion mmio;
     MRBus bus;
     QEMUBH *bh;
+    QEMUBH *shutdown_bh;
 
     /* properties */
     char *model_str;
@@ -184,6 +193,10 @@ struct MR9600State {
     MRDrive *handles[MR9600_MAX_DEV_HANDLE];
     bool handle_reserved[MR9600_MAX_DEV_HANDLE];
 
+    /* shutdown notification (mr9600.c) */
+    bool shutdown_requested;    /* not yet started: waits for idle I/O */
+    uint32_t shutdown_flushes;  /* drive flushes in flight */
+
     /* PEL wait held outstanding (host tag), 0 = none */
     uint16_t pel_wait_tag;
 
@@ -196,6 +209,7 @@ struct MR9600State {
 void mr9600_ioc_fault(MR9600State *s, uint16_t code);
 bool mr9600_ioc_ready(MR9600State *s);
 void mr9600_kick(MR9600State *s);
+void mr9600_io_idle(MR9600State *s);
 
 /* mr9600-queue.c */
 void mr9600_queues_init(MR9600State *s);

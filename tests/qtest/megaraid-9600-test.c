@@ -5,7 +5,9 @@
  * register reset values and the IOC state machine, admin round trips,
  * IOC FACTS, operational queue create/delete (contiguous and segmented),
  * discovery at PORT ENABLE, SCSI READ/WRITE through an operational queue,
- * task management, and malformed or hostile guest input.  Offsets of
+ * task management, shutdown notification, and malformed or hostile guest
+ * input (among it an MSI-X vector aimed at the device's own registers and
+ * a guest that never consumes its replies).  Offsets of
  * frames and descriptors are written from the interface description, not
  * taken from the device's header, so that both sides are checked.
  */
@@ -45,6 +47,9 @@
 #define ST_READY        0x01
 #define ST_FAULT        0x02
 #define ST_RESET_HIST   0x10
+#define ST_SHUTDOWN     0x0C
+#define ST_SHUTDOWN_RUN 0x04
+#define ST_SHUTDOWN_OK  0x08
 
 /* Reply descriptor types */
 #define DT_ADDRESS      0x0
@@ -187,6 +192,21 @@ static void mr_enable(MR *m)
     wr(m, R_AREP_CI, 0);
     wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 1);
     g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+}
+
+/* Wait for IOC Status to report SHUTDOWN COMPLETE (the driver polls). */
+static void mr_wait_shutdown(MR *m)
+{
+    for (int i = 0; i < 5000; i++) {
+        uint32_t st = rd(m, R_IOC_STATUS) & ST_SHUTDOWN;
+
+        if (st == ST_SHUTDOWN_OK) {
+            return;
+        }
+        g_assert_cmphex(st, ==, ST_SHUTDOWN_RUN);
+        g_usleep(1000);
+    }
+    g_assert_not_reached();
 }
 
 static void mr_unlock_diag(MR *m)
@@ -550,7 +570,7 @@ static void test_state_machine(void)
     wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
     wr(m, R_IOC_STATUS, ST_RESET_HIST);
     wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & 0xC, ==, 0x8);
+    mr_wait_shutdown(m);
     mr_stop(m);
 }
 
@@ -1137,6 +1157,172 @@ static void test_reset_storm(void)
     mr_stop(m);
 }
 
+/* A slow drive in slot 7 (the null-co node with 300 ms latency). */
+static uint16_t mr_add_slow_drive(MR *m)
+{
+    Desc d;
+
+    qtest_qmp_device_add(m->qts, "megaraid-drive", "slow",
+                         "{'bus': 'raid0.0', 'slot': 7, 'drive': 'spare',"
+                         " 'interface': 'nvme'}");
+    mr_admin_reply(m, &d);
+    g_assert_cmphex(d.frame[0x11], ==, 0x07);
+    return lduw_le_p(d.frame + 0x18 + 0x08);
+}
+
+/*
+ * Shutdown notification with a READ in flight: IN PROGRESS until the READ
+ * has completed and the drives are flushed, then COMPLETE; nothing waits
+ * inside the register write.
+ */
+static void test_shutdown_waits_for_io(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint64_t data = mr_alloc(m, 4096);
+    uint8_t f[128], cdb[10];
+    Desc d;
+
+    handle = mr_add_slow_drive(m);
+    rw10(cdb, false, 0, 8);
+    scsi_frame(f, 80, handle, 0x00080000, 4096, cdb, 10);
+    put_sge(f + 0x40, data, 4096, 0x08);
+    mr_submit_op(m, f);
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_SHUTDOWN, ==, ST_SHUTDOWN_RUN);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmphex(d.tag, ==, 80);
+    mr_wait_shutdown(m);
+    mr_stop(m);
+}
+
+static QTestState *hang_qts;
+
+/* QEMU stopped answering: kill it and fail now rather than at a timeout. */
+static void hang_alarm(int sig)
+{
+    static const char msg[] = "QEMU stopped answering: main loop hung\n";
+
+    kill(qtest_pid(hang_qts), SIGKILL);
+    if (write(2, msg, sizeof(msg) - 1) < 0) {
+        /* nothing to do */
+    }
+    abort();
+}
+
+/*
+ * An MSI-X vector aimed at the device's own IOC Configuration register,
+ * with a message that asks for a shutdown notification, then one READ:
+ * the READ's reply is posted from the block layer's completion, and its
+ * interrupt must not run a register handler there (it drained the drives
+ * from inside the completion of the request in flight: QEMU hung).  The
+ * write is refused; the device and its registers stay usable.
+ */
+static void test_msix_self_write(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    uint64_t bar0 = qpci_config_readl(m->dev, PCI_BASE_ADDRESS_0) & ~0xFull;
+    uint64_t e = m->dev->msix_table_off + 16;
+    uint64_t data = mr_alloc(m, 4096);
+    struct sigaction sa = { 0 };
+    uint8_t f[128], cdb[10];
+    Desc d;
+
+    bar0 |= (uint64_t)qpci_config_readl(m->dev, PCI_BASE_ADDRESS_1) << 32;
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e, bar0 + R_IOC_CONFIG);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, bar0 >> 32);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, 0x00474000);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
+
+    hang_qts = m->qts;
+    sa.sa_handler = hang_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(20);
+    rw10(cdb, false, 0, 8);
+    scsi_frame(f, 90, handle, 0x00080000, 4096, cdb, 10);
+    put_sge(f + 0x40, data, 4096, 0x08);
+    mr_submit_op(m, f);
+    mr_op_reply(m, &d);
+    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmphex(d.tag, ==, 90);
+    /* The message never reached the register. */
+    g_assert_cmphex(rd(m, R_IOC_CONFIG), ==, 0x00470001);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT | ST_SHUTDOWN),
+                    ==, ST_READY);
+    /* Still usable, with interrupts where they belong again. */
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e, m->msi + 4);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, 0);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, 2);
+    do_rw(m, handle, false);
+    alarm(0);
+    mr_stop(m);
+}
+
+#define FLOOD_DOORBELLS 4000
+
+/*
+ * A guest that never consumes its replies: every request slot holds a
+ * frame whose function is not SCSI IO (answered by a status reply, no
+ * request slot), the reply queue's CI never advances, and the request
+ * queue's PI doorbell makes the ring full again thousands of times.  The
+ * device reads frames only while their answers have room (in the ring or
+ * the reply queue's small backlog), so what it holds stays bounded: once
+ * the host consumes, it sees each frame the device read answered once, in
+ * ring order, the device reads the rest up to the last PI, and then there
+ * is nothing more.  (It used to read every frame at every doorbell and
+ * queue all of the replies: hundreds of thousands.)
+ */
+static void test_reply_flood(void)
+{
+    uint16_t handle;
+    MR *m = mr_bringup(false, &handle);
+    const uint32_t bound = (OREP_N - 1) + OREP_N + OREQ_N;
+    uint32_t pi = m->oreq_pi, start = m->oreq_pi, n = 0;
+    uint8_t f[128] = { 0 }, raw[16];
+    Desc d;
+
+    for (uint32_t i = 0; i < OREQ_N; i++) {
+        stw_le_p(f, 0x100 + i);
+        f[3] = 0x01;                                  /* IOC FACTS */
+        qtest_memwrite(m->qts, mr_oreq_slot(m, i), f, sizeof(f));
+    }
+    for (int k = 0; k < FLOOD_DOORBELLS; k++) {
+        pi = (pi + OREQ_N - 1) % OREQ_N;
+        wr(m, R_OREQ_PI(1), pi);
+    }
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+
+    /* Consume until nothing has come for 200 ms. */
+    for (int idle = 0; idle < 200; idle++) {
+        qtest_memread(m->qts, m->orep + m->orep_ci * 16, raw, 16);
+        if ((lduw_le_p(raw + 14) & 1) != m->orep_phase) {
+            g_usleep(1000);
+            continue;
+        }
+        mr_op_reply(m, &d);
+        g_assert_cmpint(d.type, ==, DT_STATUS);
+        g_assert_cmphex(d.tag, ==, 0x100 + (start + n) % OREQ_N);
+        g_assert_cmphex(d.status, ==, 0x0001);
+        g_assert_cmpuint(d.qid, ==, 1);
+        n++;
+        g_assert_cmpuint(n, <=, bound);
+        idle = 0;
+    }
+    g_test_message("flood: %u replies", n);
+    /* The device read up to the last PI and answered that frame last. */
+    g_assert_cmpuint(n, >, 0);
+    g_assert_cmpuint((start + n) % OREQ_N, ==, pi);
+    g_assert_cmpuint(d.qci, ==, pi);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+
+    m->oreq_pi = pi;
+    do_rw(m, handle, false);
+    mr_stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1161,5 +1347,9 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/bad/sgl", test_bad_sgl);
     qtest_add_func("/megaraid-9600/bad/doorbells", test_bad_doorbells);
     qtest_add_func("/megaraid-9600/bad/reset-storm", test_reset_storm);
+    qtest_add_func("/megaraid-9600/shutdown-waits-for-io",
+                   test_shutdown_waits_for_io);
+    qtest_add_func("/megaraid-9600/bad/msix-self-write", test_msix_self_write);
+    qtest_add_func("/megaraid-9600/bad/reply-flood", test_reply_flood);
     return g_test_run();
 }

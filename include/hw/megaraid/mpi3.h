@@ -59,6 +59,7 @@
 #define MPI3_IOC_STATUS_READY               (1u << 0)
 #define MPI3_IOC_STATUS_FAULT               (1u << 1)
 #define MPI3_IOC_STATUS_SHUTDOWN_MASK       (3u << 2)
+#define MPI3_IOC_STATUS_SHUTDOWN_IN_PROGRESS (1u << 2)
 #define MPI3_IOC_STATUS_SHUTDOWN_COMPLETE   (2u << 2)
 #define MPI3_IOC_STATUS_RESET_HISTORY       (1u << 4)
 
