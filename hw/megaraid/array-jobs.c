@@ -849,6 +849,7 @@ void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
     memset(out, 0, sizeof(*out));
     out->eta_s = -1;
     out->eta_ms = -1;
+    out->model_row = -1;
     out->kind = v->job.kind;
     out->repair = v->job.repair;
     out->running = vd->job_co != NULL;
@@ -866,6 +867,9 @@ void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
         out->elapsed_ms = el / SCALE_MS;
         out->model_bytes = p->model_bytes;
         out->model_ms = (int64_t)((double)p->model_ns * t->scale / SCALE_MS);
+        out->model_row = p->completed >= p->total ? v->job.total_rows :
+                         (int64_t)((double)v->job.total_rows * p->completed /
+                                   p->total);
         if (el > 0) {
             double s = (double)el / NANOSECONDS_PER_SECOND;
 

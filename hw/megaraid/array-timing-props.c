@@ -6,7 +6,8 @@
  * strictly parsed: qdev has no float type), timing-late,
  * timing-completions, timing-held and timing-profile; per VD the job
  * statistics (vdN-job-rate-bps, -rows-per-s, -eta-ms, -busy-pct,
- * -elapsed-ms, -model-ms, vdN-last-job-ms, vdN-last-job-model-ms) and the
+ * -elapsed-ms, -model-ms, -model-row, vdN-last-job-ms,
+ * vdN-last-job-model-ms) and the
  * modelled unloaded 4 KiB latencies (vdN-timing-read-ns, -write-ns); and
  * megaraid-drive's performance profile (perf-profile, modelled-capacity,
  * checked at realize) with its latencies (timing-read-ns, -write-ns).
@@ -185,6 +186,7 @@ typedef enum MRVdStat {
     MR_VS_BUSY_PCT,
     MR_VS_ELAPSED_MS,
     MR_VS_MODEL_MS,
+    MR_VS_MODEL_ROW,
     MR_VS_LAST_MS,
     MR_VS_LAST_MODEL_MS,
     MR_VS_READ_NS,
@@ -210,6 +212,9 @@ static const struct {
     [MR_VS_MODEL_MS] = { "job-model-ms", "timing=on: ms the model gives "
         "the VD's job from start to end with no host load, time-scale "
         "applied; -1: no job or timing=off" },
+    [MR_VS_MODEL_ROW] = { "job-model-row", "timing=on: the row the "
+        "modelled progress has reached; the real copy (vdN-job-row) follows "
+        "up to it; -1: no job or timing=off" },
     [MR_VS_LAST_MS] = { "last-job-ms", "ms the VD's last finished job "
         "took (timing=on: guest time), -1: none yet" },
     [MR_VS_LAST_MODEL_MS] = { "last-job-model-ms", "what job-model-ms was "
@@ -257,6 +262,8 @@ static int64_t mr_vd_stat(MRVirtualDisk *vd, MRVdStat which)
         return js.busy_percent;
     case MR_VS_ELAPSED_MS:
         return js.kind == RAID_JOB_NONE ? -1 : js.elapsed_ms;
+    case MR_VS_MODEL_ROW:
+        return js.kind == RAID_JOB_NONE || !js.timed ? -1 : js.model_row;
     default:
         return js.kind == RAID_JOB_NONE || !js.timed ? -1 : js.model_ms;
     }

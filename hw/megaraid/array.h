@@ -265,6 +265,7 @@ typedef struct MRJobStats {
     int64_t eta_ms;             /* -1: not known */
     int64_t model_ms;           /* idle duration the model gives, scaled */
     uint64_t model_bytes;       /* modelled bytes per member */
+    int64_t model_row;          /* rows the modelled progress reached */
 } MRJobStats;
 void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out);
 
