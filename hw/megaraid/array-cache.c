@@ -53,7 +53,6 @@
 
 #define MR_LINE_SECTORS         128
 #define MR_LINE_BYTES           (MR_LINE_SECTORS * MR_JOURNAL_SECTOR)
-#define MR_CACHE_IDLE_MS        1000    /* destage dirty data this old */
 #define MR_CACHE_RETRY_MS       5000    /* retry after a destage error */
 #define MR_CACHE_MIN_LINES      16
 #define MR_JOURNAL_MIN_LIMIT    (4 * MiB)   /* > the largest request */
@@ -611,11 +610,13 @@ static void mr_cache_timer_cb(void *opaque)
     mr_cache_kick(opaque);
 }
 
+/* The destage of what is dirty, one flush interval from now. */
 static void mr_cache_arm_timer(MRVdCache *c)
 {
+    int64_t ms = MAX(c->vd->array->cache_flush_s, 1) * 1000;
+
     if (!timer_pending(c->timer)) {
-        timer_mod(c->timer, qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
-                  MR_CACHE_IDLE_MS);
+        timer_mod(c->timer, qemu_clock_get_ms(QEMU_CLOCK_REALTIME) + ms);
     }
 }
 

@@ -89,6 +89,36 @@ static void mr_rate_init(Object *obj, ObjectProperty *prop)
     mr_obj_array(obj, prop->opaque)->rebuild_rate = 30;
 }
 
+static void mr_get_flush(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
+{
+    MRArray *a = mr_obj_array(obj, opaque);
+
+    visit_type_uint8(v, name, &a->cache_flush_s, errp);
+}
+
+static void mr_set_flush(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
+{
+    MRArray *a = mr_obj_array(obj, opaque);
+    uint8_t s;
+
+    if (!visit_type_uint8(v, name, &s, errp)) {
+        return;
+    }
+    if (!s) {
+        error_setg(errp, "megaraid-9600: cache-flush-interval must be 1 to "
+                   "255 seconds");
+        return;
+    }
+    a->cache_flush_s = s;
+}
+
+static void mr_flush_init(Object *obj, ObjectProperty *prop)
+{
+    mr_obj_array(obj, prop->opaque)->cache_flush_s = 1;
+}
+
 static void mr_get_dirty_bytes(Object *obj, Visitor *v, const char *name,
                                void *opaque, Error **errp)
 {
@@ -123,6 +153,13 @@ void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
     object_class_property_set_description(oc, "rebuild-rate",
         "share of the drives' time background jobs (rebuild, check, "
         "initialization) take, 0 to 100 percent (default 30)");
+    p = object_class_property_add(oc, "cache-flush-interval", "uint8",
+                                  mr_get_flush, mr_set_flush, NULL,
+                                  (void *)array_offset);
+    p->init = mr_flush_init;
+    object_class_property_set_description(oc, "cache-flush-interval",
+        "seconds from a write into a clean cache to the destage of "
+        "everything dirty, 1 to 255 (default 1); settable at run time");
     object_class_property_add(oc, "cache-dirty-bytes", "uint64",
                               mr_get_dirty_bytes, NULL, NULL,
                               (void *)array_offset);

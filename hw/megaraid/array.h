@@ -119,6 +119,12 @@ struct MRArray {
     char *journal_path;         /* cache journal file, NULL: none */
     MRJournal *journal;         /* array-cache.c */
     uint64_t cache_bytes;       /* controller cache size */
+    /*
+     * Cache flush interval, seconds (1 to 255; 0 counts as 1): a write
+     * into a clean cache arms the destage of everything dirty this long
+     * after it.
+     */
+    uint8_t cache_flush_s;
     bool timing_on;             /* timing=on (property) */
     double time_scale;          /* time-scale (property), default 1 */
     struct MRTiming *timing;    /* array-timing.h; NULL: timing off */
