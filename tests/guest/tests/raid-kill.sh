@@ -5,9 +5,11 @@
 # caching mode page's WCE).  Four writers overwrite sequence-numbered 4 KiB
 # blocks with O_DIRECT (no flush: acknowledged = in the controller's
 # cache) and record each acknowledged number on a virtio disk outside the
-# controller; just before the guest has the host kill QEMU with SIGKILL,
-# QOM shows acknowledged data still only in the cache and journal
-# (cache-dirty-bytes, journal-records > 0).  Phase 2 starts QEMU again on
+# controller; half way the controller's cache flush interval goes from 1 s
+# to 255 s, so that the members hold the older writes and the cache and
+# journal alone the newer ones; just before the guest has the host kill
+# QEMU with SIGKILL, QOM shows such acknowledged data (cache-dirty-bytes
+# above what the writes in flight hold, journal-records > 0).  Phase 2 starts QEMU again on
 # the same drives and journal: every block holds the newest acknowledged
 # write recorded for it (or the one write in flight after it), never an
 # older one.  Then the CacheVault fails: the VD
@@ -135,22 +137,34 @@ if [ "$MRSIM_PHASE" = 1 ]; then
               n=$((n + 1))
           done ) &
     done
-    # Kill once each writer had 40 writes acknowledged (every slot
-    # overwritten at least twice) and the rebuild checkpointed progress;
-    # meanwhile the rebuild cursor is sampled ("uptime-ms row").
+    # Once each writer had 20 writes acknowledged (every slot written,
+    # destaged once a second), the cache holds what comes next: cache
+    # flush interval 255 s.  Kill once each writer wrote every slot again
+    # after that (and the rebuild checkpointed progress), so that the
+    # members hold older writes and only the cache and the journal the
+    # newest ones.  Meanwhile the rebuild cursor is sampled ("uptime-ms
+    # row").
     t=0
+    held=""
     : > /tmp/rr-rows
     while :; do
         low=1000000
+        high=0
         for w in $WRITERS; do
             a=$(cat "/tmp/ack-$w" 2>/dev/null || echo 0)
             [ "$a" -ge "$low" ] || low=$a
+            [ "$a" -le "$high" ] || high=$a
         done
+        if [ -z "$held" ] && [ "$low" -ge 20 ]; then
+            qom_set /machine/peripheral/c-k cache-flush-interval 255
+            held=$high
+        fi
         vd_qom rr job-row
         echo "$(now_ms) $QOM" >> /tmp/rr-rows
         vd_qom rr checkpoint-row
         ckpt=$QOM
-        [ "$low" -lt 40 ] || [ "$ckpt" -le 0 ] || break
+        [ -z "$held" ] || [ "$low" -lt $((held + SLOTS + 1)) ] ||
+            [ "$low" -lt 40 ] || [ "$ckpt" -le 0 ] || break
         [ "$(jobs -rp | wc -l)" = 4 ] || fail "a writer stopped"
         t=$((t + 1))
         [ $t -lt 600 ] || fail "writers too slow or no rebuild checkpoint (row $ckpt)"
