@@ -1224,7 +1224,8 @@ static char *qom_set_refused(MR *m, const char *path, const char *prop,
  * timing=on: the profiles in use, time-scale's strict form and run-time
  * change, a wrong drive profile refused with the valid names, and a VD
  * read held until its modelled (scaled) latency has passed on the
- * virtual clock, which only clock_step moves under qtest.
+ * virtual clock, which only clock_step moves under qtest; a held read
+ * aborted by task management, and one still held when QEMU quits.
  */
 static void test_timing_hold(void)
 {
@@ -1304,6 +1305,31 @@ static void test_timing_hold(void)
     g_assert_cmpint(qom_get_int(m, CTRL, "timing-held"), ==, 0);
     g_assert_cmpint(qom_get_int(m, CTRL, "timing-completions"), ==, 1);
     g_assert_cmpint(qom_get_int(m, CTRL, "timing-late"), ==, 0);
+
+    /* task management aborts a held request: TASK TERMINATED at once */
+    {
+        uint8_t tm[32] = { 0 };
+        uint16_t tag = scsi_post(m, VD_HANDLE, cdb, 10, DIR_READ, 4096);
+
+        g_assert_false(mr_poll(m, m->orep, OREP_N, &m->orep_ci,
+                               &m->orep_phase, R_OREP_CI1, &d, 200));
+        g_assert_cmpint(qom_get_int(m, CTRL, "timing-held"), ==, 1);
+        stw_le_p(tm, 0x7001);
+        tm[3] = 0x21;                           /* SCSI TASK MGMT */
+        stw_le_p(tm + 0x0A, VD_HANDLE);
+        stw_le_p(tm + 0x0C, tag);
+        tm[0x0E] = 0x01;                        /* ABORT TASK */
+        g_assert_cmphex(mr_admin(m, tm, sizeof(tm)), ==, 0);
+        g_assert_true(mr_poll(m, m->orep, OREP_N, &m->orep_ci,
+                              &m->orep_phase, R_OREP_CI1, &d, 5000));
+        g_assert_cmphex(d.tag, ==, tag);
+        g_assert_cmphex(d.status, ==, 0x0048);  /* TASK TERMINATED */
+        g_assert_cmpint(qom_get_int(m, CTRL, "timing-held"), ==, 0);
+        /* its timer is gone: stepping past it posts nothing more */
+        qtest_clock_step(m->qts, lat * 2);
+        g_assert_false(mr_poll(m, m->orep, OREP_N, &m->orep_ci,
+                               &m->orep_phase, R_OREP_CI1, &d, 100));
+    }
 
     /* a faster card at run time: the next read is held 50 times less */
     qom_set_str(m, CTRL, "time-scale", "1");
