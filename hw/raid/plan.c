@@ -517,6 +517,34 @@ static int plan_stripe_rcw(StripeCtx *c, bool degraded, bool full_stripe)
     return 0;
 }
 
+/*
+ * A degraded stripe can still take a read-modify-write when every strip
+ * it writes and every parity strip are readable over the written range:
+ * the lost strip is then one the write does not touch, and updating P/Q
+ * by the delta keeps them consistent with its (unchanged) contents, so a
+ * later rebuild or degraded read still recovers it.  Reconstructing would
+ * read every surviving data strip and P instead: use RMW when it reads
+ * fewer strips (and always in RMW mode, never in RCW mode).
+ */
+static bool plan_stripe_rmw_degraded(const StripeCtx *c, uint32_t rmw_reads)
+{
+    const Stripe *s = c->s;
+
+    if (c->mode == RAID_WRITE_RCW) {
+        return false;
+    }
+    for (uint32_t d = 0; d < c->l->span_data; d++) {
+        if (s->hi[d] && !sc_readable(c, c->dm[d], s->lo[d], s->hi[d])) {
+            return false;
+        }
+    }
+    if (!sc_readable(c, c->pm, c->lo, c->hi) ||
+        (c->qm != UINT32_MAX && !sc_readable(c, c->qm, c->lo, c->hi))) {
+        return false;
+    }
+    return c->mode == RAID_WRITE_RMW || rmw_reads < c->l->span_data;
+}
+
 static int plan_stripe_write(StripeCtx *c)
 {
     const Stripe *s = c->s;
@@ -550,11 +578,15 @@ static int plan_stripe_write(StripeCtx *c)
         c->p->cost.full_stripes++;
         return 0;
     }
+    rmw_reads = touched + l->parity;
+    if (!full && !healthy && plan_stripe_rmw_degraded(c, rmw_reads)) {
+        plan_stripe_rmw(c);
+        return 0;
+    }
     if (full || !healthy) {
         return plan_stripe_rcw(c, !healthy, full);
     }
     rcw_reads = l->span_data - touched + partial;
-    rmw_reads = touched + l->parity;
     if (c->mode == RAID_WRITE_RMW ||
         (c->mode == RAID_WRITE_AUTO && rmw_reads < rcw_reads)) {
         plan_stripe_rmw(c);

@@ -20,9 +20,12 @@
  *    starts when all of phase k's I/O completed successfully.
  *  - Writes choose full-stripe, reconstruct-write (read the untouched
  *    strips) or read-modify-write (read old data and parity) per stripe,
- *    by the number of member reads; a degraded stripe is reconstructed in
- *    memory first, so every readable member ends up consistent with the
- *    new data and later (degraded or rebuilt) reads return it.
+ *    by the number of member reads.  A degraded stripe whose lost strip
+ *    the write leaves alone still takes a read-modify-write when that reads
+ *    less (P/Q updated by the delta stay consistent with the lost strip);
+ *    otherwise it is reconstructed in memory first.  Either way every
+ *    readable member ends up consistent with the new data and later
+ *    (degraded or rebuilt) reads return it.
  */
 #ifndef RAID_PLAN_H
 #define RAID_PLAN_H

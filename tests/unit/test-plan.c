@@ -169,6 +169,26 @@ static void test_degraded(void)
     g_assert_cmpuint(count(p, RAID_STEP_WRITE, 1), ==, 0);
     g_assert_cmpuint(count(p, RAID_STEP_WRITE, 3), ==, 1);
     raid_plan_free(p);
+    /*
+     * a write that leaves the lost strip alone: read-modify-write of D0
+     * and P (2 reads), not a reconstruction from every survivor; forced
+     * RCW still reconstructs
+     */
+    p = plan(&l, st, RAID_OP_WRITE, 4, 4, RAID_WRITE_AUTO);
+    g_assert_cmpint(p->error, ==, 0);
+    g_assert_cmpuint(p->cost.rmw_stripes, ==, 1);
+    g_assert_cmpuint(p->cost.degraded_stripes, ==, 0);
+    g_assert_cmpuint(count(p, RAID_STEP_READ, -1), ==, 2);
+    g_assert_cmpuint(count(p, RAID_STEP_READ, 0), ==, 1);
+    g_assert_cmpuint(count(p, RAID_STEP_READ, 3), ==, 1);
+    g_assert_cmpuint(count(p, RAID_STEP_RECOVER, -1), ==, 0);
+    g_assert_cmpuint(count(p, RAID_STEP_WRITE, -1), ==, 2);
+    g_assert_cmpuint(count(p, RAID_STEP_WRITE, 1), ==, 0);
+    raid_plan_free(p);
+    p = plan(&l, st, RAID_OP_WRITE, 4, 4, RAID_WRITE_RCW);
+    g_assert_cmpuint(p->cost.degraded_stripes, ==, 1);
+    g_assert_cmpuint(count(p, RAID_STEP_RECOVER, -1), ==, 1);
+    raid_plan_free(p);
     /* a rebuilding member is read below its cursor only */
     st[1].status = RAID_MEMBER_REBUILDING;
     st[1].rebuilt = STRIP;      /* row 0 done */
