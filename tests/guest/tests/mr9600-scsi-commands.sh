@@ -342,6 +342,9 @@ log "300 random CDBs answered"
 
 # data still intact where nothing wrote
 check_pattern sashdd "$HDD"
-check_dmesg 'Invalid command operation code|Logical block address out of range|Invalid field in cdb|Unrecovered read error|Medium Error|Write error|critical medium error|I/O error, dev sd[a-z] .* sector (1024|2048)'
+# Errors the kernel may log are those of the injected failures only: on
+# the BADDISK drive, a read of LBA 1024 and a write of LBA 2048.
+_bad=${BAD#/dev/}
+check_dmesg "(critical medium error|I/O error), dev $_bad, sector 1024 op 0x0:\(READ\) |(critical medium error|I/O error), dev $_bad, sector 2048 op 0x1:\(WRITE\) "
 [ "$MISSES" -eq 0 ] || fail "$MISSES checks missed"
 log "mr9600 SCSI command set ok"

@@ -71,4 +71,7 @@ drive_set demo-m5 state '"offline"'
 vd_sum demo 64
 assert_eq "checksum read through the rebuilt drive (drive 5 failed)" "$before" "$SUM"
 log "rebuild finished, data intact"
-check_dmesg 'mpi3mr'
+# A member failing and the rebuild reach the driver as device info
+# changes only: its log and the kernel's stay free of errors.
+mr9600_driver_log ""
+check_dmesg ""

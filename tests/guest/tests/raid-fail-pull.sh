@@ -55,5 +55,6 @@ for n in $FAIL_VDS; do
     assert_eq "VD $n after the rebuild onto new drives" "$(eval echo "\$SUM0_$n")" "$SUM"
 done
 log "rebuilt onto the inserted drives; data unchanged"
-mr9600_driver_log 'removed|state change|event|added'
-check_dmesg 'mpi3mr'
+# Pulled and inserted members log no errors (driver or kernel).
+mr9600_driver_log ""
+check_dmesg ""
