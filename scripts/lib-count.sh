@@ -52,10 +52,12 @@ count_tap() {
     [ "$CNT_FAIL" = 0 ] && [ "$CNT_PASS" -gt 0 ]
 }
 
-# count_meson LOG LABEL: meson's testlog.json.  Each test counts its TAP
+# count_meson LOG LABEL: meson's testlog.json.  Each TAP test counts its
 # subtests (count_tap over the stdout meson kept): meson itself calls a
-# TAP test OK when only some of its subtests skipped.  A test whose result
-# is not OK (SKIP included) fails even when its TAP looks clean.
+# TAP test OK when only some of its subtests skipped.  A test whose stdout
+# has no TAP at all (no plan, no result line: an exitcode test) counts as
+# one test.  A test whose result is not OK (SKIP included) fails even when
+# its TAP looks clean.
 count_meson() {
     local log=$1 label=$2 dir name result rc p=0 f=0
     if [ ! -s "$log" ]; then
@@ -86,7 +88,13 @@ EOF
         name=$(cat "$t/name")
         result=$(cat "$t/result")
         rc=$(cat "$t/returncode")
-        count_tap "$t/stdout" "$label $name" "$rc"
+        if grep -qE '^(1\.\.[0-9]+|(not )?ok([[:space:]]|$))' "$t/stdout"; then
+            count_tap "$t/stdout" "$label $name" "$rc"
+        elif [ "$result" = OK ] && [ "$rc" = 0 ]; then
+            CNT_PASS=1 CNT_FAIL=0
+        else
+            CNT_PASS=0 CNT_FAIL=1
+        fi
         if [ "$result" != OK ]; then
             echo "count: $label $name: meson result $result"
             [ "$CNT_FAIL" != 0 ] || CNT_FAIL=1
