@@ -24,8 +24,8 @@ control_fake_image() {
 
 # control_fake_qemu [BODY]: writes a QEMU stand-in, $CONTROL_TMP/qemu, and
 # exports QEMU= so that run.sh uses it.  BODY is bash run by the stand-in
-# (default: a clean run with verdict 0) with $token (from -append) and
-# these functions:
+# (default: a clean run with verdict 0) with $token (from -append), $phase
+# (MRSIM_PHASE of this boot) and these functions:
 #   booted             the guest's MRSIM-BOOTED line
 #   verdict N          the verdict line, as tests/guest/init prints it
 #   dump LINE...       the dmesg dump init prints before the verdict, with
@@ -46,6 +46,13 @@ for a; do
     prev=$a
 done
 token=$(printf '%s\n' "$append" | sed -n 's/.*mrsim\.token=\([0-9a-f]*\).*/\1/p')
+initrd=""; prev=""
+for a; do
+    [ "$prev" != -initrd ] || initrd=$a
+    prev=$a
+done
+# The phase, from the env file of the test cpio run.sh appends.
+phase=$(grep -ao 'MRSIM_PHASE=[0-9]*' "$initrd" 2>/dev/null | tail -n 1 | cut -d= -f2)
 booted() { echo "MRSIM-BOOTED uptime=1.00 kernel=fake"; }
 verdict() { echo "@@MRSIM-VERDICT $token $1@@"; }
 dump() {
