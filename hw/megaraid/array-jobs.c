@@ -447,6 +447,14 @@ static void job_pace_slots(MRJobRun *r, MRTiming *t, uint64_t now)
         p->busy[i] = false;
         p->next[i] = now;
     }
+    for (unsigned i = n; i < p->slots; i++) {
+        /* a slot given up at a lower rate: its chunk is booked, count it */
+        if (p->busy[i]) {
+            p->busy[i] = false;
+            p->completed++;
+            p->run_completed++;
+        }
+    }
     p->slots = n;
     p->rate = rate;
 }

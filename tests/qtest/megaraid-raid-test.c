@@ -1425,6 +1425,50 @@ static void test_timing_rebuild(void)
     rig_destroy(&r);
 }
 
+/*
+ * timing=on: rebuild-rate changes while the paced rebuild runs (more
+ * slots, fewer, the fewest) and the rebuild still ends, faster at 100 %
+ * than the model gives it at 30 %.
+ */
+static void test_timing_rate(void)
+{
+    g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
+                                             DRIVE_BYTES * 32);
+    static const int rates[] = { 100, 1, 30, 100 };
+    int64_t model_ms, step, elapsed = 0, last_ms;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    drive_extra = extra;
+    m = mr_start(&r, ",timing=on,time-scale=4");
+    drive_extra = "";
+    fail_drive(m, 1);
+    model_ms = qom_get_int(m, CTRL, "vd0-job-model-ms");
+    step = model_ms * 1000000LL / 100;
+    for (int i = 0; ; i++) {
+        g_autofree char *job = qom_get_str(m, CTRL, "vd0-job");
+
+        if (!strcmp(job, "none")) {
+            break;
+        }
+        if (i % 5 == 0 && i / 5 < ARRAY_SIZE(rates)) {
+            qom_set_int(m, CTRL, "rebuild-rate", rates[i / 5]);
+        }
+        g_assert_cmpint(elapsed, <, model_ms * 1000000LL * 4);
+        qtest_clock_step(m->qts, step);
+        elapsed += step;
+        g_usleep(2000);
+    }
+    last_ms = qom_get_int(m, CTRL, "vd0-last-job-ms");
+    g_test_message("rebuild with rate changes: %" PRId64 " ms, %" PRId64
+                   " ms modelled at rate 30", last_ms, model_ms);
+    g_assert_cmpint(last_ms, <, model_ms);
+    assert_drive_state(m, 4, "online");
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1441,5 +1485,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/offline", test_offline);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
     qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
+    qtest_add_func("/megaraid-raid/timing-rate", test_timing_rate);
     return g_test_run();
 }
