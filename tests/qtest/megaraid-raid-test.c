@@ -1469,6 +1469,88 @@ static void test_timing_rate(void)
     rig_destroy(&r);
 }
 
+/*
+ * timing=on: virtual ns until a burst of @n 1 MiB reads of the VD, all
+ * posted at one instant, has completed.  The clock moves only once every
+ * request has done its real work (held or completed), so each is costed
+ * when it arrived, however slow the host.
+ */
+static int64_t timing_burst(MR *m, int n)
+{
+    uint8_t cdb[10] = { 0x28 };
+    int64_t t0 = qtest_clock_step(m->qts, 1), t = t0;
+    int got = 0;
+    Desc d;
+
+    for (int i = 0; i < n; i++) {
+        stl_be_p(cdb + 2, i * 2048);
+        stw_be_p(cdb + 7, 2048);
+        scsi_post(m, VD_HANDLE, cdb, 10, DIR_READ, 1024 * 1024);
+    }
+    while (got < n) {
+        for (int i = 0; i < 10000; i++) {
+            while (mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
+                           R_OREP_CI1, &d, 0)) {
+                g_assert_cmpint(d.type, ==, DT_SUCCESS);
+                got++;
+            }
+            if (got + qom_get_int(m, CTRL, "timing-held") >= n) {
+                break;
+            }
+            g_usleep(500);
+        }
+        if (got < n) {
+            t = qtest_clock_step(m->qts, 10000);
+        }
+    }
+    return t - t0;
+}
+
+/*
+ * timing=on: the foreground pays for a rebuild.  A burst of 32 reads of
+ * 1 MiB takes longer while a member is being rebuilt (degraded reads and
+ * the rebuild's floor share of the drives) than before and after.
+ */
+static void test_timing_load(void)
+{
+    g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
+                                             DRIVE_BYTES * 32);
+    int64_t before, during, after, step;
+    g_autofree char *job = NULL;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    drive_extra = extra;
+    m = mr_start(&r, ",timing=on");
+    drive_extra = "";
+    before = timing_burst(m, 32);
+    fail_drive(m, 1);
+    job = qom_get_str(m, CTRL, "vd0-job");
+    g_assert_cmpstr(job, ==, "rebuild");
+    /* into the rebuild's steady state */
+    qtest_clock_step(m->qts, 20 * 1000000);
+    during = timing_burst(m, 32);
+    step = qom_get_int(m, CTRL, "vd0-job-model-ms") * 1000000LL / 50;
+    for (int i = 0; i < 500 && strcmp(job, "none"); i++) {
+        qtest_clock_step(m->qts, step);
+        g_usleep(2000);
+        g_free(job);
+        job = qom_get_str(m, CTRL, "vd0-job");
+    }
+    assert_vd_state(m, "optimal");
+    after = timing_burst(m, 32);
+    g_test_message("32 x 1 MiB reads: %" PRId64 " ns optimal, %" PRId64
+                   " ns during the rebuild, %" PRId64 " ns after it",
+                   before, during, after);
+    g_assert_cmpint(during * 10, >, before * 12);
+    g_assert_cmpint(after * 10, <, before * 11);
+    g_assert_cmpint(after * 10, >, before * 9);
+    g_assert_cmpint(qom_get_int(m, CTRL, "timing-late"), ==, 0);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1486,5 +1568,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
     qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
     qtest_add_func("/megaraid-raid/timing-rate", test_timing_rate);
+    qtest_add_func("/megaraid-raid/timing-load", test_timing_load);
     return g_test_run();
 }
