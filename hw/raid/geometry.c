@@ -72,7 +72,7 @@ static bool is_striped(RaidLevel level)
     return level != RAID_LEVEL_1 && level != RAID_LEVEL_JBOD;
 }
 
-static uint32_t level_parity(RaidLevel level)
+uint32_t raid_level_parity(RaidLevel level)
 {
     switch (level) {
     case RAID_LEVEL_5:
@@ -88,7 +88,7 @@ static uint32_t level_parity(RaidLevel level)
 
 uint32_t raid_level_redundancy(RaidLevel level, uint32_t span_members)
 {
-    return is_mirror(level) ? span_members - 1 : level_parity(level);
+    return is_mirror(level) ? span_members - 1 : raid_level_parity(level);
 }
 
 void raid_level_ddf_codes(RaidLevel level, uint32_t span_members,
@@ -181,7 +181,7 @@ bool raid_layout_init(RaidLayout *l, const RaidLayoutDesc *d, GError **errp)
     l->members = spans * n;
     l->parity = raid_level_redundancy(d->level, n);
     l->span_data = is_mirror(d->level) || d->level == RAID_LEVEL_JBOD ?
-                   1 : n - level_parity(d->level);
+                   1 : n - raid_level_parity(d->level);
 
     for (uint32_t m = 0; m < l->members; m++) {
         uint64_t start = d->member_start ? d->member_start[m] : 0;
@@ -235,7 +235,7 @@ uint32_t raid_layout_p_member(const RaidLayout *l, uint64_t row,
 {
     uint32_t n = l->span_members;
 
-    if (!level_parity(l->level)) {
+    if (!raid_level_parity(l->level)) {
         return UINT32_MAX;
     }
     return span * n + (n - 1 - (uint32_t)(row % n));
@@ -247,7 +247,7 @@ uint32_t raid_layout_q_member(const RaidLayout *l, uint64_t row,
     uint32_t n = l->span_members;
     uint32_t p;
 
-    if (level_parity(l->level) != 2) {
+    if (raid_level_parity(l->level) != 2) {
         return UINT32_MAX;
     }
     p = n - 1 - (uint32_t)(row % n);
@@ -258,7 +258,7 @@ static uint32_t data_local(const RaidLayout *l, uint64_t row, uint32_t d)
 {
     uint32_t n = l->span_members;
 
-    if (!level_parity(l->level)) {
+    if (!raid_level_parity(l->level)) {
         return is_mirror(l->level) ? 0 : d;
     }
     return (n - 1 - (uint32_t)(row % n) + 1 + d) % n;
@@ -287,14 +287,14 @@ RaidRole raid_layout_role(const RaidLayout *l, uint64_t row, uint32_t member,
     if (is_mirror(l->level)) {
         return RAID_ROLE_MIRROR;
     }
-    if (!level_parity(l->level)) {
+    if (!raid_level_parity(l->level)) {
         *data_index = i;
         return RAID_ROLE_DATA;
     }
     if (i == p) {
         return RAID_ROLE_P;
     }
-    if (level_parity(l->level) == 2 && i == (p + n - 1) % n) {
+    if (raid_level_parity(l->level) == 2 && i == (p + n - 1) % n) {
         return RAID_ROLE_Q;
     }
     *data_index = (i + n - p - 1) % n;

@@ -63,12 +63,6 @@ static bool level_mirror(RaidLevel l)
     return l == RAID_LEVEL_1 || l == RAID_LEVEL_10;
 }
 
-static bool level_parity(RaidLevel l)
-{
-    return l == RAID_LEVEL_5 || l == RAID_LEVEL_50 ||
-           l == RAID_LEVEL_6 || l == RAID_LEVEL_60;
-}
-
 /* The member a drive is in, vd->members if none. */
 static uint32_t member_of(const TimingVd *vd, int drive)
 {
@@ -114,7 +108,7 @@ uint64_t timing_background_submit(TimingModel *m, uint64_t now_ns,
         uint32_t i = member_of(vd, bg->target_drive);
 
         if (i == vd->members || !(level_mirror(vd->level) ||
-                                  level_parity(vd->level))) {
+                                  raid_level_parity(vd->level))) {
             return now_ns;
         }
         span0 = i / vd->span_members * vd->span_members;
@@ -158,7 +152,7 @@ uint64_t timing_background_submit(TimingModel *m, uint64_t now_ns,
     for (unsigned i = 0; i < nsrc; i++) {
         t_x = fmax(t_x, bg_drive(m, src[i], false, bytes, t_rd, g));
     }
-    if (level_parity(vd->level) && nsrc > 1) {
+    if (raid_level_parity(vd->level) && nsrc > 1) {
         t_x = timing_res_book_bg(&m->res[TR_PAR], t_x,
                                  nsrc * bytes * m->par_ns_b, g);
     }

@@ -33,21 +33,6 @@
 
 #define SECTOR RAID_SECTOR_SIZE
 
-/* Parity strips per stripe: 0, 1 (RAID 5/50), 2 (RAID 6/60). */
-static unsigned level_parity(RaidLevel l)
-{
-    switch (l) {
-    case RAID_LEVEL_5:
-    case RAID_LEVEL_50:
-        return 1;
-    case RAID_LEVEL_6:
-    case RAID_LEVEL_60:
-        return 2;
-    default:
-        return 0;
-    }
-}
-
 /*
  * Unloaded latency of one command beyond its transfer; a rotational drive
  * streaming sequentially pays no positioning.
@@ -239,7 +224,7 @@ static uint64_t submit_read(TimingModel *m, double t,
     if (fw_path) {
         fw += c->fw_backend_cmd_ns * pc->member_reads;
     }
-    if (pc->degraded_stripes && level_parity(vd->level)) {
+    if (pc->degraded_stripes && raid_level_parity(vd->level)) {
         /* reconstruct: members through the engine, result via the cache */
         fw += c->fw_parity_ns;
         timing_demand_add(dm, TR_DDR, 2.0 * req->bytes * m->ddr_ns_b);
@@ -259,7 +244,7 @@ static double demand_destage(TimingModel *m, TimingDemand *dm,
     const TimingCtrlProfile *c = m->c;
     const TimingVd *vd = req->vd;
     const RaidPlanCost *pc = &req->cost;
-    unsigned k = level_parity(vd->level);
+    unsigned k = raid_level_parity(vd->level);
     double share = MAX(req->share, 1u), scale = 1.0 / share;
     double rd = (double)pc->read_sectors * SECTOR;
     double wr = (double)pc->write_sectors * SECTOR;

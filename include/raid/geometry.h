@@ -135,6 +135,8 @@ typedef struct RaidExtent {
 const char *raid_level_name(RaidLevel level);
 /* Parse "0", "raid5", "r60", "jbod", ... */
 bool raid_level_parse(const char *s, RaidLevel *level);
+/* Parity strips per stripe: 1 for RAID 5/50, 2 for RAID 6/60, else 0. */
+uint32_t raid_level_parity(RaidLevel level);
 /*
  * Members a span of this level and width can lose and still serve all of
  * its data (RAID 1/10: width - 1; RAID 5/50: 1; RAID 6/60: 2; else 0).
