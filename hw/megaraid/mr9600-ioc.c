@@ -21,6 +21,7 @@
 #define MR9600_FW_BUILD         18
 #define MR9600_PRODUCT_ID       0x2000
 #define MR9600_SHUTDOWN_TIMEOUT 10
+#define MR9600_DMA_ADDRESS_WIDTH 64
 
 void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
                          const MPI3RequestHeader *hdr, uint16_t ioc_status)
@@ -95,8 +96,15 @@ static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
     f.max_host_pds = cpu_to_le16(MR_MAX_SAS_SATA_DRIVES);
     f.max_adv_host_pds = cpu_to_le16(MR_MAX_SAS_SATA_DRIVES);
     f.max_raid_pds = cpu_to_le16(raid ? MR_MAX_SAS_SATA_DRIVES : 0);
-    f.flags = cpu_to_le32(raid ? MPI3_IOCFACTS_FLAGS_PERSONALITY_RAID_DDR
-                               : MPI3_IOCFACTS_FLAGS_PERSONALITY_EHBA);
+    /*
+     * The width of the DMA addresses the IOC decodes: every address the
+     * device takes is checked against guest memory, not truncated, so all
+     * 64 bits.  (A zero here makes newer mpi3mr compute a 0-bit mask.)
+     */
+    f.flags = cpu_to_le32((raid ? MPI3_IOCFACTS_FLAGS_PERSONALITY_RAID_DDR
+                                : MPI3_IOCFACTS_FLAGS_PERSONALITY_EHBA) |
+                          (MR9600_DMA_ADDRESS_WIDTH <<
+                           MPI3_IOCFACTS_FLAGS_DMA_ADDRESS_WIDTH_SHIFT));
     f.max_operational_request_queues = cpu_to_le16(s->max_op_queues);
     f.max_operational_reply_queues = cpu_to_le16(s->max_op_queues);
     f.shutdown_timeout = cpu_to_le16(MR9600_SHUTDOWN_TIMEOUT);

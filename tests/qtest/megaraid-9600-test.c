@@ -598,6 +598,7 @@ static void test_facts(void)
     g_assert_cmpuint(lduw_le_p(f + 0x30), ==, 1);
     g_assert_cmpuint(lduw_le_p(f + 0x32), ==, 1024);
     g_assert_cmphex(ldl_le_p(f + 0x44) & 0xF, ==, 2);         /* RAID */
+    g_assert_cmpuint((ldl_le_p(f + 0x44) >> 8) & 0xFF, ==, 64); /* DMA bits */
     g_assert_cmpuint(lduw_le_p(f + 0x48), >=, 1);
     g_assert_cmpuint(lduw_le_p(f + 0x48), <=, 383);
     g_assert_cmpuint(lduw_le_p(f + 0x48), ==, lduw_le_p(f + 0x4A));
