@@ -61,7 +61,13 @@ static void mr9600_ioc_reset(MR9600State *s)
     mr9600_requests_abort_all(s);
     mr9600_queues_reset(s);
     mr9600_devices_reset(s);
-    s->ioc_config &= ~(MPI3_IOC_CONFIG_ENABLE_IOC | MPI3_IOC_CONFIG_DIAG_SAVE);
+    /*
+     * A reset also ends a shutdown request: the driver ORs the field into
+     * IOC Configuration again at its next shutdown, and only a change to
+     * NORMAL starts one (a field left set would never complete again).
+     */
+    s->ioc_config &= ~(MPI3_IOC_CONFIG_ENABLE_IOC | MPI3_IOC_CONFIG_DIAG_SAVE |
+                       MPI3_IOC_CONFIG_SHUTDOWN_MASK);
     s->ioc_status &= ~(MPI3_IOC_STATUS_READY | MPI3_IOC_STATUS_FAULT);
     s->ioc_status |= MPI3_IOC_STATUS_RESET_HISTORY;
     s->host_diag = 0;
@@ -183,6 +189,8 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
             trace_megaraid_ub_enable_in_state(s->ioc_status);
             return;
         }
+        /* A new session: no shutdown is pending or reported. */
+        s->ioc_config &= ~MPI3_IOC_CONFIG_SHUTDOWN_MASK;
         s->ioc_status &= ~MPI3_IOC_STATUS_SHUTDOWN_MASK;
         if (!mr9600_admin_enable(s)) {
             mr9600_ioc_fault(s, MR9600_FAULT_ADMIN_Q_CONFIG);

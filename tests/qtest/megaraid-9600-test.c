@@ -571,6 +571,22 @@ static void test_state_machine(void)
     wr(m, R_IOC_STATUS, ST_RESET_HIST);
     wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
     mr_wait_shutdown(m);
+
+    /*
+     * The driver is loaded again (enable) and shut down again, ORing the
+     * field into what it reads: the second notification completes too.
+     */
+    mr_enable(m);
+    g_assert_cmphex(rd(m, R_IOC_CONFIG) & 0xC000, ==, 0);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_SHUTDOWN, ==, 0);
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
+    mr_wait_shutdown(m);
+    /* ... and after a message unit reset with the field still set. */
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
+    g_assert_cmphex(rd(m, R_IOC_CONFIG) & 0xC000, ==, 0);
+    mr_enable(m);
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
+    mr_wait_shutdown(m);
     mr_stop(m);
 }
 

@@ -126,6 +126,17 @@ check_disks
 for _n in $(disk_names); do
     host_expect "$_n" "$(disk_dev "$_n")"
 done
+# Unload once more: the second shutdown notification of this boot (the
+# driver ORs the field into IOC Configuration again) completes at once,
+# not after the driver's shutdown timeout.
+t0=$(cut -d' ' -f1 /proc/uptime)
+assert_cmd "second rmmod mpi3mr" rmmod mpi3mr
+t1=$(cut -d' ' -f1 /proc/uptime)
+log "second unload took $(echo "$t0 $t1" | awk '{ print $2 - $1 }') s"
+echo "$t0 $t1" | awk '{ exit !($2 - $1 < 5) }' ||
+    fail "the second driver unload took $t0 -> $t1 s (shutdown timeout?)"
+assert_eq "successful shutdown notifications" 2 \
+    "$(dmesg | grep -c 'after successful shutdown')"
 # What the one host reset logs (mpi3mr turns it into a diag fault, code
 # F000h, and a soft reset); the LUN and target resets log nothing these
 # checks flag.
