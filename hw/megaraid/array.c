@@ -246,8 +246,12 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
                g_strndup(a->product, 16);
     u->serial = g_strdup_printf("%08x%04x", crc, vd->idx);
     u->firmware = g_strdup("5.29");
-    /* NAA 6 with the LSI OUI, as MegaRAID volumes report */
+    /*
+     * NAA 6 (16 bytes) with the LSI OUI, as MegaRAID volumes report; the
+     * extension is the rest of the VD GUID, so the name is stable.
+     */
     u->wwn = 0x600605b000000000ULL | ((uint64_t)crc << 4) | (vd->idx & 0xf);
+    u->wwn_ext = ldq_be_p(v->guid + RAID_GUID_LEN - 8) | 1;
     u->block_size = bs;
     u->phys_block_size = pbs;
     u->num_blocks = vd->layout.vd_sectors * RAID_SECTOR_SIZE / bs;

@@ -104,8 +104,18 @@ static int mr_vpd_devid(const MRDrive *d, uint8_t *buf)
     uint8_t id[68];
     int n = 4;
 
-    /* Logical unit: NAA from the WWN (binary, NAA designator). */
+    /*
+     * Logical unit: NAA from the WWN (binary, NAA designator): 8 bytes of
+     * NAA 5, or the 16 bytes NAA 6 takes (a volume: 600605b0...).
+     */
     mr_put64(id, d->wwn);
+    if (d->wwn_ext) {
+        /* A volume has no SCSI ports of its own: its name is all. */
+        mr_put64(id + 8, d->wwn_ext);
+        n += mr_desig(buf + n, 0, 1, false, 0, 3, id, 16);
+        mr_put16(buf + 2, n - 4);
+        return n;
+    }
     n += mr_desig(buf + n, 0, 1, false, 0, 3, id, 8);
 
     switch (d->iface) {

@@ -465,7 +465,7 @@ vd_data_drives() {
 # check_vd NAME: the VD's disk is a BROADCOM virtual disk of the expected
 # size whose block limits give the full stripe as optimal transfer length.
 check_vd() {
-    local dev inq v p bytes bl otl want
+    local dev inq v p bytes bl otl want di
     dev=$(vd_dev "$1")
     [ -n "$dev" ] || fail "VD $1 has no disk"
     inq=$(sg_inq "$dev") || fail "sg_inq $dev (VD $1) failed"
@@ -485,6 +485,15 @@ check_vd() {
     [ "$(vd_attr "$1" level)" != raid1 ] || want=0
     want=$((want / bl))
     assert_eq "optimal transfer length of VD $1 ($dev, blocks)" "$want" "$otl"
+    # Device Identification: sg3_utils' strict parser takes the volume's
+    # name without complaint, and it is a 16-byte NAA 6 (600605b...).
+    di=$(sg_vpd -p di "$dev" 2>&1) || fail "sg_vpd -p di $dev (VD $1) failed"
+    if echo "$di" | grep -qiE 'unexpected|malformed|bad |error|truncat'; then
+        echo "$di"
+        fail "sg_vpd complains about the identification page of VD $1 ($dev)"
+    fi
+    echo "$di" | grep -qE '^ +0x600605b[0-9a-f]{25}$' || {
+        echo "$di"; fail "VD $1 ($dev) has no 16-byte NAA 6 name"; }
     log "VD $1 = $dev: $v $p, $(vd_attr "$1" level), $bytes bytes, full stripe $otl blocks"
 }
 

@@ -890,6 +890,21 @@ static void test_import(void)
     g_assert_cmpuint(lduw_be_p(buf + 6), ==, STRIP_SECTORS);
     g_assert_cmpuint(ldl_be_p(buf + 12), ==, 3 * STRIP_SECTORS);
 
+    /*
+     * Device Identification VPD: the volume's name is a 16-byte NAA 6
+     * (IEEE Registered Extended) with the LSI OUI, 600605b...
+     */
+    cdb[2] = 0x83;
+    res = scsi_cmd(m, VD_HANDLE, cdb, 6, DIR_READ, 64);
+    g_assert_cmphex(res.status, ==, 0);
+    qtest_memread(m->qts, m->data, buf, 64);
+    g_assert_cmphex(buf[1], ==, 0x83);
+    g_assert_cmphex(buf[5] & 0x3F, ==, 0x03);           /* LU, NAA */
+    g_assert_cmpuint(buf[7], ==, 16);
+    g_assert_cmphex(buf[8] >> 4, ==, 6);
+    g_assert_cmphex(ldl_be_p(buf + 8) >> 4, ==, 0x600605b);
+    g_assert_cmphex(ldq_be_p(buf + 16), !=, 0);
+
     /* The blank drive is a plain JBOD that answers I/O. */
     memset(cdb, 0, sizeof(cdb));
     res = scsi_cmd(m, 6, cdb, 6, DIR_NONE, 0);

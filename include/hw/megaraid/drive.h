@@ -87,6 +87,12 @@ struct MRDrive {
     char *serial;
     char *firmware;
     uint64_t wwn;               /* 0: derived from controller and slot */
+    /*
+     * Non-zero: the logical unit's name is NAA 6 (IEEE Registered
+     * Extended, 16 bytes): wwn, then this vendor specific extension
+     * (RAID volumes; a drive's wwn is an 8-byte NAA 5 name).
+     */
+    uint64_t wwn_ext;
     uint32_t rotation_rate;     /* 1 for SSD, RPM for HDD */
     char *perf_str;             /* timing: performance profile name */
     uint64_t modelled_capacity; /* timing: bytes, 0 = the profile's */
