@@ -68,6 +68,8 @@ bool mr_target_timing_cancel(MRTargetReq *req);
 
 /* target-io.c: commands that access the medium */
 void mr_target_rw(MRTargetReq *req);
+/* WRITE(6/10/12/16) and WRITE AND VERIFY(10/12/16). */
+bool mr_target_is_write(uint8_t opcode);
 void mr_target_sync(MRTargetReq *req);
 void mr_target_verify(MRTargetReq *req);
 void mr_target_write_same(MRTargetReq *req);

@@ -104,7 +104,7 @@ static void mr_io_error(MRTargetReq *req, int ret, bool write, uint64_t lba)
     mr_target_fail(req, &s);
 }
 
-static bool mr_is_write(uint8_t opcode)
+bool mr_target_is_write(uint8_t opcode)
 {
     switch (opcode) {
     case WRITE_6:
@@ -143,7 +143,7 @@ static void mr_rw_complete(void *opaque, int ret)
     MRTargetReq *req = opaque;
     MRDrive *d = req->drive;
     BlockAcctStats *stats = mr_medium_stats(d);
-    bool write = mr_is_write(req->cdb[0]);
+    bool write = mr_target_is_write(req->cdb[0]);
 
     req->aiocb = NULL;
     if (req->own_qsg) {
@@ -197,7 +197,7 @@ void mr_target_rw(MRTargetReq *req)
 {
     MRDrive *d = req->drive;
     const uint8_t *cdb = req->cdb;
-    bool write = mr_is_write(cdb[0]);
+    bool write = mr_target_is_write(cdb[0]);
     uint16_t len_byte;
     uint64_t lba, bytes;
     uint32_t n;

@@ -21,20 +21,15 @@
 /* The model's operation for a finished command, or -1: not costed. */
 static int mr_timing_op(const MRTargetReq *req)
 {
+    if (mr_target_is_write(req->cdb[0])) {
+        return TIMING_OP_WRITE;
+    }
     switch (req->cdb[0]) {
     case READ_6:
     case READ_10:
     case READ_12:
     case READ_16:
         return TIMING_OP_READ;
-    case WRITE_6:
-    case WRITE_10:
-    case WRITE_12:
-    case WRITE_16:
-    case WRITE_VERIFY_10:
-    case WRITE_VERIFY_12:
-    case WRITE_VERIFY_16:
-        return TIMING_OP_WRITE;
     case SYNCHRONIZE_CACHE:
     case SYNCHRONIZE_CACHE_16:
         return TIMING_OP_FLUSH;
