@@ -103,3 +103,22 @@ control_tap_sample() {
         $(pkg-config --cflags --libs glib-2.0) >&2 || return 1
     echo "$bin"
 }
+
+# control_ddf_fuzz_with SOURCE: tests/fuzz/ddf-fuzz.sh for 5 s, with a CC
+# stand-in that builds the C file SOURCE (a broken fuzzer) instead of the
+# DDF fuzzer; returns the script's status.
+control_ddf_fuzz_with() {
+    cat > "$CONTROL_TMP/cc" <<EOS
+#!/bin/bash
+# CC stand-in of control $CONTROL_NAME: builds $1 into the -o file.
+out=""
+while [ \$# -gt 0 ]; do
+    [ "\$1" != -o ] || out=\$2
+    shift
+done
+exec cc -o "\$out" "$1"
+EOS
+    chmod +x "$CONTROL_TMP/cc"
+    CC="$CONTROL_TMP/cc" DDF_FUZZ_DIR="$CONTROL_TMP/fuzz" \
+        "$CONTROL_TOP/tests/fuzz/ddf-fuzz.sh" 5
+}

@@ -15,15 +15,4 @@ int main(void)
     return 0;
 }
 EOS
-cat > "$CONTROL_TMP/cc" <<EOS
-#!/bin/bash
-# CC stand-in of control $CONTROL_NAME: builds killed.c into the -o file.
-out=""
-while [ \$# -gt 0 ]; do
-    [ "\$1" != -o ] || out=\$2
-    shift
-done
-exec cc -o "\$out" "$CONTROL_TMP/killed.c"
-EOS
-chmod +x "$CONTROL_TMP/cc"
-CC="$CONTROL_TMP/cc" DDF_FUZZ_DIR="$CONTROL_TMP/fuzz" tests/fuzz/ddf-fuzz.sh 5
+control_ddf_fuzz_with "$CONTROL_TMP/killed.c"
