@@ -1360,6 +1360,24 @@ static void test_timing_hold(void)
 }
 
 /*
+ * The timing tests' rig: a RAID 5 of 4 drives plus a spare, each modelled
+ * at 32 times its image, on a controller with timing=on and `ctrl_opts`.
+ */
+static MR *timing_rig_start(Rig *r, const char *ctrl_opts)
+{
+    g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
+                                             DRIVE_BYTES * 32);
+    g_autofree char *opts = g_strdup_printf(",timing=on%s", ctrl_opts);
+    MR *m;
+
+    rig_create(r, 5, 4, 1, RAID_LEVEL_5);
+    drive_extra = extra;
+    m = mr_start(r, opts);
+    drive_extra = "";
+    return m;
+}
+
+/*
  * timing=on: a RAID 5 rebuild of drives modelled at 32 times their image
  * takes, on the virtual clock, what the model gives it with no load
  * (timing_rebuild_idle_ns x time-scale, vd0-job-model-ms) within 10 %,
@@ -1370,17 +1388,12 @@ static void test_timing_hold(void)
  */
 static void test_timing_rebuild(void)
 {
-    g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
-                                             DRIVE_BYTES * 32);
     int64_t model_ms, step, elapsed = 0, last_ms, last_model;
     bool half = false;
     Rig r;
     MR *m;
 
-    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
-    drive_extra = extra;
-    m = mr_start(&r, ",timing=on,time-scale=4");
-    drive_extra = "";
+    m = timing_rig_start(&r, ",time-scale=4");
     g_assert_cmpint(qom_get_int(m, CTRL, "vd0-job-model-ms"), ==, -1);
     g_assert_cmpint(qom_get_int(m, CTRL, "vd0-last-job-ms"), ==, -1);
     fail_drive(m, 1);
@@ -1447,17 +1460,12 @@ static void test_timing_rebuild(void)
  */
 static void test_timing_rate(void)
 {
-    g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
-                                             DRIVE_BYTES * 32);
     static const int rates[] = { 100, 1, 30, 100 };
     int64_t model_ms, step, elapsed = 0, last_ms;
     Rig r;
     MR *m;
 
-    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
-    drive_extra = extra;
-    m = mr_start(&r, ",timing=on,time-scale=4");
-    drive_extra = "";
+    m = timing_rig_start(&r, ",time-scale=4");
     fail_drive(m, 1);
     model_ms = qom_get_int(m, CTRL, "vd0-job-model-ms");
     step = model_ms * 1000000LL / 100;
@@ -1528,17 +1536,12 @@ static int64_t timing_burst(MR *m, int n)
  */
 static void test_timing_load(void)
 {
-    g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
-                                             DRIVE_BYTES * 32);
     int64_t before, during, after, step;
     g_autofree char *job = NULL;
     Rig r;
     MR *m;
 
-    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
-    drive_extra = extra;
-    m = mr_start(&r, ",timing=on");
-    drive_extra = "";
+    m = timing_rig_start(&r, "");
     before = timing_burst(m, 32);
     fail_drive(m, 1);
     job = qom_get_str(m, CTRL, "vd0-job");
