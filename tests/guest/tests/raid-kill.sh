@@ -44,7 +44,7 @@ if [ "${1:-}" = --host-prepare ]; then
     raid_host_ctrl c-k "journal=$2/journal.bin"
     raid_host_group k5 raid5 nvme 3 0 "" --write-back
     raid_host_ctrl c-r rebuild-rate=1
-    RAID_PREFILL=1 raid_host_group rr raid5 sas 3 1
+    RAID_PREFILL=1 RAID_DRIVE_SIZE=64M raid_host_group rr raid5 sas 3 1
     exit 0
 fi
 
@@ -160,6 +160,8 @@ if [ "$MRSIM_PHASE" = 1 ]; then
             held=$high
         fi
         vd_qom rr job-row
+        [ "$QOM" != -1 ] ||
+            fail "rr: the rebuild ended before the writers filled the cache"
         echo "$(now_ms) $QOM" >> /tmp/rr-rows
         vd_qom rr checkpoint-row
         ckpt=$QOM
@@ -241,8 +243,11 @@ expect_vd k5 state '^optimal$'
     # ...and not past the cursor at the kill: the row read last plus what
     # the job can do until the kill, at the rate measured in phase 1 over
     # the time to the kill request + 2 s (the request, rate jitter), + one
-    # batch (1 MiB of member I/O: 5 rows of this 3 x 64 KiB RAID 5).
-    max=$((RR_ROW + RR_RATE * (RR_LAG_MS + 2000) / 1000 + 5))
+    # batch (1 MiB of member I/O: 5 rows of this 3 x 64 KiB RAID 5).  The
+    # rate is taken twice: at rebuild-rate 1 the job works in bursts and
+    # a second guest on the host skews the mean measured in phase 1 (a
+    # resume 5 % past the single-rate bound was seen).
+    max=$((RR_ROW + 2 * RR_RATE * (RR_LAG_MS + 2000) / 1000 + 5))
     [ "$resumed" -le "$max" ] ||
         fail "rr: the rebuild resumed at row $resumed, past the row it can have reached at the kill ($max)"
 }
