@@ -19,6 +19,7 @@ kmod
 fio
 lsscsi
 sg3-utils
+sdparm
 smartmontools
 pciutils
 util-linux

@@ -43,12 +43,12 @@ modules="$boot_modules $extra_modules"
 
 # Host tools copied into the guest, with the packages they come from.
 tool_pkgs="busybox-static bash fio lsscsi sg3-utils smartmontools pciutils
-    util-linux fdisk e2fsprogs mdadm"
+    util-linux fdisk e2fsprogs mdadm sdparm"
 tools="/bin/bash /usr/bin/fio /usr/bin/lsscsi /usr/sbin/smartctl /usr/bin/lspci
     /usr/bin/setpci /usr/bin/lsblk /usr/sbin/blkid /usr/sbin/blockdev
     /usr/bin/findmnt /usr/sbin/wipefs /usr/sbin/sfdisk
     /sbin/mke2fs /sbin/e2fsck /sbin/dumpe2fs /sbin/tune2fs /sbin/mdadm
-    /sbin/mdmon"
+    /sbin/mdmon /usr/bin/sdparm"
 
 # Resolve the kernel package: the linux-image-amd64 metapackage names the
 # exact versioned package of each suite.
