@@ -6,6 +6,10 @@
  * replace, interrupted and resumed rebuild, check, import of an
  * mdadm-style foreign DDF set, error messages naming the file and the
  * problem with the documented exit status (1; usage errors 2; check 3),
+ * the refusals that keep the tool off images it must not touch (other
+ * formats than raw, one image named twice, a VD that does not exist, a
+ * file system or partition table under create; the image locks are
+ * tested against a running QEMU in tests/qtest/megaraid-img-test.c),
  * and --help for every subcommand.  A self-test shows that the failure
  * check refuses a crash, a wrong status and a missing message.
  */
@@ -590,6 +594,218 @@ static void test_import(gconstpointer data)
     test_images_free(&t);
 }
 
+/* Put @len bytes of @what at @off of image @path. */
+static void poke(const char *path, uint64_t off, const void *what, size_t len)
+{
+    int fd = open(path, O_RDWR);
+
+    g_assert_cmpint(fd, >=, 0);
+    g_assert_cmpint(pwrite(fd, what, len, off), ==, (ssize_t)len);
+    close(fd);
+}
+
+/* A checksum of the whole image, to see that a refusal left it alone. */
+static char *image_sum(const char *path)
+{
+    g_autofree char *data = NULL;
+    gsize n;
+
+    g_assert_true(g_file_get_contents(path, &data, &n, NULL));
+    return g_compute_checksum_for_data(G_CHECKSUM_SHA256, (guchar *)data, n);
+}
+
+/*
+ * Images in other formats than raw are refused by every command, with the
+ * format named, and left as they were; a raw drive whose data merely
+ * starts like a qcow2 header is still a drive.
+ */
+static void test_refuse_format(void)
+{
+    static const struct {
+        const char *name;
+        uint64_t off;
+        const char *magic;
+        size_t len;
+        bool at_end;
+    } fmts[] = {
+        { "qcow2", 0, "QFI\xfb\0\0\0\3", 8 },
+        { "qcow", 0, "QFI\xfb\0\0\0\1", 8 },
+        { "qed", 0, "QED\0", 4 },
+        { "vmdk", 0, "KDMV", 4 },
+        { "vmdk", 0, "# Disk DescriptorFile\n", 22 },
+        { "vdi", 64, "\x7f\x10\xda\xbe", 4 },
+        { "vhdx", 0, "vhdxfile", 8 },
+        { "vpc (VHD)", 0, "conectix", 8 },
+        { "vpc (VHD)", 512, "conectix", 8, true },
+    };
+    TestImages t;
+
+    test_images_new(&t, 4, 40 << 20);
+    expect_out(run("create", "-l", "raid5", t.paths[0], t.paths[1],
+                   t.paths[2], NULL), "RAID5");
+    for (size_t i = 0; i < G_N_ELEMENTS(fmts); i++) {
+        g_autofree char *q = g_strdup_printf("%s/f%zu.img", t.dir, i);
+        g_autofree char *want = g_strdup_printf("is a %s image",
+                                                fmts[i].name);
+        g_autofree char *sum = NULL, *after = NULL;
+        int fd = open(q, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+        g_assert_cmpint(fd, >=, 0);
+        g_assert_cmpint(ftruncate(fd, 40 << 20), ==, 0);
+        close(fd);
+        poke(q, fmts[i].at_end ? (40 << 20) - fmts[i].off : fmts[i].off,
+             fmts[i].magic, fmts[i].len);
+        sum = image_sum(q);
+        expect_fail(1, run("create", "-l", "raid1", t.paths[3], q, NULL),
+                    q, want);
+        expect_fail(1, run("create", "-f", "-l", "raid1", t.paths[3], q,
+                        NULL), q, want);
+        expect_fail(1, run("spare", "-d", q, t.paths[0], t.paths[1],
+                        t.paths[2], q, NULL), q, "raw images only");
+        expect_fail(1, run("show", t.paths[0], t.paths[1], t.paths[2], q,
+                        NULL), q, want);
+        after = image_sum(q);
+        g_assert_cmpstr(sum, ==, after);
+        g_unlink(q);
+    }
+    /* VD data that starts like qcow2 lands on member 0's first sector. */
+    {
+        g_autofree char *in = g_build_filename(t.dir, "q.bin", NULL);
+        char sector[512] = "QFI\xfb\0\0\0\3";
+
+        g_assert_true(g_file_set_contents(in, sector, sizeof(sector), NULL));
+        expect_out(run("write", "-i", in, t.paths[0], t.paths[1],
+                       t.paths[2], NULL), "");
+        expect_out(run("fail", "-d", t.paths[1], t.paths[0], t.paths[1],
+                       t.paths[2], NULL), "offline");
+        expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], NULL),
+                   "degraded");
+        g_unlink(in);
+    }
+    test_images_free(&t);
+}
+
+/* One image under two names (a path, ./path, a hard link) is refused. */
+static void test_refuse_same_image(void)
+{
+    TestImages t;
+    g_autofree char *dot = NULL, *hard = NULL, *sum = NULL, *after = NULL;
+
+    test_images_new(&t, 3, 40 << 20);
+    dot = g_strdup_printf("%s/./d0.img", t.dir);
+    hard = g_strdup_printf("%s/link.img", t.dir);
+    g_assert_cmpint(link(t.paths[0], hard), ==, 0);
+    expect_fail(2, run("create", "-l", "raid5", t.paths[0], dot, t.paths[1],
+                    NULL), "same image", dot);
+    expect_fail(2, run("create", "-l", "raid1", "--hot-spare", hard,
+                    t.paths[0], t.paths[1], NULL), "same image", hard);
+    expect_out(run("create", "-l", "raid5", t.paths[0], t.paths[1],
+                   t.paths[2], NULL), "RAID5");
+    sum = image_sum(t.paths[0]);
+    expect_fail(1, run("fail", "-d", t.paths[1], t.paths[0], t.paths[1],
+                    t.paths[2], dot, NULL), "same image", dot);
+    expect_fail(1, run("show", t.paths[0], t.paths[1], t.paths[2], hard,
+                    NULL), "same image", hard);
+    after = image_sum(t.paths[0]);
+    g_assert_cmpstr(sum, ==, after);
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], NULL),
+               "RAID5, optimal");
+    g_unlink(hard);
+    test_images_free(&t);
+}
+
+/* A VD index that does not exist fails every command that takes one. */
+static void test_refuse_vd_index(void)
+{
+    static const char *const cmds[] = {
+        "check", "init", "rebuild", "read", "write",
+    };
+    TestImages t;
+
+    test_images_new(&t, 3, 40 << 20);
+    expect_out(run("create", "-l", "raid5", t.paths[0], t.paths[1],
+                   t.paths[2], NULL), "RAID5");
+    for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++) {
+        /* read and write also need a length (write reads no input) */
+        const char *l = i < 3 ? NULL : "-l";
+
+        expect_fail(1, run(cmds[i], "-v", "9", t.paths[0], t.paths[1],
+                        t.paths[2], l, "512", NULL),
+                    "VD 9 does not exist", NULL);
+        expect_fail(1, run(cmds[i], "-v", "-5", t.paths[0], t.paths[1],
+                        t.paths[2], l, "512", NULL),
+                    "VD -5 does not exist", NULL);
+    }
+    expect_out(run("check", "-v", "0", t.paths[0], t.paths[1], t.paths[2],
+                   NULL), "0 inconsistent");
+    test_images_free(&t);
+}
+
+/*
+ * create refuses images that hold a file system, partition table, swap,
+ * LVM, LUKS or md superblock, naming what it found, unless --force; it
+ * says whose DDF an image holds.
+ */
+static void test_refuse_used_image(void)
+{
+    static const struct {
+        const char *what;
+        int64_t off;            /* negative: from the end */
+        const char *sig;
+        size_t len;
+    } sigs[] = {
+        { "ext2/ext3/ext4", 1080, "\x53\xef", 2 },
+        { "XFS", 0, "XFSB", 4 },
+        { "Btrfs", 0x10040, "_BHRfS_M", 8 },
+        { "swap", 4086, "SWAPSPACE2", 10 },
+        { "LVM2", 512, "LABELONE\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0LVM2 001",
+          32 },
+        { "LUKS", 0, "LUKS\xba\xbe", 6 },
+        { "mdraid", 4096, "\xfc\x4e\x2b\xa9", 4 },
+        { "mdraid", -(8 << 10), "\xfc\x4e\x2b\xa9", 4 },
+        { "mdraid", -(64 << 10), "\xfc\x4e\x2b\xa9", 4 },
+        { "NTFS", 3, "NTFS    ", 8 },
+        { "GPT", 512, "EFI PART", 8 },
+        { "MBR", 510, "\x55\xaa", 2 },
+    };
+    TestImages t;
+
+    test_images_new(&t, 3, 40 << 20);
+    for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
+        g_autofree char *sum = NULL, *after = NULL;
+        int64_t off = sigs[i].off < 0 ? (40 << 20) + sigs[i].off :
+                      sigs[i].off;
+
+        poke(t.paths[1], off, sigs[i].sig, sigs[i].len);
+        sum = image_sum(t.paths[1]);
+        expect_fail(1, run("create", "-l", "raid1", t.paths[0], t.paths[1],
+                        NULL), t.paths[1], sigs[i].what);
+        after = image_sum(t.paths[1]);
+        g_assert_cmpstr(sum, ==, after);
+        /* wipe it again */
+        {
+            g_autofree char *zero = g_malloc0(sigs[i].len);
+
+            poke(t.paths[1], off, zero, sigs[i].len);
+        }
+    }
+    /* --force overwrites (an ext4 image here). */
+    poke(t.paths[2], 1080, "\x53\xef", 2);
+    expect_fail(1, run("create", "-l", "raid1", t.paths[0], t.paths[2],
+                    NULL), "creating an array would destroy it",
+                "use --force to overwrite");
+    expect_out(run("create", "-f", "-l", "raid1", t.paths[0], t.paths[2],
+                   NULL), "RAID1");
+    /* DDF: whose it is. */
+    expect_fail(1, run("create", "-l", "raid1", t.paths[0], t.paths[1],
+                    NULL), t.paths[0], "this controller 'LSI     MRSIM");
+    expect_out(run("create", "--serial", "OTHERCTRL", "-f", "-l", "raid1",
+                   t.paths[0], t.paths[1], NULL), "RAID1");
+    expect_fail(1, run("create", "-l", "raid1", t.paths[0], t.paths[2],
+                    NULL), t.paths[0], "foreign controller 'LSI     OTHER");
+    test_images_free(&t);
+}
+
 /*
  * The failure check itself: a crash, a wrong exit status or a missing
  * message never count as the expected failure.  /bin/sh scripts stand in
@@ -648,6 +864,10 @@ int main(int argc, char **argv)
     g_test_add_func("/img/vds-per-group", test_vds_per_group);
     g_test_add_func("/img/add-dg", test_add_dg);
     g_test_add_func("/img/missing-drive", test_missing_drive);
+    g_test_add_func("/img/refuse/format", test_refuse_format);
+    g_test_add_func("/img/refuse/same-image", test_refuse_same_image);
+    g_test_add_func("/img/refuse/vd-index", test_refuse_vd_index);
+    g_test_add_func("/img/refuse/used-image", test_refuse_used_image);
     g_test_add_data_func("/img/import-mdadm-style/RAID5",
                          GINT_TO_POINTER(RAID_LEVEL_5), test_import);
     g_test_add_data_func("/img/import-mdadm-style/RAID10",

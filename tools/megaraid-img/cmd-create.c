@@ -16,10 +16,10 @@
 #define ERR(errp, ...) \
     g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_INVAL, __VA_ARGS__)
 
-static bool prepare_image(const char *path, uint64_t create_size, bool force,
+/* Open (or create, with --drive-size) an image and check its size. */
+static bool prepare_image(const char *path, uint64_t create_size,
                           GError **errp)
 {
-    DdfDriveRead r;
     uint64_t bytes;
     int fd = open(path, O_RDWR);
 
@@ -47,15 +47,45 @@ static bool prepare_image(const char *path, uint64_t create_size, bool force,
         close(fd);
         return false;
     }
-    if (!force && bytes >= 64 * 512 && ddf_read_drive(fd, bytes, &r, NULL)) {
+    close(fd);
+    return true;
+}
+
+/* Without --force: refuse an image holding DDF or anyone's data. */
+static bool image_unused(const char *path, GError **errp)
+{
+    DdfDriveRead r;
+    uint64_t bytes;
+    int fd = open(path, O_RDONLY);
+
+    if (fd < 0) {
+        ERR(errp, "%s: cannot open: %s", path, g_strerror(errno));
+        return false;
+    }
+    if (!ddf_file_size(fd, &bytes, errp)) {
+        g_prefix_error(errp, "%s: ", path);
+        close(fd);
+        return false;
+    }
+    if (bytes >= 64 * 512 && ddf_read_drive(fd, bytes, &r, NULL)) {
+        g_autofree char *ctrl = g_strndup((const char *)r.meta->ctrl_guid,
+                                          RAID_GUID_LEN);
+        uint8_t ours[RAID_GUID_LEN];
+
+        img_ctrl_guid(ours);
+        for (char *c = ctrl; *c; c++) {
+            *c = g_ascii_isprint(*c) ? *c : '.';
+        }
+        ERR(errp, "%s: already holds DDF metadata (%s controller '%s'; use "
+            "--force to overwrite)", path,
+            memcmp(r.meta->ctrl_guid, ours, RAID_GUID_LEN) ? "foreign" :
+            "this", g_strchomp(ctrl));
         ddf_drive_read_clear(&r);
-        ERR(errp, "%s: already holds DDF metadata (use --force to overwrite)",
-            path);
         close(fd);
         return false;
     }
     close(fd);
-    return true;
+    return img_guard_unused(path, errp);
 }
 
 int cmd_create(int argc, char **argv)
@@ -93,6 +123,7 @@ int cmd_create(int argc, char **argv)
         { NULL }
     };
     GError *err = NULL;
+    ImgGuard guard = { 0 };
     uint64_t vd_bytes = 0, dsize = 0;
     RaidVdSpec spec = { 0 };
     g_autoptr(GPtrArray) all = g_ptr_array_new();
@@ -150,7 +181,19 @@ int cmd_create(int argc, char **argv)
                 goto out;
             }
         }
-        if (!prepare_image(all->pdata[i], dsize, force, &err)) {
+        if (!prepare_image(all->pdata[i], dsize, &err)) {
+            goto out;
+        }
+    }
+    if (!img_guard_open(&guard, (char **)all->pdata, all->len, true,
+                        "create", &err)) {
+        if (g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_EXIST)) {
+            rc = 2;
+        }
+        goto out;
+    }
+    for (guint i = 0; i < all->len && !force; i++) {
+        if (!image_unused(all->pdata[i], &err)) {
             goto out;
         }
     }
@@ -222,6 +265,7 @@ out:
     if (err) {
         img_error("create", err);
     }
+    img_guard_close(&guard);
     raid_config_free(cfg);
     g_free(level_s);
     g_free(size_s);

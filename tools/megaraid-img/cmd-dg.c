@@ -59,7 +59,7 @@ int cmd_add_dg(int argc, char **argv)
         g_clear_error(&err);
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, "add-dg", argv + 1, argc - 1, true, false, &err)) {
         img_error("add-dg", err);
         return 1;
     }

@@ -28,7 +28,8 @@ int cmd_import(int argc, char **argv)
                    entries, &argc, &argv)) {
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, true, &err)) {
+    if (!img_open(&img, "import", argv + 1, argc - 1, !dry_run, true,
+                  &err)) {
         img_error("import", err);
         return 1;
     }

@@ -93,7 +93,7 @@ static int do_io(const char *cmd, bool write, int argc, char **argv)
                    "members reconstructed).", entries, &argc, &argv)) {
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, cmd, argv + 1, argc - 1, write, false, &err)) {
         img_error(cmd, err);
         return 1;
     }

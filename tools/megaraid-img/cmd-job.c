@@ -118,11 +118,19 @@ static int job_cmd(const char *cmd, RaidJobKind kind, const char *summary,
     if (!img_parse(cmd, "DRIVE-IMAGE...", summary, entries, &argc, &argv)) {
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, cmd, argv + 1, argc - 1, true, false, &err)) {
         img_error(cmd, err);
         return 1;
     }
-    r = run_jobs(cmd, &img, vd, kind, repair, max_rows, &err);
+    if (vd < -1) {
+        g_set_error(&err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "VD %d does not exist", vd);
+        r = -1;
+    } else if (vd >= 0 && img_vd(&img, vd, &err) < 0) {
+        r = -1;
+    } else {
+        r = run_jobs(cmd, &img, vd, kind, repair, max_rows, &err);
+    }
     if (r < 0) {
         img_error(cmd, err);
         r = 1;

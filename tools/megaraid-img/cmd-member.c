@@ -30,7 +30,7 @@ int cmd_fail(int argc, char **argv)
         fprintf(stderr, "megaraid-img fail: --drive is required\n");
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, "fail", argv + 1, argc - 1, true, false, &err)) {
         img_error("fail", err);
         return 1;
     }
@@ -77,7 +77,8 @@ int cmd_replace(int argc, char **argv)
                 "required\n");
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, "replace", argv + 1, argc - 1, true, false,
+                  &err)) {
         img_error("replace", err);
         return 1;
     }
@@ -163,7 +164,7 @@ int cmd_spare(int argc, char **argv)
         fprintf(stderr, "megaraid-img spare: --drive is required\n");
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, "spare", argv + 1, argc - 1, true, false, &err)) {
         img_error("spare", err);
         return 1;
     }

@@ -246,7 +246,7 @@ int cmd_show(int argc, char **argv)
                    &argv)) {
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, true, &err)) {
+    if (!img_open(&img, "show", argv + 1, argc - 1, false, true, &err)) {
         img_error("show", err);
         return 1;
     }

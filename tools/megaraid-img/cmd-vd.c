@@ -44,7 +44,7 @@ int cmd_add_vd(int argc, char **argv)
         g_clear_error(&err);
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, "add-vd", argv + 1, argc - 1, true, false, &err)) {
         img_error("add-vd", err);
         return 1;
     }
@@ -92,7 +92,8 @@ int cmd_delete_vd(int argc, char **argv)
         fprintf(stderr, "megaraid-img delete-vd: --vd is required\n");
         return 2;
     }
-    if (!img_open(&img, argv + 1, argc - 1, false, &err)) {
+    if (!img_open(&img, "delete-vd", argv + 1, argc - 1, true, false,
+                  &err)) {
         img_error("delete-vd", err);
         return 1;
     }

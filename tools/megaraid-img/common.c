@@ -111,12 +111,15 @@ bool img_parse_size(const char *s, uint64_t *bytes, GError **errp)
     return true;
 }
 
-bool img_open(Img *img, char **paths, int n, bool allow_foreign,
-              GError **errp)
+bool img_open(Img *img, const char *cmd, char **paths, int n, bool write,
+              bool allow_foreign, GError **errp)
 {
     memset(img, 0, sizeof(*img));
     if (n < 1) {
         ERR(errp, "no drive images given");
+        return false;
+    }
+    if (!img_guard_open(&img->guard, paths, n, write, cmd, errp)) {
         return false;
     }
     img_ctrl_guid(img->ctrl_guid);
@@ -127,6 +130,7 @@ bool img_open(Img *img, char **paths, int n, bool allow_foreign,
     if (!img->cfg) {
         g_free(img->reads);
         img->reads = NULL;
+        img_guard_close(&img->guard);
         return false;
     }
     if (img->cfg->foreign && !allow_foreign) {
@@ -147,6 +151,7 @@ void img_close(Img *img)
     }
     g_free(img->reads);
     raid_config_free(img->cfg);
+    img_guard_close(&img->guard);
     memset(img, 0, sizeof(*img));
 }
 
@@ -213,7 +218,7 @@ bool img_save(Img *img, GError **errp)
 
 int img_vd(Img *img, int vd, GError **errp)
 {
-    if (vd < 0) {
+    if (vd == -1) {
         for (int v = 0; v < RAID_MAX_VDS; v++) {
             if (img->cfg->vds[v].used) {
                 return v;
@@ -222,7 +227,7 @@ int img_vd(Img *img, int vd, GError **errp)
         ERR(errp, "the configuration has no VD");
         return -1;
     }
-    if (vd >= RAID_MAX_VDS || !img->cfg->vds[vd].used) {
+    if (vd < 0 || vd >= RAID_MAX_VDS || !img->cfg->vds[vd].used) {
         ERR(errp, "VD %d does not exist", vd);
         return -1;
     }

@@ -12,7 +12,14 @@
 #include "raid/job.h"
 #include "raid/raid.h"
 
+/* Descriptors holding the images' locks while a command runs. */
+typedef struct ImgGuard {
+    int *fds;
+    int n;
+} ImgGuard;
+
 typedef struct Img {
+    ImgGuard guard;
     char **paths;               /* the drive images, in slot order */
     int n;
     RaidConfig *cfg;
@@ -50,12 +57,25 @@ void img_make_guid(uint8_t guid[RAID_GUID_LEN], const char *tag);
 bool img_parse_size(const char *s, uint64_t *bytes, GError **errp);
 
 /*
- * Load the configuration from the images.  A foreign configuration is
- * refused unless @allow_foreign.  Images without DDF are kept (not in the
- * configuration) and reported by img_report().
+ * Guard the images for a command that reads them (@write false: a running
+ * QEMU may hold them too) or changes them (no one else may write): take
+ * QEMU's image locks, refuse an image named twice (G_FILE_ERROR_EXIST) and
+ * images of another format than raw (unless they hold DDF: a raw drive
+ * whose data starts like one).  The locks stay until img_guard_close().
  */
-bool img_open(Img *img, char **paths, int n, bool allow_foreign,
-              GError **errp);
+bool img_guard_open(ImgGuard *g, char *const *paths, int n, bool write,
+                    const char *cmd, GError **errp);
+void img_guard_close(ImgGuard *g);
+/* Refuse an image holding a file system, partition table, swap, LVM... */
+bool img_guard_unused(const char *path, GError **errp);
+
+/*
+ * Guard the images (img_guard_open) and load the configuration from them.
+ * A foreign configuration is refused unless @allow_foreign.  Images
+ * without DDF are kept (not in the configuration) and reported by show.
+ */
+bool img_open(Img *img, const char *cmd, char **paths, int n, bool write,
+              bool allow_foreign, GError **errp);
 void img_close(Img *img);
 /* PD index of image @path (listed on the command line), -1 if it has none. */
 int img_pd_of_path(Img *img, const char *path, GError **errp);
