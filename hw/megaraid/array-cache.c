@@ -1115,6 +1115,12 @@ static gboolean mr_cache_count_dirty(gpointer key, gpointer value,
     return FALSE;
 }
 
+/* A line lives only while it holds dirty data or is being destaged. */
+bool mr_cache_vd_dirty(MRVirtualDisk *vd)
+{
+    return vd->cache && g_tree_nnodes(vd->cache->lines) > 0;
+}
+
 /*
  * Dirty data counts from the moment it is cached (a write is acknowledged
  * once its journal record is durable, just after) until a destage of it

@@ -171,6 +171,8 @@ uint64_t mr_timing_request(MRTiming *t, MRTargetReq *req, int op,
     }
     mr_timing_vd(t, vd, &tv, drive);
     tv.write_back = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+    /* dirty lines take reads off the hardware fast path */
+    tv.dirty_cache = mr_cache_vd_dirty(vd);
     tr.vd = &tv;
     if (tr.bytes) {
         RaidRequest rq = {

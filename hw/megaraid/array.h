@@ -242,6 +242,8 @@ typedef struct MRCacheStats {
     uint64_t journal_bytes;     /* its size, header included */
 } MRCacheStats;
 void mr_cache_stats(MRArray *a, MRCacheStats *out);
+/* The cache holds data of @vd not yet on its members (timing model). */
+bool mr_cache_vd_dirty(MRVirtualDisk *vd);
 
 /* ---- array-jobs.c: rebuild, consistency check, initialization ---- */
 

@@ -142,14 +142,15 @@ typedef struct IoRes {
  * @n blank images; drives [0, nmem) form one VD of @level, the next
  * @nspare become global hot spares, the rest stay blank (JBOD).
  */
-static void rig_create(Rig *r, int n, int nmem, int nspare, RaidLevel level)
+static void rig_create_cached(Rig *r, int n, int nmem, int nspare,
+                              RaidLevel level, uint8_t cache)
 {
     uint8_t guid[RAID_GUID_LEN];
     RaidVdSpec spec = {
         .level = level,
         .strip = STRIP_SECTORS,
         .name = "qtest",
-        .cache = RAID_CACHE_READ_ALLOWED,
+        .cache = RAID_CACHE_READ_ALLOWED | cache,
     };
     g_autofree int *members = g_new(int, nmem);
     GError *err = NULL;
@@ -197,6 +198,11 @@ static void rig_create(Rig *r, int n, int nmem, int nspare, RaidLevel level)
     r->vd_sectors = cfg->vds[v].size;
     r->seq = cfg->seq;
     raid_config_free(cfg);
+}
+
+static void rig_create(Rig *r, int n, int nmem, int nspare, RaidLevel level)
+{
+    rig_create_cached(r, n, nmem, nspare, level, 0);
 }
 
 static void rig_destroy(Rig *r)
@@ -1258,7 +1264,8 @@ static void test_timing_hold(void)
     Rig r;
     MR *m;
 
-    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    rig_create_cached(&r, 5, 4, 1, RAID_LEVEL_5,
+                      RAID_CACHE_WRITE_BACK | RAID_CACHE_WB_NO_BATTERY);
     m = mr_start(&r, ",timing=on,time-scale=50 "
                  "-drive if=none,id=dx,driver=null-co,size=64M");
     prof = qom_get_str(m, CTRL, "timing-profile");
@@ -1320,6 +1327,39 @@ static void test_timing_hold(void)
     g_assert_cmpint(qom_get_int(m, CTRL, "timing-held"), ==, 0);
     g_assert_cmpint(qom_get_int(m, CTRL, "timing-completions"), ==, 1);
     g_assert_cmpint(qom_get_int(m, CTRL, "timing-late"), ==, 0);
+
+    /*
+     * Dirty lines of a write-back VD keep its reads off the hardware fast
+     * path: the same read, after a cached write, takes the firmware path's
+     * longer latency (10 us instead of 5 us, scaled 50 times: 5 %).
+     */
+    {
+        g_autofree char *wp = qom_get_str(m, CTRL, "vd0-write-policy");
+        uint8_t wcdb[10] = { 0x2A };
+
+        g_assert_cmpstr(wp, ==, "always-write-back");
+        qom_set_int(m, CTRL, "cache-flush-interval", 255);
+        stl_be_p(wcdb + 2, 64);
+        stw_be_p(wcdb + 7, 8);
+        scsi_post(m, VD_HANDLE, wcdb, 10, DIR_WRITE, 4096);
+        qtest_clock_step(m->qts, lat * 4);
+        g_assert_true(mr_poll(m, m->orep, OREP_N, &m->orep_ci,
+                              &m->orep_phase, R_OREP_CI1, &d, 5000));
+        g_assert_cmpint(d.type, ==, DT_SUCCESS);
+        g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+        t0 = qtest_clock_step(m->qts, 1);
+        scsi_post(m, VD_HANDLE, cdb, 10, DIR_READ, 4096);
+        qtest_clock_step(m->qts, lat * 103 / 100);
+        g_assert_false(mr_poll(m, m->orep, OREP_N, &m->orep_ci,
+                               &m->orep_phase, R_OREP_CI1, &d, 100));
+        qtest_clock_step(m->qts, lat / 10);
+        g_assert_true(mr_poll(m, m->orep, OREP_N, &m->orep_ci,
+                              &m->orep_phase, R_OREP_CI1, &d, 5000));
+        g_assert_cmpint(d.type, ==, DT_SUCCESS);
+        g_test_message("dirty VD read: completed after %" PRId64 " ns",
+                       qtest_clock_step(m->qts, 1) - t0);
+        g_assert_cmpint(qom_get_int(m, CTRL, "timing-completions"), ==, 3);
+    }
 
     /* task management aborts a held request: TASK TERMINATED at once */
     {
