@@ -1,0 +1,347 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * mrcli: entry point.  Splits the command line into the object path, the
+ * verb words and the trailing "J", picks the handler for the object and
+ * verbs, and prints one result document.  Exit status: 0 success, 1 the
+ * controller refused or failed the command, 2 a usage error, 3 no
+ * controller or a transport error.
+ */
+#include "mrcli.h"
+#include "bsg.h"
+#include "out.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+static const char usage_text[] =
+"Usage: mrcli OBJECT VERB... [J]\n"
+"\n"
+"  mrcli show                                 controllers found\n"
+"  mrcli /c0 show [all]                       controller, VDs, drives\n"
+"  mrcli /c0 show events [seq=N] [count=N]    the event log\n"
+"  mrcli /c0 show rebuildrate                 rates and policies\n"
+"  mrcli /c0 set rebuildrate=N|ccrate=N|bgirate=N|autorebuild=on|off\n"
+"  mrcli /c0 add vd r0|r1|r5|r6|r10|r50|r60 drives=0:0-7 [pdperarray=N]\n"
+"        [strip=64..1024] [wb|wt|awb] [ra|nora] [name=X] [size=N|all]"
+" [init]\n"
+"  mrcli /c0/vall show [all]    /c0/vN show [all]\n"
+"  mrcli /c0/vN delete [force]  /c0/vall delete [force]\n"
+"  mrcli /c0/vN start|stop|pause|resume cc|init    (start cc repair)\n"
+"  mrcli /c0/vN show cc|init\n"
+"  mrcli /c0/dall show          /c0/dN show\n"
+"  mrcli /c0/eall/sall show [all]   /c0/e0/sN show [all]\n"
+"  mrcli /c0/e0/sN set offline|online [force]|good|missing|jbod|bad\n"
+"  mrcli /c0/e0/sN add hotsparedrive [dgs=N]   delete hotsparedrive\n"
+"  mrcli /c0/e0/sN show rebuild   /c0/eall/sall show rebuild\n"
+"  mrcli /c0/e0/sN start|stop|pause|resume rebuild\n"
+"  mrcli /c0/fall show|import|delete\n"
+"  mrcli /c0/cv show\n"
+"\n"
+"A trailing J prints JSON.  Enclosure 0 is the drive bays; the slot is the\n"
+"bay slot.  mrcli talks to the controller only through /dev/bsg/"
+"mpi3mrctlN.\n";
+
+const char *mrcli_os_name(void)
+{
+    static char name[160];
+    struct utsname u;
+
+    if (!name[0]) {
+        if (uname(&u) == 0) {
+            snprintf(name, sizeof(name), "%s %s", u.sysname, u.release);
+        } else {
+            snprintf(name, sizeof(name), "Linux");
+        }
+    }
+    return name;
+}
+
+static int job_word(Mrcli *m, int i)
+{
+    if (arg_is(m, i, "cc")) {
+        return MGMT_JOB_CC;
+    }
+    if (arg_is(m, i, "init") || arg_is(m, i, "bgi")) {
+        return MGMT_JOB_INIT;
+    }
+    if (arg_is(m, i, "rebuild")) {
+        return MGMT_JOB_REBUILD;
+    }
+    return -1;
+}
+
+static int action_word(Mrcli *m, int i)
+{
+    if (arg_is(m, i, "start")) {
+        return MGMT_JOB_START;
+    }
+    if (arg_is(m, i, "stop")) {
+        return MGMT_JOB_STOP;
+    }
+    if (arg_is(m, i, "pause") || arg_is(m, i, "suspend")) {
+        return MGMT_JOB_PAUSE;
+    }
+    if (arg_is(m, i, "resume")) {
+        return MGMT_JOB_RESUME;
+    }
+    return -1;
+}
+
+/* Runs the command the object and verbs name; false if none matches. */
+static bool dispatch(Mrcli *m)
+{
+    int action = action_word(m, 0), job = job_word(m, 1);
+    bool show = arg_is(m, 0, "show");
+    bool show_all = show && arg_is(m, 1, "all");
+
+    switch (m->obj.kind) {
+    case OBJ_CTRL:
+        if (show && (m->args.n == 1 || show_all)) {
+            arg_use(m, show_all ? 2 : 1);
+            if (args_all_used(m)) {
+                op_ctrl_show(m, show_all);
+            }
+            return true;
+        }
+        if (show && arg_is(m, 1, "events")) {
+            arg_use(m, 2);
+            op_ctrl_events(m);
+            return true;
+        }
+        if (show && (arg_is(m, 1, "rebuildrate") || arg_is(m, 1, "ccrate") ||
+                     arg_is(m, 1, "bgirate") || arg_is(m, 1, "autorebuild")
+                     || arg_is(m, 1, "patrolread"))) {
+            arg_use(m, 2);
+            if (args_all_used(m)) {
+                op_ctrl_show_props(m);
+            }
+            return true;
+        }
+        if (arg_is(m, 0, "set") && m->args.n > 1) {
+            arg_use(m, 1);
+            op_ctrl_set(m);
+            return true;
+        }
+        if (arg_is(m, 0, "add") && arg_is(m, 1, "vd")) {
+            arg_use(m, 2);
+            op_vd_add(m);
+            return true;
+        }
+        return false;
+    case OBJ_VD:
+        if (show && (m->args.n == 1 || show_all)) {
+            arg_use(m, show_all ? 2 : 1);
+            op_vd_show(m, show_all);
+            return true;
+        }
+        if (show && (job == MGMT_JOB_CC || job == MGMT_JOB_INIT)) {
+            arg_use(m, 2);
+            op_vd_job_show(m, job);
+            return true;
+        }
+        if (arg_is(m, 0, "delete") || arg_is(m, 0, "del")) {
+            arg_use(m, 1);
+            op_vd_delete(m);
+            return true;
+        }
+        if (action > 0 && (job == MGMT_JOB_CC || job == MGMT_JOB_INIT)) {
+            arg_use(m, 2);
+            op_vd_job(m, action, job);
+            return true;
+        }
+        return false;
+    case OBJ_DG:
+        if (show && m->args.n <= 2 && (m->args.n == 1 || show_all)) {
+            arg_use(m, m->args.n);
+            op_dg_show(m);
+            return true;
+        }
+        return false;
+    case OBJ_PD:
+        if (show && (m->args.n == 1 || show_all)) {
+            arg_use(m, show_all ? 2 : 1);
+            op_pd_show(m, show_all);
+            return true;
+        }
+        if (show && job == MGMT_JOB_REBUILD) {
+            arg_use(m, 2);
+            op_pd_rebuild_show(m);
+            return true;
+        }
+        if (arg_is(m, 0, "set") && m->args.n > 1) {
+            arg_use(m, 1);
+            op_pd_set(m);
+            return true;
+        }
+        if ((arg_is(m, 0, "add") || arg_is(m, 0, "delete")) &&
+            arg_is(m, 1, "hotsparedrive")) {
+            arg_use(m, 2);
+            op_pd_spare(m, arg_is(m, 0, "add"));
+            return true;
+        }
+        if (action > 0 && job == MGMT_JOB_REBUILD) {
+            arg_use(m, 2);
+            op_pd_rebuild(m, action);
+            return true;
+        }
+        return false;
+    case OBJ_FOREIGN:
+        if (show && (m->args.n == 1 || show_all)) {
+            arg_use(m, m->args.n);
+            op_foreign(m, 0);
+            return true;
+        }
+        if (arg_is(m, 0, "import") || arg_is(m, 0, "delete")) {
+            int what = arg_is(m, 0, "import") ? 1 : 2;
+
+            arg_use(m, 1);
+            op_foreign(m, what);
+            return true;
+        }
+        return false;
+    case OBJ_CV:
+        if (show && (m->args.n == 1 || show_all)) {
+            arg_use(m, m->args.n);
+            op_cv_show(m);
+            return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+/* "mrcli show": the controllers whose BSG node exists. */
+static int show_controllers(bool json)
+{
+    static const char *const cols[] = {
+        "Ctl", "Model", "Adapter State", "PCI Address", "Node", NULL,
+    };
+    Mrcli m;
+    MrSection *s, *t;
+    DIR *d = opendir("/dev/bsg");
+    struct dirent *e;
+    int n = 0, rc;
+
+    memset(&m, 0, sizeof(m));
+    m.fd = -1;
+    m.out = out_new(0, json);
+    t = out_table(m.out, "System Overview", cols);
+    while (d && (e = readdir(d))) {
+        unsigned ctrl;
+        char err[256], node[300], tail;
+        MrcliAdpInfo ai;
+        int fd;
+
+        if (sscanf(e->d_name, "mpi3mrctl%u%c", &ctrl, &tail) != 1) {
+            continue;
+        }
+        snprintf(node, sizeof(node), "/dev/bsg/%s", e->d_name);
+        n++;
+        row_new(t);
+        row_num(t, ctrl);
+        fd = mrcli_bsg_open(ctrl, err, sizeof(err));
+        if (fd < 0 || mrcli_bsg_adpinfo(fd, ctrl, &ai, err, sizeof(err))) {
+            row_str(t, "-");
+            row_str(t, "Unknown");
+            row_str(t, "-");
+        } else {
+            static const char *const st[] = {
+                "Unknown", "Operational", "Fault", "In Reset",
+                "Unrecoverable",
+            };
+
+            row_str(t, "MegaRAID 9600 (PCI 1000:%04x)", ai.pci_dev_id);
+            row_str(t, "%s", ai.adp_state < 5 ? st[ai.adp_state] :
+                    "Unknown");
+            row_str(t, "%04x:%02x:%02x.%u", ai.pci_seg_id, ai.pci_bus,
+                    ai.pci_dev_func & 0x1f, ai.pci_dev_func >> 5);
+        }
+        if (fd >= 0) {
+            close(fd);
+        }
+        row_str(t, "%s", node);
+    }
+    if (d) {
+        closedir(d);
+    }
+    s = out_props(m.out, "Basics");
+    sec_num(s, "Number of Controllers", n);
+    rc = out_print(m.out);
+    out_free(m.out);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    Mrcli m;
+    char err[256];
+    bool json = false;
+    int rc;
+
+    if (argc > 1 && (argv[argc - 1][0] == 'J' || argv[argc - 1][0] == 'j') &&
+        !argv[argc - 1][1]) {
+        json = true;
+        argc--;
+    }
+    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "--help")) {
+        fputs(usage_text, argc < 2 ? stderr : stdout);
+        return argc < 2 ? MRCLI_EXIT_USAGE : MRCLI_EXIT_OK;
+    }
+    if (!strcasecmp(argv[1], "show") && argc == 2) {
+        return show_controllers(json);
+    }
+
+    memset(&m, 0, sizeof(m));
+    m.fd = -1;
+    m.json = json;
+    if (parse_object(argv[1], &m.obj, err, sizeof(err)) < 0) {
+        m.out = out_new(0, json);
+        usage_error(&m, "%s", err);
+        goto done;
+    }
+    m.out = out_new(m.obj.ctrl, json);
+    if (argc - 2 > MRCLI_MAX_WORDS) {
+        usage_error(&m, "too many words (at most %d)", MRCLI_MAX_WORDS);
+        goto done;
+    }
+    m.args.n = argc - 2;
+    for (int i = 0; i < m.args.n; i++) {
+        m.args.w[i] = argv[i + 2];
+    }
+    if (!m.args.n) {
+        usage_error(&m, "%s: give a verb (show, set, add, delete, start, "
+                    "...); 'mrcli help' lists the commands", argv[1]);
+    } else if (!dispatch(&m)) {
+        char words[256] = "";
+
+        for (int i = 0; i < m.args.n; i++) {
+            size_t l = strlen(words);
+
+            snprintf(words + l, sizeof(words) - l, "%s%s", i ? " " : "",
+                     m.args.w[i]);
+        }
+        usage_error(&m, "'%s %s' is not a command; 'mrcli help' lists them",
+                    argv[1], words);
+    }
+done:
+    rc = out_print(m.out);
+    if (out_failed(m.out) && !json) {
+        /* the reason on stderr too, for scripts that keep only that */
+        fprintf(stderr, "mrcli: %s\n", out_desc(m.out));
+    }
+    if (m.exit_status != MRCLI_EXIT_OK) {
+        rc = m.exit_status;
+    }
+    if (m.fd >= 0) {
+        close(m.fd);
+    }
+    out_free(m.out);
+    return rc;
+}
