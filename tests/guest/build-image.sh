@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Builds the guest image for the guest tests: Debian's own kernel (bookworm's
-# 6.1 or bookworm-backports' 6.12) and an initramfs holding busybox, the
+# 6.1, bookworm-backports' 6.12 or sid's 7.2) and an initramfs holding busybox, the
 # kernel modules the tests need (with their dependencies, from a modules.dep
 # made by depmod) and unmodified Debian tools with their shared libraries,
 # copied from the host (install them with scripts/setup-guest-deps.sh).
 #
-#   tests/guest/build-image.sh 6.1|6.12
+#   tests/guest/build-image.sh 6.1|6.12|7.2
 #
 # Output: build/guest/<kver>/vmlinuz (and vmlinux, the same kernel as an
-# ELF file for a quicker PVH boot) and initrd.img.  Kernel packages are
+# ELF file for a quicker PVH boot) and initrd.img.  sid splits a kernel into
+# linux-image-* (a metapackage), linux-binary-* (vmlinuz), linux-modules-*
+# and linux-base-* (System.map, modules.builtin): all are fetched and
+# unpacked together (scripts/apt-sources.sh pins sid so that only this
+# "-t sid" takes anything from it).  Kernel packages are
 # downloaded once into build/dl/deb; the image is rebuilt only when one of
 # its inputs (kernel package, tool package versions, this script, init)
 # changes.
@@ -22,7 +26,8 @@ kver=${1:-}
 case "$kver" in
 6.1)  rel_opts=() ;;
 6.12) rel_opts=(-t bookworm-backports) ;;
-*)    echo "usage: $0 6.1|6.12" >&2; exit 2 ;;
+7.2)  rel_opts=(-t sid) ;;
+*)    echo "usage: $0 6.1|6.12|7.2" >&2; exit 2 ;;
 esac
 
 out="$top/build/guest/$kver"
@@ -40,6 +45,10 @@ boot_modules="scsi_mod sd_mod sg scsi_transport_sas mpi3mr megaraid_sas
     libcrc32c"
 extra_modules="md_mod raid0 raid1 raid10 raid456"
 modules="$boot_modules $extra_modules"
+# Modules that newer kernels no longer have (crc32c became a library in
+# 6.14; ext4 pulls in what it needs): left out when the kernel lacks them.
+# Any other missing module fails the build.
+optional_modules="crc32c_generic crc32c-intel libcrc32c"
 
 # Host tools copied into the guest, with the packages they come from.
 tool_pkgs="busybox-static bash fio lsscsi sg3-utils smartmontools pciutils
@@ -51,24 +60,43 @@ tools="/bin/bash /usr/bin/fio /usr/bin/lsscsi /usr/sbin/smartctl /usr/bin/lspci
     /sbin/mdmon /usr/bin/sdparm"
 
 # Resolve the kernel package: the linux-image-amd64 metapackage names the
-# exact versioned package of each suite.
-deb=""
+# exact versioned package of each suite; in sid that package is itself a
+# metapackage over the split linux-binary/modules/base packages.
+debs=()
 pkg=$(apt-cache depends "${rel_opts[@]}" linux-image-amd64 2>/dev/null |
       awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')
 if [ -n "$pkg" ] && [[ "$pkg" == linux-image-"$kver".* ]]; then
-    fname=$(apt-cache show --no-all-versions "${rel_opts[@]}" "$pkg" |
-            awk '$1 == "Filename:" { print $2; exit }')
-    deb="$dl/${fname##*/}"
-    if [ ! -f "$deb" ]; then
-        echo "build-image: downloading $pkg" >&2
-        (cd "$dl" && apt-get download -q "${rel_opts[@]}" "$pkg") >&2
-    fi
+    kpkgs=("$pkg")
+    # shellcheck disable=SC2207
+    kpkgs+=($(apt-cache depends "${rel_opts[@]}" "$pkg" 2>/dev/null |
+              awk -v v="${pkg#linux-image-}" '$1 == "Depends:" &&
+                  ($2 == "linux-binary-" v || $2 == "linux-modules-" v ||
+                   $2 == "linux-base-" v) { print $2 }'))
+    for p in "${kpkgs[@]}"; do
+        fname=$(apt-cache show --no-all-versions "${rel_opts[@]}" "$p" |
+                awk '$1 == "Filename:" { print $2; exit }')
+        if [ -z "$fname" ]; then
+            debs=()
+            break
+        fi
+        debs+=("$dl/${fname##*/}")
+        if [ ! -f "${debs[-1]}" ]; then
+            echo "build-image: downloading $p" >&2
+            (cd "$dl" && apt-get download -q "${rel_opts[@]}" "$p") >&2
+        fi
+    done
 else
-    # No package lists (offline?): fall back to a downloaded package.
-    deb=$(find "$dl" -name "linux-image-$kver.*-amd64_*.deb" | sort -V |
-          tail -n 1)
+    # No package lists (offline?): fall back to downloaded packages.
+    for p in image binary modules base; do
+        f=$(find "$dl" -name "linux-$p-$kver.*-amd64_*.deb" | sort -V |
+            tail -n 1)
+        [ -z "$f" ] || debs+=("$f")
+    done
 fi
-if [ -z "$deb" ] || [ ! -f "$deb" ]; then
+for deb in "${debs[@]}" ""; do
+    [ -z "$deb" ] || [ -f "$deb" ] || { debs=(); break; }
+done
+if [ ${#debs[@]} = 0 ]; then
     echo "build-image: cannot find Debian's linux-image package for $kver;" \
          "run scripts/apt-sources.sh and apt-get update" >&2
     exit 1
@@ -84,7 +112,7 @@ done
 # Rebuild only when an input changed (.inputs lists them, for diagnosis).
 # shellcheck disable=SC2086
 inputs=$( {
-    echo "$deb $modules $tools"
+    echo "${debs[*]} $modules $tools"
     dpkg-query -W $tool_pkgs
     for f in build-image.sh init extract-vmlinux.py; do
         echo "$f $(sha256sum < "$here/$f")"
@@ -102,15 +130,37 @@ if [ -f "$out/.inputs" ]; then
 fi
 
 start=$(date +%s)
-echo "build-image: building $out from ${deb##*/}" >&2
+echo "build-image: building $out from ${debs[0]##*/}" >&2
 tmp="$out/tmp"
 rm -rf "$tmp"
 mkdir -p "$tmp/kernel" "$tmp/root"
-dpkg-deb -x "$deb" "$tmp/kernel"
+for deb in "${debs[@]}"; do
+    dpkg-deb -x "$deb" "$tmp/kernel"
+done
 kroot="$tmp/kernel"
 [ -d "$kroot/lib/modules" ] || kroot="$tmp/kernel/usr"
 uname_r=$(ls "$kroot/lib/modules")
 depmod -b "$kroot" "$uname_r"
+# The kernel's image: /boot in bookworm, beside the modules in sid.
+vmlinuz="$kroot/boot/vmlinuz-$uname_r"
+[ -f "$vmlinuz" ] || vmlinuz="$kroot/lib/modules/$uname_r/vmlinuz"
+# Drop the optional modules this kernel does not have.
+present=""
+for m in $modules; do
+    if modprobe -C /dev/null -d "$kroot" -S "$uname_r" --show-depends "$m" \
+            >/dev/null 2>&1; then
+        present="$present $m"
+    elif [[ " $optional_modules " != *" $m "* ]]; then
+        echo "build-image: module $m not in $uname_r" >&2
+        exit 1
+    fi
+done
+modules=$present
+kept=""
+for m in $boot_modules; do
+    [[ " $modules " != *" $m "* ]] || kept="$kept $m"
+done
+boot_modules=$kept
 
 # Root filesystem, merged-/usr like the host so that library paths from
 # ldd resolve whichever spelling they use.
@@ -175,7 +225,7 @@ copy_file /etc/mke2fs.conf
 cp "$here/init" "$root/init"
 chmod 755 "$root/init"
 
-cp "$kroot/boot/vmlinuz-$uname_r" "$out/vmlinuz.new"
+cp "$vmlinuz" "$out/vmlinuz.new"
 # The ELF kernel too: QEMU starts it through PVH without the kernel's own
 # decompression (seconds under TCG).  run.sh prefers it.
 "$here/extract-vmlinux.py" "$out/vmlinuz.new" "$out/vmlinux.new"
