@@ -5,7 +5,8 @@
 # 6.1, bookworm-backports' 6.12 or sid's 7.2) and an initramfs holding busybox, the
 # kernel modules the tests need (with their dependencies, from a modules.dep
 # made by depmod) and unmodified Debian tools with their shared libraries,
-# copied from the host (install them with scripts/setup-guest-deps.sh).
+# copied from the host (install them with scripts/setup-guest-deps.sh),
+# and the project's guest management CLI mrcli (tools/mrcli, static).
 #
 #   tests/guest/build-image.sh 6.1|6.12|7.2
 #
@@ -109,11 +110,26 @@ for t in $tools /bin/busybox; do
     fi
 done
 
+# mrcli (tools/mrcli), the project's guest management CLI: a static binary
+# of the standalone build, brought up to date here under the lock the RAID
+# tests take for build/core (scripts/test.sh has built it before).
+mrcli_bin="$top/build/core/mrcli"
+if ! (
+    flock 9
+    [ -f "$top/build/core/build.ninja" ] ||
+        meson setup "$top/build/core" "$top" >/dev/null
+    ninja -C "$top/build/core" mrcli >/dev/null
+) 9> "$top/build/core.lock" || [ ! -x "$mrcli_bin" ]; then
+    echo "build-image: cannot build mrcli (ninja -C build/core mrcli)" >&2
+    exit 1
+fi
+
 # Rebuild only when an input changed (.inputs lists them, for diagnosis).
 # shellcheck disable=SC2086
 inputs=$( {
     echo "${debs[*]} $modules $tools"
     dpkg-query -W $tool_pkgs
+    echo "mrcli $(sha256sum < "$mrcli_bin")"
     for f in build-image.sh init extract-vmlinux.py; do
         echo "$f $(sha256sum < "$here/$f")"
     done
@@ -222,6 +238,7 @@ ln -sf mke2fs "$root/usr/sbin/mkfs.ext4"
 ln -sf e2fsck "$root/usr/sbin/fsck.ext4"
 copy_file /usr/share/misc/pci.ids
 copy_file /etc/mke2fs.conf
+cp "$mrcli_bin" "$root/usr/sbin/mrcli"
 cp "$here/init" "$root/init"
 chmod 755 "$root/init"
 
