@@ -12,6 +12,7 @@
 #include "qemu/bswap.h"
 #include "qobject/qdict.h"
 #include "qobject/qlist.h"
+#include "qobject/qnum.h"
 #include "hw/megaraid/evlog.h"
 
 /*
@@ -46,35 +47,40 @@ typedef struct Rig {
     QTestState *qts;
 } Rig;
 
-static void rig_create(Rig *r)
+/*
+ * Write a RAID 5 onto the images @path (created, DRIVE_BYTES each): the
+ * first @nmem are its members, the next @nspare global hot spares, the
+ * rest stay blank.  Returns the VD's size in bytes.
+ */
+static uint64_t write_array(char **path, int n, int nmem, int nspare,
+                            const char *name, uint8_t cache)
 {
     uint8_t guid[RAID_GUID_LEN];
     RaidVdSpec spec = {
         .level = RAID_LEVEL_5,
         .strip = STRIP_SECTORS,
-        .name = "qmp-r5",
-        .cache = RAID_CACHE_READ_ALLOWED | RAID_CACHE_READ_AHEAD,
+        .name = name,
+        .cache = RAID_CACHE_READ_ALLOWED | cache,
     };
-    int members[NMEMBERS] = { 0, 1, 2 };
+    g_autofree int *members = g_new(int, nmem);
     GError *err = NULL;
     RaidConfig *cfg;
+    uint64_t bytes;
     int v;
 
-    memset(r, 0, sizeof(*r));
     memcpy(guid, "LSI     MRSIM00000000001", RAID_GUID_LEN);
     cfg = raid_config_new(guid);
     memcpy(cfg->header_guid, "LSI     QMPTSHDR", 16);
     stl_be_p(cfg->header_guid + 16, g_random_int());
     stl_be_p(cfg->header_guid + 20, g_random_int());
-    for (int i = 0; i < NDRIVES; i++) {
-        int fd = g_file_open_tmp("megaraid-qmp-test-XXXXXX", &r->path[i],
-                                 NULL);
+    for (int i = 0; i < n; i++) {
+        int fd = open(path[i], O_RDWR | O_CREAT | O_TRUNC, 0600);
         int pd;
 
         g_assert(fd >= 0);
         g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
         close(fd);
-        if (i == JBOD) {
+        if (i >= nmem + nspare) {
             continue;
         }
         memcpy(guid, "LSI     QMPTSTPD", 16);
@@ -82,16 +88,36 @@ static void rig_create(Rig *r)
         stl_be_p(guid + 20, i);
         pd = raid_config_add_pd(cfg, guid, i, DRIVE_BYTES / 512, &err);
         g_assert_no_error(err);
-        cfg->pds[pd].path = g_strdup(r->path[i]);
+        cfg->pds[pd].path = g_strdup(path[i]);
     }
-    v = raid_config_create_vd(cfg, members, NMEMBERS, &spec, &err);
+    for (int i = 0; i < nmem; i++) {
+        members[i] = i;
+    }
+    v = raid_config_create_vd(cfg, members, nmem, &spec, &err);
     g_assert_no_error(err);
-    raid_config_add_spare(cfg, SPARE, -1, &err);
-    g_assert_no_error(err);
+    for (int i = nmem; i < nmem + nspare; i++) {
+        raid_config_add_spare(cfg, i, -1, &err);
+        g_assert_no_error(err);
+    }
     g_assert_true(ddf_store_config(cfg, &err));
     g_assert_no_error(err);
-    r->vd_bytes = cfg->vds[v].size * 512;
+    bytes = cfg->vds[v].size * 512;
     raid_config_free(cfg);
+    return bytes;
+}
+
+static void rig_create(Rig *r)
+{
+    memset(r, 0, sizeof(*r));
+    for (int i = 0; i < NDRIVES; i++) {
+        int fd = g_file_open_tmp("megaraid-qmp-test-XXXXXX", &r->path[i],
+                                 NULL);
+
+        g_assert(fd >= 0);
+        close(fd);
+    }
+    r->vd_bytes = write_array(r->path, NDRIVES, NMEMBERS, 1, "qmp-r5",
+                              RAID_CACHE_READ_AHEAD);
 }
 
 /* Debian's QEMU source carries no firmware: use the distribution's. */
@@ -248,6 +274,9 @@ static void test_query(void)
 
     drives = qdict_get_qlist(c, "drives");
     g_assert_cmpint(qlist_size(drives), ==, NDRIVES);
+    for (int i = 0; i < NDRIVES; i++) {
+        g_assert_cmpint(qdict_get_int(list_nth(drives, i), "slot"), ==, i);
+    }
     for (int i = 0; i < NMEMBERS; i++) {
         g_autofree char *path = g_strdup_printf("/machine/peripheral/hd%d", i);
 
@@ -307,6 +336,78 @@ static void test_query(void)
     rig_destroy(&r);
 }
 
+/* The first controller's VD 0 and the drive in @slot, from one query. */
+static QDict *query_vd0(QTestState *qts, QDict **rsp, QDict **drive,
+                        int slot)
+{
+    QDict *c = list_nth(query(qts, rsp), 0);
+
+    *drive = find_by(qdict_get_qlist(c, "drives"), "slot", slot);
+    return list_nth(qdict_get_qlist(c, "vds"), 0);
+}
+
+/*
+ * A member fails: the query shows the VD degraded with a rebuild onto the
+ * spare and its progress; once the rebuild is done, optimal and no job.
+ */
+static void test_fail(void)
+{
+    Rig r;
+    QDict *rsp, *v, *d, *j;
+    int64_t pct = -1;
+
+    rig_create(&r);
+    rig_start(&r);
+    /* slowly, so that the query sees the rebuild running */
+    qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
+    qom_set_str(r.qts, "/machine/peripheral/hd1", "state", "offline");
+
+    v = query_vd0(r.qts, &rsp, &d, 1);
+    g_assert_cmpstr(qdict_get_str(v, "state"), ==, "degraded");
+    g_assert_cmpstr(qdict_get_str(d, "state"), ==, "unconfigured-bad");
+    g_assert_false(qdict_haskey(d, "drive-group"));
+    /* the spare took slot 1's place among the members */
+    assert_ints(v, "members", "[0, 3, 2]");
+    j = qdict_get_qdict(v, "job");
+    g_assert_nonnull(j);
+    g_assert_cmpstr(qdict_get_str(j, "kind"), ==, "rebuild");
+    g_assert_cmpint(qdict_get_int(j, "rate"), ==, 1);
+    g_assert_cmpint(qdict_get_int(j, "rows-total"), >, 0);
+    g_assert_cmpint(qdict_get_int(j, "progress"), <, 100);
+    qobject_unref(rsp);
+    query_vd0(r.qts, &rsp, &d, SPARE);
+    g_assert_cmpstr(qdict_get_str(d, "state"), ==, "rebuild");
+    g_assert_cmpint(qdict_get_int(d, "drive-group"), ==, 0);
+    g_assert_false(qdict_haskey(d, "spare-for"));
+    g_assert_cmpint(qdict_get_int(d, "rebuild-progress"), >=, 0);
+    qobject_unref(rsp);
+
+    /* full speed to the end */
+    qom_set_int(r.qts, CTRL, "rebuild-rate", 100);
+    for (int i = 0; i < 600; i++) {
+        v = query_vd0(r.qts, &rsp, &d, SPARE);
+        if (!qdict_haskey(v, "job")) {
+            break;
+        }
+        j = qdict_get_qdict(v, "job");
+        if (qdict_get_int(j, "progress") != pct) {
+            pct = qdict_get_int(j, "progress");
+            g_test_message("rebuild %" PRId64 " %%, running %d", pct,
+                           qdict_get_bool(j, "running"));
+        }
+        qobject_unref(rsp);
+        rsp = NULL;
+        g_usleep(100 * 1000);
+    }
+    g_assert_nonnull(rsp);
+    g_assert_false(qdict_haskey(v, "job"));
+    g_assert_cmpstr(qdict_get_str(v, "state"), ==, "optimal");
+    g_assert_cmpstr(qdict_get_str(d, "state"), ==, "online");
+    g_assert_false(qdict_haskey(d, "rebuild-progress"));
+    qobject_unref(rsp);
+    rig_destroy(&r);
+}
+
 /* The HMP table names the controller, the VD and every drive's state. */
 static void test_hmp(void)
 {
@@ -345,11 +446,103 @@ static void test_none(void)
     qtest_quit(qts);
 }
 
+/*
+ * docs/examples/libvirt-demo.xml: libvirt's schema accepts it (when
+ * virt-xml-validate is installed), and the QEMU arguments it passes boot
+ * the demo's array: a RAID 5 over slots 0-7 and a spare in slot 8.
+ */
+static void test_libvirt_demo(void)
+{
+    g_autofree char *self = realpath(__FILE__, NULL);
+    g_autofree char *top = NULL, *xml = NULL, *text = NULL;
+    g_autofree char *dir = g_dir_make_tmp("megaraid-qmp-demo-XXXXXX", NULL);
+    g_autoptr(GString) args = g_string_new("");
+    g_autoptr(GRegex) re = g_regex_new("<qemu:arg value='([^']*)'/>", 0, 0,
+                                       NULL);
+    g_autoptr(GMatchInfo) mi = NULL;
+    g_autofree char *validate = g_find_program_in_path("virt-xml-validate");
+    char *path[9];
+    QTestState *qts;
+    QDict *rsp, *c, *v;
+    QList *drives;
+
+    g_assert_nonnull(self);
+    top = g_path_get_dirname(self);
+    for (int i = 0; i < 2; i++) {
+        char *up = g_path_get_dirname(top);
+
+        g_free(top);
+        top = up;
+    }
+    xml = g_build_filename(top, "docs/examples/libvirt-demo.xml", NULL);
+    g_assert_true(g_file_get_contents(xml, &text, NULL, NULL));
+    if (validate) {
+        g_autofree char *out = NULL, *err = NULL;
+        const char *argv[] = { validate, xml, NULL };
+        int status;
+
+        g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL, 0, NULL, NULL,
+                                   &out, &err, &status, NULL));
+        g_test_message("virt-xml-validate: %s%s", out, err);
+        g_assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    } else {
+        g_test_message("virt-xml-validate is not installed (Debian: "
+                       "libvirt-clients): the XML is not validated");
+    }
+
+    /* the images at the XML's paths, in a temporary folder */
+    for (int i = 0; i < 9; i++) {
+        path[i] = i < 8 ? g_strdup_printf("%s/demo-m%d.img", dir, i)
+                        : g_strdup_printf("%s/demo-s0.img", dir);
+    }
+    write_array(path, 9, 8, 1, "demo", 0);
+    g_regex_match(re, text, 0, &mi);
+    for (; g_match_info_matches(mi); g_match_info_next(mi, NULL)) {
+        g_autofree char *a = g_match_info_fetch(mi, 1);
+        g_auto(GStrv) parts = g_strsplit(a, "/var/lib/megaraid-sim", -1);
+        g_autofree char *joined = g_strjoinv(dir, parts);
+
+        g_string_append_printf(args, "%s ", joined);
+    }
+    g_assert_nonnull(strstr(args->str, "megaraid-9600,id=raid0"));
+    qts = qtest_initf("-machine q35 -nodefaults %s", args->str);
+
+    c = list_nth(query(qts, &rsp), 0);
+    g_assert_cmpint(qdict_get_int(c, "rebuild-rate"), ==, 5);
+    drives = qdict_get_qlist(c, "drives");
+    g_assert_cmpint(qlist_size(drives), ==, 9);
+    for (int i = 0; i < 8; i++) {
+        QDict *d = find_by(drives, "slot", i);
+        g_autofree char *qp = g_strdup_printf("/machine/peripheral/demo-m%d",
+                                              i);
+
+        g_assert_cmpstr(qdict_get_str(d, "qom-path"), ==, qp);
+        g_assert_cmpstr(qdict_get_str(d, "interface"), ==, "nvme");
+        g_assert_cmpstr(qdict_get_str(d, "state"), ==, "online");
+    }
+    g_assert_cmpstr(qdict_get_str(find_by(drives, "slot", 8), "state"), ==,
+                    "hot-spare");
+    v = list_nth(qdict_get_qlist(c, "vds"), 0);
+    g_assert_cmpstr(qdict_get_str(v, "name"), ==, "demo");
+    g_assert_cmpstr(qdict_get_str(v, "level"), ==, "raid5");
+    g_assert_cmpstr(qdict_get_str(v, "state"), ==, "optimal");
+    assert_ints(v, "members", "[0, 1, 2, 3, 4, 5, 6, 7]");
+    qobject_unref(rsp);
+    qtest_quit(qts);
+    for (int i = 0; i < 9; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-qmp/query", test_query);
+    qtest_add_func("/megaraid-qmp/fail", test_fail);
     qtest_add_func("/megaraid-qmp/hmp", test_hmp);
     qtest_add_func("/megaraid-qmp/none", test_none);
+    qtest_add_func("/megaraid-qmp/libvirt-demo", test_libvirt_demo);
     return g_test_run();
 }
