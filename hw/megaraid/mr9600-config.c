@@ -4,30 +4,87 @@
  * megaraid-sim: megaraid-9600 configuration pages: the CONFIG request
  * (page header, read, write actions) and the pages the Linux drivers and
  * management tools read: Driver pages 1 and 2, Device page 0, IOC page 0,
- * IO Unit pages 0 and 1 and Manufacturing page 0.
+ * IO Unit pages 0 and 1 and Manufacturing page 0; the writable pages
+ * (IO Unit page 1, Driver pages 1 and 2): their current and persistent
+ * copies, the fields a write may change, and the persistent copies'
+ * file (the config-nvram property).
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
+#include "qemu/error-report.h"
 #include "system/dma.h"
 #include "mr9600.h"
 #include "trace.h"
 
 #define MR9600_PAGE_MAX 448
 
+/*
+ * A writable page: which bits of each byte a write may change (bytes
+ * past the mask, and the 8-byte header, are read-only) and the
+ * page's default contents after the header.
+ */
+typedef struct MR9600PageFields {
+    uint8_t store;              /* index in cfg_cur / cfg_pers */
+    uint8_t writable[MR9600_CFG_STORED_MAX];
+    uint8_t defaults[MR9600_CFG_STORED_MAX];
+} MR9600PageFields;
+
+/*
+ * IO Unit page 1: Flags bits 5:0 (NVMe and SATA write cache policy, ATA
+ * security freeze lock, write same buffer) and the four device missing
+ * delay bytes.  Default: leave the drives' write caches as they are.
+ */
+static const MR9600PageFields mr9600_iounit1_fields = {
+    .store = 0,
+    .writable = { [8] = 0x3f, [12] = 0xff, [13] = 0xff, [14] = 0xff,
+                  [15] = 0xff },
+    .defaults = { [8] = 0x22 },
+};
+
+/*
+ * Driver page 1: time stamp update interval and the host diag buffer
+ * sizes (trace, firmware, driver: max, min, decrement), 16-bit each;
+ * Flags has no defined bit.
+ */
+static const MR9600PageFields mr9600_driver1_fields = {
+    .store = 1,
+    .writable = { [12] = 0xff,
+                  [16] = 0xff, [17] = 0xff, [18] = 0xff, [19] = 0xff,
+                  [20] = 0xff, [21] = 0xff,
+                  [24] = 0xff, [25] = 0xff, [26] = 0xff, [27] = 0xff,
+                  [28] = 0xff, [29] = 0xff,
+                  [32] = 0xff, [33] = 0xff, [34] = 0xff, [35] = 0xff,
+                  [36] = 0xff, [37] = 0xff },
+};
+
+/*
+ * Driver page 2: the global trigger bits MPI 3.0 defines (bits 63:59,
+ * 2:1) and the number of trigger elements, which must be 0: the page
+ * has no room for an element.
+ */
+static const MR9600PageFields mr9600_driver2_fields = {
+    .store = 2,
+    .writable = { [8] = 0x06, [15] = 0xf8, [28] = 0xff },
+};
+
 typedef struct MR9600Page {
     uint8_t type;
     uint8_t number;
     uint8_t attr;
     uint16_t bytes;
+    const MR9600PageFields *fields;     /* NULL: read-only page */
 } MR9600Page;
 
 static const MR9600Page mr9600_pages[] = {
-    { MPI3_CONFIG_PAGETYPE_DRIVER, 1, MPI3_CONFIG_PAGEATTR_PERSISTENT, 40 },
-    { MPI3_CONFIG_PAGETYPE_DRIVER, 2, MPI3_CONFIG_PAGEATTR_PERSISTENT, 32 },
+    { MPI3_CONFIG_PAGETYPE_DRIVER, 1, MPI3_CONFIG_PAGEATTR_PERSISTENT, 40,
+      &mr9600_driver1_fields },
+    { MPI3_CONFIG_PAGETYPE_DRIVER, 2, MPI3_CONFIG_PAGEATTR_PERSISTENT, 32,
+      &mr9600_driver2_fields },
     { MPI3_CONFIG_PAGETYPE_DEVICE, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 64 },
     { MPI3_CONFIG_PAGETYPE_IOC, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 28 },
     { MPI3_CONFIG_PAGETYPE_IO_UNIT, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 24 },
-    { MPI3_CONFIG_PAGETYPE_IO_UNIT, 1, MPI3_CONFIG_PAGEATTR_CHANGEABLE, 16 },
+    { MPI3_CONFIG_PAGETYPE_IO_UNIT, 1, MPI3_CONFIG_PAGEATTR_PERSISTENT, 16,
+      &mr9600_iounit1_fields },
     { MPI3_CONFIG_PAGETYPE_MANUFACTURING, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY,
       448 },
 };
@@ -50,6 +107,96 @@ static void mr9600_page_header(const MR9600Page *pg, MPI3ConfigPageHeader *h)
     h->page_attribute = pg->attr;
     h->page_length = cpu_to_le16(pg->bytes / 4);
     h->page_type = pg->type;
+}
+
+/*
+ * The persistent copies' file: "MRCFGNV1", then per writable page its
+ * type, number, length in bytes (16-bit little endian) and contents.
+ */
+#define MR9600_NVRAM_MAGIC "MRCFGNV1"
+
+static void mr9600_cfg_load_file(MR9600State *s)
+{
+    g_autofree char *data = NULL;
+    g_autoptr(GError) err = NULL;
+    size_t len, off = 8;
+
+    if (!g_file_get_contents(s->config_nvram, &data, &len, &err)) {
+        /* no file yet: defaults until the first persistent write */
+        trace_megaraid_9600_config_nvram(s->config_nvram, "absent");
+        return;
+    }
+    if (len < 8 || memcmp(data, MR9600_NVRAM_MAGIC, 8)) {
+        warn_report("megaraid-9600: %s is not a config-nvram file; "
+                    "persistent CONFIG pages start from defaults",
+                    s->config_nvram);
+        return;
+    }
+    while (off + 4 <= len) {
+        uint8_t type = data[off], number = data[off + 1];
+        uint16_t bytes = lduw_le_p(data + off + 2);
+        const MR9600Page *pg = mr9600_find_page(type, number);
+
+        off += 4;
+        if (off + bytes > len) {
+            break;
+        }
+        if (pg && pg->fields && pg->bytes == bytes) {
+            memcpy(s->cfg_pers[pg->fields->store] + 8,
+                   (uint8_t *)data + off + 8, bytes - 8);
+        }
+        off += bytes;
+    }
+    trace_megaraid_9600_config_nvram(s->config_nvram, "loaded");
+}
+
+/* The stored pages, from defaults and the file, once per run. */
+static void mr9600_cfg_load(MR9600State *s)
+{
+    if (s->cfg_loaded) {
+        return;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(mr9600_pages); i++) {
+        const MR9600PageFields *f = mr9600_pages[i].fields;
+
+        if (f) {
+            memcpy(s->cfg_pers[f->store], f->defaults, sizeof(f->defaults));
+        }
+    }
+    if (s->config_nvram) {
+        mr9600_cfg_load_file(s);
+    }
+    memcpy(s->cfg_cur, s->cfg_pers, sizeof(s->cfg_cur));
+    s->cfg_loaded = true;
+}
+
+/* Write the persistent copies to the file (if any); false on failure. */
+static bool mr9600_cfg_save(MR9600State *s)
+{
+    g_autoptr(GByteArray) b = g_byte_array_new();
+    g_autoptr(GError) err = NULL;
+
+    if (!s->config_nvram) {
+        return true;
+    }
+    g_byte_array_append(b, (const uint8_t *)MR9600_NVRAM_MAGIC, 8);
+    for (size_t i = 0; i < ARRAY_SIZE(mr9600_pages); i++) {
+        const MR9600Page *pg = &mr9600_pages[i];
+        uint8_t h[4] = { pg->type, pg->number, pg->bytes, pg->bytes >> 8 };
+
+        if (!pg->fields) {
+            continue;
+        }
+        g_byte_array_append(b, h, 4);
+        g_byte_array_append(b, s->cfg_pers[pg->fields->store], pg->bytes);
+    }
+    if (!g_file_set_contents(s->config_nvram, (const char *)b->data, b->len,
+                             &err)) {
+        trace_megaraid_9600_config_nvram(s->config_nvram, err->message);
+        return false;
+    }
+    trace_megaraid_9600_config_nvram(s->config_nvram, "written");
+    return true;
 }
 
 void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *p)
@@ -169,9 +316,109 @@ static uint16_t mr9600_build_page(MR9600State *s, const MR9600Page *pg,
         }
         break;
     default:
-        /* Driver pages 1 and 2: no diag buffers, no triggers. */
         break;
     }
+    return MPI3_IOCSTATUS_SUCCESS;
+}
+
+/* The copy of a writable page that action reads or writes (body only). */
+static const uint8_t *mr9600_cfg_copy(MR9600State *s, const MR9600Page *pg,
+                                      uint8_t action)
+{
+    uint8_t i = pg->fields->store;
+
+    mr9600_cfg_load(s);
+    switch (action) {
+    case MPI3_CONFIG_ACTION_READ_DEFAULT:
+        return pg->fields->defaults;
+    case MPI3_CONFIG_ACTION_READ_PERSISTENT:
+    case MPI3_CONFIG_ACTION_WRITE_PERSISTENT:
+        return s->cfg_pers[i];
+    default:
+        return s->cfg_cur[i];
+    }
+}
+
+/*
+ * Checks of a page write's data against the copy it replaces: the header
+ * names this page, only writable bits change, and the writable fields
+ * hold values the page defines.  Returns the IOC status to post.
+ */
+static uint16_t mr9600_check_page_write(const MR9600Page *pg,
+                                        const uint8_t *old,
+                                        const uint8_t *buf)
+{
+    const MPI3ConfigPageHeader *h = (const void *)buf;
+    uint32_t flags;
+
+    if (h->page_type != pg->type || h->page_number != pg->number ||
+        le16_to_cpu(h->page_length) != pg->bytes / 4) {
+        trace_megaraid_9600_err_config_write(pg->type, pg->number, 0,
+                                             "header names another page");
+        return MPI3_IOCSTATUS_CONFIG_INVALID_PAGE;
+    }
+    for (unsigned k = 8; k < pg->bytes; k++) {
+        if ((buf[k] ^ old[k]) & ~pg->fields->writable[k]) {
+            trace_megaraid_9600_err_config_write(pg->type, pg->number, k,
+                                                 "read-only or reserved");
+            return MPI3_IOCSTATUS_INVALID_FIELD;
+        }
+    }
+    switch (pg->type) {
+    case MPI3_CONFIG_PAGETYPE_IO_UNIT:
+        flags = ldl_le_p(buf + 8);
+        /* 30h and 03h are reserved encodings of the write cache fields */
+        if ((flags & 0x30) == 0x30 || (flags & 0x03) == 0x03) {
+            trace_megaraid_9600_err_config_write(pg->type, pg->number, 8,
+                                                 "reserved cache setting");
+            return MPI3_IOCSTATUS_CONFIG_INVALID_DATA;
+        }
+        break;
+    case MPI3_CONFIG_PAGETYPE_DRIVER:
+        if (pg->number == 2 && buf[28] != 0) {
+            trace_megaraid_9600_err_config_write(pg->type, pg->number, 28,
+                                                 "no room for triggers");
+            return MPI3_IOCSTATUS_CONFIG_INVALID_DATA;
+        }
+        break;
+    }
+    return MPI3_IOCSTATUS_SUCCESS;
+}
+
+/* WRITE CURRENT / WRITE PERSISTENT of a writable page. */
+static uint16_t mr9600_write_page(MR9600State *s, const MR9600Page *pg,
+                                  const MPI3ConfigRequest *req,
+                                  uint64_t addr, uint32_t len)
+{
+    uint8_t buf[MR9600_CFG_STORED_MAX], saved[MR9600_CFG_STORED_MAX];
+    uint8_t *copy = (uint8_t *)mr9600_cfg_copy(s, pg, req->action);
+    uint16_t st;
+
+    if (le16_to_cpu(req->page_length) != pg->bytes / 4) {
+        trace_megaraid_9600_err_config_write(pg->type, pg->number, 0,
+                                             "request page length");
+        return MPI3_IOCSTATUS_INVALID_FIELD;
+    }
+    if (len < pg->bytes) {
+        trace_megaraid_9600_err_config_write(pg->type, pg->number, len,
+                                             "buffer shorter than the page");
+        return MPI3_IOCSTATUS_INVALID_SGL;
+    }
+    if (pci_dma_read(PCI_DEVICE(s), addr, buf, pg->bytes) != MEMTX_OK) {
+        return MPI3_IOCSTATUS_INVALID_SGL;
+    }
+    st = mr9600_check_page_write(pg, copy, buf);
+    if (st != MPI3_IOCSTATUS_SUCCESS) {
+        return st;
+    }
+    memcpy(saved, copy, sizeof(saved));
+    memcpy(copy + 8, buf + 8, pg->bytes - 8);
+    if (req->action == MPI3_CONFIG_ACTION_WRITE_PERSISTENT &&
+        !mr9600_cfg_save(s)) {
+        memcpy(copy, saved, sizeof(saved));
+        return MPI3_IOCSTATUS_INTERNAL_ERROR;
+    }
+    trace_megaraid_9600_config_write(pg->type, pg->number, req->action);
     return MPI3_IOCSTATUS_SUCCESS;
 }
 
@@ -209,18 +456,25 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
             break;
         }
         st = mr9600_build_page(s, pg, page_address, buf);
+        if (st == MPI3_IOCSTATUS_SUCCESS && pg->fields) {
+            memcpy(buf + 8, mr9600_cfg_copy(s, pg, req->action) + 8,
+                   pg->bytes - 8);
+        }
         if (st == MPI3_IOCSTATUS_SUCCESS) {
             pci_dma_write(PCI_DEVICE(s), addr, buf, MIN(len, pg->bytes));
         }
         break;
     case MPI3_CONFIG_ACTION_WRITE_CURRENT:
     case MPI3_CONFIG_ACTION_WRITE_PERSISTENT:
-        if (pg->attr == MPI3_CONFIG_PAGEATTR_READ_ONLY ||
+        if (pg->attr == MPI3_CONFIG_PAGEATTR_READ_ONLY || !pg->fields ||
             (req->action == MPI3_CONFIG_ACTION_WRITE_PERSISTENT &&
              pg->attr != MPI3_CONFIG_PAGEATTR_PERSISTENT)) {
+            trace_megaraid_9600_err_config_write(pg->type, pg->number, 0,
+                                                 "page is read-only");
             st = MPI3_IOCSTATUS_CONFIG_INVALID_ACTION;
+            break;
         }
-        /* Writable pages hold no state the device acts on yet. */
+        st = mr9600_write_page(s, pg, req, addr, len);
         break;
     default:
         st = MPI3_IOCSTATUS_CONFIG_INVALID_ACTION;

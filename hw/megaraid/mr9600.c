@@ -572,6 +572,7 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
     DEFINE_PROP_STRING("serial", MR9600State, array.serial),
     DEFINE_PROP_STRING("journal", MR9600State, array.journal_path),
+    DEFINE_PROP_STRING("config-nvram", MR9600State, config_nvram),
     DEFINE_PROP_BOOL("import-foreign", MR9600State, array.import_foreign,
                      false),
     DEFINE_PROP_BOOL("auto-rebuild", MR9600State, array.auto_rebuild, true),
@@ -629,6 +630,10 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "journal",
         "file that keeps the write-back cache across a crash (the "
         "CacheVault's flash); without it write-back VDs run write-through");
+    object_class_property_set_description(oc, "config-nvram",
+        "file that keeps the persistent CONFIG pages (IO Unit page 1, "
+        "Driver pages 1 and 2) across a restart, as the card's NVRAM; "
+        "without it they are kept for this run only");
     object_class_property_set_description(oc, "import-foreign",
         "adopt a configuration written by another controller at start");
     object_class_property_set_description(oc, "auto-rebuild",

@@ -124,6 +124,10 @@ struct MR9600TaskMgmt {
     uint8_t response_code;
 };
 
+/* Writable CONFIG pages kept by the IOC, and their largest size. */
+#define MR9600_CFG_STORED       3
+#define MR9600_CFG_STORED_MAX   40
+
 struct MR9600State {
     PCIDevice parent_obj;
 
@@ -199,6 +203,12 @@ struct MR9600State {
 
     /* PEL wait held outstanding (host tag), 0 = none */
     uint16_t pel_wait_tag;
+
+    /* writable CONFIG pages, current and persistent (mr9600-config.c) */
+    char *config_nvram;         /* property: file of the persistent copies */
+    bool cfg_loaded;
+    uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
+    uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
 
     /* RAID configuration, VDs, cache (array*.c) */
     MRArray array;

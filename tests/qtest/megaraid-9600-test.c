@@ -1340,6 +1340,260 @@ static void test_reply_flood(void)
     mr_stop(m);
 }
 
+/*
+ * CONFIG requests (function 10h): page header, read and write actions on
+ * a page through a buffer at buf.  page_len is the request's page
+ * length in dwords.
+ */
+enum { CFG_HEADER, CFG_READ_DEFAULT, CFG_READ_CURRENT, CFG_WRITE_CURRENT,
+       CFG_READ_PERSISTENT, CFG_WRITE_PERSISTENT };
+enum { PG_IO_UNIT = 0x00, PG_IOC = 0x02, PG_DRIVER = 0x03 };
+
+static uint16_t mr_config(MR *m, uint8_t type, uint8_t num, uint8_t action,
+                          uint16_t page_len, uint64_t buf, uint32_t len)
+{
+    uint8_t f[48] = { 0 };
+
+    stw_le_p(f, 0x30);
+    f[3] = 0x10;
+    f[0x0D] = num;
+    f[0x0E] = type;
+    f[0x0F] = action;
+    stw_le_p(f + 0x14, page_len);
+    put_sge(f + 0x20, buf, len, 0x08);
+    return mr_admin(m, f, sizeof(f), NULL);
+}
+
+/* Read page type/num with action into out (len bytes); IOC status. */
+static uint16_t cfg_read(MR *m, uint8_t type, uint8_t num, uint8_t action,
+                         uint8_t *out, uint32_t len)
+{
+    uint64_t buf = mr_alloc(m, 512);
+    uint16_t st;
+
+    st = mr_config(m, type, num, action, len / 4, buf, len);
+    qtest_memread(m->qts, buf, out, len);
+    return st;
+}
+
+static uint16_t cfg_write(MR *m, uint8_t type, uint8_t num, uint8_t action,
+                          const uint8_t *page, uint32_t len)
+{
+    uint64_t buf = mr_alloc(m, 512);
+
+    qtest_memwrite(m->qts, buf, page, len);
+    return mr_config(m, type, num, action, len / 4, buf, len);
+}
+
+/* The three writable pages: type, number, bytes, attribute. */
+static const struct {
+    uint8_t type, num, bytes, attr;
+} cfg_writable[] = {
+    { PG_IO_UNIT, 1, 16, 0x20 },
+    { PG_DRIVER, 1, 40, 0x20 },
+    { PG_DRIVER, 2, 32, 0x20 },
+};
+
+/* Values written in the tests: each within the page's writable fields. */
+static void cfg_set_values(uint8_t type, uint8_t num, uint8_t *p, int gen)
+{
+    if (type == PG_IO_UNIT) {
+        p[8] = gen ? 0x11 : 0x0d;       /* NVMe WC off, SATA WC off, ... */
+        p[12] = 0x20 + gen;             /* device missing delay */
+        p[15] = 0x85;
+    } else if (num == 1) {
+        p[12] = 10 + gen;               /* time stamp update, minutes */
+        stw_le_p(p + 16, 0x1000 + gen); /* host diag trace max size */
+        stw_le_p(p + 36, 0x0040);       /* driver decrement size */
+    } else {
+        stq_le_p(p + 8, gen ? 0x2000000000000004ULL : 0x0000000000000002ULL);
+    }
+}
+
+static void test_config_write_read(void)
+{
+    MR *m = mr_start(NULL);
+    uint8_t pg[64], back[64], def[64], pers[64];
+
+    mr_enable(m);
+    mr_ioc_init(m);
+    for (size_t i = 0; i < G_N_ELEMENTS(cfg_writable); i++) {
+        uint8_t t = cfg_writable[i].type, n = cfg_writable[i].num;
+        uint8_t len = cfg_writable[i].bytes;
+
+        g_test_message("page type %u number %u", t, n);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_HEADER, pg, 8), ==, 0);
+        g_assert_cmphex(pg[3], ==, cfg_writable[i].attr);
+        g_assert_cmpuint(lduw_le_p(pg + 4), ==, len / 4);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_CURRENT, pg, len), ==, 0);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_DEFAULT, def, len), ==, 0);
+        g_assert_cmpmem(pg, len, def, len);
+
+        /* WRITE CURRENT: read back; persistent and default unchanged */
+        cfg_set_values(t, n, pg, 0);
+        g_assert_cmphex(cfg_write(m, t, n, CFG_WRITE_CURRENT, pg, len), ==,
+                        0);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_CURRENT, back, len), ==,
+                        0);
+        g_assert_cmpmem(back, len, pg, len);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_PERSISTENT, pers, len),
+                        ==, 0);
+        g_assert_cmpmem(pers, len, def, len);
+
+        /* WRITE PERSISTENT: the persistent copy only */
+        memcpy(back, def, len);
+        cfg_set_values(t, n, back, 1);
+        g_assert_cmphex(cfg_write(m, t, n, CFG_WRITE_PERSISTENT, back, len),
+                        ==, 0);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_PERSISTENT, pers, len),
+                        ==, 0);
+        g_assert_cmpmem(pers, len, back, len);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_CURRENT, back, len), ==,
+                        0);
+        g_assert_cmpmem(back, len, pg, len);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_DEFAULT, back, len), ==,
+                        0);
+        g_assert_cmpmem(back, len, def, len);
+    }
+    mr_stop(m);
+}
+
+static void test_config_refused(void)
+{
+    MR *m = mr_start(NULL);
+    uint8_t pg[64], cur[64];
+
+    mr_enable(m);
+    mr_ioc_init(m);
+    /* read-only pages: IOC page 0, IO Unit page 0 */
+    g_assert_cmphex(cfg_read(m, PG_IOC, 0, CFG_READ_CURRENT, pg, 28), ==, 0);
+    g_assert_cmphex(cfg_write(m, PG_IOC, 0, CFG_WRITE_CURRENT, pg, 28), ==,
+                    0x0020);
+    g_assert_cmphex(cfg_read(m, PG_IO_UNIT, 0, CFG_READ_CURRENT, pg, 24), ==,
+                    0);
+    g_assert_cmphex(cfg_write(m, PG_IO_UNIT, 0, CFG_WRITE_PERSISTENT, pg,
+                              24), ==, 0x0020);
+    /* a page that does not exist */
+    g_assert_cmphex(cfg_write(m, PG_DRIVER, 7, CFG_WRITE_CURRENT, pg, 16),
+                    ==, 0x0022);
+
+    g_assert_cmphex(cfg_read(m, PG_IO_UNIT, 1, CFG_READ_CURRENT, cur, 16),
+                    ==, 0);
+    /* reserved bits of IO Unit page 1's flags */
+    memcpy(pg, cur, 16);
+    pg[9] = 0x01;
+    g_assert_cmphex(cfg_write(m, PG_IO_UNIT, 1, CFG_WRITE_CURRENT, pg, 16),
+                    ==, 0x0007);
+    /* reserved encodings of the write cache fields */
+    memcpy(pg, cur, 16);
+    pg[8] = 0x30;
+    g_assert_cmphex(cfg_write(m, PG_IO_UNIT, 1, CFG_WRITE_CURRENT, pg, 16),
+                    ==, 0x0023);
+    pg[8] = 0x03;
+    g_assert_cmphex(cfg_write(m, PG_IO_UNIT, 1, CFG_WRITE_CURRENT, pg, 16),
+                    ==, 0x0023);
+    /* a header naming another page */
+    memcpy(pg, cur, 16);
+    pg[2] = 0;
+    g_assert_cmphex(cfg_write(m, PG_IO_UNIT, 1, CFG_WRITE_CURRENT, pg, 16),
+                    ==, 0x0022);
+    /* the request's page length is not the page's */
+    memcpy(pg, cur, 16);
+    {
+        uint64_t buf = mr_alloc(m, 64);
+
+        qtest_memwrite(m->qts, buf, pg, 16);
+        g_assert_cmphex(mr_config(m, PG_IO_UNIT, 1, CFG_WRITE_CURRENT, 3,
+                                  buf, 16), ==, 0x0007);
+    }
+    /* Driver page 1: a reserved byte; Driver page 2: trigger elements */
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_CURRENT, pg, 40), ==,
+                    0);
+    pg[13] = 1;
+    g_assert_cmphex(cfg_write(m, PG_DRIVER, 1, CFG_WRITE_CURRENT, pg, 40),
+                    ==, 0x0007);
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 2, CFG_READ_CURRENT, pg, 32), ==,
+                    0);
+    pg[28] = 1;
+    g_assert_cmphex(cfg_write(m, PG_DRIVER, 2, CFG_WRITE_CURRENT, pg, 32),
+                    ==, 0x0023);
+    /* nothing refused changed anything */
+    g_assert_cmphex(cfg_read(m, PG_IO_UNIT, 1, CFG_READ_CURRENT, pg, 16), ==,
+                    0);
+    g_assert_cmpmem(pg, 16, cur, 16);
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 2, CFG_READ_CURRENT, pg, 32), ==,
+                    0);
+    g_assert_cmphex(pg[28], ==, 0);
+    mr_stop(m);
+}
+
+/* WRITE PERSISTENT survives a restart with config-nvram; current does not. */
+static void test_config_persistent(void)
+{
+    g_autofree char *path = NULL;
+    g_autofree char *extra = NULL;
+    uint8_t pg[64], want[3][64], def[3][64], back[64];
+    int fd;
+    MR *m;
+
+    fd = g_file_open_tmp("megaraid-9600-nvram-XXXXXX", &path, NULL);
+    g_assert(fd >= 0);
+    close(fd);
+    unlink(path);                       /* no file: defaults */
+    extra = g_strdup_printf(",config-nvram=%s", path);
+
+    m = mr_start(extra);
+    mr_enable(m);
+    mr_ioc_init(m);
+    for (size_t i = 0; i < G_N_ELEMENTS(cfg_writable); i++) {
+        uint8_t t = cfg_writable[i].type, n = cfg_writable[i].num;
+        uint8_t len = cfg_writable[i].bytes;
+
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_CURRENT, def[i], len), ==,
+                        0);
+        memcpy(want[i], def[i], len);
+        cfg_set_values(t, n, want[i], 1);
+        g_assert_cmphex(cfg_write(m, t, n, CFG_WRITE_PERSISTENT, want[i],
+                                  len), ==, 0);
+        memcpy(pg, def[i], len);
+        cfg_set_values(t, n, pg, 0);
+        g_assert_cmphex(cfg_write(m, t, n, CFG_WRITE_CURRENT, pg, len), ==,
+                        0);
+    }
+    mr_stop(m);
+    g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
+
+    /* a new QEMU: persistent copies from the file, current = persistent */
+    m = mr_start(extra);
+    mr_enable(m);
+    mr_ioc_init(m);
+    for (size_t i = 0; i < G_N_ELEMENTS(cfg_writable); i++) {
+        uint8_t t = cfg_writable[i].type, n = cfg_writable[i].num;
+        uint8_t len = cfg_writable[i].bytes;
+
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_PERSISTENT, back, len),
+                        ==, 0);
+        g_assert_cmpmem(back, len, want[i], len);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_CURRENT, back, len), ==,
+                        0);
+        g_assert_cmpmem(back, len, want[i], len);
+        g_assert_cmphex(cfg_read(m, t, n, CFG_READ_DEFAULT, back, len), ==,
+                        0);
+        g_assert_cmpmem(back, len, def[i], len);
+    }
+    mr_stop(m);
+
+    /* without the property nothing carries over */
+    m = mr_start(NULL);
+    mr_enable(m);
+    mr_ioc_init(m);
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_PERSISTENT, back, 40),
+                    ==, 0);
+    g_assert_cmpmem(back, 40, def[1], 40);
+    mr_stop(m);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1368,5 +1622,10 @@ int main(int argc, char **argv)
                    test_shutdown_waits_for_io);
     qtest_add_func("/megaraid-9600/bad/msix-self-write", test_msix_self_write);
     qtest_add_func("/megaraid-9600/bad/reply-flood", test_reply_flood);
+    qtest_add_func("/megaraid-9600/config/write-read",
+                   test_config_write_read);
+    qtest_add_func("/megaraid-9600/config/refused", test_config_refused);
+    qtest_add_func("/megaraid-9600/config/persistent",
+                   test_config_persistent);
     return g_test_run();
 }
