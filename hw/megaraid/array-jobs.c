@@ -30,6 +30,7 @@
 #include "system/reset.h"
 #include "hw/megaraid/array.h"
 #include "array-timing.h"
+#include "evlog-array.h"
 #include "trace.h"
 
 /* Member I/O per stripe lock (rows are batched up to this). */
@@ -226,6 +227,7 @@ static void coroutine_fn job_checkpoint(MRVirtualDisk *vd, bool force)
     int64_t now = now_ns();
     Error *err = NULL;
 
+    mr_ev_job_progress(vd);
     if (!force && now - vd->job_last_ckpt_ns < MR_JOB_CKPT_NS) {
         return;
     }
@@ -666,6 +668,7 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
             trace_megaraid_job_start(vd->idx, raid_job_name(v->job.kind),
                                      v->job.repair, v->job.next_row,
                                      vd->layout.rows);
+            mr_ev_job(vd, MR_EV_JOB_STARTED, v->job.kind, v->job.next_row);
             mr_array_refresh(a);
             job_checkpoint(vd, true);
             dirty = false;
@@ -692,6 +695,7 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
             trace_megaraid_job_done(vd->idx, raid_job_name(r->kind),
                                     r->rows, now_ns() - r->started_ns);
             job_record_done(r);
+            mr_ev_job(vd, MR_EV_JOB_DONE, r->kind, v->job.mismatches);
             /* The core changed the configuration (drive online, ...). */
             mr_array_refresh(a);
             job_checkpoint(vd, true);
@@ -717,6 +721,7 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
                 trace_megaraid_job_paused(vd->idx, raid_job_name(v->job.kind),
                                           v->job.next_row,
                                           "the row keeps failing");
+                mr_ev_job(vd, MR_EV_JOB_ABORTED, v->job.kind, 0);
                 *give_up = true;
                 break;
             }

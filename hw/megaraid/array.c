@@ -19,6 +19,7 @@
 #include "system/runstate.h"
 #include "raid/ddf.h"
 #include "array.h"
+#include "evlog-array.h"
 #include "array-timing.h"
 #include "trace.h"
 
@@ -351,6 +352,7 @@ void mr_array_refresh(MRArray *a)
             a->ops->vd_changed(a->opaque, vd);
         }
     }
+    mr_ev_sync(a);
 }
 
 /* Drive group of which PD @pd is a member, or -1 (spare, unused drive). */
@@ -448,6 +450,7 @@ void mr_array_fail_drive(MRArray *a, MRDrive *d, const char *why)
         return;
     }
     warn_report("megaraid: drive in slot %u failed (%s)", d->slot, why);
+    mr_ev_drive(a, MR_EV_PD_FAILED, d, why);
     mr_array_changed(a);
 }
 
@@ -455,6 +458,7 @@ void mr_array_drive_removed(MRArray *a, MRDrive *d)
 {
     int pd = mr_array_pd_of(a, d);
 
+    mr_ev_drive(a, MR_EV_PD_REMOVED, d, NULL);
     if (pd < 0) {
         return;
     }
@@ -519,6 +523,7 @@ void mr_array_drive_added(MRArray *a, MRDrive *d)
     if (!a->cfg) {
         return;                 /* import at start will see it */
     }
+    mr_ev_drive(a, MR_EV_PD_INSERTED, d, NULL);
     if (ddf_drive_read(&io, &rd, NULL)) {
         for (int i = 0; i < a->cfg->npds; i++) {
             if (!memcmp(a->cfg->pds[i].guid, rd.meta->pdd_guid,
@@ -530,6 +535,7 @@ void mr_array_drive_added(MRArray *a, MRDrive *d)
                              RAID_GUID_LEN)) {
             /* another array's drive: foreign, hidden, never written */
             trace_megaraid_array_foreign(d->slot);
+            mr_ev_config(a, MR_EV_CFG_FOREIGN_FOUND, 1);
             ddf_drive_read_clear(&rd);
             d->in_array = true;
             return;
@@ -682,10 +688,12 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
             return false;
         }
         info_report("megaraid: imported the foreign configuration");
+        mr_ev_config(a, MR_EV_CFG_FOREIGN_IMPORTED, nmeta);
     } else if (cfg && cfg->foreign) {
         warn_report("megaraid: the drives hold a foreign configuration "
                     "(another controller's); its drives are not exposed "
                     "nor written until it is imported (import-foreign=on)");
+        mr_ev_config(a, MR_EV_CFG_FOREIGN_FOUND, nmeta);
     }
     if (!cfg) {
         cfg = raid_config_new(a->ctrl_guid);
@@ -725,6 +733,7 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
     qemu_register_shutdown_notifier(&a->shutdown);
     trace_megaraid_array_import(n, nmeta, raid_config_count_vds(cfg),
                                 cfg->foreign);
+    mr_ev_sync(a);
     if (cfg->foreign) {
         return true;
     }
@@ -767,6 +776,7 @@ static void mr_array_shutdown(Notifier *n, void *data)
         warn_report_err(err);
     }
     a->shut_down = true;
+    mr_ev_ctrl(a, MR_EV_CTRL_SHUTDOWN, 0);
     trace_megaraid_array_shutdown(a->cfg->seq);
 }
 

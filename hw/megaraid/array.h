@@ -121,6 +121,10 @@ struct MRArray {
     uint64_t cache_bytes;       /* controller cache size */
     /*
      * Cache flush interval, seconds (1 to 255; 0 counts as 1): a write
+    /* the controller's event log (evlog.h, evlog-array.c); NULL: none */
+    struct MREvLog *evlog;
+    char *evlog_path;           /* event-log property, NULL: in memory */
+    struct MREvArray *ev;       /* states last logged */
      * into a clean cache arms the destage of everything dirty this long
      * after it.
      */

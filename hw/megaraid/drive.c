@@ -379,6 +379,7 @@ static void mr_drive_class_init(ObjectClass *oc, void *data)
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     device_class_set_props(dc, mr_drive_props);
     mr_drive_state_class_init(oc);
+    mr_drive_fault_class_init(oc);
     mr_drive_timing_class_init(oc);
     for (i = 0; i < ARRAY_SIZE(mr_drive_prop_desc); i++) {
         object_class_property_set_description(oc, mr_drive_prop_desc[i].name,

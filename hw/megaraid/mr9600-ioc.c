@@ -4,9 +4,9 @@
  * megaraid-sim: megaraid-9600 IOC management requests on the admin queue:
  * dispatch by function, IOC FACTS (the 9670W's limits), IOC INIT, CI
  * UPLOAD (package manifest), queue create/delete, event notification and
- * acknowledgement, IO UNIT CONTROL, persistent event log (sequence numbers,
- * wait, abort) and diag buffer posting.  Every request is completed, with
- * an MPI3 error status when it is malformed.
+ * acknowledgement, IO UNIT CONTROL and diag buffer posting; the persistent
+ * event log is mr9600-pel.c's.  Every request is completed, with an MPI3
+ * error status when it is malformed.
  */
 #include "qemu/osdep.h"
 #include "qemu/timer.h"
@@ -241,64 +241,6 @@ static void mr9600_io_unit_control(MR9600State *s, const uint8_t *frame)
     mr9600_reply_status(s, 0, &req->hdr, st);
 }
 
-static void mr9600_pel_reply(MR9600State *s, uint16_t tag, uint8_t action,
-                             uint16_t pel_status)
-{
-    MPI3PELReply rep = { 0 };
-
-    rep.hdr.host_tag = cpu_to_le16(tag);
-    rep.hdr.function = MPI3_FUNCTION_PERSISTENT_EVENT_LOG;
-    rep.action = action;
-    rep.pe_log_status = cpu_to_le16(pel_status);
-    mr9600_post_frame(s, 0, &rep, sizeof(rep), NULL);
-}
-
-/*
- * The event log is kept empty: sequence numbers are all zero and a WAIT
- * stays outstanding until it is aborted or the IOC is reset.
- */
-static void mr9600_pel(MR9600State *s, const uint8_t *frame)
-{
-    const MPI3RequestHeader *hdr = (const void *)frame;
-    uint8_t action = le16_to_cpu(hdr->function_dependent) & 0xFF;
-    uint16_t tag = le16_to_cpu(hdr->host_tag);
-    uint8_t seq[24] = { 0 };
-    uint64_t addr;
-    uint32_t len;
-
-    trace_megaraid_pel(action, tag);
-    switch (action) {
-    case MPI3_PEL_ACTION_GET_SEQNUM:
-        if (!mr9600_read_sge(s, (const MPI3SGE *)(frame + 0x20), &addr,
-                             &len)) {
-            mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_SGL);
-            return;
-        }
-        pci_dma_write(PCI_DEVICE(s), addr, seq, MIN(len, sizeof(seq)));
-        mr9600_pel_reply(s, tag, action, MPI3_PEL_STATUS_SUCCESS);
-        break;
-    case MPI3_PEL_ACTION_WAIT:
-        if (s->pel_wait_tag) {
-            mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_STATE);
-            return;
-        }
-        s->pel_wait_tag = tag;
-        break;
-    case MPI3_PEL_ACTION_ABORT:
-        if (s->pel_wait_tag &&
-            lduw_le_p(frame + 0x10) == s->pel_wait_tag) {
-            mr9600_pel_reply(s, s->pel_wait_tag, MPI3_PEL_ACTION_WAIT,
-                             MPI3_PEL_STATUS_ABORTED);
-            s->pel_wait_tag = 0;
-        }
-        mr9600_pel_reply(s, tag, action, MPI3_PEL_STATUS_SUCCESS);
-        break;
-    default:
-        mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
-        break;
-    }
-}
-
 static bool mr9600_allowed_before_init(uint8_t function)
 {
     switch (function) {
@@ -349,7 +291,7 @@ void mr9600_admin_request(MR9600State *s, const uint8_t *frame)
         mr9600_io_unit_control(s, frame);
         break;
     case MPI3_FUNCTION_PERSISTENT_EVENT_LOG:
-        mr9600_pel(s, frame);
+        mr9600_pel_request(s, frame);
         break;
     case MPI3_FUNCTION_CONFIG:
         mr9600_config_request(s, (const MPI3ConfigRequest *)frame);

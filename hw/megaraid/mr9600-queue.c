@@ -407,6 +407,10 @@ static void mr9600_post(MR9600State *s, MR9600PendingReply *p)
         }
         return;
     }
+    if (mr9600_fault_drop_reply(s, p->req_qid,
+                                le16_to_cpu(p->desc.host_tag), tm)) {
+        return;
+    }
     if (QTAILQ_EMPTY(&q->pending) && mr9600_try_post(s, q, p)) {
         if (tm) {
             mr9600_tm_put(s, tm, true);

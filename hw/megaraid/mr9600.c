@@ -20,6 +20,7 @@
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
 #include "mr9600.h"
+#include "evlog-array.h"
 #include "array-timing.h"
 #include "trace.h"
 
@@ -56,8 +57,9 @@ void mr9600_kick(MR9600State *s)
 }
 
 /* Drop all host-interface state: what every MUR and soft reset does. */
-static void mr9600_ioc_reset(MR9600State *s)
+void mr9600_ioc_reset(MR9600State *s)
 {
+    s->ioc_resets++;
     mr9600_requests_abort_all(s);
     mr9600_queues_reset(s);
     mr9600_devices_reset(s);
@@ -121,6 +123,7 @@ static void mr9600_shutdown_flushed(void *opaque, int ret)
         s->ioc_status = (s->ioc_status & ~MPI3_IOC_STATUS_SHUTDOWN_MASK) |
                         MPI3_IOC_STATUS_SHUTDOWN_COMPLETE;
         trace_megaraid_shutdown();
+        mr_ev_ctrl(&s->array, MR_EV_CTRL_SHUTDOWN, 1);
     }
 }
 
@@ -207,6 +210,7 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
         }
         trace_megaraid_mur(s->scratchpad[0]);
         mr9600_ioc_reset(s);
+        mr_ev_ctrl(&s->array, MR_EV_CTRL_RESET, 0);
     }
 }
 
@@ -252,6 +256,7 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
     case MPI3_HOST_DIAG_ACTION_HOST_BOOT:
     case MPI3_HOST_DIAG_ACTION_COMPLETE:
         mr9600_ioc_reset(s);
+        mr_ev_ctrl(&s->array, MR_EV_CTRL_RESET, 1);
         break;
     default:
         trace_megaraid_ub_host_diag_action(action);
@@ -422,6 +427,7 @@ static void mr9600_reset_hold(Object *obj, ResetType type)
     MR9600State *s = MEGARAID_9600(obj);
 
     mr9600_ioc_reset(s);
+    mr9600_fault_reset(s);
     /* A cold reset reports no reset history; the driver sees RESET. */
     s->ioc_status = 0;
     s->ioc_config = MPI3_IOC_CONFIG_ENTRY_SIZES;
@@ -533,8 +539,12 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
                                          &DEVICE(s)->mem_reentrancy_guard);
     mr9600_queues_init(s);
     mr9600_requests_init(s);
+    mr9600_fault_init(s);
     if (s->array.timing_on &&
         !mr_timing_init(&s->array, s->model->name, errp)) {
+        return;
+    }
+    if (!mr9600_pel_realize(s, errp)) {
         return;
     }
     mr9600_devices_realize(s, errp);
@@ -551,9 +561,11 @@ static void mr9600_exit(PCIDevice *pci)
     /* the flushes of a shutdown notification call back into s */
     AIO_WAIT_WHILE(NULL, s->shutdown_flushes);
     mr9600_array_unrealize(s);
+    mr9600_pel_exit(s);
     mr_timing_cleanup(&s->array);
     mr9600_queues_free(s);
     mr9600_requests_free(s);
+    mr9600_fault_exit(s);
     qemu_bh_delete(s->bh);
     qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
@@ -572,6 +584,7 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
     DEFINE_PROP_STRING("serial", MR9600State, array.serial),
     DEFINE_PROP_STRING("journal", MR9600State, array.journal_path),
+    DEFINE_PROP_STRING("event-log", MR9600State, array.evlog_path),
     DEFINE_PROP_STRING("config-nvram", MR9600State, config_nvram),
     DEFINE_PROP_BOOL("import-foreign", MR9600State, array.import_foreign,
                      false),
@@ -591,6 +604,7 @@ static void mr9600_instance_init(Object *obj)
     MR9600State *s = MEGARAID_9600(obj);
 
     s->model_str = g_strdup("9670w-16i");
+    s->prepare_reset_ms = 2000;
 }
 
 static void mr9600_class_init(ObjectClass *oc, void *data)
@@ -630,6 +644,10 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "journal",
         "file that keeps the write-back cache across a crash (the "
         "CacheVault's flash); without it write-back VDs run write-through");
+    object_class_property_set_description(oc, "event-log",
+        "file that keeps the controller's event log across a restart (the "
+        "card's NVRAM; created when missing, a damaged one is refused); "
+        "without it the log is kept for this run only");
     object_class_property_set_description(oc, "config-nvram",
         "file that keeps the persistent CONFIG pages (IO Unit page 1, "
         "Driver pages 1 and 2) across a restart, as the card's NVRAM; "
@@ -648,6 +666,7 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     mr_array_class_props(oc, offsetof(MR9600State, array));
     mr_timing_class_props(oc, offsetof(MR9600State, array));
     mr9600_hotplug_class_init(oc);
+    mr9600_fault_class_init(oc);
 }
 
 static const TypeInfo mr9600_info = {

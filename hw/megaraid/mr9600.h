@@ -201,14 +201,30 @@ struct MR9600State {
     bool shutdown_requested;    /* not yet started: waits for idle I/O */
     uint32_t shutdown_flushes;  /* drive flushes in flight */
 
-    /* PEL wait held outstanding (host tag), 0 = none */
+    /* persistent event log (mr9600-pel.c): the WAIT held, 0 = none */
     uint16_t pel_wait_tag;
 
+    uint16_t pel_wait_locale;   /* ...its locale mask */
+    uint8_t pel_wait_class;     /* ...its lowest class */
+    uint32_t pel_wait_seq;      /* ...its starting sequence number */
+    uint32_t pel_last_ack;      /* highest sequence number acknowledged */
+    QEMUTimer *pel_timer;       /* WAIT with a wait time */
+    Notifier pel_notifier;      /* new entries of array.evlog */
     /* writable CONFIG pages, current and persistent (mr9600-config.c) */
     char *config_nvram;         /* property: file of the persistent copies */
     bool cfg_loaded;
     uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
     uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
+
+    /* fault injection (mr9600-fault.c) */
+    uint32_t fault_drop_replies; /* replies still to lose */
+    uint32_t fault_save_ms;     /* snapdump phase of an injected fault */
+    uint32_t prepare_reset_ms;  /* PREPARE FOR RESET -> firmware reset */
+    int64_t fault_save_until;   /* virtual ns, 0 = no snapdump running */
+    int64_t fault_reset_at;     /* virtual ns, 0 = no reset prepared */
+    QEMUTimer *fault_timer;
+    uint32_t fault_injected;
+    uint32_t ioc_resets;        /* MUR, soft and firmware resets */
 
     /* RAID configuration, VDs, cache (array*.c) */
     MRArray array;
@@ -217,6 +233,7 @@ struct MR9600State {
 
 /* mr9600.c */
 void mr9600_ioc_fault(MR9600State *s, uint16_t code);
+void mr9600_ioc_reset(MR9600State *s);
 bool mr9600_ioc_ready(MR9600State *s);
 void mr9600_kick(MR9600State *s);
 void mr9600_io_idle(MR9600State *s);
@@ -254,6 +271,11 @@ bool mr9600_read_sge(MR9600State *s, const MPI3SGE *sge, uint64_t *addr,
 /* mr9600-config.c */
 void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
 void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *pg);
+/* mr9600-pel.c */
+void mr9600_pel_request(MR9600State *s, const uint8_t *frame);
+bool mr9600_pel_realize(MR9600State *s, Error **errp);
+void mr9600_pel_exit(MR9600State *s);
+
 
 /* mr9600-scsiio.c */
 void mr9600_requests_init(MR9600State *s);
@@ -271,6 +293,14 @@ void mr9600_tm_put(MR9600State *s, MR9600TaskMgmt *tm, bool posted);
 void mr9600_array_realize(MR9600State *s);
 void mr9600_array_unrealize(MR9600State *s);
 void mr9600_vd_page0(MR9600State *s, MRDrive *u, MPI3DevicePage0 *pg);
+
+/* mr9600-fault.c */
+void mr9600_fault_init(MR9600State *s);
+void mr9600_fault_reset(MR9600State *s);
+void mr9600_fault_exit(MR9600State *s);
+void mr9600_fault_class_init(ObjectClass *oc);
+bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
+                             uint16_t host_tag, bool tm);
 
 /* mr9600-devices.c */
 void mr9600_devices_realize(MR9600State *s, Error **errp);

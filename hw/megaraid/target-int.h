@@ -61,6 +61,12 @@ void mr_target_aborted(MRTargetReq *req);
 uint32_t mr_target_avail(MRTargetReq *req);
 uint32_t mr_target_fetch(MRTargetReq *req, void *buf, uint32_t len);
 bool mr_target_ready(MRTargetReq *req, MRSense *s);
+/* Run a submitted command (after drive fault injection let it through). */
+void mr_target_execute(MRTargetReq *req);
+
+/* drive-fault.c: fault injection on the drive's target */
+bool mr_drive_fault_submit(MRTargetReq *req);
+bool mr_drive_fault_cancel(MRTargetReq *req);
 
 /* target-timing.c: the timing model's hold point (timing=on) */
 bool mr_target_timing_hold(MRTargetReq *req);

@@ -414,11 +414,6 @@ static bool mr_opcode_any_lun(uint8_t opcode)
 
 void mr_target_submit(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
-    uint8_t opcode = req->cdb[0];
-    uint32_t need = mr_cdb_group_len(opcode);
-    MRSense s;
-
     req->status = GOOD;
     req->sense_len = 0;
     req->xfer_count = 0;
@@ -428,9 +423,23 @@ void mr_target_submit(MRTargetReq *req)
     req->cancelled = false;
     req->fua = false;
     req->held = false;
+    req->fault_held = false;
 
-    trace_megaraid_target_submit(d->slot, req->lun, opcode, req->cdb_len,
-                                 req->dir, req->data_len);
+    trace_megaraid_target_submit(req->drive->slot, req->lun, req->cdb[0],
+                                 req->cdb_len, req->dir, req->data_len);
+    if (mr_drive_fault_submit(req)) {
+        return;
+    }
+    mr_target_execute(req);
+}
+
+void mr_target_execute(MRTargetReq *req)
+{
+    MRDrive *d = req->drive;
+    uint8_t opcode = req->cdb[0];
+    uint32_t need = mr_cdb_group_len(opcode);
+    MRSense s;
+
     if (req->cdb_len > sizeof(req->cdb)) {
         trace_megaraid_ub_target_cdb_len(d->slot, opcode, req->cdb_len);
         req->cdb_len = sizeof(req->cdb);
@@ -527,6 +536,9 @@ void mr_target_cancel(MRTargetReq *req)
 {
     trace_megaraid_target_cancel(req->drive->slot, req->cdb[0]);
     req->cancelled = true;
+    if (mr_drive_fault_cancel(req)) {
+        return;
+    }
     if (req->timing && mr_target_timing_cancel(req)) {
         return;
     }

@@ -120,6 +120,13 @@ struct MRDrive {
     const struct TimingDriveProfile *perf;
     int timing_idx;             /* model drive index, -1: not yet */
     uint64_t timing_next_lba;   /* end of the last I/O: sequential hint */
+
+    /* fault injection (drive-fault.c), runtime QOM properties */
+    uint32_t fault_delay_ms;    /* delay-ms: commands start this late */
+    bool fault_unresponsive;    /* unresponsive: commands wait */
+    uint8_t fault_status;       /* inject-status: SCSI status ... */
+    uint32_t fault_status_count; /* ... for this many more commands */
+    GQueue fault_held;          /* MRTargetReq waiting for the two above */
 };
 
 /* Number of bays the card offers for each interface kind. */
@@ -132,5 +139,7 @@ bool mr_drive_media_error(MRDrive *d, uint64_t offset, uint64_t bytes,
 void mr_drive_media_rewritten(MRDrive *d, uint64_t offset, uint64_t bytes);
 /* drive-state.c: the runtime QOM properties (state, media-error, ...) */
 void mr_drive_state_class_init(ObjectClass *oc);
+/* drive-fault.c: fault injection properties (delay-ms, unresponsive, ...) */
+void mr_drive_fault_class_init(ObjectClass *oc);
 
 #endif

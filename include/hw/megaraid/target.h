@@ -68,6 +68,7 @@ struct MRTargetReq {
     uint32_t nblocks;
     QEMUTimer hold_timer;       /* timing: armed while held */
     bool held;
+    bool fault_held;            /* held by drive fault injection */
 };
 
 /* Execute req; req->done() is called once when it finishes. */

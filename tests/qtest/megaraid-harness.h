@@ -1,0 +1,411 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: a small MPI 3.0 host for qtests of megaraid-9600 that
+ * poke it from outside (the fault injection and fuzz qtests): boot with a
+ * given drive set, admin and operational queue pair 1, IOC INIT, PORT
+ * ENABLE, frame builders, and reply polling that can give up (a fault
+ * test expects some replies never to come).  Offsets are written from
+ * the MPI 3.0 interface description, not from the device's header.
+ */
+#ifndef MEGARAID_HARNESS_H
+#define MEGARAID_HARNESS_H
+
+#include "libqtest.h"
+#include "libqos/libqos-pc.h"
+#include "libqos/pci-pc.h"
+#include "qemu/bswap.h"
+#include "hw/pci/pci_regs.h"
+
+#define H_DEVFN         0x20
+#define H_AREQ_N        64
+#define H_AREP_N        128
+#define H_OREQ_N        64
+#define H_OREP_N        48
+#define H_RFREE_N       65
+#define H_SFREE_N       17
+#define H_DISK_BLOCKS   2048
+
+#define H_IOC_CONFIG    0x0014
+#define H_IOC_STATUS    0x001C
+#define H_ADMIN_N       0x0024
+#define H_ADMIN_REQ     0x0028
+#define H_ADMIN_REP     0x0030
+#define H_AREQ_PI       0x1000
+#define H_AREP_CI       0x1004
+#define H_OREQ_PI(n)    (0x1008 + 8 * ((n) - 1))
+#define H_OREP_CI(n)    (0x100C + 8 * ((n) - 1))
+#define H_WRITE_SEQ     0x1C04
+#define H_HOST_DIAG     0x1C08
+#define H_FAULT         0x1C10
+#define H_FAULT_INFO0   0x1C14
+#define H_RFREE_HOST    0x1C40
+#define H_SFREE_HOST    0x1C44
+
+#define H_ST_READY      0x01
+#define H_ST_FAULT      0x02
+#define H_ST_RESET_HIST 0x10
+
+#define H_DT_ADDRESS    0x0
+#define H_DT_SUCCESS    0x1
+#define H_DT_STATUS     0x3
+
+typedef struct HDesc {
+    int type;
+    uint16_t tag;
+    uint16_t status;
+    uint64_t frame_addr;
+    uint8_t frame[128];
+} HDesc;
+
+typedef struct HMR {
+    QOSState *qs;
+    QTestState *qts;
+    QPCIDevice *dev;
+    QPCIBar bar;
+    uint64_t bar0;              /* BAR0's guest physical address */
+    char *img;
+    uint64_t areq, arep, msi, buf;
+    uint32_t areq_pi, arep_ci;
+    bool arep_phase;
+    uint64_t rfree, sfree, frames, senses;
+    uint32_t rfree_host, sfree_host;
+    uint64_t oreq, orep;
+    uint32_t oreq_pi, orep_ci;
+    bool orep_phase;
+    uint16_t handles[8];        /* announced at PORT ENABLE */
+    int nhandles;
+} HMR;
+
+static inline uint32_t h_rd(HMR *m, uint32_t off)
+{
+    return qpci_io_readl(m->dev, m->bar, off);
+}
+
+static inline void h_wr(HMR *m, uint32_t off, uint32_t val)
+{
+    qpci_io_writel(m->dev, m->bar, off, val);
+}
+
+static inline uint64_t h_alloc(HMR *m, size_t size)
+{
+    uint64_t a = guest_alloc(&m->qs->alloc, size);
+
+    qtest_memset(m->qts, a, 0, size);
+    return a;
+}
+
+static inline const char *h_fw_args(void)
+{
+    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
+        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
+        return "";
+    }
+    return "-L /usr/share/seabios -L /usr/share/qemu ";
+}
+
+/* Point MSI-X vector v at addr with data. */
+static inline void h_msix(HMR *m, int v, uint64_t addr, uint32_t data)
+{
+    uint64_t e = m->dev->msix_table_off + v * 16;
+
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e, addr);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, addr >> 32);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, data);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
+}
+
+/* Boot with drive hd0 (NVMe, a file) in slot 0 and the extra arguments. */
+static inline HMR *h_start(const char *extra)
+{
+    HMR *m = g_new0(HMR, 1);
+    int fd;
+
+    fd = g_file_open_tmp("megaraid-harness-XXXXXX", &m->img, NULL);
+    g_assert(fd >= 0);
+    g_assert(ftruncate(fd, H_DISK_BLOCKS * 512) == 0);
+    close(fd);
+    m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
+                          "-device megaraid-9600,id=raid0,addr=04.0 "
+                          "-drive if=none,id=d0,format=raw,file=%s "
+                          "-device megaraid-drive,id=hd0,bus=raid0.0,"
+                          "slot=0,drive=d0,interface=nvme %s",
+                          h_fw_args(), m->img, extra ? extra : "");
+    m->qts = m->qs->qts;
+    m->dev = qpci_device_find(m->qs->pcibus, H_DEVFN);
+    g_assert(m->dev);
+    qpci_device_enable(m->dev);
+    m->bar = qpci_iomap(m->dev, 0, NULL);
+    m->bar0 = qpci_config_readl(m->dev, PCI_BASE_ADDRESS_0) & ~0xFull;
+    m->bar0 |= (uint64_t)qpci_config_readl(m->dev, PCI_BASE_ADDRESS_1) << 32;
+    qpci_msix_enable(m->dev);
+    m->msi = h_alloc(m, 4096);
+    for (int v = 0; v < 4; v++) {
+        h_msix(m, v, m->msi + 4 * v, v + 1);
+    }
+    m->areq = h_alloc(m, H_AREQ_N * 128);
+    m->arep = h_alloc(m, H_AREP_N * 16);
+    m->rfree = h_alloc(m, H_RFREE_N * 8);
+    m->sfree = h_alloc(m, H_SFREE_N * 8);
+    m->frames = h_alloc(m, H_RFREE_N * 128);
+    m->senses = h_alloc(m, H_SFREE_N * 256);
+    m->oreq = h_alloc(m, H_OREQ_N * 128);
+    m->orep = h_alloc(m, H_OREP_N * 16);
+    m->buf = h_alloc(m, 64 * 1024);
+    return m;
+}
+
+static inline void h_stop(HMR *m)
+{
+    qtest_shutdown(m->qs);
+    unlink(m->img);
+    g_free(m->img);
+    g_free(m->dev);
+    g_free(m);
+}
+
+/* Program the admin queues and set ENABLE_IOC; returns IOC Status. */
+static inline uint32_t h_enable(HMR *m)
+{
+    m->areq_pi = 0;
+    m->arep_ci = 0;
+    m->arep_phase = true;
+    qtest_memset(m->qts, m->arep, 0, H_AREP_N * 16);
+    h_wr(m, H_ADMIN_N, H_AREP_N << 16 | H_AREQ_N);
+    h_wr(m, H_ADMIN_REQ, m->areq);
+    h_wr(m, H_ADMIN_REQ + 4, m->areq >> 32);
+    h_wr(m, H_ADMIN_REP, m->arep);
+    h_wr(m, H_ADMIN_REP + 4, m->arep >> 32);
+    h_wr(m, H_AREQ_PI, 0);
+    h_wr(m, H_AREP_CI, 0);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) | 1);
+    return h_rd(m, H_IOC_STATUS);
+}
+
+static inline void h_unlock_diag(HMR *m)
+{
+    static const uint32_t keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
+
+    for (int i = 0; i < 7; i++) {
+        h_wr(m, H_WRITE_SEQ, keys[i]);
+    }
+}
+
+/* What the driver does to leave FAULT: a soft reset. */
+static inline void h_soft_reset(HMR *m)
+{
+    h_unlock_diag(m);
+    h_wr(m, H_HOST_DIAG, h_rd(m, H_HOST_DIAG) | 0x100);
+    h_wr(m, H_WRITE_SEQ, 0x4);
+    h_wr(m, H_IOC_STATUS, H_ST_RESET_HIST);
+}
+
+static inline void h_submit_admin(HMR *m, const void *frame, size_t len)
+{
+    uint64_t slot = m->areq + m->areq_pi * 128;
+
+    qtest_memset(m->qts, slot, 0, 128);
+    qtest_memwrite(m->qts, slot, frame, len);
+    m->areq_pi = (m->areq_pi + 1) % H_AREQ_N;
+    h_wr(m, H_AREQ_PI, m->areq_pi);
+}
+
+static inline void h_return_frame(HMR *m, uint64_t addr)
+{
+    qtest_writeq(m->qts, m->rfree + m->rfree_host * 8, addr);
+    m->rfree_host = (m->rfree_host + 1) % H_RFREE_N;
+    h_wr(m, H_RFREE_HOST, m->rfree_host);
+}
+
+/* The next descriptor of a reply ring within about ms; false if none. */
+static inline bool h_poll(HMR *m, uint64_t ring, uint32_t n, uint32_t *ci,
+                          bool *phase, uint32_t ci_reg, HDesc *d, int ms)
+{
+    uint8_t raw[16];
+    uint16_t flags;
+
+    for (int i = 0;; i++) {
+        qtest_memread(m->qts, ring + *ci * 16, raw, 16);
+        flags = lduw_le_p(raw + 14);
+        if ((flags & 1) == *phase) {
+            break;
+        }
+        if (i >= ms) {
+            return false;
+        }
+        g_usleep(1000);
+    }
+    memset(d, 0, sizeof(*d));
+    d->type = flags >> 12;
+    d->tag = lduw_le_p(raw + 12);
+    if (d->type == H_DT_STATUS) {
+        d->status = lduw_le_p(raw) & 0x7fff;
+    } else if (d->type == H_DT_ADDRESS) {
+        d->frame_addr = ldq_le_p(raw);
+        qtest_memread(m->qts, d->frame_addr, d->frame, 128);
+        d->tag = lduw_le_p(d->frame);
+        d->status = lduw_le_p(d->frame + 0x0A) & 0x7fff;
+        h_return_frame(m, d->frame_addr);
+    }
+    *ci = (*ci + 1) % n;
+    if (*ci == 0) {
+        *phase = !*phase;
+    }
+    h_wr(m, ci_reg, *ci);
+    return true;
+}
+
+static inline bool h_admin_reply(HMR *m, HDesc *d, int ms)
+{
+    return h_poll(m, m->arep, H_AREP_N, &m->arep_ci, &m->arep_phase,
+                  H_AREP_CI, d, ms);
+}
+
+static inline bool h_op_reply(HMR *m, HDesc *d, int ms)
+{
+    return h_poll(m, m->orep, H_OREP_N, &m->orep_ci, &m->orep_phase,
+                  H_OREP_CI(1), d, ms);
+}
+
+/* Submit an admin frame; its IOC status (0xFFFF: no reply). */
+static inline uint16_t h_admin(HMR *m, const void *frame, size_t len)
+{
+    HDesc d;
+
+    h_submit_admin(m, frame, len);
+    do {
+        if (!h_admin_reply(m, &d, 5000)) {
+            return 0xFFFF;
+        }
+    } while (d.tag == 0xFFFF);      /* events */
+    return d.status;
+}
+
+static inline void h_put_sge(uint8_t *p, uint64_t addr, uint32_t len,
+                             uint8_t flags)
+{
+    stq_le_p(p, addr);
+    stl_le_p(p + 8, len);
+    p[15] = flags;
+}
+
+static inline void h_ioc_init(HMR *m)
+{
+    uint8_t f[64] = { 0 };
+
+    for (int i = 0; i < H_RFREE_N - 1; i++) {
+        qtest_writeq(m->qts, m->rfree + i * 8, m->frames + i * 128);
+    }
+    for (int i = 0; i < H_SFREE_N - 1; i++) {
+        qtest_writeq(m->qts, m->sfree + i * 8, m->senses + i * 256);
+    }
+    stw_le_p(f, 1);
+    f[3] = 0x02;
+    stl_le_p(f + 0x0C, 0x03002200);
+    f[0x19] = 3;
+    stw_le_p(f + 0x1C, H_RFREE_N);
+    stq_le_p(f + 0x20, m->rfree);
+    stw_le_p(f + 0x2C, H_SFREE_N);
+    stw_le_p(f + 0x2E, 256);
+    stq_le_p(f + 0x30, m->sfree);
+    g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
+    m->rfree_host = H_RFREE_N - 1;
+    m->sfree_host = H_SFREE_N - 1;
+    h_wr(m, H_RFREE_HOST, m->rfree_host);
+    h_wr(m, H_SFREE_HOST, m->sfree_host);
+}
+
+static inline uint16_t h_create_q(HMR *m, bool reply, uint16_t qid,
+                                  uint16_t size, uint16_t arg, uint8_t flags,
+                                  uint64_t base)
+{
+    uint8_t f[32] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = reply ? 0x72 : 0x70;
+    f[0x0A] = flags;
+    stw_le_p(f + 0x0C, size);
+    stw_le_p(f + 0x0E, qid);
+    stw_le_p(f + 0x10, arg);
+    stq_le_p(f + 0x18, base);
+    return h_admin(m, f, sizeof(f));
+}
+
+static inline void h_event_notify(HMR *m)
+{
+    uint8_t f[32] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = 0x04;
+    memset(f + 0x10, 0, 16);        /* every event unmasked */
+    g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
+}
+
+/* PORT ENABLE; records the handles that DEVICE ADDED announces. */
+static inline void h_port_enable(HMR *m)
+{
+    uint8_t f[12] = { 0 };
+    HDesc d;
+
+    stw_le_p(f, 1);
+    f[3] = 0x03;
+    m->nhandles = 0;
+    h_submit_admin(m, f, sizeof(f));
+    for (;;) {
+        g_assert(h_admin_reply(m, &d, 5000));
+        if (d.tag != 0xFFFF) {
+            break;
+        }
+        if (d.frame[0x11] == 0x07 && m->nhandles < 8) {
+            m->handles[m->nhandles++] = lduw_le_p(d.frame + 0x18 + 0x08);
+        }
+    }
+    g_assert_cmphex(d.status, ==, 0);
+}
+
+/* Everything up to PORT ENABLE with operational queue pair 1. */
+static inline void h_bringup(HMR *m)
+{
+    uint8_t f[32] = { 0 };
+
+    g_assert_cmphex(h_enable(m) & (H_ST_READY | H_ST_FAULT), ==, H_ST_READY);
+    stw_le_p(f, 1);
+    f[3] = 0x01;
+    h_put_sge(f + 0x10, m->buf, 112, 0x08);
+    g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
+    h_ioc_init(m);
+    m->oreq_pi = 0;
+    m->orep_ci = 0;
+    m->orep_phase = true;
+    qtest_memset(m->qts, m->orep, 0, H_OREP_N * 16);
+    g_assert_cmphex(h_create_q(m, true, 1, H_OREP_N, 1, 0x01, m->orep), ==, 0);
+    g_assert_cmphex(h_create_q(m, false, 1, H_OREQ_N, 1, 0, m->oreq), ==, 0);
+    h_event_notify(m);
+    h_port_enable(m);
+}
+
+static inline void h_submit_op(HMR *m, const void *frame)
+{
+    qtest_memwrite(m->qts, m->oreq + m->oreq_pi * 128, frame, 128);
+    m->oreq_pi = (m->oreq_pi + 1) % H_OREQ_N;
+    h_wr(m, H_OREQ_PI(1), m->oreq_pi);
+}
+
+/* A READ(10) or WRITE(10) of n blocks at lba through buf. */
+static inline void h_rw_frame(HMR *m, uint8_t *f, uint16_t tag,
+                              uint16_t handle, bool write, uint32_t lba,
+                              uint16_t n)
+{
+    memset(f, 0, 128);
+    stw_le_p(f, tag);
+    f[3] = 0x20;
+    stw_le_p(f + 0x0A, handle);
+    stl_le_p(f + 0x0C, write ? 0x00040000 : 0x00080000);
+    stl_le_p(f + 0x14, n * 512);
+    f[0x20] = write ? 0x2A : 0x28;
+    stl_be_p(f + 0x22, lba);
+    stw_be_p(f + 0x27, n);
+    h_put_sge(f + 0x40, m->buf, n * 512, 0x08);
+}
+
+#endif
