@@ -17,7 +17,8 @@ MegaraidInfo *mr_qmp_array_info(MRArray *a, MRBus *bus);
 
 /*
  * Send MEGARAID_EVENT for every new entry of the array's event log
- * (a->evlog, a->owner set); detach before the log is closed.
+ * (a->evlog open; entries before a->owner is set are not sent); detach
+ * before the log is closed.
  */
 void mr_qmp_events_attach(MRArray *a);
 void mr_qmp_events_detach(MRArray *a);

@@ -3,9 +3,10 @@
  *
  * megaraid-sim: qtest of the host's QMP and HMP view of a controller:
  * query-megaraid on an imported RAID 5 with a hot spare and a JBOD drive,
- * the MEGARAID_EVENT events of a member failure and the rebuild onto the
- * spare, HMP "info megaraid", and a machine without a controller.  No
- * guest driver: the controller imports its array at machine start.
+ * the query and the MEGARAID_EVENT events of a member failure and of the
+ * rebuild onto the spare, HMP "info megaraid", a machine without a
+ * controller, and docs/examples/libvirt-demo.xml.  No guest driver: the
+ * controller imports its array at machine start.
  */
 #include "qemu/osdep.h"
 #include "libqtest.h"
@@ -336,6 +337,86 @@ static void test_query(void)
     rig_destroy(&r);
 }
 
+/*
+ * MEGARAID_EVENTs in arrival order: every event received so far is moved
+ * from libqtest's queue into @evs, each checked (controller, increasing
+ * sequence numbers, a time near now, slot/vd by class).
+ */
+typedef struct Events {
+    GPtrArray *evs;             /* QDict "data" of each event */
+    int64_t last_seq;
+} Events;
+
+static void qdict_free_fn(gpointer d)
+{
+    qobject_unref((QDict *)d);
+}
+
+static void events_pull(QTestState *qts, Events *e)
+{
+    QDict *ev;
+
+    qobject_unref(qtest_qmp(qts, "{'execute': 'query-status'}"));
+    while ((ev = qtest_qmp_event_ref(qts, "MEGARAID_EVENT"))) {
+        QDict *data = qdict_get_qdict(ev, "data");
+        const char *cls = qdict_get_str(data, "class");
+        int64_t now_ms = g_get_real_time() / 1000;
+
+        g_test_message("MEGARAID_EVENT seq %" PRId64 " %s (%s, %s): %s",
+                       qdict_get_int(data, "seq"),
+                       qdict_get_str(data, "name"), cls,
+                       qdict_get_str(data, "severity"),
+                       qdict_get_str(data, "text"));
+        g_assert_cmpstr(qdict_get_str(data, "qom-path"), ==, CTRL);
+        g_assert_cmpint(qdict_get_int(data, "seq"), >, e->last_seq);
+        e->last_seq = qdict_get_int(data, "seq");
+        g_assert_cmpint(llabs(qdict_get_int(data, "time") - now_ms), <,
+                        600 * 1000);
+        g_assert_cmpint(qdict_haskey(data, "slot"), ==,
+                        !strcmp(cls, "drive"));
+        g_assert_cmpint(qdict_haskey(data, "vd"), ==,
+                        !strcmp(cls, "vd") || !strcmp(cls, "job"));
+        g_ptr_array_add(e->evs, qobject_ref(data));
+        qobject_unref(ev);
+    }
+}
+
+/* Index in @e of the first event @name about @key = @val after @from. */
+static int events_find(Events *e, int from, const char *name,
+                       const char *key, int64_t val)
+{
+    for (guint i = from; i < e->evs->len; i++) {
+        QDict *d = e->evs->pdata[i];
+
+        if (!strcmp(qdict_get_str(d, "name"), name) &&
+            (!key || (qdict_haskey(d, key) &&
+                      qdict_get_int(d, key) == val))) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Wait up to @sec seconds for that event; its index in @e. */
+static int events_wait(QTestState *qts, Events *e, int from,
+                       const char *name, const char *key, int64_t val,
+                       int sec)
+{
+    for (int i = 0; i < sec * 20; i++) {
+        int at;
+
+        events_pull(qts, e);
+        at = events_find(e, from, name, key, val);
+        if (at >= 0) {
+            return at;
+        }
+        g_usleep(50 * 1000);
+    }
+    g_test_message("no MEGARAID_EVENT %s %s %" PRId64 " in %d s", name,
+                   key ? key : "", val, sec);
+    g_assert_not_reached();
+}
+
 /* The first controller's VD 0 and the drive in @slot, from one query. */
 static QDict *query_vd0(QTestState *qts, QDict **rsp, QDict **drive,
                         int slot)
@@ -355,12 +436,30 @@ static void test_fail(void)
     Rig r;
     QDict *rsp, *v, *d, *j;
     int64_t pct = -1;
+    Events ev = { .evs = g_ptr_array_new_with_free_func(qdict_free_fn) };
+    int failed, at;
 
     rig_create(&r);
     rig_start(&r);
     /* slowly, so that the query sees the rebuild running */
     qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
     qom_set_str(r.qts, "/machine/peripheral/hd1", "state", "offline");
+
+    /*
+     * events: the failure, the VD's new state, the spare's, the rebuild
+     * under way
+     */
+    failed = events_wait(r.qts, &ev, 0, "pd-failed", "slot", 1, 10);
+    g_assert_cmpstr(qdict_get_str(ev.evs->pdata[failed], "class"), ==,
+                    "drive");
+    g_assert_cmpstr(qdict_get_str(ev.evs->pdata[failed], "severity"), ==,
+                    "critical");
+    g_assert_cmpint(qdict_get_int(ev.evs->pdata[failed], "code"), ==,
+                    MR_EV_PD_FAILED);
+    events_wait(r.qts, &ev, failed, "vd-state", "vd", 0, 10);
+    events_wait(r.qts, &ev, failed, "pd-state", "slot", SPARE, 10);
+    at = events_wait(r.qts, &ev, failed, "job-progress", "vd", 0, 60);
+    g_assert_cmpstr(qdict_get_str(ev.evs->pdata[at], "class"), ==, "job");
 
     v = query_vd0(r.qts, &rsp, &d, 1);
     g_assert_cmpstr(qdict_get_str(v, "state"), ==, "degraded");
@@ -405,6 +504,12 @@ static void test_fail(void)
     g_assert_cmpstr(qdict_get_str(d, "state"), ==, "online");
     g_assert_false(qdict_haskey(d, "rebuild-progress"));
     qobject_unref(rsp);
+
+    /* events: progress by tenths, the end, the VD optimal again */
+    at = events_wait(r.qts, &ev, failed, "job-done", "vd", 0, 10);
+    events_wait(r.qts, &ev, at, "vd-state", "vd", 0, 10);
+    events_wait(r.qts, &ev, at, "pd-state", "slot", SPARE, 10);
+    g_ptr_array_free(ev.evs, true);
     rig_destroy(&r);
 }
 
