@@ -7,7 +7,9 @@
  * describes it in Device Page 0 (the VD form the driver reads), and turns
  * array changes into the MPI3 events the driver acts on: DEVICE ADDED for
  * a new VD, DEVICE INFO CHANGED when a VD's state changes or a drive
- * becomes hidden (array member, spare) or visible.
+ * becomes hidden (array member, spare) or visible, and with it a DEVICE
+ * STATUS CHANGE (hidden, not hidden) when a drive or an offline VD is to
+ * leave or rejoin the host.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -110,12 +112,16 @@ static void mr9600_vd_changed(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
     uint8_t state = mr9600_vd_state[mr_vd_cfg(vd)->state];
+    bool was_hidden = vd->host_state == MPI3_DEVICE0_VD_STATE_OFFLINE;
 
     if (vd->host_state == state) {
         return;                 /* the host already has this state */
     }
     vd->host_state = state;
     mr9600_info_changed(s, vd->unit);
+    if (was_hidden != (state == MPI3_DEVICE0_VD_STATE_OFFLINE)) {
+        mr9600_send_visibility(s, vd->unit, !was_hidden);
+    }
 }
 
 static void mr9600_drive_changed(void *opaque, MRDrive *d)
@@ -131,6 +137,7 @@ static void mr9600_drive_changed(void *opaque, MRDrive *d)
         mr9600_requests_cancel(s, d->dev_handle, true, 0, NULL);
     }
     mr9600_info_changed(s, d);
+    mr9600_send_visibility(s, d, hidden);
 }
 
 static const MRArrayOps mr9600_array_ops = {

@@ -6,7 +6,9 @@
  * change count, unsolicited event replies), the discovery replay at PORT
  * ENABLE, and hot plug: the controller is the bus's HotplugHandler, sends
  * DEVICE ADDED on insert and a topology change on removal, and frees a
- * handle when the host completes the removal handshake.
+ * handle when the host completes the removal handshake; and a device's
+ * visibility (a drive given to an array or made a spare, an offline VD) as
+ * the DEVICE STATUS CHANGE every mpi3mr version acts on.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -59,6 +61,30 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
     memcpy(frame + sizeof(*ev), data, len);
     trace_megaraid_event(event, s->change_count);
     mr9600_post_frame(s, 0, frame, sizeof(frame), NULL);
+}
+
+/*
+ * A device was hidden from the host or shown again.  DEVICE INFO CHANGED
+ * (with the HIDDEN flag or the VD state in its page) is acted on only by
+ * older drivers; DEVICE STATUS CHANGE with reason HIDDEN or NOT HIDDEN is
+ * acted on by all of them.  The driver answers a hide with the hide
+ * handshake: a target reset, then IO UNIT CONTROL HIDDEN ACK.
+ */
+void mr9600_send_visibility(MR9600State *s, MRDrive *d, bool hidden)
+{
+    MPI3EventDeviceStatusChange ev = { 0 };
+
+    if (!s->port_enabled || !mr9600_ioc_ready(s) || !d->dev_handle) {
+        return;
+    }
+    ev.reason_code = hidden ? MPI3_EVENT_DEV_STAT_RC_HIDDEN
+                            : MPI3_EVENT_DEV_STAT_RC_NOT_HIDDEN;
+    ev.io_unit_port = d->vd ? 0 : d->slot / 4;
+    ev.parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
+    ev.dev_handle = cpu_to_le16(d->dev_handle);
+    ev.wwid = cpu_to_le64(d->wwn);
+    trace_megaraid_device_visibility(d->dev_handle, hidden);
+    mr9600_send_event(s, MPI3_EVENT_DEVICE_STATUS_CHANGE, &ev, sizeof(ev));
 }
 
 static void mr9600_announce(MR9600State *s, MRDrive *d)

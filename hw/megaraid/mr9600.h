@@ -308,6 +308,7 @@ MRDrive *mr9600_drive_by_handle(MR9600State *s, uint16_t handle);
 void mr9600_devices_reset(MR9600State *s);
 void mr9600_port_enable(MR9600State *s, uint16_t host_tag);
 bool mr9600_event_enabled(MR9600State *s, uint8_t event);
+void mr9600_send_visibility(MR9600State *s, MRDrive *d, bool hidden);
 void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
                        size_t len);
 uint16_t mr9600_remove_device(MR9600State *s, uint16_t handle);

@@ -430,6 +430,22 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3EventPCIeTopoChange) != 24);
 #define MPI3_EVENT_PCIE_TOPO_PS_RESPONDING              0x06
 #define MPI3_EVENT_PCIE_TOPO_SS_NO_PCIE_SWITCH          0x00
 
+/* Device status change: a device was hidden, shown again, or went away. */
+typedef struct QEMU_PACKED MPI3EventDeviceStatusChange {
+    uint16_t task_tag;
+    uint8_t reason_code;
+    uint8_t io_unit_port;
+    uint16_t parent_dev_handle;
+    uint16_t dev_handle;
+    uint64_t wwid;
+    uint8_t lun[8];
+} MPI3EventDeviceStatusChange;
+QEMU_BUILD_BUG_ON(sizeof(MPI3EventDeviceStatusChange) != 24);
+
+#define MPI3_EVENT_DEV_STAT_RC_HIDDEN                   0x02
+#define MPI3_EVENT_DEV_STAT_RC_NOT_HIDDEN               0x03
+#define MPI3_EVENT_DEV_STAT_RC_VD_NOT_RESPONDING        0x50
+
 /* ---- IO UNIT CONTROL ---- */
 
 typedef struct QEMU_PACKED MPI3IOUnitControlRequest {
