@@ -126,8 +126,9 @@ static uint16_t mr9600_pel_buffer(MR9600State *s, const uint8_t *frame,
                                   uint32_t min, uint64_t *addr,
                                   uint32_t *len)
 {
-    if (!mr9600_read_sge(s, (const MPI3SGE *)(frame + MR9600_PEL_REQ_SGL),
-                         addr, len)) {
+    const MPI3SGE *sge = (const void *)(frame + MR9600_PEL_REQ_SGL);
+
+    if (!mr9600_read_sge(s, sge, addr, len)) {
         return MPI3_IOCSTATUS_INVALID_SGL;
     }
     if (*len < min) {

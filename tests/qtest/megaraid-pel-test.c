@@ -1,0 +1,651 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: qtest of megaraid-9600's persistent event log through
+ * the MPI3 PERSISTENT EVENT LOG function: sequence numbers, entries and
+ * counts with the locale/class filter, a WAIT completed by a member
+ * failure (and the LOG DATA event of a host that unmasks it), a WAIT
+ * whose entry is already there, a WAIT with a wait time, ABORT, malformed
+ * requests refused with an error status, the log kept across a restart
+ * on the same event-log file, and damaged files refused at start.  The
+ * RAID 1 under test is written as DDF with the RAID core (as megaraid-img
+ * does).  Offsets are written from the MPI 3.0 interface description.
+ */
+#include "qemu/osdep.h"
+#include "qobject/qdict.h"
+#include "megaraid-harness.h"
+
+/*
+ * QEMU's qtest list builds each qtest from one source file: the RAID
+ * core's configuration and DDF code that writes the array is compiled in
+ * (config.c and ddf-config.c each have a static level_spanned()).
+ */
+#include "../../hw/raid/geometry.c"
+#include "../../hw/raid/config.c"
+#include "../../hw/raid/config-state.c"
+#include "../../hw/raid/ddf-crc.c"
+#include "../../hw/raid/ddf-meta.c"
+#include "../../hw/raid/ddf-encode.c"
+#include "../../hw/raid/ddf-decode.c"
+#define level_spanned ddf_config_level_spanned
+#include "../../hw/raid/ddf-config.c"
+#undef level_spanned
+#include "../../hw/raid/ddf-drive.c"
+#include "../../hw/raid/ddf-io.c"
+
+#define DRIVE_BYTES     (16 * 1024 * 1024)
+
+/* PEL actions, statuses, locales, classes; IOC statuses */
+#define PEL_GET_SEQNUM  0x01
+#define PEL_MARK_CLEAR  0x02
+#define PEL_GET_LOG     0x03
+#define PEL_GET_COUNT   0x04
+#define PEL_WAIT        0x05
+#define PEL_ABORT       0x06
+#define PELS_SUCCESS    0
+#define PELS_NOT_FOUND  1
+#define PELS_ABORTED    2
+#define LOC_VD          0x0001
+#define LOC_PD          0x0002
+#define LOC_CTRL        0x0020
+#define LOC_ALL         0xFFFF
+#define IOC_INVALID_SGL     0x0003
+#define IOC_INVALID_FIELD   0x0007
+#define IOC_INVALID_STATE   0x0008
+
+/* Event log codes (include/hw/megaraid/evlog.h) */
+#define EV_CTRL_STARTED     0x0001
+#define EV_CTRL_SHUTDOWN    0x0003
+#define EV_PD_STATE         0x0103
+#define EV_PD_FAILED        0x0104
+#define EV_VD_STATE         0x0201
+
+#define TAG_WAIT        4
+#define TAG_ABORT       3
+#define TAG_REQ         0x21
+
+typedef struct Pel {
+    HMR *m;
+    char *path[3];              /* DDF RAID 1 members (slots 1, 2) */
+    char *log;                  /* event-log file */
+    uint64_t data;              /* 64 KiB of guest RAM for PEL data */
+} Pel;
+
+typedef struct Seq {
+    uint32_t newest, oldest, clear, shutdown, boot, ack;
+} Seq;
+
+/* Two blank images made one RAID 1 (slots 1 and 2); hd0 stays JBOD. */
+static void pel_images(Pel *p)
+{
+    uint8_t guid[RAID_GUID_LEN];
+    RaidVdSpec spec = { .level = RAID_LEVEL_1, .strip = 128,
+                        .name = "peltest",
+                        .cache = RAID_CACHE_READ_ALLOWED };
+    int members[2] = { 0, 1 };
+    GError *err = NULL;
+    RaidConfig *cfg;
+    int fd;
+
+    memcpy(guid, "LSI     MRSIM00000000001", RAID_GUID_LEN);
+    cfg = raid_config_new(guid);
+    memcpy(cfg->header_guid, "LSI     PELTHDR0", 16);
+    stl_be_p(cfg->header_guid + 16, g_random_int());
+    for (int i = 0; i < 2; i++) {
+        fd = g_file_open_tmp("megaraid-pel-test-XXXXXX", &p->path[i], NULL);
+        g_assert(fd >= 0);
+        g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
+        close(fd);
+        memcpy(guid, "LSI     PELTESTPD", 16);
+        stl_be_p(guid + 16, g_random_int());
+        stl_be_p(guid + 20, i);
+        g_assert_cmpint(raid_config_add_pd(cfg, guid, i + 1,
+                                           DRIVE_BYTES / 512, &err), ==, i);
+        g_assert_no_error(err);
+        cfg->pds[i].path = g_strdup(p->path[i]);
+    }
+    g_assert_cmpint(raid_config_create_vd(cfg, members, 2, &spec, &err), ==,
+                    0);
+    g_assert_no_error(err);
+    /* no background initialization: the log holds only what a test does */
+    cfg->vds[0].initialized = true;
+    cfg->vds[0].consistent = true;
+    cfg->vds[0].job.kind = RAID_JOB_NONE;
+    g_assert_true(ddf_store_config(cfg, &err));
+    g_assert_no_error(err);
+    raid_config_free(cfg);
+}
+
+static void pel_boot(Pel *p)
+{
+    g_autofree char *extra = g_strdup_printf(
+        "-global megaraid-9600.event-log=%s "
+        "-drive if=none,id=d1,format=raw,file=%s "
+        "-device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=d1,"
+        "interface=nvme "
+        "-drive if=none,id=d2,format=raw,file=%s "
+        "-device megaraid-drive,id=hd2,bus=raid0.0,slot=2,drive=d2,"
+        "interface=nvme", p->log, p->path[0], p->path[1]);
+    uint8_t f[32] = { 0 };
+    HMR *m = h_start(extra);
+
+    g_assert_cmphex(h_enable(m) & (H_ST_READY | H_ST_FAULT), ==, H_ST_READY);
+    stw_le_p(f, 1);
+    f[3] = 0x01;                        /* IOC FACTS */
+    h_put_sge(f + 0x10, m->buf, 112, 0x08);
+    g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
+    h_ioc_init(m);
+    p->m = m;
+    p->data = h_alloc(m, 64 * 1024);
+}
+
+static Pel *pel_new(void)
+{
+    Pel *p = g_new0(Pel, 1);
+    int fd = g_file_open_tmp("megaraid-pel-log-XXXXXX", &p->log, NULL);
+
+    g_assert(fd >= 0);
+    close(fd);
+    unlink(p->log);                     /* the device creates it */
+    pel_images(p);
+    return p;
+}
+
+static void pel_stop(Pel *p)
+{
+    if (p->m) {
+        h_stop(p->m);
+        p->m = NULL;
+    }
+}
+
+static void pel_free(Pel *p)
+{
+    pel_stop(p);
+    for (int i = 0; i < 2; i++) {
+        unlink(p->path[i]);
+        g_free(p->path[i]);
+    }
+    unlink(p->log);
+    g_free(p->log);
+    g_free(p);
+}
+
+static void pel_frame(uint8_t *f, uint16_t tag, uint8_t action)
+{
+    memset(f, 0, 128);
+    stw_le_p(f, tag);
+    f[3] = 0x09;
+    f[0x0A] = action;
+}
+
+/* Next reply that is not an event; events seen go to @ev (may be NULL). */
+static bool pel_reply(Pel *p, HDesc *d, int ms, GArray *ev)
+{
+    for (;;) {
+        if (!h_admin_reply(p->m, d, ms)) {
+            return false;
+        }
+        if (d->tag != 0xFFFF) {
+            return true;
+        }
+        if (ev) {
+            g_array_append_val(ev, *d);
+        }
+    }
+}
+
+/* A request answered by a PEL reply frame: its PELogStatus. */
+static uint16_t pel_call(Pel *p, const uint8_t *f, size_t len,
+                         uint32_t *xfer)
+{
+    HDesc d;
+
+    h_submit_admin(p->m, f, len);
+    g_assert_true(pel_reply(p, &d, 5000, NULL));
+    g_assert_cmphex(d.tag, ==, lduw_le_p(f));
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
+    g_assert_cmphex(d.status, ==, 0);
+    g_assert_cmphex(d.frame[3], ==, 0x09);
+    g_assert_cmphex(d.frame[0x10], ==, f[0x0A]);
+    if (xfer) {
+        *xfer = ldl_le_p(d.frame + 0x18);
+    }
+    return lduw_le_p(d.frame + 0x14);
+}
+
+/* A request that must be refused: its IOC status. */
+static uint16_t pel_refused(Pel *p, const uint8_t *f, size_t len)
+{
+    HDesc d;
+
+    h_submit_admin(p->m, f, len);
+    g_assert_true(pel_reply(p, &d, 5000, NULL));
+    g_assert_cmphex(d.tag, ==, lduw_le_p(f));
+    return d.status;
+}
+
+static Seq pel_seq(Pel *p)
+{
+    uint8_t f[128], raw[24];
+    Seq s;
+
+    pel_frame(f, TAG_REQ, PEL_GET_SEQNUM);
+    h_put_sge(f + 0x20, p->data, 24, 0x08);
+    g_assert_cmpuint(pel_call(p, f, 0x30, NULL), ==, PELS_SUCCESS);
+    qtest_memread(p->m->qts, p->data, raw, sizeof(raw));
+    s.newest = ldl_le_p(raw);
+    s.oldest = ldl_le_p(raw + 4);
+    s.clear = ldl_le_p(raw + 8);
+    s.shutdown = ldl_le_p(raw + 12);
+    s.boot = ldl_le_p(raw + 16);
+    s.ack = ldl_le_p(raw + 20);
+    return s;
+}
+
+/* GET_LOG into p->data (room for @max entries); the entries' count. */
+static uint32_t pel_log(Pel *p, uint32_t from, uint16_t locale, uint8_t cls,
+                        uint32_t max, uint16_t *pel_status)
+{
+    uint8_t f[128];
+    uint32_t xfer, n;
+
+    pel_frame(f, TAG_REQ, PEL_GET_LOG);
+    stl_le_p(f + 0x0C, from);
+    stw_le_p(f + 0x10, locale);
+    f[0x12] = cls;
+    h_put_sge(f + 0x20, p->data, 8 + 128 * max, 0x08);
+    *pel_status = pel_call(p, f, 0x30, &xfer);
+    n = qtest_readl(p->m->qts, p->data);
+    g_assert_cmpuint(xfer, ==, 8 + 128 * n);
+    return n;
+}
+
+static uint32_t pel_count(Pel *p, uint32_t from, uint16_t locale,
+                          uint8_t cls)
+{
+    uint8_t f[128];
+
+    pel_frame(f, TAG_REQ, PEL_GET_COUNT);
+    stl_le_p(f + 0x0C, from);
+    stw_le_p(f + 0x10, locale);
+    f[0x12] = cls;
+    h_put_sge(f + 0x20, p->data, 8, 0x08);
+    pel_call(p, f, 0x30, NULL);
+    return qtest_readl(p->m->qts, p->data);
+}
+
+/* Entry @i of the last GET_LOG. */
+static void pel_entry(Pel *p, uint32_t i, uint8_t *e)
+{
+    qtest_memread(p->m->qts, p->data + 8 + 128 * i, e, 128);
+}
+
+/* Find an entry with @code in the last GET_LOG of @n entries; its index. */
+static int pel_find(Pel *p, uint32_t n, uint16_t code, uint8_t *e)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        pel_entry(p, i, e);
+        if (lduw_le_p(e + 0x0C) == code) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void pel_wait_submit(Pel *p, uint32_t from, uint16_t locale,
+                            uint8_t cls, uint16_t wait_s)
+{
+    uint8_t f[128];
+
+    pel_frame(f, TAG_WAIT, PEL_WAIT);
+    stl_le_p(f + 0x0C, from);
+    stw_le_p(f + 0x10, locale);
+    f[0x12] = cls;
+    stw_le_p(f + 0x14, wait_s);
+    h_submit_admin(p->m, f, 0x20);
+}
+
+/* The WAIT's completion: its PELogStatus (-1: none within @ms). */
+static int pel_wait_done(Pel *p, int ms, GArray *ev)
+{
+    HDesc d;
+
+    if (!pel_reply(p, &d, ms, ev)) {
+        return -1;
+    }
+    g_assert_cmphex(d.tag, ==, TAG_WAIT);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
+    g_assert_cmphex(d.status, ==, 0);
+    g_assert_cmphex(d.frame[0x10], ==, PEL_WAIT);
+    return lduw_le_p(d.frame + 0x14);
+}
+
+static void qom_set_str(Pel *p, const char *path, const char *prop,
+                        const char *val)
+{
+    QDict *r = qtest_qmp(p->m->qts, "{'execute': 'qom-set', 'arguments': "
+                         "{'path': %s, 'property': %s, 'value': %s}}",
+                         path, prop, val);
+
+    g_assert_false(qdict_haskey(r, "error"));
+    qobject_unref(r);
+}
+
+/* ------------------------------------------------------------- tests */
+
+static void test_seqnum_and_log(void)
+{
+    Pel *p = pel_new();
+    uint8_t e[128];
+    uint16_t st;
+    uint32_t n;
+    Seq s;
+
+    pel_boot(p);
+    s = pel_seq(p);
+    g_assert_cmpuint(s.oldest, ==, 1);
+    g_assert_cmpuint(s.boot, ==, 1);
+    g_assert_cmpuint(s.newest, >=, 1);
+    g_assert_cmpuint(s.clear, ==, 0);
+    g_assert_cmpuint(s.shutdown, ==, 0);
+
+    n = pel_log(p, 0, LOC_ALL, 0, 64, &st);
+    g_assert_cmpuint(st, ==, PELS_SUCCESS);
+    g_assert_cmpuint(n, ==, s.newest);
+    g_assert_cmpuint(pel_count(p, 0, LOC_ALL, 0), ==, n);
+    pel_entry(p, 0, e);
+    g_assert_cmpuint(ldl_le_p(e + 0x08), ==, 1);
+    g_assert_cmphex(lduw_le_p(e + 0x0C), ==, EV_CTRL_STARTED);
+    g_assert_cmphex(lduw_le_p(e + 0x10), ==, LOC_CTRL);
+    g_assert_cmpuint(e[0x12], ==, 2);               /* informational */
+    g_assert_cmpuint(ldq_le_p(e), >, 1500000000000ULL);  /* ms, epoch */
+    /* no target */
+    g_assert_cmphex((uint32_t)ldl_le_p(e + 0x20), ==, 0xFFFFFFFF);
+    g_assert_nonnull(strstr((char *)e + 0x2C, "Controller started"));
+
+    /* a healthy start has nothing of class warning or above */
+    n = pel_log(p, 0, LOC_ALL, 3, 64, &st);
+    g_assert_cmpuint(n, ==, 0);
+    g_assert_cmpuint(st, ==, PELS_NOT_FOUND);
+    /* nor anything about drives */
+    g_assert_cmpuint(pel_count(p, 0, LOC_PD, 0), ==, 0);
+    /* past the newest: nothing */
+    n = pel_log(p, s.newest + 1, LOC_ALL, 0, 64, &st);
+    g_assert_cmpuint(st, ==, PELS_NOT_FOUND);
+    pel_free(p);
+}
+
+static void test_wait_drive_failure(void)
+{
+    Pel *p = pel_new();
+    g_autoptr(GArray) ev = g_array_new(false, true, sizeof(HDesc));
+    bool log_data = false;
+    uint8_t e[128], f[32] = { 0 };
+    uint16_t st;
+    uint32_t n;
+    Seq s;
+    int i;
+
+    pel_boot(p);
+    /* events: LOG DATA unmasked, everything else too */
+    stw_le_p(f, 1);
+    f[3] = 0x04;
+    g_assert_cmphex(h_admin(p->m, f, sizeof(f)), ==, 0);
+
+    s = pel_seq(p);
+    pel_wait_submit(p, s.newest + 1, LOC_PD, 0, 0);
+    g_assert_cmpint(pel_wait_done(p, 300, ev), ==, -1);   /* held */
+
+    qom_set_str(p, "/machine/peripheral/hd2", "state", "offline");
+    g_assert_cmpint(pel_wait_done(p, 5000, ev), ==, PELS_SUCCESS);
+    for (int k = 0; k < 16; k++) {
+        HDesc d;
+
+        if (!h_admin_reply(p->m, &d, 100)) {
+            break;
+        }
+        g_array_append_val(ev, d);
+    }
+
+    n = pel_log(p, s.newest + 1, LOC_PD, 0, 64, &st);
+    g_assert_cmpuint(st, ==, PELS_SUCCESS);
+    g_assert_cmpuint(n, >=, 2);
+    i = pel_find(p, n, EV_PD_FAILED, e);
+    g_assert_cmpint(i, ==, 0);              /* the failure comes first */
+    g_assert_cmphex(lduw_le_p(e + 0x10), ==, LOC_PD);
+    g_assert_cmpuint(e[0x12], ==, 4);       /* critical */
+    g_assert_cmpuint(ldl_le_p(e + 0x20), ==, 2);        /* slot */
+    g_assert_cmpuint(ldl_le_p(e + 0x08), ==, s.newest + 1);
+    g_assert_cmpint(pel_find(p, n, EV_PD_STATE, e), >, 0);
+
+    /* the VD went degraded: a warning of locale VD */
+    n = pel_log(p, s.newest + 1, LOC_VD, 3, 64, &st);
+    g_assert_cmpint(pel_find(p, n, EV_VD_STATE, e), >=, 0);
+    g_assert_cmpuint(ldl_le_p(e + 0x20), ==, 0);        /* VD 0 */
+    g_assert_cmpuint(ldl_le_p(e + 0x24), ==, 0);        /* was optimal */
+    g_assert_cmpuint(ldl_le_p(e + 0x28), ==, RAID_VD_DEGRADED);
+    g_assert_cmpuint(e[0x12], ==, 3);       /* warning */
+
+    /* the host that unmasked LOG DATA got every new entry as an event */
+    for (guint k = 0; k < ev->len; k++) {
+        HDesc *d = &g_array_index(ev, HDesc, k);
+
+        if (d->frame[0x11] == 0x01 &&
+            lduw_le_p(d->frame + 0x18 + 0x0C) == EV_PD_FAILED) {
+            g_assert_cmpuint(ldl_le_p(d->frame + 0x18 + 0x08), ==,
+                             s.newest + 1);
+            log_data = true;
+        }
+    }
+    g_assert_true(log_data);
+    pel_free(p);
+}
+
+static void test_wait_immediate_and_timeout(void)
+{
+    Pel *p = pel_new();
+    Seq s;
+
+    pel_boot(p);
+    s = pel_seq(p);
+    /* an entry at or after the starting number exists: done at once */
+    pel_wait_submit(p, s.newest, LOC_ALL, 0, 0);
+    g_assert_cmpint(pel_wait_done(p, 5000, NULL), ==, PELS_SUCCESS);
+    /* ...unless the filter leaves it out */
+    pel_wait_submit(p, s.newest, LOC_PD, 0, 2);
+    g_assert_cmpint(pel_wait_done(p, 300, NULL), ==, -1);
+    /* a wait time of 2 s (guest clock) ends it with NOT_FOUND */
+    qtest_clock_step(p->m->qts, 1000 * 1000 * 1000LL);
+    g_assert_cmpint(pel_wait_done(p, 200, NULL), ==, -1);
+    qtest_clock_step(p->m->qts, 1100 * 1000 * 1000LL);
+    g_assert_cmpint(pel_wait_done(p, 5000, NULL), ==, PELS_NOT_FOUND);
+    pel_free(p);
+}
+
+static void test_abort(void)
+{
+    Pel *p = pel_new();
+    uint8_t f[128];
+    HDesc d;
+    Seq s;
+
+    pel_boot(p);
+    s = pel_seq(p);
+    pel_wait_submit(p, s.newest + 1, LOC_ALL, 0, 0);
+    g_assert_cmpint(pel_wait_done(p, 200, NULL), ==, -1);
+
+    pel_frame(f, TAG_ABORT, PEL_ABORT);
+    stw_le_p(f + 0x10, TAG_WAIT);
+    h_submit_admin(p->m, f, 0x18);
+    /* the WAIT ends ABORTED, then the ABORT itself succeeds */
+    g_assert_cmpint(pel_wait_done(p, 5000, NULL), ==, PELS_ABORTED);
+    g_assert_true(pel_reply(p, &d, 5000, NULL));
+    g_assert_cmphex(d.tag, ==, TAG_ABORT);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
+    g_assert_cmphex(d.frame[0x10], ==, PEL_ABORT);
+    g_assert_cmphex(lduw_le_p(d.frame + 0x14), ==, PELS_SUCCESS);
+
+    /* nothing left to abort: still a success, and no stray reply */
+    g_assert_cmpuint(pel_call(p, f, 0x18, NULL), ==, PELS_SUCCESS);
+    g_assert_false(pel_reply(p, &d, 200, NULL));
+    /* a new WAIT can be armed and completes on the next entry */
+    s = pel_seq(p);
+    pel_wait_submit(p, s.newest + 1, LOC_ALL, 0, 0);
+    qom_set_str(p, "/machine/peripheral/raid0", "cachevault", "failed");
+    g_assert_cmpint(pel_wait_done(p, 5000, NULL), ==, PELS_SUCCESS);
+    pel_free(p);
+}
+
+static void test_malformed(void)
+{
+    Pel *p = pel_new();
+    uint8_t f[128];
+    HDesc d;
+
+    pel_boot(p);
+    /* GET_SEQNUM: a chain SGE, an empty one, one outside RAM, too short */
+    pel_frame(f, TAG_REQ, PEL_GET_SEQNUM);
+    h_put_sge(f + 0x20, p->data, 24, 0x20);
+    g_assert_cmphex(pel_refused(p, f, 0x30), ==, IOC_INVALID_SGL);
+    h_put_sge(f + 0x20, p->data, 0, 0x08);
+    g_assert_cmphex(pel_refused(p, f, 0x30), ==, IOC_INVALID_SGL);
+    h_put_sge(f + 0x20, 0xFFFFFFFFF000ULL, 24, 0x08);
+    g_assert_cmphex(pel_refused(p, f, 0x30), ==, IOC_INVALID_SGL);
+    h_put_sge(f + 0x20, p->data, 16, 0x08);
+    g_assert_cmphex(pel_refused(p, f, 0x30), ==, IOC_INVALID_FIELD);
+
+    /* GET_LOG: room for no entry; a class above 6 */
+    pel_frame(f, TAG_REQ, PEL_GET_LOG);
+    stw_le_p(f + 0x10, LOC_ALL);
+    h_put_sge(f + 0x20, p->data, 100, 0x08);
+    g_assert_cmphex(pel_refused(p, f, 0x30), ==, IOC_INVALID_FIELD);
+    h_put_sge(f + 0x20, p->data, 4096, 0x08);
+    f[0x12] = 7;
+    g_assert_cmphex(pel_refused(p, f, 0x30), ==, IOC_INVALID_FIELD);
+    /* GET_COUNT: no buffer at all */
+    pel_frame(f, TAG_REQ, PEL_GET_COUNT);
+    g_assert_cmphex(pel_refused(p, f, 0x30), ==, IOC_INVALID_SGL);
+
+    /* unknown actions */
+    pel_frame(f, TAG_REQ, 0x00);
+    g_assert_cmphex(pel_refused(p, f, 0x20), ==, IOC_INVALID_FIELD);
+    pel_frame(f, TAG_REQ, 0x42);
+    g_assert_cmphex(pel_refused(p, f, 0x20), ==, IOC_INVALID_FIELD);
+    /* MARK_CLEAR of an unknown clear type */
+    pel_frame(f, TAG_REQ, PEL_MARK_CLEAR);
+    f[0x0C] = 5;
+    g_assert_cmphex(pel_refused(p, f, 0x10), ==, IOC_INVALID_FIELD);
+
+    /* WAIT: bad class; a second WAIT while one is held */
+    pel_frame(f, TAG_REQ, PEL_WAIT);
+    f[0x12] = 9;
+    g_assert_cmphex(pel_refused(p, f, 0x20), ==, IOC_INVALID_FIELD);
+    pel_wait_submit(p, 0x7FFFFFFF, LOC_ALL, 0, 0);
+    g_assert_cmpint(pel_wait_done(p, 200, NULL), ==, -1);
+    pel_frame(f, TAG_REQ, PEL_WAIT);
+    stl_le_p(f + 0x0C, 1);
+    stw_le_p(f + 0x10, LOC_ALL);
+    g_assert_cmphex(pel_refused(p, f, 0x20), ==, IOC_INVALID_STATE);
+
+    /* none of it hurt: the IOC is ready, the log answers, the WAIT held */
+    g_assert_cmphex(h_rd(p->m, H_IOC_STATUS) & (H_ST_READY | H_ST_FAULT),
+                    ==, H_ST_READY);
+    g_assert_cmpuint(pel_seq(p).oldest, ==, 1);
+    g_assert_false(pel_reply(p, &d, 100, NULL));
+    /* MARK_CLEAR: the clear mark moves to the newest entry */
+    pel_frame(f, TAG_REQ, PEL_MARK_CLEAR);
+    g_assert_cmpuint(pel_call(p, f, 0x10, NULL), ==, PELS_SUCCESS);
+    g_assert_cmpuint(pel_seq(p).clear, >=, 1);
+    pel_free(p);
+}
+
+static void test_persist(void)
+{
+    Pel *p = pel_new();
+    uint8_t e[128];
+    uint16_t st;
+    uint32_t n;
+    Seq s1, s2;
+
+    pel_boot(p);
+    qom_set_str(p, "/machine/peripheral/hd1", "state", "offline");
+    s1 = pel_seq(p);
+    pel_stop(p);                /* QEMU quits: the shutdown entry */
+
+    pel_boot(p);
+    s2 = pel_seq(p);
+    g_assert_cmpuint(s2.oldest, ==, 1);
+    g_assert_cmpuint(s2.shutdown, >, s1.newest);
+    g_assert_cmpuint(s2.boot, ==, s2.shutdown + 1);
+    g_assert_cmpuint(s2.newest, >=, s2.boot);
+    /* the failure of the first run is still there, where it was */
+    n = pel_log(p, 1, LOC_PD, 0, 64, &st);
+    g_assert_cmpint(pel_find(p, n, EV_PD_FAILED, e), >=, 0);
+    g_assert_cmpuint(ldl_le_p(e + 0x08), <=, s1.newest);
+    g_assert_cmpuint(ldl_le_p(e + 0x20), ==, 1);
+    n = pel_log(p, s2.shutdown, LOC_ALL, 0, 1, &st);
+    g_assert_cmpuint(n, ==, 1);
+    pel_entry(p, 0, e);
+    g_assert_cmphex(lduw_le_p(e + 0x0C), ==, EV_CTRL_SHUTDOWN);
+    /* the VD came back degraded: said at start, as a warning */
+    n = pel_log(p, s2.boot, LOC_VD, 3, 64, &st);
+    g_assert_cmpint(pel_find(p, n, EV_VD_STATE, e), >=, 0);
+    pel_free(p);
+}
+
+/* Start QEMU on a damaged event log: it must refuse, naming the cause. */
+static void check_refused_start(const char *log, const char *cause)
+{
+    g_autofree char *out = NULL, *err = NULL;
+    g_autofree char *dev = g_strdup_printf("megaraid-9600,event-log=%s",
+                                           log);
+    const char *qemu = g_getenv("QTEST_QEMU_BINARY");
+    g_autofree char *cmd = NULL;
+    g_auto(GStrv) argv = NULL;
+    int status;
+
+    g_assert_nonnull(qemu);
+    cmd = g_strdup_printf("%s %s-M q35 -nodefaults -display none -S "
+                          "-device %s", qemu, h_fw_args(), dev);
+    argv = g_strsplit(cmd, " ", -1);
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL,
+                               &out, &err, &status, NULL));
+    g_assert_true(WIFEXITED(status));     /* refused, not crashed */
+    g_assert_cmpint(WEXITSTATUS(status), !=, 0);
+    if (!strstr(err, cause) || !strstr(err, log)) {
+        g_test_message("stderr: %s", err);
+        g_assert_not_reached();
+    }
+}
+
+static void test_corrupt(void)
+{
+    g_autofree char *log = NULL;
+    uint8_t junk[600];
+    int fd = g_file_open_tmp("megaraid-pel-bad-XXXXXX", &log, NULL);
+
+    g_assert(fd >= 0);
+    memset(junk, 0x5a, sizeof(junk));
+    g_assert_cmpint(write(fd, junk, sizeof(junk)), ==, sizeof(junk));
+    close(fd);
+    check_refused_start(log, "bad magic");
+    g_assert_true(g_file_set_contents(log, "MRSIMEVL", 8, NULL));
+    check_refused_start(log, "shorter than an event log header");
+    unlink(log);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    qtest_add_func("/megaraid-pel/seqnum-and-log", test_seqnum_and_log);
+    qtest_add_func("/megaraid-pel/wait-drive-failure",
+                   test_wait_drive_failure);
+    qtest_add_func("/megaraid-pel/wait-immediate-and-timeout",
+                   test_wait_immediate_and_timeout);
+    qtest_add_func("/megaraid-pel/abort", test_abort);
+    qtest_add_func("/megaraid-pel/malformed", test_malformed);
+    qtest_add_func("/megaraid-pel/persist", test_persist);
+    qtest_add_func("/megaraid-pel/corrupt", test_corrupt);
+    return g_test_run();
+}
