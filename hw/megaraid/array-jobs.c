@@ -788,7 +788,8 @@ void mr_jobs_kick(MRVirtualDisk *vd)
     const char *why;
     bool announce = false;
 
-    if (vd->job_co || !vd->array->cfg || mr_jobs_shutting_down) {
+    if (vd->job_co || !vd->array->cfg || mr_jobs_shutting_down ||
+        vd->job_paused) {
         return;
     }
     if (mr_vd_cfg(vd)->job.kind == RAID_JOB_NONE) {

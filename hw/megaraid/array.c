@@ -95,7 +95,7 @@ static int mr_ddf_flush(void *opaque)
     return blk_flush(d->conf.blk);
 }
 
-static DdfDriveIO mr_ddf_io(MRDrive *d)
+DdfDriveIO mr_ddf_io(MRDrive *d)
 {
     return (DdfDriveIO) {
         .read = mr_ddf_read,
@@ -290,7 +290,7 @@ static void mr_vd_sync(MRVirtualDisk *vd)
     }
 }
 
-static MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
+MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
 {
     MRVirtualDisk *vd = g_new0(MRVirtualDisk, 1);
     GError *err = NULL;
@@ -317,7 +317,7 @@ static MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
     return vd;
 }
 
-static void mr_vd_free(MRVirtualDisk *vd)
+void mr_vd_free(MRVirtualDisk *vd)
 {
     mr_jobs_stop(vd);
     mr_vd_drain(vd);
@@ -417,7 +417,7 @@ static void mr_array_use_spares(MRArray *a)
 }
 
 /* After a change: spares, states, metadata, jobs. */
-static void mr_array_changed(MRArray *a)
+void mr_array_changed(MRArray *a)
 {
     Error *err = NULL;
 

@@ -25,6 +25,7 @@
 #include "raid/raid.h"
 #include "raid/config.h"
 #include "raid/job.h"
+#include "raid/ddf.h"
 
 typedef struct MRArray MRArray;
 typedef struct MRVirtualDisk MRVirtualDisk;
@@ -90,6 +91,8 @@ struct MRVirtualDisk {
      */
     int64_t job_last_ms;
     int64_t job_last_model_ms;
+    /* The host paused the job (management): mr_jobs_kick() leaves it. */
+    bool job_paused;
 };
 
 struct MRArray {
@@ -118,13 +121,13 @@ struct MRArray {
     MRCacheVaultState cachevault;
     char *journal_path;         /* cache journal file, NULL: none */
     MRJournal *journal;         /* array-cache.c */
-    uint64_t cache_bytes;       /* controller cache size */
-    /*
-     * Cache flush interval, seconds (1 to 255; 0 counts as 1): a write
     /* the controller's event log (evlog.h, evlog-array.c); NULL: none */
     struct MREvLog *evlog;
     char *evlog_path;           /* event-log property, NULL: in memory */
     struct MREvArray *ev;       /* states last logged */
+    uint64_t cache_bytes;       /* controller cache size */
+    /*
+     * Cache flush interval, seconds (1 to 255; 0 counts as 1): a write
      * into a clean cache arms the destage of everything dirty this long
      * after it.
      */
@@ -166,6 +169,15 @@ bool mr_array_set_spare(MRArray *a, MRDrive *d, int dg, bool add,
                         Error **errp);
 /* Drive state name for QOM ("online", "offline", "rebuild", ...). */
 const char *mr_array_drive_state(MRArray *a, MRDrive *d);
+/*
+ * For array-config.c (run-time configuration changes): build / free the
+ * run-time VD of cfg->vds[idx]; after a change: refresh states, use hot
+ * spares, store the metadata, kick the jobs; a drive's metadata I/O.
+ */
+MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp);
+void mr_vd_free(MRVirtualDisk *vd);
+void mr_array_changed(MRArray *a);
+DdfDriveIO mr_ddf_io(MRDrive *d);
 /* Effective write policy of a VD (cache policy and CacheVault). */
 MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
 RaidVd *mr_vd_cfg(MRVirtualDisk *vd);

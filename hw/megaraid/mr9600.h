@@ -18,6 +18,7 @@
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/target.h"
 #include "array.h"
+#include "mgmt-ops.h"
 
 #define TYPE_MEGARAID_9600 "megaraid-9600"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
@@ -203,18 +204,12 @@ struct MR9600State {
 
     /* persistent event log (mr9600-pel.c): the WAIT held, 0 = none */
     uint16_t pel_wait_tag;
-
     uint16_t pel_wait_locale;   /* ...its locale mask */
     uint8_t pel_wait_class;     /* ...its lowest class */
     uint32_t pel_wait_seq;      /* ...its starting sequence number */
     uint32_t pel_last_ack;      /* highest sequence number acknowledged */
     QEMUTimer *pel_timer;       /* WAIT with a wait time */
     Notifier pel_notifier;      /* new entries of array.evlog */
-    /* writable CONFIG pages, current and persistent (mr9600-config.c) */
-    char *config_nvram;         /* property: file of the persistent copies */
-    bool cfg_loaded;
-    uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
-    uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
 
     /* fault injection (mr9600-fault.c) */
     uint32_t fault_drop_replies; /* replies still to lose */
@@ -226,8 +221,16 @@ struct MR9600State {
     uint32_t fault_injected;
     uint32_t ioc_resets;        /* MUR, soft and firmware resets */
 
+    /* writable CONFIG pages, current and persistent (mr9600-config.c) */
+    char *config_nvram;         /* property: file of the persistent copies */
+    bool cfg_loaded;
+    uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
+    uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
+
     /* RAID configuration, VDs, cache (array*.c) */
     MRArray array;
+    /* management pass-through (mr9600-mgmt.c; set up at first use) */
+    MRMgmt mgmt;
     Notifier machine_done;
 };
 
@@ -268,14 +271,14 @@ void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
 bool mr9600_read_sge(MR9600State *s, const MPI3SGE *sge, uint64_t *addr,
                      uint32_t *len);
 
-/* mr9600-config.c */
-void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
-void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *pg);
 /* mr9600-pel.c */
 void mr9600_pel_request(MR9600State *s, const uint8_t *frame);
 bool mr9600_pel_realize(MR9600State *s, Error **errp);
 void mr9600_pel_exit(MR9600State *s);
 
+/* mr9600-config.c */
+void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
+void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *pg);
 
 /* mr9600-scsiio.c */
 void mr9600_requests_init(MR9600State *s);
@@ -301,6 +304,10 @@ void mr9600_fault_exit(MR9600State *s);
 void mr9600_fault_class_init(ObjectClass *oc);
 bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
                              uint16_t host_tag, bool tm);
+
+/* mr9600-mgmt.c */
+#define MR9600_VD_HANDLE_BASE   0x300   /* VD n has handle base + n */
+void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-devices.c */
 void mr9600_devices_realize(MR9600State *s, Error **errp);

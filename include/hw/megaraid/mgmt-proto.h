@@ -231,9 +231,11 @@ typedef struct __attribute__((packed)) MgmtCtrlInfo {
     uint8_t reserved[23];
 } MgmtCtrlInfo;                 /* 176 bytes */
 
-/* ---- CTRL_GET_PROPS: no arguments; data MgmtCtrlProps ----
+/*
+ * ---- CTRL_GET_PROPS: no arguments; data MgmtCtrlProps ----
  * ---- CTRL_SET_PROPS: data-out MgmtCtrlProps, mbox[0] = MGMT_PROP_* mask
- *      of the fields to change (others ignored); reply: the new props ---- */
+ *      of the fields to change (others ignored); reply: the new props ----
+ */
 
 typedef struct __attribute__((packed)) MgmtCtrlProps {
     uint8_t rebuild_rate;       /* percent, 0..100 */
@@ -275,7 +277,12 @@ typedef struct __attribute__((packed)) MgmtPdEntry {
 #define MGMT_PD_F_GLOBAL_SPARE  0x02
 #define MGMT_PD_F_DEDICATED_SPARE 0x04
 
-/* ---- PD_INFO: mbox[0] = slot; data MgmtPdInfo ---- */
+/*
+ * ---- PD_INFO: mbox[0] = slot; data MgmtPdInfo ----
+ * (Everywhere a drive is named in a mailbox word: slot | enclosure << 16;
+ * enclosure 0 is the drive bays.  In VD_CREATE's list: slots of
+ * enclosure 0.)
+ */
 
 typedef struct __attribute__((packed)) MgmtPdInfo {
     MgmtPdEntry e;              /* as in the list */
@@ -412,15 +419,17 @@ typedef struct __attribute__((packed)) MgmtVdCreate {
     uint8_t cache;              /* MGMT_CACHE_* */
     uint32_t strip_kib;         /* 0: 256; power of two, 64..1024 */
     uint64_t size_sectors;      /* 0: all the free space */
-    uint16_t dg;                /* MGMT_NONE16: a new DG from the slots;
-                                 * else one more VD on that DG */
+    uint16_t dg;                /* NONE16: new DG, else a VD more on it */
     uint8_t flags;              /* MGMT_CREATE_F_* */
     uint8_t reserved0;
     char name[MGMT_VD_NAME_LEN];    /* NUL padded */
     uint8_t reserved1[4];
 } MgmtVdCreate;                 /* 40 bytes, then ndrives x 2 bytes */
 
-/* Start a background initialization at once (else: fast init). */
+/*
+ * Start a full initialization at once (zeroes the new VD); without it the
+ * VD is created initialized (its drives are taken as they are).
+ */
 #define MGMT_CREATE_F_INIT      0x01
 #define MGMT_CREATE_F_MASK      0x01
 

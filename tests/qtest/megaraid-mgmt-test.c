@@ -1,0 +1,1086 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: qtest of megaraid-9600's management protocol
+ * (docs/management-protocol.md) in MGMT PASSTHROUGH requests, sent the
+ * way the mpi3mr driver's BSG path sends them (4 KiB command and
+ * response buffers, one SGE each): every opcode's answer on a small
+ * array, VDs created and deleted (the host's device events, the DDF on
+ * the drives across a restart), a member set offline and forced back
+ * online, hot spares and rebuilds, jobs started, paused, resumed and
+ * stopped, foreign configurations imported and cleared, and malformed
+ * requests and frames, each refused with its status and no harm done.
+ */
+#include "megaraid-rig.h"
+#include "hw/megaraid/mgmt-proto.h"
+
+#define MG_TAG          0x0042
+#define MG_CMD(m)       ((m)->data)
+#define MG_RESP(m)      ((m)->data + 64 * 1024)
+#define MG_BUF          4096
+
+/* The last reply: header fields in host order, data as sent. */
+typedef struct MgRes {
+    uint16_t ioc;
+    uint8_t status;
+    uint16_t err_offset;
+    uint32_t err_value;
+    uint32_t data_len;
+    uint8_t data[MG_BUF];
+} MgRes;
+
+static MgRes res;
+
+/* A MGMT PASSTHROUGH frame over the command and response buffers. */
+static uint16_t mg_frame(MR *m, uint64_t cmd, uint32_t cmd_len,
+                         uint8_t cmd_flags, uint64_t resp, uint32_t resp_len,
+                         int reserved_at)
+{
+    uint8_t f[64] = { 0 };
+
+    stw_le_p(f, MG_TAG);
+    f[3] = 0x0A;
+    if (reserved_at >= 0) {
+        f[reserved_at] = 0x5A;
+    }
+    put_sge(f + 0x20, cmd, cmd_len, cmd_flags);
+    put_sge(f + 0x30, resp, resp_len, 0x0C);
+    return mr_admin(m, f, sizeof(f));
+}
+
+/* Send a request image of @len bytes; parse the reply into res. */
+static uint8_t mg_send(MR *m, const uint8_t *req, uint32_t len,
+                       uint32_t sgl_len, uint32_t resp_len)
+{
+    uint8_t raw[MG_BUF];
+    uint8_t zero[MG_BUF] = { 0 };
+
+    g_assert_cmpuint(len, <=, MG_BUF);
+    qtest_memwrite(m->qts, MG_CMD(m), zero, MG_BUF);
+    qtest_memwrite(m->qts, MG_CMD(m), req, len);
+    qtest_memset(m->qts, MG_RESP(m), 0xEE, MG_BUF);
+    memset(&res, 0, sizeof(res));
+    res.ioc = mg_frame(m, MG_CMD(m), sgl_len, 0x0C, MG_RESP(m), resp_len, -1);
+    g_assert_cmphex(res.ioc, ==, 0);
+    qtest_memread(m->qts, MG_RESP(m), raw, MG_BUF);
+    g_assert_cmphex(ldl_le_p(raw), ==, MGMT_REPLY_MAGIC);
+    g_assert_cmpuint(lduw_le_p(raw + 4), ==, MGMT_VERSION);
+    g_assert_cmpuint(lduw_le_p(raw + 6), ==, sizeof(MgmtReply));
+    if (sgl_len >= 20) {
+        /* echoed if the command reaches that far */
+        g_assert_cmphex(ldl_le_p(raw + 8), ==, ldl_le_p(req + 8));
+        g_assert_cmphex(ldl_le_p(raw + 12), ==, ldl_le_p(req + 16));
+    }
+    res.status = raw[16];
+    res.err_offset = lduw_le_p(raw + 18);
+    res.data_len = ldl_le_p(raw + 20);
+    res.err_value = ldl_le_p(raw + 24);
+    g_assert_cmpuint(res.data_len, <=, MIN(resp_len, MG_BUF) - 32);
+    if (res.status) {
+        g_assert_cmpuint(res.data_len, ==, 0);
+    } else {
+        g_assert_cmphex(res.err_offset, ==, MGMT_ERR_OFFSET_NONE);
+    }
+    memcpy(res.data, raw + 32, res.data_len);
+    return res.status;
+}
+
+static void mg_build(uint8_t *req, uint32_t opcode, uint32_t m0, uint32_t m1,
+                     uint32_t m2, uint32_t m3, const void *data,
+                     uint32_t dlen)
+{
+    static uint32_t tag = 100;
+
+    memset(req, 0, sizeof(MgmtRequest) + dlen);
+    stl_le_p(req, MGMT_REQ_MAGIC);
+    stw_le_p(req + 4, MGMT_VERSION);
+    stw_le_p(req + 6, sizeof(MgmtRequest));
+    stl_le_p(req + 8, opcode);
+    stl_le_p(req + 16, tag++);
+    stl_le_p(req + 20, dlen);
+    stl_le_p(req + 24, m0);
+    stl_le_p(req + 28, m1);
+    stl_le_p(req + 32, m2);
+    stl_le_p(req + 36, m3);
+    if (dlen) {
+        memcpy(req + sizeof(MgmtRequest), data, dlen);
+    }
+}
+
+/* One request as mrcli sends it: 4 KiB buffers. */
+static uint8_t mg(MR *m, uint32_t opcode, uint32_t m0, uint32_t m1,
+                  uint32_t m2, uint32_t m3, const void *data, uint32_t dlen)
+{
+    uint8_t req[MG_BUF];
+
+    mg_build(req, opcode, m0, m1, m2, m3, data, dlen);
+    return mg_send(m, req, sizeof(MgmtRequest) + dlen, MG_BUF, MG_BUF);
+}
+
+static uint8_t mg0(MR *m, uint32_t opcode)
+{
+    return mg(m, opcode, 0, 0, 0, 0, NULL, 0);
+}
+
+#define OK(x)   g_assert_cmphex((x), ==, MGMT_STAT_OK)
+
+static const MgmtListHeader *mg_list(void)
+{
+    const MgmtListHeader *h = (const void *)res.data;
+
+    g_assert_cmpuint(res.data_len, ==,
+                     sizeof(*h) + h->count * (uint32_t)h->entry_len);
+    return h;
+}
+
+static MgmtPdEntry pd_entry(MR *m, int slot)
+{
+    MgmtPdInfo pi;
+
+    OK(mg(m, MGMT_OP_PD_INFO, slot, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(res.data_len, ==, sizeof(pi));
+    memcpy(&pi, res.data, sizeof(pi));
+    g_assert_cmpuint(pi.e.slot, ==, slot);
+    return pi.e;
+}
+
+static uint8_t pd_state(MR *m, int slot)
+{
+    return pd_entry(m, slot).state;
+}
+
+static MgmtVdInfo vd_info(MR *m, int vd)
+{
+    MgmtVdInfo vi;
+
+    OK(mg(m, MGMT_OP_VD_INFO, vd, 0, 0, 0, NULL, 0));
+    memcpy(&vi, res.data, sizeof(vi));
+    g_assert_cmpuint(res.data_len, ==,
+                     sizeof(vi) + vi.nmembers * sizeof(MgmtVdMember));
+    return vi;
+}
+
+static uint32_t vd_count(MR *m)
+{
+    OK(mg0(m, MGMT_OP_VD_LIST));
+    return mg_list()->total;
+}
+
+static uint8_t set_state(MR *m, int slot, uint32_t action, uint32_t flags)
+{
+    return mg(m, MGMT_OP_PD_SET_STATE, slot, action, flags, 0, NULL, 0);
+}
+
+static uint8_t job(MR *m, uint32_t target, uint32_t kind, uint32_t action,
+                   uint32_t flags)
+{
+    return mg(m, MGMT_OP_JOB_CONTROL, target, kind, action, flags, NULL, 0);
+}
+
+static MgmtJobStatus job_status(MR *m, int vd)
+{
+    MgmtJobStatus js;
+
+    OK(mg(m, MGMT_OP_JOB_STATUS, vd, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(res.data_len, ==, sizeof(js));
+    memcpy(&js, res.data, sizeof(js));
+    return js;
+}
+
+/* Wait up to @sec for VD @vd to have no job. */
+static bool wait_no_job(MR *m, int vd, int sec)
+{
+    for (int i = 0; i < sec * 20; i++) {
+        if (job_status(m, vd).job == MGMT_JOB_NONE) {
+            return true;
+        }
+        g_usleep(50 * 1000);
+    }
+    return false;
+}
+
+static uint8_t set_rate(MR *m, uint8_t rate)
+{
+    MgmtCtrlProps p = { .rebuild_rate = rate };
+
+    return mg(m, MGMT_OP_CTRL_SET_PROPS, MGMT_PROP_REBUILD_RATE, 0, 0, 0,
+              &p, sizeof(p));
+}
+
+/* VD_CREATE of @level over @slots (@n of them, new drive group). */
+static uint8_t create_vd(MR *m, uint8_t level, const uint16_t *slots, int n,
+                         const char *name)
+{
+    uint8_t buf[sizeof(MgmtVdCreate) + 64] = { 0 };
+    MgmtVdCreate *vc = (void *)buf;
+
+    vc->level = level;
+    vc->ndrives = n;
+    vc->cache = MGMT_CACHE_READ_AHEAD;
+    vc->strip_kib = cpu_to_le32(64);
+    vc->dg = cpu_to_le16(MGMT_NONE16);
+    strncpy(vc->name, name, sizeof(vc->name));
+    for (int i = 0; i < n; i++) {
+        stw_le_p(buf + sizeof(*vc) + 2 * i, slots[i]);
+    }
+    return mg(m, MGMT_OP_VD_CREATE, 0, 0, 0, 0, buf, sizeof(*vc) + 2 * n);
+}
+
+static int count_events(MR *m, uint8_t event, uint16_t handle)
+{
+    int n = 0;
+
+    for (guint i = 0; i < m->events->len; i++) {
+        Event *e = &g_array_index(m->events, Event, i);
+
+        n += e->event == event && e->handle == handle;
+    }
+    return n;
+}
+
+static void assert_qom_str(MR *m, const char *prop, const char *want)
+{
+    g_autofree char *v = qom_get_str(m, CTRL, prop);
+
+    g_assert_cmpstr(v, ==, want);
+}
+
+/* The host's half of a removal: REMOVE_DEVICE for @handle. */
+static uint16_t remove_device(MR *m, uint16_t handle)
+{
+    uint8_t f[64] = { 0 };
+
+    stw_le_p(f, 3);
+    f[3] = 0x08;
+    f[0x0B] = 0x10;
+    stw_le_p(f + 0x30, handle);
+    return mr_admin(m, f, sizeof(f));
+}
+
+/* ------------------------------------------------------------- tests */
+
+/* Every query on RAID 5 over 4 drives, a global spare and a blank one. */
+static void test_queries(void)
+{
+    const MgmtListHeader *h;
+    const MgmtPdEntry *pe;
+    MgmtCtrlInfo ci;
+    MgmtCtrlProps pp = { .rebuild_rate = 55, .cc_rate = 40 };
+    MgmtVdEntry ve;
+    MgmtVdInfo vi;
+    MgmtDgEntry de;
+    MgmtPdInfo pi;
+    MgmtEvlogInfo li;
+    MgmtCvStatus cv;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 6, 4, 1, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+
+    OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
+    g_assert_cmpuint(res.data_len, ==, sizeof(ci));
+    memcpy(&ci, res.data, sizeof(ci));
+    g_assert_true(g_str_has_prefix(ci.product, "MegaRAID"));
+    g_assert_cmpstr(ci.serial, ==, "MRSIM00000000001");
+    g_assert_cmpstr(ci.fw_version, !=, "");
+    g_assert_cmphex(ci.pci_vendor, ==, 0x1000);
+    g_assert_cmpuint(ci.num_pds, ==, 6);
+    g_assert_cmpuint(ci.num_vds, ==, 1);
+    g_assert_cmpuint(ci.num_dgs, ==, 1);
+    g_assert_cmpuint(ci.num_global_spares, ==, 1);
+    g_assert_cmpuint(ci.num_foreign_pds, ==, 0);
+    g_assert_cmpuint(ci.max_vds, ==, 240);
+    g_assert_true(ci.levels & (1u << 5));
+
+    OK(mg0(m, MGMT_OP_CTRL_GET_PROPS));
+    g_assert_cmpuint(res.data[0], ==, qom_get_int(m, CTRL, "rebuild-rate"));
+    OK(mg(m, MGMT_OP_CTRL_SET_PROPS,
+          MGMT_PROP_REBUILD_RATE | MGMT_PROP_CC_RATE, 0, 0, 0,
+          &pp, sizeof(pp)));
+    g_assert_cmpuint(res.data[0], ==, 55);
+    g_assert_cmpuint(res.data[1], ==, 40);
+    g_assert_cmpint(qom_get_int(m, CTRL, "rebuild-rate"), ==, 55);
+
+    OK(mg0(m, MGMT_OP_PD_LIST));
+    h = mg_list();
+    g_assert_cmpuint(h->total, ==, 6);
+    g_assert_cmpuint(h->count, ==, 6);
+    g_assert_cmpuint(h->next, ==, MGMT_NONE32);
+    g_assert_cmpuint(h->entry_len, ==, sizeof(MgmtPdEntry));
+    pe = (const void *)(h + 1);
+    for (int i = 0; i < 4; i++) {
+        g_assert_cmpuint(pe[i].slot, ==, i);
+        g_assert_cmpuint(pe[i].state, ==, MGMT_PD_ONLINE);
+        g_assert_cmpuint(pe[i].dg, ==, 0);
+        g_assert_cmpuint(pe[i].interface, ==, MGMT_IF_NVME);
+        g_assert_cmpuint(pe[i].flags & MGMT_PD_F_EXPOSED, ==, 0);
+    }
+    g_assert_cmpuint(pe[4].state, ==, MGMT_PD_HOT_SPARE);
+    g_assert_cmpuint(pe[4].flags, ==, MGMT_PD_F_GLOBAL_SPARE);
+    g_assert_cmpuint(pe[5].state, ==, MGMT_PD_UNCONF_GOOD);
+    g_assert_cmpuint(pe[5].flags, ==, MGMT_PD_F_EXPOSED);
+    g_assert_cmpuint(pe[5].dev_handle, ==, 6);
+    g_assert_cmpuint(pe[5].blocks * pe[5].block_size, ==, DRIVE_BYTES);
+
+    /* pages: two at a time */
+    OK(mg(m, MGMT_OP_PD_LIST, 0, 2, 0, 0, NULL, 0));
+    g_assert_cmpuint(mg_list()->count, ==, 2);
+    g_assert_cmpuint(mg_list()->next, ==, 2);
+    OK(mg(m, MGMT_OP_PD_LIST, 4, 2, 0, 0, NULL, 0));
+    g_assert_cmpuint(mg_list()->count, ==, 2);
+    g_assert_cmpuint(mg_list()->next, ==, MGMT_NONE32);
+    OK(mg(m, MGMT_OP_PD_LIST, 6, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(mg_list()->count, ==, 0);
+
+    OK(mg(m, MGMT_OP_PD_INFO, 1, 0, 0, 0, NULL, 0));
+    memcpy(&pi, res.data, sizeof(pi));
+    g_assert_cmpuint(pi.e.state, ==, MGMT_PD_ONLINE);
+    g_assert_cmpuint(pi.span, ==, 0);
+    g_assert_cmpuint(pi.span_pos, ==, 1);
+    g_assert_cmpuint(pi.usable_sectors, >, 0);
+    g_assert_cmpmem(pi.guid, 8, "LSI     ", 8);
+    g_assert_cmpuint(pi.rebuild_active, ==, 0);
+    g_assert_cmpuint(pi.rebuild_eta_s, ==, MGMT_NONE32);
+
+    OK(mg0(m, MGMT_OP_DG_LIST));
+    h = mg_list();
+    g_assert_cmpuint(h->total, ==, 1);
+    memcpy(&de, h + 1, sizeof(de));
+    g_assert_cmpuint(de.dg, ==, 0);
+    g_assert_cmpuint(de.nspans, ==, 1);
+    g_assert_cmpuint(de.span_width, ==, 4);
+    g_assert_cmpuint(de.level, ==, 5);
+    g_assert_cmpuint(de.nvds, ==, 1);
+    g_assert_cmpuint(de.ndrives, ==, 4);
+    for (int i = 0; i < 4; i++) {
+        g_assert_cmpuint(de.slots[i], ==, i);
+    }
+
+    OK(mg0(m, MGMT_OP_VD_LIST));
+    h = mg_list();
+    g_assert_cmpuint(h->total, ==, 1);
+    memcpy(&ve, h + 1, sizeof(ve));
+    g_assert_cmpuint(ve.vd, ==, 0);
+    g_assert_cmpuint(ve.level, ==, 5);
+    g_assert_cmpuint(ve.state, ==, MGMT_VD_OPTIMAL);
+    g_assert_cmpuint(ve.strip_kib, ==, STRIP_SECTORS / 2);
+    g_assert_cmpuint(ve.blocks, ==, r.vd_sectors);
+    g_assert_cmpuint(ve.nspans, ==, 1);
+    g_assert_cmpuint(ve.span_width, ==, 4);
+    g_assert_cmpmem(ve.name, 5, "qtest", 5);
+    g_assert_cmphex(ve.dev_handle, ==, VD_HANDLE);
+
+    vi = vd_info(m, 0);
+    g_assert_cmpuint(vi.nmembers, ==, 4);
+    for (int i = 0; i < 4; i++) {
+        const MgmtVdMember *mem = (const void *)(res.data + sizeof(vi));
+
+        g_assert_cmpuint(mem[i].slot, ==, i);
+        g_assert_cmpuint(mem[i].state, ==, MGMT_PD_ONLINE);
+    }
+    g_assert_cmpuint(vi.job.job, ==, MGMT_JOB_NONE);
+    g_assert_cmpuint(vi.logical_block, ==, 512);
+    g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+
+    OK(mg0(m, MGMT_OP_CV_STATUS));
+    memcpy(&cv, res.data, sizeof(cv));
+    g_assert_cmpuint(cv.state, ==, MGMT_CV_OPTIMAL);
+    g_assert_cmpuint(cv.flush_interval_s, >=, 1);
+
+    OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
+    g_assert_cmpuint(mg_list()->total, ==, 0);
+
+    OK(mg0(m, MGMT_OP_EVLOG_INFO));
+    memcpy(&li, res.data, sizeof(li));
+    g_assert_cmpuint(li.newest_seq, >=, 1);
+    g_assert_cmpuint(li.oldest_seq, >=, 1);
+    g_assert_cmpuint(li.count, ==, li.newest_seq - li.oldest_seq + 1);
+    OK(mg(m, MGMT_OP_EVLOG_READ, 0, 3, 0, 0, NULL, 0));
+    h = mg_list();
+    g_assert_cmpuint(h->entry_len, ==, sizeof(MgmtEvent));
+    g_assert_cmpuint(h->count, ==, MIN(3, li.count));
+    g_assert_cmpuint(h->first, ==, li.oldest_seq);
+    g_assert_cmpuint(((const MgmtEvent *)(h + 1))->seq, ==, li.oldest_seq);
+    /* one past the newest: empty; further: refused */
+    OK(mg(m, MGMT_OP_EVLOG_READ, li.newest_seq + 1, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(mg_list()->count, ==, 0);
+    g_assert_cmphex(mg(m, MGMT_OP_EVLOG_READ, li.newest_seq + 2, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_INVALID_SEQ);
+
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/*
+ * VDs made and deleted at run time on blank drives: the host is told
+ * (DEVICE ADDED, members hidden; VD NOT RESPONDING, members visible),
+ * the data path works, the DDF on the drives follows across restarts.
+ */
+static void test_create_delete(void)
+{
+    static const uint16_t mirror[] = { 0, 1 };
+    static const uint16_t r5[] = { 2, 3, 4 };
+    const uint8_t *pg;
+    MgmtVdEntry ve;
+    RaidConfig *cfg;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 6, 0, 0, RAID_LEVEL_0);
+    m = mr_start(&r, NULL);
+    OK(mg0(m, MGMT_OP_PD_LIST));
+    g_assert_cmpuint(mg_list()->total, ==, 6);
+    for (int i = 0; i < 6; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
+    }
+    g_assert_cmpuint(vd_count(m), ==, 0);
+
+    OK(create_vd(m, MGMT_LEVEL_1, mirror, 2, "mirror"));
+    g_assert_cmpuint(res.data_len, ==, sizeof(ve));
+    memcpy(&ve, res.data, sizeof(ve));
+    g_assert_cmpuint(ve.vd, ==, 0);
+    g_assert_cmpuint(ve.level, ==, 1);
+    g_assert_cmphex(ve.dev_handle, ==, VD_HANDLE);
+    g_assert_cmpmem(ve.name, 6, "mirror", 6);
+    g_assert_nonnull(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    pg = mr_last_page(m, 1, EV_DEVICE_INFO_CHANGED);
+    g_assert_nonnull(pg);
+    g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==,
+                    PG0_FLAG_HIDDEN);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_ONLINE);
+    vd_write(m, 0, 64, 11, false);
+    vd_check(m, 0, 64, 11, false);
+
+    OK(create_vd(m, MGMT_LEVEL_5, r5, 3, "r5"));
+    memcpy(&ve, res.data, sizeof(ve));
+    g_assert_cmpuint(ve.vd, ==, 1);
+    g_assert_cmphex(ve.dev_handle, ==, VD_HANDLE + 1);
+    g_assert_cmpuint(vd_count(m), ==, 2);
+    OK(mg0(m, MGMT_OP_DG_LIST));
+    g_assert_cmpuint(mg_list()->total, ==, 2);
+    assert_qom_str(m, "vd1-state", "optimal");
+
+    /* delete the mirror: its handle goes, its drives come back */
+    OK(mg(m, MGMT_OP_VD_DELETE, 0, 0, 0, 0, NULL, 0));
+    g_assert_cmpint(count_events(m, EV_DEVICE_STATUS_CHANGE, VD_HANDLE), ==,
+                    1);
+    g_assert_cmpuint(vd_count(m), ==, 1);
+    g_assert_cmphex(mg(m, MGMT_OP_VD_INFO, 0, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_VD_NOT_FOUND);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_UNCONF_GOOD);
+    g_assert_cmpuint(pd_entry(m, 1).flags, ==, MGMT_PD_F_EXPOSED);
+    pg = mr_last_page(m, 1, EV_DEVICE_INFO_CHANGED);
+    g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==, 0);
+    /* the QOM properties of VD 0 went with it */
+    {
+        QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments':"
+                               " {'path': %s, 'property': 'vd0-state'}}",
+                               CTRL);
+
+        g_assert_true(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+    }
+
+    /* index 0 waits until the host has let go of its handle */
+    g_assert_cmphex(create_vd(m, MGMT_LEVEL_0, mirror, 2, "stripe"), ==,
+                    MGMT_STAT_BUSY);
+    g_assert_cmphex(remove_device(m, VD_HANDLE), ==, 0);
+    OK(create_vd(m, MGMT_LEVEL_0, mirror, 2, "stripe"));
+    memcpy(&ve, res.data, sizeof(ve));
+    g_assert_cmpuint(ve.vd, ==, 0);
+    g_assert_cmpuint(ve.level, ==, 0);
+    g_assert_cmpint(count_events(m, EV_DEVICE_ADDED, VD_HANDLE), ==, 2);
+    assert_qom_str(m, "vd0-level", "raid0");
+    vd_write(m, 100, 300, 12, true);
+    vd_check(m, 100, 300, 12, true);
+    mr_stop(&r);
+
+    /* on the drives: both VDs */
+    cfg = rig_load(&r);
+    g_assert_cmpint(raid_config_count_vds(cfg), ==, 2);
+    g_assert_cmpint(cfg->vds[0].level, ==, RAID_LEVEL_0);
+    g_assert_cmpstr(cfg->vds[0].name, ==, "stripe");
+    g_assert_cmpint(cfg->vds[1].level, ==, RAID_LEVEL_5);
+    raid_config_free(cfg);
+
+    /* imported again; then both deleted, for good */
+    m = mr_start(&r, NULL);
+    g_assert_cmpuint(vd_count(m), ==, 2);
+    vd_check(m, 100, 300, 12, true);
+    OK(mg(m, MGMT_OP_VD_DELETE, 0, 0, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_VD_DELETE, 1, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    mr_stop(&r);
+    m = mr_start(&r, NULL);
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    for (int i = 0; i < 6; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
+        g_assert_cmpuint(pd_entry(m, i).flags, ==, MGMT_PD_F_EXPOSED);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/*
+ * A member set offline degrades the VD; it comes back only when forced
+ * (no rebuild); set offline again and rebuilt in place, the data holds.
+ */
+static void test_offline_online(void)
+{
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    write_extents(m, 21);
+
+    OK(set_state(m, 1, MGMT_SET_OFFLINE, 0));
+    g_assert_cmpuint(((MgmtPdEntry *)res.data)->state, ==, MGMT_PD_OFFLINE);
+    g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_DEGRADED);
+    assert_vd_state(m, "degraded");
+    assert_drive_state(m, 1, "offline");
+    check_extents(m, 21);
+
+    g_assert_cmphex(set_state(m, 1, MGMT_SET_ONLINE, 0), ==,
+                    MGMT_STAT_WRONG_STATE);
+    g_assert_cmpuint(res.err_value, ==, MGMT_PD_OFFLINE);
+    g_assert_cmphex(set_state(m, 0, MGMT_SET_GOOD, 0), ==,
+                    MGMT_STAT_WRONG_STATE);
+    OK(set_state(m, 1, MGMT_SET_ONLINE, MGMT_SET_F_FORCE));
+    g_assert_cmpuint(pd_state(m, 1), ==, MGMT_PD_ONLINE);
+    g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_OPTIMAL);
+    g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+    check_extents(m, 21);
+
+    /* offline, then a rebuild onto the same drive */
+    OK(set_state(m, 2, MGMT_SET_OFFLINE, 0));
+    write_extents(m, 31);
+    OK(job(m, 2, MGMT_JOB_REBUILD, MGMT_JOB_START, 0));
+    g_assert_true(wait_no_job(m, 0, 60));
+    g_assert_cmpuint(pd_state(m, 2), ==, MGMT_PD_ONLINE);
+    g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_OPTIMAL);
+    check_extents(m, 31);
+
+    /* missing: only from offline */
+    g_assert_cmphex(set_state(m, 3, MGMT_SET_MISSING, 0), ==,
+                    MGMT_STAT_WRONG_STATE);
+    OK(set_state(m, 3, MGMT_SET_OFFLINE, 0));
+    OK(set_state(m, 3, MGMT_SET_MISSING, 0));
+    g_assert_cmpuint(pd_state(m, 3), ==, MGMT_PD_MISSING);
+    {
+        MgmtVdInfo vi = vd_info(m, 0);
+        const MgmtVdMember *mem = (const void *)(res.data + sizeof(vi));
+
+        g_assert_cmpuint(vi.e.state, ==, MGMT_VD_DEGRADED);
+        g_assert_cmpuint(mem[3].state, ==, MGMT_PD_MISSING);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/* Hot spares: added, removed, dedicated; a failure rebuilds onto one. */
+static void test_spares(void)
+{
+    MgmtPdEntry pe;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 6, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    OK(mg(m, MGMT_OP_PD_SPARE_ADD, 4, MGMT_NONE32, 0, 0, NULL, 0));
+    memcpy(&pe, res.data, sizeof(pe));
+    g_assert_cmpuint(pe.state, ==, MGMT_PD_HOT_SPARE);
+    g_assert_cmpuint(pe.flags, ==, MGMT_PD_F_GLOBAL_SPARE);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_SPARE_ADD, 4, MGMT_NONE32, 0, 0, NULL,
+                       0), ==, MGMT_STAT_WRONG_STATE);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_SPARE_ADD, 0, MGMT_NONE32, 0, 0, NULL,
+                       0), ==, MGMT_STAT_WRONG_STATE);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_SPARE_ADD, 5, 7, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_DG_NOT_FOUND);
+    OK(mg(m, MGMT_OP_PD_SPARE_REMOVE, 4, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_SPARE_REMOVE, 4, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_WRONG_STATE);
+    OK(mg(m, MGMT_OP_PD_SPARE_ADD, 4, 0, 0, 0, NULL, 0));
+    pe = pd_entry(m, 4);
+    g_assert_cmpuint(pe.flags, ==, MGMT_PD_F_DEDICATED_SPARE);
+    g_assert_cmpuint(pe.spare_dg, ==, 0);
+    OK(mg0(m, MGMT_OP_DG_LIST));
+    g_assert_cmpuint(((MgmtDgEntry *)(mg_list() + 1))->dedicated_spares, ==,
+                     1);
+
+    /* a member fails: the spare takes its place and is rebuilt */
+    write_extents(m, 41);
+    OK(set_state(m, 2, MGMT_SET_OFFLINE, 0));
+    g_assert_cmpuint(pd_state(m, 2), ==, MGMT_PD_UNCONF_BAD);
+    g_assert_true(wait_no_job(m, 0, 60));
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_ONLINE);
+    g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_OPTIMAL);
+    check_extents(m, 41);
+
+    /* the failed drive: good again, a disk of the host's */
+    OK(set_state(m, 2, MGMT_SET_GOOD, 0));
+    pe = pd_entry(m, 2);
+    g_assert_cmpuint(pe.state, ==, MGMT_PD_UNCONF_GOOD);
+    g_assert_cmpuint(pe.flags, ==, MGMT_PD_F_EXPOSED);
+    OK(set_state(m, 2, MGMT_SET_JBOD, 0));
+    OK(set_state(m, 2, MGMT_SET_BAD, 0));
+    g_assert_cmpuint(pd_state(m, 2), ==, MGMT_PD_UNCONF_BAD);
+    OK(set_state(m, 2, MGMT_SET_GOOD, 0));
+    /* nothing to rebuild onto it */
+    g_assert_cmphex(job(m, 2, MGMT_JOB_REBUILD, MGMT_JOB_START, 0), ==,
+                    MGMT_STAT_WRONG_STATE);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/* Consistency check and initialization: start, pause, resume, stop. */
+static void test_jobs(void)
+{
+    MgmtJobStatus js, js2;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    OK(set_rate(m, 1));
+
+    OK(job(m, 0, MGMT_JOB_CC, MGMT_JOB_START, MGMT_JOB_F_REPAIR));
+    memcpy(&js, res.data, sizeof(js));
+    g_assert_cmpuint(js.job, ==, MGMT_JOB_CC);
+    g_assert_cmpuint(js.repair, ==, 1);
+    g_assert_cmpuint(js.total_rows, >, 0);
+    g_assert_cmphex(job(m, 0, MGMT_JOB_CC, MGMT_JOB_START, 0), ==,
+                    MGMT_STAT_BUSY);
+    g_assert_cmphex(job(m, 0, MGMT_JOB_INIT, MGMT_JOB_PAUSE, 0), ==,
+                    MGMT_STAT_NO_JOB);
+    OK(job(m, 0, MGMT_JOB_CC, MGMT_JOB_PAUSE, 0));
+    js = job_status(m, 0);
+    g_assert_cmpuint(js.paused, ==, 1);
+    g_assert_cmpuint(js.running, ==, 0);
+    g_usleep(300 * 1000);
+    js2 = job_status(m, 0);
+    g_assert_cmpuint(js2.next_row, ==, js.next_row);
+    g_assert_cmpuint(js2.running, ==, 0);
+    /* the VD is busy: no delete without force */
+    g_assert_cmphex(mg(m, MGMT_OP_VD_DELETE, 0, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_BUSY);
+    OK(job(m, 0, MGMT_JOB_CC, MGMT_JOB_RESUME, 0));
+    g_assert_cmpuint(job_status(m, 0).paused, ==, 0);
+    OK(set_rate(m, 100));
+    g_assert_true(wait_no_job(m, 0, 60));
+    g_assert_cmpuint(vd_info(m, 0).e.flags & MGMT_VD_F_CONSISTENT, !=, 0);
+
+    /* a full initialization, stopped */
+    OK(set_rate(m, 1));
+    OK(job(m, 0, MGMT_JOB_INIT, MGMT_JOB_START, 0));
+    g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_INIT);
+    OK(job(m, 0, MGMT_JOB_INIT, MGMT_JOB_STOP, 0));
+    g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+    g_assert_cmphex(job(m, 0, MGMT_JOB_INIT, MGMT_JOB_STOP, 0), ==,
+                    MGMT_STAT_NO_JOB);
+
+    /* rebuild controls on a drive that is not being rebuilt */
+    g_assert_cmphex(job(m, 0, MGMT_JOB_REBUILD, MGMT_JOB_START, 0), ==,
+                    MGMT_STAT_WRONG_STATE);
+    g_assert_cmphex(job(m, 0, MGMT_JOB_REBUILD, MGMT_JOB_PAUSE, 0), ==,
+                    MGMT_STAT_NO_JOB);
+    g_assert_cmphex(job(m, 0, MGMT_JOB_REBUILD, MGMT_JOB_STOP, 0), ==,
+                    MGMT_STAT_NOT_SUPPORTED);
+
+    /* a rebuild paused and resumed */
+    OK(set_state(m, 3, MGMT_SET_OFFLINE, 0));
+    OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_START, 0));
+    OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_PAUSE, 0));
+    memcpy(&js, res.data, sizeof(js));
+    g_assert_cmpuint(js.job, ==, MGMT_JOB_REBUILD);
+    g_assert_cmpuint(js.target_slot, ==, 3);
+    g_assert_cmpuint(js.paused, ==, 1);
+    g_assert_cmpuint(pd_state(m, 3), ==, MGMT_PD_REBUILD);
+    {
+        MgmtPdInfo pi;
+
+        OK(mg(m, MGMT_OP_PD_INFO, 3, 0, 0, 0, NULL, 0));
+        memcpy(&pi, res.data, sizeof(pi));
+        g_assert_cmpuint(pi.rebuild_active, ==, 1);
+        g_assert_cmpuint(pi.rebuild_running, ==, 0);
+    }
+    OK(set_rate(m, 100));
+    OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_RESUME, 0));
+    g_assert_true(wait_no_job(m, 0, 60));
+    g_assert_cmpuint(pd_state(m, 3), ==, MGMT_PD_ONLINE);
+
+    /* force deletes a VD with a job */
+    OK(set_rate(m, 1));
+    OK(job(m, 0, MGMT_JOB_CC, MGMT_JOB_START, 0));
+    OK(mg(m, MGMT_OP_VD_DELETE, 0, MGMT_DELETE_F_FORCE, 0, 0, NULL, 0));
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/* Another controller's array: shown, imported; another's: cleared. */
+static void test_foreign(void)
+{
+    static const uint16_t one[] = { 3 };
+    MgmtCtrlInfo ci;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 3, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    write_extents(m, 51);
+    mr_stop(&r);
+
+    m = mr_start(&r, ",serial=OTHERCTRL0000001");
+    OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
+    g_assert_cmpuint(mg_list()->total, ==, 3);
+    g_assert_cmpmem(((MgmtForeignEntry *)(mg_list() + 1))->ctrl_guid, 24,
+                    "LSI     MRSIM00000000001", 24);
+    OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
+    memcpy(&ci, res.data, sizeof(ci));
+    g_assert_cmpuint(ci.num_foreign_pds, ==, 3);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    g_assert_cmphex(create_vd(m, MGMT_LEVEL_0, one, 1, "x"), ==,
+                    MGMT_STAT_WRONG_STATE);
+    g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_IMPORT, 0, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    OK(mg(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0, 0, 0, NULL, 0));
+    g_assert_nonnull(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    g_assert_cmpuint(vd_count(m), ==, 1);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_ONLINE);
+    check_extents(m, 51);
+    OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
+    g_assert_cmpuint(mg_list()->total, ==, 0);
+    g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_NO_FOREIGN);
+    mr_stop(&r);
+
+    /* a third controller clears it: every drive unconfigured good */
+    m = mr_start(&r, ",serial=THIRDCTRL0000001");
+    OK(mg(m, MGMT_OP_FOREIGN_CLEAR, MGMT_NONE32, 0, 0, 0, NULL, 0));
+    for (int i = 0; i < 4; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
+    }
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    OK(create_vd(m, MGMT_LEVEL_0, one, 1, "after"));
+    mr_stop(&r);
+    m = mr_start(&r, ",serial=THIRDCTRL0000001");
+    OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
+    g_assert_cmpuint(mg_list()->total, ==, 0);
+    g_assert_cmpuint(vd_count(m), ==, 1);
+    for (int i = 0; i < 3; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/* A request that must be refused with @status (and field @offset). */
+static void refused(MR *m, uint8_t status, int offset, uint32_t opcode,
+                    uint32_t m0, uint32_t m1, uint32_t m2, uint32_t m3,
+                    const void *data, uint32_t dlen)
+{
+    g_assert_cmphex(mg(m, opcode, m0, m1, m2, m3, data, dlen), ==, status);
+    if (offset >= 0) {
+        g_assert_cmpuint(res.err_offset, ==, offset);
+    }
+}
+
+static void test_malformed(void)
+{
+    uint8_t req[MG_BUF];
+    uint8_t vcb[sizeof(MgmtVdCreate) + 8];
+    MgmtVdCreate *vc = (void *)vcb;
+    MgmtCtrlProps pp = { 0 };
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 6, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    write_extents(m, 61);
+
+    /* the envelope */
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    stl_le_p(req, 0x12345678);
+    g_assert_cmphex(mg_send(m, req, 40, MG_BUF, MG_BUF), ==,
+                    MGMT_STAT_INVALID_CMD);
+    g_assert_cmpuint(res.err_offset, ==, 0);
+    g_assert_cmphex(res.err_value, ==, 0x12345678);
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    stw_le_p(req + 4, 2);
+    g_assert_cmphex(mg_send(m, req, 40, MG_BUF, MG_BUF), ==,
+                    MGMT_STAT_INVALID_CMD);
+    g_assert_cmpuint(res.err_offset, ==, 4);
+    g_assert_cmpuint(res.err_value, ==, 2);
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    stw_le_p(req + 6, 32);
+    g_assert_cmphex(mg_send(m, req, 40, MG_BUF, MG_BUF), ==,
+                    MGMT_STAT_INVALID_CMD);
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    stl_le_p(req + 12, 1);
+    g_assert_cmphex(mg_send(m, req, 40, MG_BUF, MG_BUF), ==,
+                    MGMT_STAT_INVALID_CMD);
+    g_assert_cmpuint(res.err_offset, ==, 12);
+    /* lengths: a command shorter than the header, data past the SGL */
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    g_assert_cmphex(mg_send(m, req, 40, 16, MG_BUF), ==,
+                    MGMT_STAT_INVALID_CMD);
+    mg_build(req, MGMT_OP_CTRL_SET_PROPS, 1, 0, 0, 0, &pp, sizeof(pp));
+    g_assert_cmphex(mg_send(m, req, 56, 48, MG_BUF), ==, MGMT_STAT_DATA_LEN);
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    stl_le_p(req + 20, 5000);
+    g_assert_cmphex(mg_send(m, req, 40, MG_BUF, MG_BUF), ==,
+                    MGMT_STAT_DATA_LEN);
+    refused(m, MGMT_STAT_DATA_LEN, 20, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0,
+            &pp, 4);
+    refused(m, MGMT_STAT_DATA_LEN, 20, MGMT_OP_CTRL_SET_PROPS, 1, 0, 0, 0,
+            &pp, 8);
+    refused(m, MGMT_STAT_INVALID_OPCODE, 8, 0x09090909, 0, 0, 0, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_OPCODE, 8, 0, 0, 0, 0, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 32, MGMT_OP_CTRL_GET_INFO, 0, 0,
+            1, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 28, MGMT_OP_PD_INFO, 0, 1, 0, 0,
+            NULL, 0);
+
+    /* a reply buffer too short for the data, and for a page of entries */
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    g_assert_cmphex(mg_send(m, req, 40, MG_BUF, 64), ==,
+                    MGMT_STAT_RESP_TOO_SMALL);
+    g_assert_cmpuint(res.err_value, ==, 32 + sizeof(MgmtCtrlInfo));
+    mg_build(req, MGMT_OP_PD_LIST, 0, 0, 0, 0, NULL, 0);
+    g_assert_cmphex(mg_send(m, req, 40, MG_BUF, 64), ==,
+                    MGMT_STAT_RESP_TOO_SMALL);
+    mg_build(req, MGMT_OP_PD_LIST, 0, 0, 0, 0, NULL, 0);
+    OK(mg_send(m, req, 40, MG_BUF, 32 + 24 + 2 * 32 + 5));
+    g_assert_cmpuint(mg_list()->count, ==, 2);
+
+    /* indexes out of range */
+    refused(m, MGMT_STAT_DEVICE_NOT_FOUND, 24, MGMT_OP_PD_INFO, 99, 0, 0, 0,
+            NULL, 0);
+    refused(m, MGMT_STAT_DEVICE_NOT_FOUND, 24, MGMT_OP_PD_INFO, 0x10000, 0,
+            0, 0, NULL, 0);
+    refused(m, MGMT_STAT_VD_NOT_FOUND, 24, MGMT_OP_VD_INFO, 7, 0, 0, 0,
+            NULL, 0);
+    refused(m, MGMT_STAT_VD_NOT_FOUND, 24, MGMT_OP_VD_INFO, MGMT_NONE32, 0,
+            0, 0, NULL, 0);
+    refused(m, MGMT_STAT_VD_NOT_FOUND, 24, MGMT_OP_JOB_STATUS, 240, 0, 0, 0,
+            NULL, 0);
+    refused(m, MGMT_STAT_VD_NOT_FOUND, 24, MGMT_OP_VD_DELETE, 5, 0, 0, 0,
+            NULL, 0);
+    refused(m, MGMT_STAT_DG_NOT_FOUND, 28, MGMT_OP_PD_SPARE_ADD, 4, 300, 0,
+            0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 28, MGMT_OP_PD_SET_STATE, 4, 0,
+            0, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 28, MGMT_OP_PD_SET_STATE, 4, 7,
+            0, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 32, MGMT_OP_PD_SET_STATE, 4,
+            MGMT_SET_OFFLINE, MGMT_SET_F_FORCE, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 32, MGMT_OP_PD_SET_STATE, 4,
+            MGMT_SET_ONLINE, 2, 0, NULL, 0);
+    refused(m, MGMT_STAT_WRONG_STATE, -1, MGMT_OP_PD_SET_STATE, 4,
+            MGMT_SET_OFFLINE, 0, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 28, MGMT_OP_JOB_CONTROL, 0, 9,
+            1, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 32, MGMT_OP_JOB_CONTROL, 0,
+            MGMT_JOB_CC, 0, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 36, MGMT_OP_JOB_CONTROL, 0,
+            MGMT_JOB_CC, MGMT_JOB_PAUSE, MGMT_JOB_F_REPAIR, NULL, 0);
+    refused(m, MGMT_STAT_VD_NOT_FOUND, 24, MGMT_OP_JOB_CONTROL, 9,
+            MGMT_JOB_CC, MGMT_JOB_START, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_SEQ, 24, MGMT_OP_EVLOG_READ, 0x7fffffff, 0,
+            0, 0, NULL, 0);
+    refused(m, MGMT_STAT_NO_FOREIGN, -1, MGMT_OP_FOREIGN_CLEAR, MGMT_NONE32,
+            0, 0, 0, NULL, 0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 24, MGMT_OP_FOREIGN_CLEAR, 1, 0,
+            0, 0, NULL, 0);
+
+    /* properties */
+    pp.rebuild_rate = 101;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 40, MGMT_OP_CTRL_SET_PROPS,
+            MGMT_PROP_REBUILD_RATE, 0, 0, 0, &pp, sizeof(pp));
+    pp.rebuild_rate = 10;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 24, MGMT_OP_CTRL_SET_PROPS, 0, 0,
+            0, 0, &pp, sizeof(pp));
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 24, MGMT_OP_CTRL_SET_PROPS, 0x40,
+            0, 0, 0, &pp, sizeof(pp));
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 45, MGMT_OP_CTRL_SET_PROPS,
+            MGMT_PROP_CACHE_FLUSH, 0, 0, 0, &pp, sizeof(pp));
+    pp.reserved[3] = 1;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 49, MGMT_OP_CTRL_SET_PROPS,
+            MGMT_PROP_REBUILD_RATE, 0, 0, 0, &pp, sizeof(pp));
+    g_assert_cmpint(qom_get_int(m, CTRL, "rebuild-rate"), !=, 10);
+
+    /* VD_CREATE's fields */
+#define VC_RESET() do {                                         \
+        memset(vcb, 0, sizeof(vcb));                            \
+        vc->level = MGMT_LEVEL_1;                               \
+        vc->ndrives = 2;                                        \
+        vc->dg = cpu_to_le16(MGMT_NONE16);                      \
+        stw_le_p(vcb + sizeof(*vc), 4);                         \
+        stw_le_p(vcb + sizeof(*vc) + 2, 5);                     \
+    } while (0)
+    VC_RESET();
+    refused(m, MGMT_STAT_DATA_LEN, 20, MGMT_OP_VD_CREATE, 0, 0, 0, 0, vcb,
+            10);
+    refused(m, MGMT_STAT_DATA_LEN, 20, MGMT_OP_VD_CREATE, 0, 0, 0, 0, vcb,
+            sizeof(*vc));
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 24, MGMT_OP_VD_CREATE, 1, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    vc->level = 3;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 40, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->strip_kib = cpu_to_le32(100);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 44, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->strip_kib = cpu_to_le32(2048);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 44, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->cache = 0x80;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 43, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->nspans = 9;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 41, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->name[0] = 'a';
+    vc->name[1] = 0x01;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 61, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->name[5] = 'z';                  /* after the terminating NUL */
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 65, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->flags = 0x80;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 58, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->reserved1[2] = 1;
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 78, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->dg = cpu_to_le16(5);
+    refused(m, MGMT_STAT_DG_NOT_FOUND, 56, MGMT_OP_VD_CREATE, 0, 0, 0, 0,
+            vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->dg = cpu_to_le16(0);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 42, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    stw_le_p(vcb + sizeof(*vc) + 2, 77);
+    refused(m, MGMT_STAT_DEVICE_NOT_FOUND, 82, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    stw_le_p(vcb + sizeof(*vc) + 2, 4);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, 82, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    stw_le_p(vcb + sizeof(*vc), 0);     /* a member of VD 0 */
+    refused(m, MGMT_STAT_WRONG_STATE, 80, MGMT_OP_VD_CREATE, 0, 0, 0, 0,
+            vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->level = MGMT_LEVEL_6;           /* needs four drives */
+    refused(m, MGMT_STAT_INVALID_PARAMETER, -1, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    VC_RESET();
+    vc->size_sectors = cpu_to_le64(1ULL << 40);
+    refused(m, MGMT_STAT_INVALID_PARAMETER, -1, MGMT_OP_VD_CREATE, 0, 0, 0,
+            0, vcb, sizeof(*vc) + 4);
+    g_assert_cmpuint(vd_count(m), ==, 1);
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+
+    /* frames the device cannot use: MPI3 errors */
+    mg_build(req, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0);
+    qtest_memwrite(m->qts, MG_CMD(m), req, 40);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0C, MG_RESP(m), 16, -1), ==,
+                    0x0003);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0C, MG_RESP(m), 0, -1), ==,
+                    0x0003);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 0, 0x0C, MG_RESP(m), 4096, -1), ==,
+                    0x0003);
+    g_assert_cmphex(mg_frame(m, 1ULL << 52, 40, 0x0C, MG_RESP(m), 4096, -1),
+                    ==, 0x0003);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0C, 1ULL << 52, 4096, -1),
+                    ==, 0x0003);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0C, ~0ULL - 100, 4096, -1),
+                    ==, 0x0003);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x30, MG_RESP(m), 4096, -1),
+                    ==, 0x0003);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0E, MG_RESP(m), 4096, -1),
+                    ==, 0x0003);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0C, MG_RESP(m), 4096, 0x10),
+                    ==, 0x0007);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0C, MG_RESP(m), 4096, 0x0A),
+                    ==, 0x0007);
+    /* a response buffer larger than 4 KiB: only 4 KiB is written */
+    qtest_memset(m->qts, MG_RESP(m) + MG_BUF, 0x77, 16);
+    mg_build(req, MGMT_OP_PD_LIST, 0, 0, 0, 0, NULL, 0);
+    qtest_memwrite(m->qts, MG_CMD(m), req, 40);
+    g_assert_cmphex(mg_frame(m, MG_CMD(m), 40, 0x0C, MG_RESP(m), 65536, -1),
+                    ==, 0);
+    g_assert_cmphex(qtest_readb(m->qts, MG_RESP(m) + MG_BUF), ==, 0x77);
+
+    /* random requests of every opcode: a status each, never harm */
+    {
+        static const uint32_t ops[] = {
+            MGMT_OP_CTRL_GET_INFO, MGMT_OP_CTRL_GET_PROPS,
+            MGMT_OP_CTRL_SET_PROPS, MGMT_OP_PD_LIST, MGMT_OP_PD_INFO,
+            MGMT_OP_PD_SET_STATE, MGMT_OP_PD_SPARE_ADD,
+            MGMT_OP_PD_SPARE_REMOVE, MGMT_OP_DG_LIST, MGMT_OP_VD_LIST,
+            MGMT_OP_VD_INFO, MGMT_OP_VD_CREATE, MGMT_OP_VD_DELETE,
+            MGMT_OP_JOB_CONTROL, MGMT_OP_JOB_STATUS, MGMT_OP_FOREIGN_SHOW,
+            MGMT_OP_FOREIGN_IMPORT, MGMT_OP_FOREIGN_CLEAR, MGMT_OP_CV_STATUS,
+            MGMT_OP_EVLOG_INFO, MGMT_OP_EVLOG_READ,
+        };
+        uint8_t data[256];
+
+        for (int i = 0; i < 300; i++) {
+            uint32_t op = ops[g_test_rand_int_range(0, ARRAY_SIZE(ops))];
+            uint32_t dlen = g_test_rand_int_range(0, sizeof(data));
+            uint32_t mb[4];
+
+            for (int k = 0; k < 4; k++) {
+                /* small numbers hit real objects, large ones none */
+                mb[k] = g_test_rand_bit() ? g_test_rand_int_range(0, 8)
+                                          : g_test_rand_int();
+            }
+            for (uint32_t k = 0; k < dlen; k++) {
+                data[k] = g_test_rand_int();
+            }
+            if (op == MGMT_OP_PD_SET_STATE || op == MGMT_OP_VD_DELETE ||
+                op == MGMT_OP_JOB_CONTROL || op == MGMT_OP_FOREIGN_CLEAR) {
+                mb[0] |= 0x100;         /* leave the array alone */
+            }
+            mg(m, op, mb[0], mb[1], mb[2], mb[3], data,
+               g_test_rand_bit() ? dlen : 0);
+        }
+    }
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
+    check_extents(m, 61);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    if (!qtest_has_device("megaraid-9600")) {
+        return 0;
+    }
+    qtest_add_func("/megaraid-mgmt/queries", test_queries);
+    qtest_add_func("/megaraid-mgmt/create-delete", test_create_delete);
+    qtest_add_func("/megaraid-mgmt/offline-online", test_offline_online);
+    qtest_add_func("/megaraid-mgmt/spares", test_spares);
+    qtest_add_func("/megaraid-mgmt/jobs", test_jobs);
+    qtest_add_func("/megaraid-mgmt/foreign", test_foreign);
+    qtest_add_func("/megaraid-mgmt/malformed", test_malformed);
+    return g_test_run();
+}

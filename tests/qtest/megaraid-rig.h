@@ -1,0 +1,837 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: shared qtest rig for megaraid-9600 with RAID arrays:
+ * DDF drive images written with the RAID core (as megaraid-img does),
+ * QEMU started on them, the MPI3 bring-up a driver does (admin queues,
+ * IOC INIT, one operational queue pair, events, port enable), admin
+ * requests, events, Device Page 0, SCSI I/O with a test pattern, and
+ * QOM access.  Include it from exactly one qtest source (QEMU builds each
+ * qtest from one file); everything is static inline.
+ *
+ * Taken from megaraid-raid-test.c's helpers so that new qtests share one
+ * copy (megaraid-mgmt-test.c uses it); rig_create() also takes nmem 0
+ * (blank drives only).
+ */
+#ifndef MEGARAID_RIG_H
+#define MEGARAID_RIG_H
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "libqos/libqos-pc.h"
+#include "libqos/pci-pc.h"
+#include "qemu/bswap.h"
+#include "qobject/qdict.h"
+
+/*
+ * QEMU's qtest list builds each qtest from one source file, so the RAID
+ * core's configuration and DDF image code (the sources megaraid-img links)
+ * is compiled into this file.  config.c and ddf-config.c each have a
+ * static level_spanned(): one is renamed here.
+ */
+#include "../../hw/raid/geometry.c"
+#include "../../hw/raid/config.c"
+#include "../../hw/raid/config-state.c"
+#include "../../hw/raid/ddf-crc.c"
+#include "../../hw/raid/ddf-meta.c"
+#include "../../hw/raid/ddf-encode.c"
+#include "../../hw/raid/ddf-decode.c"
+#define level_spanned ddf_config_level_spanned
+#include "../../hw/raid/ddf-config.c"
+#undef level_spanned
+#include "../../hw/raid/ddf-drive.c"
+#include "../../hw/raid/ddf-io.c"
+
+#define DEVFN           0x20
+#define AREQ_N          64
+#define AREP_N          128
+#define OREQ_N          64
+#define OREP_N          64
+#define RFREE_N         65
+#define SFREE_N         17
+#define DATA_MAX        (1024 * 1024)
+
+#define DRIVE_BYTES     (16 * 1024 * 1024)
+#define STRIP_SECTORS   128                 /* 64 KiB */
+#define VD_HANDLE       0x300
+#define MAX_DRIVES      8
+
+/* Registers */
+#define R_IOC_CONFIG    0x0014
+#define R_IOC_STATUS    0x001C
+#define R_ADMIN_N       0x0024
+#define R_ADMIN_REQ     0x0028
+#define R_ADMIN_REP     0x0030
+#define R_AREQ_PI       0x1000
+#define R_AREP_CI       0x1004
+#define R_OREQ_PI1      0x1008
+#define R_OREP_CI1      0x100C
+#define R_RFREE_HOST    0x1C40
+#define R_SFREE_HOST    0x1C44
+
+#define ST_READY        0x01
+#define ST_FAULT        0x02
+
+/* Reply descriptor types */
+#define DT_ADDRESS      0x0
+#define DT_SUCCESS      0x1
+#define DT_STATUS       0x3
+
+/* Events and Device Page 0 */
+#define EV_DEVICE_ADDED         0x07
+#define EV_DEVICE_INFO_CHANGED  0x08
+#define EV_DEVICE_STATUS_CHANGE 0x0D
+#define PG0_FLAGS               0x1C
+#define PG0_FLAG_HIDDEN         0x0008
+#define PG0_FORM                0x27
+#define PG0_VD_STATE            0x28
+#define PG0_VD_LEVEL            0x29
+#define FORM_VD                 2
+#define VDS_OFFLINE             0
+#define VDS_DEGRADED            2
+#define VDS_OPTIMAL             3
+
+#define IOC_DEVICE_NOT_THERE    0x0043
+#define DIR_NONE                0x00000000
+#define DIR_WRITE               0x00040000
+#define DIR_READ                0x00080000
+
+typedef struct Desc {
+    int type;
+    uint16_t tag;
+    uint16_t status;
+    uint8_t frame[128];
+} Desc;
+
+typedef struct Event {
+    uint8_t event;
+    uint16_t handle;
+    uint8_t page[64];
+} Event;
+
+typedef struct MR {
+    QOSState *qs;
+    QTestState *qts;
+    QPCIDevice *dev;
+    QPCIBar bar;
+    uint64_t areq, arep, msi;
+    uint32_t areq_pi, arep_ci;
+    bool arep_phase;
+    uint64_t rfree, sfree, frames, senses;
+    uint32_t rfree_host, sfree_host;
+    uint64_t oreq, orep;
+    uint32_t oreq_pi, orep_ci;
+    bool orep_phase;
+    uint16_t tag;
+    uint64_t data;              /* DATA_MAX bytes of guest RAM */
+    GArray *events;             /* Event, in arrival order */
+} MR;
+
+/* The drive images of one test and the configuration written on them. */
+typedef struct Rig {
+    int n;
+    char *path[MAX_DRIVES];
+    uint64_t vd_sectors;
+    uint32_t seq;               /* DDF sequence number when created */
+    MR *m;
+} Rig;
+
+typedef struct IoRes {
+    uint16_t ioc;
+    uint8_t status;             /* SCSI status, 0xff: no reply frame */
+    uint8_t key, asc;
+    uint32_t xfer;
+} IoRes;
+
+/* ------------------------------------------------ DDF images (RAID core) */
+
+/*
+ * @n blank images; drives [0, nmem) form one VD of @level, the next
+ * @nspare become global hot spares, the rest stay blank (JBOD).
+ */
+static inline void rig_create_cached(Rig *r, int n, int nmem, int nspare,
+                              RaidLevel level, uint8_t cache)
+{
+    uint8_t guid[RAID_GUID_LEN];
+    RaidVdSpec spec = {
+        .level = level,
+        .strip = STRIP_SECTORS,
+        .name = "qtest",
+        .cache = RAID_CACHE_READ_ALLOWED | cache,
+    };
+    g_autofree int *members = g_new(int, nmem);
+    GError *err = NULL;
+    RaidConfig *cfg;
+    int v;
+
+    memset(r, 0, sizeof(*r));
+    r->n = n;
+    memcpy(guid, "LSI     MRSIM00000000001", RAID_GUID_LEN);
+    cfg = raid_config_new(guid);
+    memcpy(cfg->header_guid, "LSI     QTESTHDR", 16);
+    stl_be_p(cfg->header_guid + 16, g_random_int());
+    stl_be_p(cfg->header_guid + 20, g_random_int());
+    for (int i = 0; i < n; i++) {
+        int fd = g_file_open_tmp("megaraid-rig-XXXXXX", &r->path[i],
+                                 NULL);
+        int pd;
+
+        g_assert(fd >= 0);
+        g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
+        close(fd);
+        if (i >= nmem + nspare) {
+            continue;
+        }
+        memcpy(guid, "LSI     QTESTPD ", 16);
+        stl_be_p(guid + 16, g_random_int());
+        stl_be_p(guid + 20, i);
+        pd = raid_config_add_pd(cfg, guid, i, DRIVE_BYTES / 512, &err);
+        g_assert_no_error(err);
+        g_assert_cmpint(pd, ==, i);
+        cfg->pds[pd].path = g_strdup(r->path[i]);
+    }
+    if (!nmem) {
+        /* blank drives only: nothing on them */
+        raid_config_free(cfg);
+        return;
+    }
+    for (int i = 0; i < nmem; i++) {
+        members[i] = i;
+    }
+    v = raid_config_create_vd(cfg, members, nmem, &spec, &err);
+    g_assert_no_error(err);
+    g_assert_cmpint(v, ==, 0);
+    for (int i = nmem; i < nmem + nspare; i++) {
+        raid_config_add_spare(cfg, i, -1, &err);
+        g_assert_no_error(err);
+    }
+    g_assert_true(ddf_store_config(cfg, &err));
+    g_assert_no_error(err);
+    r->vd_sectors = cfg->vds[v].size;
+    r->seq = cfg->seq;
+    raid_config_free(cfg);
+}
+
+static inline void rig_create(Rig *r, int n, int nmem, int nspare,
+                              RaidLevel level)
+{
+    rig_create_cached(r, n, nmem, nspare, level, 0);
+}
+
+static inline void rig_destroy(Rig *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        unlink(r->path[i]);
+        g_free(r->path[i]);
+    }
+}
+
+/* The configuration stored on the images, as megaraid-img would read it. */
+static inline RaidConfig *rig_load(Rig *r)
+{
+    uint8_t guid[RAID_GUID_LEN];
+    g_autofree DdfDriveRead *reads = g_new0(DdfDriveRead, r->n);
+    GError *err = NULL;
+    RaidConfig *cfg;
+
+    memcpy(guid, "LSI     MRSIM00000000001", RAID_GUID_LEN);
+    cfg = ddf_load_files(r->path, r->n, guid, reads, &err);
+    g_assert_no_error(err);
+    g_assert_nonnull(cfg);
+    for (int i = 0; i < r->n; i++) {
+        g_free(reads[i].error);
+        ddf_drive_read_clear(&reads[i]);
+    }
+    return cfg;
+}
+
+/* ------------------------------------------------------ MPI3 bring-up */
+
+static inline uint32_t rd(MR *m, uint32_t off)
+{
+    return qpci_io_readl(m->dev, m->bar, off);
+}
+
+static inline void wr(MR *m, uint32_t off, uint32_t val)
+{
+    qpci_io_writel(m->dev, m->bar, off, val);
+}
+
+static inline uint64_t mr_alloc(MR *m, size_t size)
+{
+    uint64_t a = guest_alloc(&m->qs->alloc, size);
+
+    qtest_memset(m->qts, a, 0, size);
+    return a;
+}
+
+/* Debian's QEMU source carries no firmware: use the distribution's. */
+static inline const char *fw_args(void)
+{
+    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
+        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
+        return "";
+    }
+    return "-L /usr/share/seabios -L /usr/share/qemu ";
+}
+
+static inline void put_sge(uint8_t *p, uint64_t addr, uint32_t len,
+                           uint8_t flags)
+{
+    stq_le_p(p, addr);
+    stl_le_p(p + 8, len);
+    p[15] = flags;
+}
+
+static inline void mr_return_frame(MR *m, uint64_t addr)
+{
+    qtest_writeq(m->qts, m->rfree + m->rfree_host * 8, addr);
+    m->rfree_host = (m->rfree_host + 1) % RFREE_N;
+    wr(m, R_RFREE_HOST, m->rfree_host);
+}
+
+static inline void mr_return_sense(MR *m, uint64_t addr)
+{
+    qtest_writeq(m->qts, m->sfree + m->sfree_host * 8, addr);
+    m->sfree_host = (m->sfree_host + 1) % SFREE_N;
+    wr(m, R_SFREE_HOST, m->sfree_host);
+}
+
+/* Next descriptor of a reply ring, waiting up to @ms milliseconds. */
+static inline bool mr_poll(MR *m, uint64_t ring, uint32_t n, uint32_t *ci,
+                    bool *phase, uint32_t ci_reg, Desc *d, int ms)
+{
+    uint8_t raw[16];
+    uint16_t flags;
+
+    for (int i = 0; ; i++) {
+        qtest_memread(m->qts, ring + *ci * 16, raw, 16);
+        flags = lduw_le_p(raw + 14);
+        if ((flags & 1) == *phase) {
+            break;
+        }
+        if (i >= ms) {
+            return false;
+        }
+        g_usleep(1000);
+    }
+    memset(d, 0, sizeof(*d));
+    d->type = flags >> 12;
+    d->tag = lduw_le_p(raw + 12);
+    if (d->type == DT_STATUS) {
+        d->status = lduw_le_p(raw) & 0x7fff;
+    } else if (d->type == DT_ADDRESS) {
+        uint64_t addr = ldq_le_p(raw);
+
+        qtest_memread(m->qts, addr, d->frame, 128);
+        d->tag = lduw_le_p(d->frame);
+        d->status = lduw_le_p(d->frame + 0x0A) & 0x7fff;
+        mr_return_frame(m, addr);
+    }
+    *ci = (*ci + 1) % n;
+    if (*ci == 0) {
+        *phase = !*phase;
+    }
+    wr(m, ci_reg, *ci);
+    return true;
+}
+
+/* An event reply is kept in m->events; true if @d was one. */
+static inline bool mr_keep_event(MR *m, const Desc *d)
+{
+    Event e = { 0 };
+
+    if (d->type != DT_ADDRESS || d->tag != 0xFFFF || d->frame[3] != 0x04) {
+        return false;
+    }
+    e.event = d->frame[0x11];
+    if (e.event == EV_DEVICE_ADDED || e.event == EV_DEVICE_INFO_CHANGED) {
+        memcpy(e.page, d->frame + 0x18, 64);
+        e.handle = lduw_le_p(e.page + 0x08);
+    } else if (e.event == EV_DEVICE_STATUS_CHANGE) {
+        /* reason code at 2, device handle at 6 */
+        memcpy(e.page, d->frame + 0x18, 24);
+        e.handle = lduw_le_p(e.page + 0x06);
+    }
+    g_array_append_val(m->events, e);
+    return true;
+}
+
+/* The reply to an admin request, keeping the events that come first. */
+static inline void mr_admin_reply(MR *m, Desc *d)
+{
+    do {
+        g_assert(mr_poll(m, m->arep, AREP_N, &m->arep_ci, &m->arep_phase,
+                         R_AREP_CI, d, 10000));
+    } while (mr_keep_event(m, d));
+}
+
+/* Collect the events that arrived, waiting up to @ms for the first one. */
+static inline void mr_pump_events(MR *m, int ms)
+{
+    Desc d;
+
+    while (mr_poll(m, m->arep, AREP_N, &m->arep_ci, &m->arep_phase,
+                   R_AREP_CI, &d, ms)) {
+        g_assert_true(mr_keep_event(m, &d));
+        ms = 0;
+    }
+}
+
+static inline uint16_t mr_admin(MR *m, const void *frame, size_t len)
+{
+    uint64_t slot = m->areq + m->areq_pi * 128;
+    Desc d;
+
+    qtest_memset(m->qts, slot, 0, 128);
+    qtest_memwrite(m->qts, slot, frame, len);
+    m->areq_pi = (m->areq_pi + 1) % AREQ_N;
+    wr(m, R_AREQ_PI, m->areq_pi);
+    mr_admin_reply(m, &d);
+    g_assert_cmphex(d.tag, ==, lduw_le_p(frame));
+    return d.status;
+}
+
+static inline void mr_ioc_init(MR *m)
+{
+    uint8_t f[64] = { 0 };
+
+    for (int i = 0; i < RFREE_N - 1; i++) {
+        qtest_writeq(m->qts, m->rfree + i * 8, m->frames + i * 128);
+    }
+    for (int i = 0; i < SFREE_N - 1; i++) {
+        qtest_writeq(m->qts, m->sfree + i * 8, m->senses + i * 256);
+    }
+    stw_le_p(f, 1);
+    f[3] = 0x02;
+    stl_le_p(f + 0x0C, 0x03002200);
+    f[0x19] = 3;
+    stw_le_p(f + 0x1C, RFREE_N);
+    stq_le_p(f + 0x20, m->rfree);
+    stw_le_p(f + 0x2C, SFREE_N);
+    stw_le_p(f + 0x2E, 256);
+    stq_le_p(f + 0x30, m->sfree);
+    g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
+    m->rfree_host = RFREE_N - 1;
+    m->sfree_host = SFREE_N - 1;
+    wr(m, R_RFREE_HOST, m->rfree_host);
+    wr(m, R_SFREE_HOST, m->sfree_host);
+}
+
+static inline uint16_t mr_create_q(MR *m, bool reply, uint16_t size,
+                                   uint8_t flags,
+                            uint64_t base)
+{
+    uint8_t f[32] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = reply ? 0x72 : 0x70;
+    f[0x0A] = flags;
+    stw_le_p(f + 0x0C, size);
+    stw_le_p(f + 0x0E, 1);
+    stw_le_p(f + 0x10, 1);
+    stq_le_p(f + 0x18, base);
+    return mr_admin(m, f, sizeof(f));
+}
+
+/* Everything unmasked but what the driver masks too. */
+static inline void mr_event_notify(MR *m)
+{
+    uint8_t f[32] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = 0x04;
+    stl_le_p(f + 0x10, 0xFDB9843F);
+    stl_le_p(f + 0x14, 0xFFFFFFFA);
+    stl_le_p(f + 0x18, 0xFFFFFFFF);
+    stl_le_p(f + 0x1C, 0xFFFFFFFF);
+    g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
+}
+
+static inline void mr_port_enable(MR *m)
+{
+    uint8_t f[12] = { 0 };
+
+    stw_le_p(f, 1);
+    f[3] = 0x03;
+    g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
+}
+
+/* Start QEMU on the rig's images (drive i in slot i, NVMe) and bring up. */
+/* More megaraid-drive properties for every drive (",name=value..."). */
+static const char *drive_extra G_GNUC_UNUSED = "";
+
+static inline MR *mr_start(Rig *r, const char *ctrl_extra)
+{
+    MR *m = g_new0(MR, 1);
+    GString *cmd = g_string_new("");
+    uint64_t buf;
+    uint8_t f[32] = { 0 };
+
+    for (int i = 0; i < r->n; i++) {
+        g_string_append_printf(cmd, "-drive if=none,id=d%d,format=raw,"
+                               "file=%s -device megaraid-drive,id=hd%d,"
+                               "bus=raid0.0,slot=%d,drive=d%d,"
+                               "interface=nvme%s ", i, r->path[i], i, i, i,
+                               drive_extra);
+    }
+    m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
+                          "-device megaraid-9600,id=raid0,addr=04.0%s %s",
+                          fw_args(), ctrl_extra ? ctrl_extra : "", cmd->str);
+    g_string_free(cmd, true);
+    m->qts = m->qs->qts;
+    m->events = g_array_new(false, true, sizeof(Event));
+    m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
+    g_assert(m->dev);
+    qpci_device_enable(m->dev);
+    m->bar = qpci_iomap(m->dev, 0, NULL);
+    qpci_msix_enable(m->dev);
+    m->msi = mr_alloc(m, 4096);
+    for (int v = 0; v < 4; v++) {
+        uint64_t e = m->dev->msix_table_off + v * 16;
+
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e, m->msi + 4 * v);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, 0);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, v + 1);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
+    }
+    m->areq = mr_alloc(m, AREQ_N * 128);
+    m->arep = mr_alloc(m, AREP_N * 16);
+    m->rfree = mr_alloc(m, RFREE_N * 8);
+    m->sfree = mr_alloc(m, SFREE_N * 8);
+    m->frames = mr_alloc(m, RFREE_N * 128);
+    m->senses = mr_alloc(m, SFREE_N * 256);
+    m->oreq = mr_alloc(m, OREQ_N * 128);
+    m->orep = mr_alloc(m, OREP_N * 16);
+    m->data = mr_alloc(m, DATA_MAX);
+    buf = mr_alloc(m, 4096);
+
+    m->arep_phase = true;
+    wr(m, R_ADMIN_N, AREP_N << 16 | AREQ_N);
+    wr(m, R_ADMIN_REQ, m->areq);
+    wr(m, R_ADMIN_REQ + 4, m->areq >> 32);
+    wr(m, R_ADMIN_REP, m->arep);
+    wr(m, R_ADMIN_REP + 4, m->arep >> 32);
+    wr(m, R_AREQ_PI, 0);
+    wr(m, R_AREP_CI, 0);
+    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 1);
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+    /* IOC FACTS */
+    stw_le_p(f, 1);
+    f[3] = 0x01;
+    put_sge(f + 0x10, buf, 112, 0x08);
+    g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
+    mr_ioc_init(m);
+    m->orep_phase = true;
+    g_assert_cmphex(mr_create_q(m, true, OREP_N, 0x01, m->orep), ==, 0);
+    g_assert_cmphex(mr_create_q(m, false, OREQ_N, 0, m->oreq), ==, 0);
+    mr_event_notify(m);
+    mr_port_enable(m);
+    r->m = m;
+    return m;
+}
+
+static inline void mr_stop(Rig *r)
+{
+    MR *m = r->m;
+
+    qtest_shutdown(m->qs);
+    g_array_free(m->events, true);
+    g_free(m->dev);
+    g_free(m);
+    r->m = NULL;
+}
+
+/* The newest DEVICE ADDED / INFO CHANGED page of @handle, or NULL. */
+static inline const uint8_t *mr_last_page(MR *m, uint16_t handle, uint8_t event)
+{
+    for (int i = m->events->len - 1; i >= 0; i--) {
+        Event *e = &g_array_index(m->events, Event, i);
+
+        if (e->event == event && e->handle == handle) {
+            return e->page;
+        }
+    }
+    return NULL;
+}
+
+/* Wait up to @sec seconds for INFO CHANGED of the VD with @state. */
+static inline bool mr_wait_vd_event(MR *m, uint8_t state, int sec)
+{
+    for (int i = 0; i < sec * 10; i++) {
+        for (guint k = 0; k < m->events->len; k++) {
+            Event *e = &g_array_index(m->events, Event, k);
+
+            if (e->event == EV_DEVICE_INFO_CHANGED &&
+                e->handle == VD_HANDLE && e->page[PG0_VD_STATE] == state) {
+                return true;
+            }
+        }
+        mr_pump_events(m, 100);
+    }
+    return false;
+}
+
+/* CONFIG: read Device Page 0 of @handle. */
+static inline uint16_t mr_device_page0(MR *m, uint16_t handle, uint8_t *page)
+{
+    uint64_t buf = m->data;
+    uint8_t f[48] = { 0 };
+    uint16_t st;
+
+    stw_le_p(f, 6);
+    f[3] = 0x10;
+    f[0x0D] = 0;
+    f[0x0E] = 0x12;                                 /* device page */
+    f[0x0F] = 0x02;                                 /* read current */
+    stl_le_p(f + 0x10, 0x20000000u | handle);
+    stw_le_p(f + 0x14, 64 / 4);
+    put_sge(f + 0x20, buf, 64, 0x08);
+    qtest_memset(m->qts, buf, 0, 64);
+    st = mr_admin(m, f, sizeof(f));
+    qtest_memread(m->qts, buf, page, 64);
+    return st;
+}
+
+/* ------------------------------------------------------------ SCSI I/O */
+
+static inline void parse_sense(const uint8_t *s, IoRes *r)
+{
+    if ((s[0] & 0x7F) == 0x72 || (s[0] & 0x7F) == 0x73) {
+        r->key = s[1] & 0xF;
+        r->asc = s[2];
+    } else {
+        r->key = s[2] & 0xF;
+        r->asc = s[12];
+    }
+}
+
+/* One SCSI command on @handle with m->data as the buffer. */
+/* Post a SCSI IO request (data at m->data); returns its host tag. */
+static inline uint16_t scsi_post(MR *m, uint16_t handle, const uint8_t *cdb,
+                          size_t cdb_len, uint32_t dir, uint32_t len)
+{
+    uint8_t f[128] = { 0 };
+    uint16_t tag = m->tag = m->tag % 0x1000 + 1;
+
+    stw_le_p(f, tag);
+    f[3] = 0x20;
+    stw_le_p(f + 0x0A, handle);
+    stl_le_p(f + 0x0C, dir);
+    stl_le_p(f + 0x14, len);
+    memcpy(f + 0x20, cdb, cdb_len);
+    put_sge(f + 0x40, len ? m->data : ~0ULL, len, 0x08);
+    qtest_memwrite(m->qts, m->oreq + m->oreq_pi * 128, f, 128);
+    m->oreq_pi = (m->oreq_pi + 1) % OREQ_N;
+    wr(m, R_OREQ_PI1, m->oreq_pi);
+    return tag;
+}
+
+static inline IoRes scsi_cmd(MR *m, uint16_t handle, const uint8_t *cdb,
+                      size_t cdb_len, uint32_t dir, uint32_t len)
+{
+    uint16_t tag = scsi_post(m, handle, cdb, cdb_len, dir, len);
+    IoRes r = { .status = 0xff };
+    Desc d;
+
+    g_assert_true(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
+                          R_OREP_CI1, &d, 30000));
+    g_assert_cmphex(d.tag, ==, tag);
+    r.ioc = d.status;
+    if (d.type == DT_SUCCESS) {
+        r.status = 0;
+        r.xfer = len;
+    } else if (d.type == DT_ADDRESS) {
+        uint32_t sense_count = ldl_le_p(d.frame + 0x18);
+        uint64_t sense_addr = ldq_le_p(d.frame + 0x30);
+
+        r.status = d.frame[0x10];
+        r.xfer = ldl_le_p(d.frame + 0x14);
+        if ((d.frame[0x11] & 3) == 0 && sense_count) {
+            uint8_t sense[32] = { 0 };
+
+            g_assert_cmpuint(sense_addr, >=, m->senses);
+            g_assert_cmpuint(sense_addr, <, m->senses + SFREE_N * 256);
+            qtest_memread(m->qts, sense_addr, sense, sizeof(sense));
+            parse_sense(sense, &r);
+            mr_return_sense(m, sense_addr);
+        }
+    }
+    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    return r;
+}
+
+static inline IoRes scsi_rw(MR *m, uint16_t handle, bool write, bool cdb16,
+                     uint64_t lba, uint32_t blocks)
+{
+    uint8_t cdb[16] = { 0 };
+
+    if (cdb16) {
+        cdb[0] = write ? 0x8A : 0x88;
+        stq_be_p(cdb + 2, lba);
+        stl_be_p(cdb + 10, blocks);
+    } else {
+        cdb[0] = write ? 0x2A : 0x28;
+        stl_be_p(cdb + 2, lba);
+        stw_be_p(cdb + 7, blocks);
+    }
+    return scsi_cmd(m, handle, cdb, cdb16 ? 16 : 10,
+                    write ? DIR_WRITE : DIR_READ, blocks * 512);
+}
+
+/* The test pattern: a function of the VD byte offset and a seed. */
+static inline void pattern(uint8_t *buf, uint64_t lba, uint32_t blocks,
+                           uint8_t seed)
+{
+    for (uint64_t i = 0; i < (uint64_t)blocks * 512; i++) {
+        uint64_t off = lba * 512 + i;
+
+        buf[i] = (off >> 9) * 131 + (off & 511) * 7 + seed;
+    }
+}
+
+static inline void vd_write(MR *m, uint64_t lba, uint32_t blocks, uint8_t seed,
+                     bool cdb16)
+{
+    g_autofree uint8_t *buf = g_malloc(blocks * 512);
+    IoRes r;
+
+    pattern(buf, lba, blocks, seed);
+    qtest_bufwrite(m->qts, m->data, buf, blocks * 512);
+    r = scsi_rw(m, VD_HANDLE, true, cdb16, lba, blocks);
+    g_assert_cmphex(r.ioc, ==, 0);
+    g_assert_cmphex(r.status, ==, 0);
+    g_assert_cmpuint(r.xfer, ==, blocks * 512);
+}
+
+static inline void vd_check(MR *m, uint64_t lba, uint32_t blocks, uint8_t seed,
+                     bool cdb16)
+{
+    g_autofree uint8_t *want = g_malloc(blocks * 512);
+    g_autofree uint8_t *got = g_malloc(blocks * 512);
+    IoRes r;
+
+    pattern(want, lba, blocks, seed);
+    qtest_memset(m->qts, m->data, 0xA5, blocks * 512);
+    r = scsi_rw(m, VD_HANDLE, false, cdb16, lba, blocks);
+    g_assert_cmphex(r.ioc, ==, 0);
+    g_assert_cmphex(r.status, ==, 0);
+    qtest_bufread(m->qts, m->data, got, blocks * 512);
+    g_assert_cmpmem(got, blocks * 512, want, blocks * 512);
+}
+
+/*
+ * Extents that start inside a strip and end in the next one, cross a
+ * full stripe (3 strips of a 4-drive RAID 5) and span several stripes.
+ */
+static const struct {
+    uint64_t lba;
+    uint32_t blocks;
+    bool cdb16;
+} extents[] G_GNUC_UNUSED = {
+    { 0, 8, false },                        /* 4 KiB at the start */
+    { 120, 16, false },                     /* across a strip boundary */
+    { 3 * STRIP_SECTORS - 8, 64, true },    /* across a stripe boundary */
+    { 2000, 2048, true },                   /* 1 MiB over several stripes */
+    { 9001, 333, false },                   /* odd start and length */
+    { 20000, 256, true },                   /* a whole strip, aligned */
+};
+
+static inline void write_extents(MR *m, uint8_t seed)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(extents); i++) {
+        vd_write(m, extents[i].lba, extents[i].blocks, seed + i,
+                 extents[i].cdb16);
+    }
+}
+
+static inline void check_extents(MR *m, uint8_t seed)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(extents); i++) {
+        vd_check(m, extents[i].lba, extents[i].blocks, seed + i,
+                 !extents[i].cdb16);
+    }
+}
+
+/* ----------------------------------------------------------------- QOM */
+
+static inline char *qom_get_str(MR *m, const char *path, const char *prop)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': %s, 'property': %s}}", path, prop);
+    char *s;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    s = g_strdup(qdict_get_str(rsp, "return"));
+    qobject_unref(rsp);
+    return s;
+}
+
+static inline int64_t qom_get_int(MR *m, const char *path, const char *prop)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': %s, 'property': %s}}", path, prop);
+    int64_t v;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    v = qdict_get_int(rsp, "return");
+    qobject_unref(rsp);
+    return v;
+}
+
+static inline void qom_set_str(MR *m, const char *path, const char *prop,
+                        const char *val)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
+                           " {'path': %s, 'property': %s, 'value': %s}}",
+                           path, prop, val);
+
+    if (!qdict_haskey(rsp, "return")) {
+        g_test_message("qom-set %s %s=%s: %s", path, prop, val,
+                       qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+    }
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+}
+
+static inline void qom_set_int(MR *m, const char *path, const char *prop,
+                        int64_t val)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
+                           " {'path': %s, 'property': %s, 'value': %"
+                           PRId64 "}}", path, prop, val);
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+}
+
+#define CTRL        "/machine/peripheral/raid0"
+
+static inline char *drive_path(int i)
+{
+    return g_strdup_printf("/machine/peripheral/hd%d", i);
+}
+
+static inline void assert_vd_state(MR *m, const char *want)
+{
+    g_autofree char *s = qom_get_str(m, CTRL, "vd0-state");
+
+    g_assert_cmpstr(s, ==, want);
+}
+
+static inline void assert_drive_state(MR *m, int i, const char *want)
+{
+    g_autofree char *p = drive_path(i);
+    g_autofree char *s = qom_get_str(m, p, "state");
+
+    g_assert_cmpstr(s, ==, want);
+}
+
+static inline void fail_drive(MR *m, int i)
+{
+    g_autofree char *p = drive_path(i);
+
+    qom_set_str(m, p, "state", "offline");
+}
+
+#endif
