@@ -74,6 +74,11 @@
 /* Events and Device Page 0 */
 #define EV_DEVICE_ADDED         0x07
 #define EV_DEVICE_INFO_CHANGED  0x08
+#define EV_DEVICE_STATUS_CHANGE 0x0D
+#define DSC_REASON              0x02    /* in STATUS CHANGE's data */
+#define DSC_HANDLE              0x06
+#define DSC_RC_HIDDEN           0x02
+#define DSC_RC_NOT_HIDDEN       0x03
 #define PG0_FLAGS               0x1C
 #define PG0_FLAG_HIDDEN         0x0008
 #define PG0_FORM                0x27
@@ -334,6 +339,9 @@ static bool mr_keep_event(MR *m, const Desc *d)
     if (e.event == EV_DEVICE_ADDED || e.event == EV_DEVICE_INFO_CHANGED) {
         memcpy(e.page, d->frame + 0x18, 64);
         e.handle = lduw_le_p(e.page + 0x08);
+    } else if (e.event == EV_DEVICE_STATUS_CHANGE) {
+        memcpy(e.page, d->frame + 0x18, 24);
+        e.handle = lduw_le_p(e.page + DSC_HANDLE);
     }
     g_array_append_val(m->events, e);
     return true;
@@ -1085,6 +1093,73 @@ static void test_offline(void)
     rig_destroy(&r);
 }
 
+/*
+ * The events since the last call, as "event:handle[:reason]" words (the
+ * reason of a STATUS CHANGE, the HIDDEN flag or VD state of an INFO
+ * CHANGED), after waiting @ms for the first one.
+ */
+static char *mr_event_words(MR *m, int ms)
+{
+    GString *out = g_string_new("");
+
+    mr_pump_events(m, ms);
+    for (guint k = 0; k < m->events->len; k++) {
+        Event *e = &g_array_index(m->events, Event, k);
+
+        g_string_append_printf(out, "%s%02x:%x", k ? " " : "", e->event,
+                               e->handle);
+        if (e->event == EV_DEVICE_STATUS_CHANGE) {
+            g_string_append_printf(out, ":%x", e->page[DSC_REASON]);
+        } else if (e->event == EV_DEVICE_INFO_CHANGED) {
+            g_string_append_printf(out, ":%x", e->page[PG0_FORM] == FORM_VD
+                                   ? e->page[PG0_VD_STATE]
+                                   : lduw_le_p(e->page + PG0_FLAGS) &
+                                     PG0_FLAG_HIDDEN);
+        }
+    }
+    g_array_set_size(m->events, 0);
+    return g_string_free(out, false);
+}
+
+/*
+ * Visibility changes reach every driver version: a JBOD drive made a hot
+ * spare is hidden (DEVICE STATUS CHANGE, reason HIDDEN, after its INFO
+ * CHANGED page with the HIDDEN flag), released it is shown again (NOT
+ * HIDDEN), and a VD hidden when it goes offline (only then: degraded
+ * keeps it).
+ */
+static void test_visibility(void)
+{
+    Rig r;
+    MR *m;
+    g_autofree char *spare = NULL, *released = NULL, *degraded = NULL;
+    g_autofree char *offline = NULL;
+    g_autofree char *jbod = drive_path(4);
+
+    rig_create(&r, 5, 4, 0, RAID_LEVEL_5);     /* drive 4 (handle 5): blank */
+    m = mr_start(&r, NULL);
+    g_array_set_size(m->events, 0);
+
+    qom_set_str(m, jbod, "state", "hot-spare");
+    spare = mr_event_words(m, 2000);
+    g_assert_cmpstr(spare, ==, "08:5:8 0d:5:2");
+    qom_set_str(m, jbod, "state", "unconfigured-good");
+    released = mr_event_words(m, 2000);
+    g_assert_cmpstr(released, ==, "08:5:0 0d:5:3");
+
+    fail_drive(m, 1);
+    assert_vd_state(m, "degraded");
+    degraded = mr_event_words(m, 2000);
+    g_assert_null(strstr(degraded, "0d:"));
+    g_assert_nonnull(strstr(degraded, "08:300:2"));
+    fail_drive(m, 2);
+    assert_vd_state(m, "offline");
+    offline = mr_event_words(m, 2000);
+    g_assert_nonnull(strstr(offline, "08:300:0 0d:300:2"));
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 /* Injected media errors: recovered on RAID 5, MEDIUM ERROR on RAID 0. */
 static void test_media_error(void)
 {
@@ -1623,6 +1698,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/persist", test_persist);
     qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/offline", test_offline);
+    qtest_add_func("/megaraid-raid/visibility", test_visibility);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
     qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
     qtest_add_func("/megaraid-raid/timing-rate", test_timing_rate);
