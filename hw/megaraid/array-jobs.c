@@ -742,6 +742,11 @@ static void coroutine_fn job_co_entry(void *opaque)
     const char *why;
 
     job_measure_reset(r);
+    if (!r->announce) {
+        /* a job the cursor already held: new to this run of the VD */
+        mr_ev_job(vd, MR_EV_JOB_STARTED, mr_vd_cfg(vd)->job.kind,
+                  mr_vd_cfg(vd)->job.next_row);
+    }
     for (;;) {
         if (job_run_loop(r, &give_up)) {
             job_checkpoint(vd, true);

@@ -220,7 +220,7 @@ void mr_ev_job(MRVirtualDisk *vd, MREvCode code, RaidJobKind kind,
     const char *name = raid_job_name(kind);
     unsigned pct;
 
-    if (!a->evlog || !a->ev) {
+    if (!a->evlog || !a->ev || kind == RAID_JOB_NONE) {
         return;
     }
     pct = mr_vd_cfg(vd)->job.kind == kind ? mr_ev_job_percent(vd) : 0;

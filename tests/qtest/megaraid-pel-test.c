@@ -59,6 +59,9 @@
 #define EV_PD_STATE         0x0103
 #define EV_PD_FAILED        0x0104
 #define EV_VD_STATE         0x0201
+#define EV_JOB_STARTED      0x0301
+#define EV_JOB_PROGRESS     0x0302
+#define EV_JOB_DONE         0x0303
 
 #define TAG_WAIT        4
 #define TAG_ABORT       3
@@ -66,7 +69,7 @@
 
 typedef struct Pel {
     HMR *m;
-    char *path[3];              /* DDF RAID 1 members (slots 1, 2) */
+    char *path[3];              /* RAID 1 members (slots 1, 2), spare (3) */
     char *log;                  /* event-log file */
     uint64_t data;              /* 64 KiB of guest RAM for PEL data */
 } Pel;
@@ -75,8 +78,11 @@ typedef struct Seq {
     uint32_t newest, oldest, clear, shutdown, boot, ack;
 } Seq;
 
-/* Two blank images made one RAID 1 (slots 1 and 2); hd0 stays JBOD. */
-static void pel_images(Pel *p)
+/*
+ * Two blank images made one RAID 1 (slots 1 and 2), a third a global hot
+ * spare (slot 3) if @spare; hd0 stays JBOD.
+ */
+static void pel_images(Pel *p, bool spare)
 {
     uint8_t guid[RAID_GUID_LEN];
     RaidVdSpec spec = { .level = RAID_LEVEL_1, .strip = 128,
@@ -91,7 +97,7 @@ static void pel_images(Pel *p)
     cfg = raid_config_new(guid);
     memcpy(cfg->header_guid, "LSI     PELTHDR0", 16);
     stl_be_p(cfg->header_guid + 16, g_random_int());
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < (spare ? 3 : 2); i++) {
         fd = g_file_open_tmp("megaraid-pel-test-XXXXXX", &p->path[i], NULL);
         g_assert(fd >= 0);
         g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
@@ -107,6 +113,9 @@ static void pel_images(Pel *p)
     g_assert_cmpint(raid_config_create_vd(cfg, members, 2, &spec, &err), ==,
                     0);
     g_assert_no_error(err);
+    if (spare) {
+        g_assert_true(raid_config_add_spare(cfg, 2, -1, &err));
+    }
     /* no background initialization: the log holds only what a test does */
     cfg->vds[0].initialized = true;
     cfg->vds[0].consistent = true;
@@ -126,8 +135,12 @@ static void pel_boot(Pel *p)
         "-drive if=none,id=d2,format=raw,file=%s "
         "-device megaraid-drive,id=hd2,bus=raid0.0,slot=2,drive=d2,"
         "interface=nvme", p->log, p->path[0], p->path[1]);
+    g_autofree char *spare = p->path[2] ? g_strdup_printf(
+        "%s -drive if=none,id=d3,format=raw,file=%s "
+        "-device megaraid-drive,id=hd3,bus=raid0.0,slot=3,drive=d3,"
+        "interface=nvme", extra, p->path[2]) : NULL;
     uint8_t f[32] = { 0 };
-    HMR *m = h_start(extra);
+    HMR *m = h_start(spare ? spare : extra);
 
     g_assert_cmphex(h_enable(m) & (H_ST_READY | H_ST_FAULT), ==, H_ST_READY);
     stw_le_p(f, 1);
@@ -139,7 +152,7 @@ static void pel_boot(Pel *p)
     p->data = h_alloc(m, 64 * 1024);
 }
 
-static Pel *pel_new(void)
+static Pel *pel_new_rig(bool spare)
 {
     Pel *p = g_new0(Pel, 1);
     int fd = g_file_open_tmp("megaraid-pel-log-XXXXXX", &p->log, NULL);
@@ -147,8 +160,13 @@ static Pel *pel_new(void)
     g_assert(fd >= 0);
     close(fd);
     unlink(p->log);                     /* the device creates it */
-    pel_images(p);
+    pel_images(p, spare);
     return p;
+}
+
+static Pel *pel_new(void)
+{
+    return pel_new_rig(false);
 }
 
 static void pel_stop(Pel *p)
@@ -162,9 +180,11 @@ static void pel_stop(Pel *p)
 static void pel_free(Pel *p)
 {
     pel_stop(p);
-    for (int i = 0; i < 2; i++) {
-        unlink(p->path[i]);
-        g_free(p->path[i]);
+    for (int i = 0; i < 3; i++) {
+        if (p->path[i]) {
+            unlink(p->path[i]);
+            g_free(p->path[i]);
+        }
     }
     unlink(p->log);
     g_free(p->log);
@@ -560,6 +580,66 @@ static void test_malformed(void)
     pel_free(p);
 }
 
+/* A hot spare's rebuild: started, every 10 %, done, the VD optimal. */
+static void test_rebuild_entries(void)
+{
+    Pel *p = pel_new_rig(true);
+    uint32_t n = 0, from, pct = 0, progress = 0;
+    uint8_t e[128];
+    uint16_t st;
+    int i;
+
+    pel_boot(p);
+    qobject_unref(qtest_qmp(p->m->qts, "{'execute': 'qom-set', 'arguments': "
+                            "{'path': '/machine/peripheral/raid0', "
+                            "'property': 'rebuild-rate', 'value': 100}}"));
+    from = pel_seq(p).newest + 1;
+    qom_set_str(p, "/machine/peripheral/hd1", "state", "offline");
+    for (i = 0; i < 600; i++) {
+        n = pel_log(p, from, LOC_VD, 0, 100, &st);
+        if (pel_find(p, n, EV_JOB_DONE, e) >= 0) {
+            break;
+        }
+        g_usleep(100 * 1000);
+    }
+    g_assert_cmpint(i, <, 600);
+    g_assert_cmpuint(ldl_le_p(e + 0x24), ==, RAID_JOB_REBUILD);
+    g_assert_cmpint(pel_find(p, n, EV_JOB_STARTED, e), >=, 0);
+    g_assert_cmpuint(ldl_le_p(e + 0x24), ==, RAID_JOB_REBUILD);
+    g_assert_cmpuint(ldl_le_p(e + 0x28), ==, 0);        /* not resumed */
+    for (uint32_t k = 0; k < n; k++) {
+        pel_entry(p, k, e);
+        if (lduw_le_p(e + 0x0C) != EV_JOB_PROGRESS) {
+            continue;
+        }
+        g_assert_cmpuint(e[0x12], ==, 1);               /* progress class */
+        g_assert_cmpuint(ldl_le_p(e + 0x28), >, pct);   /* rising */
+        g_assert_cmpuint(ldl_le_p(e + 0x28) % 10, ==, 0);
+        pct = ldl_le_p(e + 0x28);
+        progress++;
+    }
+    g_assert_cmpuint(progress, >=, 1);
+    g_assert_cmpuint(pct, <=, 90);
+    /* the VD ends optimal after the job is done */
+    for (i = 0; i < 100; i++) {
+        uint32_t k;
+
+        n = pel_log(p, from, LOC_VD, 0, 100, &st);
+        for (k = n; k > 0; k--) {
+            pel_entry(p, k - 1, e);
+            if (lduw_le_p(e + 0x0C) == EV_VD_STATE) {
+                break;
+            }
+        }
+        if (k && ldl_le_p(e + 0x28) == RAID_VD_OPTIMAL) {
+            break;
+        }
+        g_usleep(100 * 1000);
+    }
+    g_assert_cmpint(i, <, 100);
+    pel_free(p);
+}
+
 static void test_persist(void)
 {
     Pel *p = pel_new();
@@ -645,6 +725,7 @@ int main(int argc, char **argv)
                    test_wait_immediate_and_timeout);
     qtest_add_func("/megaraid-pel/abort", test_abort);
     qtest_add_func("/megaraid-pel/malformed", test_malformed);
+    qtest_add_func("/megaraid-pel/rebuild-entries", test_rebuild_entries);
     qtest_add_func("/megaraid-pel/persist", test_persist);
     qtest_add_func("/megaraid-pel/corrupt", test_corrupt);
     return g_test_run();
