@@ -474,6 +474,16 @@ static void test_fail(void)
     g_assert_cmpint(qdict_get_int(j, "rows-total"), >, 0);
     g_assert_cmpint(qdict_get_int(j, "progress"), <, 100);
     qobject_unref(rsp);
+    {
+        g_autofree char *out = hmp(r.qts, "info megaraid");
+
+        g_test_message("%s", out);
+        g_assert_true(g_regex_match_simple(
+            "\\n      job rebuild: [0-9]+ % \\([0-9]+/[0-9]+ rows\\).*"
+            "rate 1 %", out, 0, 0));
+        g_assert_true(g_regex_match_simple("\\n  3 +nvme +ssd +rebuild "
+                                           "[0-9]+%", out, 0, 0));
+    }
     query_vd0(r.qts, &rsp, &d, SPARE);
     g_assert_cmpstr(qdict_get_str(d, "state"), ==, "rebuild");
     g_assert_cmpint(qdict_get_int(d, "drive-group"), ==, 0);
