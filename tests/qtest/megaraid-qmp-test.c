@@ -446,8 +446,8 @@ static void test_fail(void)
     qom_set_str(r.qts, "/machine/peripheral/hd1", "state", "offline");
 
     /*
-     * events: the failure, the VD's new state, the spare's, the rebuild
-     * under way
+     * events: the failure, the VD's new state, the spare's, the rebuild's
+     * start and its first tenth
      */
     failed = events_wait(r.qts, &ev, 0, "pd-failed", "slot", 1, 10);
     g_assert_cmpstr(qdict_get_str(ev.evs->pdata[failed], "class"), ==,
@@ -458,7 +458,10 @@ static void test_fail(void)
                     MR_EV_PD_FAILED);
     events_wait(r.qts, &ev, failed, "vd-state", "vd", 0, 10);
     events_wait(r.qts, &ev, failed, "pd-state", "slot", SPARE, 10);
-    at = events_wait(r.qts, &ev, failed, "job-progress", "vd", 0, 60);
+    at = events_wait(r.qts, &ev, failed, "job-started", "vd", 0, 10);
+    g_assert_cmpint(qdict_get_int(ev.evs->pdata[at], "code"), ==,
+                    MR_EV_JOB_STARTED);
+    at = events_wait(r.qts, &ev, at, "job-progress", "vd", 0, 60);
     g_assert_cmpstr(qdict_get_str(ev.evs->pdata[at], "class"), ==, "job");
 
     v = query_vd0(r.qts, &rsp, &d, 1);
