@@ -82,7 +82,8 @@ if [ ! -f "$bld/build.ninja" ]; then
         --extra-cflags=-g1 ${MRSIM_QEMU_CONFIGURE:-})
 fi
 
+# (qemu-storage-daemon serves drives over NBD: docs/networked-drives.md)
 if [ $# -eq 0 ]; then
-    set -- qemu-system-x86_64 qemu-img
+    set -- qemu-system-x86_64 qemu-img storage-daemon/qemu-storage-daemon
 fi
 ninja -C "$bld" "$@"

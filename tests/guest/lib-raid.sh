@@ -68,10 +68,18 @@ raid_host_ctrl() {
 
 # raid_host_drive ID IFACE: -drive b-ID on ID.img (every phase) and a
 # megaraid-drive ID in the next slot of the current controller (phase 1).
+# With $RAID_NBD_SOCKET set, b-ID is instead the NBD export named ID on
+# that unix socket (its protocol node nbd-ID), which the test serves from
+# ID.img (tests/raid-nbd.sh starts qemu-storage-daemon).
 raid_host_drive() {
     [ -f "$RH_WORK/$1.img" ] || rh_die "raid_host_drive $1: no image $RH_WORK/$1.img"
-    echo "-drive if=none,id=b-$1,format=raw,file=$RH_WORK/$1.img" \
-        >> "$RH_WORK/qemu-all.args"
+    if [ -n "${RAID_NBD_SOCKET:-}" ]; then
+        echo "-drive if=none,id=b-$1,format=raw,file.driver=nbd,file.server.type=unix,file.server.path=$RAID_NBD_SOCKET,file.export=$1,file.node-name=nbd-$1" \
+            >> "$RH_WORK/qemu-all.args"
+    else
+        echo "-drive if=none,id=b-$1,format=raw,file=$RH_WORK/$1.img" \
+            >> "$RH_WORK/qemu-all.args"
+    fi
     echo "-device megaraid-drive,id=$1,bus=$RH_CTRL.0,slot=$RH_SLOT,drive=b-$1,interface=$2" \
         >> "$RH_WORK/qemu-p1.args"
     RH_SLOT=$((RH_SLOT + 1))
