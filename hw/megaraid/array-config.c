@@ -14,6 +14,7 @@
 #include "system/block-backend.h"
 #include "raid/job.h"
 #include "array-config.h"
+#include "evlog-array.h"
 #include "trace.h"
 
 static bool mr_cfg_fail(MRCfgError *why, MRCfgError code)
@@ -431,6 +432,7 @@ bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,
         }
     }
     trace_megaraid_cfg_foreign_import(raid_config_count_vds(a->cfg));
+    mr_ev_config(a, MR_EV_CFG_FOREIGN_IMPORTED, a->cfg->npds);
     if (!mr_cache_start(a, errp)) {
         return mr_cfg_fail(why, MR_CFG_IO);
     }
@@ -517,6 +519,7 @@ bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
         }
     }
     trace_megaraid_cfg_foreign_clear(nchanged, extra->len);
+    mr_ev_config(a, MR_EV_CFG_FOREIGN_CLEARED, nchanged + extra->len);
     raid_config_update_states(a->cfg);
     mr_array_changed(a);
     if (!mr_cfg_store(a, changed, nchanged, why, errp)) {

@@ -12,6 +12,7 @@
 #include "qapi/error.h"
 #include "mgmt-ops.h"
 #include "array-config.h"
+#include "evlog-array.h"
 #include "trace.h"
 
 static uint8_t mgmt_cfg_status(MgmtCtx *c, MRCfgError why, Error *err)
@@ -520,6 +521,7 @@ uint8_t mgmt_op_job_control(MgmtCtx *c)
         }
         mr_jobs_stop(vd);
         vd->job_paused = false;
+        mr_ev_job(vd, MR_EV_JOB_ABORTED, v->job.kind, 0);
         memset(&v->job, 0, sizeof(v->job));
         v->seq++;
         mr_array_refresh(c->a);

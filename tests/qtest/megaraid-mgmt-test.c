@@ -257,6 +257,31 @@ static uint16_t remove_device(MR *m, uint16_t handle)
     return mr_admin(m, f, sizeof(f));
 }
 
+/* Is there an event log entry of @code (for @target, -1: any)? */
+static bool evlog_has(MR *m, uint16_t code, int32_t target)
+{
+    uint32_t seq = 0;
+
+    do {
+        const MgmtListHeader *h;
+        const MgmtEvent *ev;
+
+        OK(mg(m, MGMT_OP_EVLOG_READ, seq, 0, 0, 0, NULL, 0));
+        h = mg_list();
+        ev = (const void *)(h + 1);
+        for (uint32_t i = 0; i < h->count; i++) {
+            g_assert_cmpuint(ev[i].seq, ==, h->first + i);
+            g_assert_cmpuint(ev[i].cls, ==, ev[i].code >> 8);
+            g_assert_cmpuint(ev[i].text[MGMT_EV_TEXT_LEN - 1], ==, 0);
+            if (ev[i].code == code && (target < 0 || ev[i].target == target)) {
+                return true;
+            }
+        }
+        seq = h->next;
+    } while (seq != MGMT_NONE32);
+    return false;
+}
+
 /* ------------------------------------------------------------- tests */
 
 /* Every query on RAID 5 over 4 drives, a global spare and a blank one. */
@@ -468,6 +493,8 @@ static void test_create_delete(void)
     g_assert_cmpuint(vd_count(m), ==, 1);
     g_assert_cmphex(mg(m, MGMT_OP_VD_INFO, 0, 0, 0, 0, NULL, 0), ==,
                     MGMT_STAT_VD_NOT_FOUND);
+    g_assert_true(evlog_has(m, 0x0202, 1));         /* VD 1 created */
+    g_assert_true(evlog_has(m, 0x0203, 0));         /* VD 0 deleted */
     g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_UNCONF_GOOD);
     g_assert_cmpuint(pd_entry(m, 1).flags, ==, MGMT_PD_F_EXPOSED);
     pg = mr_last_page(m, 1, EV_DEVICE_INFO_CHANGED);
@@ -680,6 +707,7 @@ static void test_jobs(void)
     g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
     g_assert_cmphex(job(m, 0, MGMT_JOB_INIT, MGMT_JOB_STOP, 0), ==,
                     MGMT_STAT_NO_JOB);
+    g_assert_true(evlog_has(m, 0x0304, 0));         /* job aborted */
 
     /* rebuild controls on a drive that is not being rebuilt */
     g_assert_cmphex(job(m, 0, MGMT_JOB_REBUILD, MGMT_JOB_START, 0), ==,
@@ -754,6 +782,7 @@ static void test_foreign(void)
     check_extents(m, 51);
     OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
     g_assert_cmpuint(mg_list()->total, ==, 0);
+    g_assert_true(evlog_has(m, 0x0502, -1));        /* imported */
     g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0, 0, 0,
                        NULL, 0), ==, MGMT_STAT_NO_FOREIGN);
     mr_stop(&r);
@@ -761,6 +790,7 @@ static void test_foreign(void)
     /* a third controller clears it: every drive unconfigured good */
     m = mr_start(&r, ",serial=THIRDCTRL0000001");
     OK(mg(m, MGMT_OP_FOREIGN_CLEAR, MGMT_NONE32, 0, 0, 0, NULL, 0));
+    g_assert_true(evlog_has(m, 0x0503, -1));        /* cleared */
     for (int i = 0; i < 4; i++) {
         g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
     }
