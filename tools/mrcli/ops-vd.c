@@ -141,11 +141,14 @@ void op_vd_add(Mrcli *m)
                         "r60)", v);
             return;
         }
-    } else if (m->args.n > 2) {
+    } else if (m->args.n > 2 && !strchr(m->args.w[2], '=')) {
         level = parse_level(m->args.w[2]);
-        if (level >= 0) {
-            m->args.used[2] = true;
+        if (level < 0) {
+            usage_error(m, "add vd: '%s' is not a RAID level (r0 r1 r5 r6 "
+                        "r10 r50 r60)", m->args.w[2]);
+            return;
         }
+        m->args.used[2] = true;
     }
     if (level < 0) {
         usage_error(m, "add vd: give the RAID level, e.g. "

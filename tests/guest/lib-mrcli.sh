@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# Shared by the mrcli guest tests (tests/mrcli-*.sh), on both sides:
+#
+# - host (the tests' --host-prepare, bash, in the checkout): a
+#   megaraid-9600 with blank drives in its bays (no configuration: the
+#   guest makes everything with mrcli);
+# - guest: running mrcli (from the image, /usr/sbin/mrcli) with its output
+#   in the log, its JSON output between markers that the host check
+#   (tests/guest/mrcli-json-check.py) validates against
+#   tests/guest/mrcli.schema.json after the run, and values read from that
+#   JSON (one "key" : value per line, one table row per line).
+
+# ==== host side ====
+
+# mrcli_host_prepare WORK IFACE N SIZE [CTRL-PROPERTIES]: a controller
+# raid0 with N blank drives d0..dN-1 of SIZE in slots 0..N-1.
+mrcli_host_prepare() {
+    local work=$1 iface=$2 n=$3 size=$4 props=${5:-} i
+    . tests/guest/lib-raid.sh
+    raid_host_begin "$work"
+    raid_host_ctrl raid0 "$props"
+    for ((i = 0; i < n; i++)); do
+        rm -f "$work/d$i.img"
+        truncate -s "$size" "$work/d$i.img" ||
+            rh_die "mrcli_host_prepare: truncate -s $size $work/d$i.img failed"
+        raid_host_drive "d$i" "$iface"
+    done
+}
+
+# ==== guest side ====
+
+# mr ARGS...: runs mrcli ARGS, shows the command and its output; the test
+# fails unless it succeeds.  MR_OUT is the output.
+mr() {
+    local rc=0
+    echo "# mrcli $*"
+    MR_OUT=$(mrcli "$@" 2>&1) || rc=$?
+    echo "$MR_OUT"
+    [ $rc = 0 ] || fail "mrcli $* failed (exit status $rc)"
+}
+
+# mr_refused STATUS ARGS...: mrcli ARGS must fail with exit status STATUS
+# (1 refused by the controller, 2 usage error) and a Failure document.
+mr_refused() {
+    local want=$1 rc=0
+    shift
+    echo "# mrcli $*   (must fail with status $want)"
+    MR_OUT=$(mrcli "$@" 2>&1) || rc=$?
+    echo "$MR_OUT"
+    [ $rc = "$want" ] || fail "mrcli $*: exit status $rc, expected $want"
+    echo "$MR_OUT" | grep -q '^Status = Failure$' ||
+        fail "mrcli $*: no 'Status = Failure' in the output"
+}
+
+MR_JSON_N=0
+
+# mr_json ARGS...: runs mrcli ARGS J; the JSON goes to the log between
+# "@@MRCLI-JSON-BEGIN <label>@@" and "@@MRCLI-JSON-END <label>@@" for the
+# host's schema check, and into MR_JSON.  The test fails unless mrcli
+# succeeds.  A label ending in "-refused" marks a document that must say
+# "Failure" (mr_json_refused).
+mr_json() {
+    _mr_json ok 0 "$@"
+}
+
+# mr_json_refused STATUS ARGS...: as mr_json, but mrcli must fail with
+# exit status STATUS.
+mr_json_refused() {
+    local want=$1
+    shift
+    _mr_json refused "$want" "$@"
+}
+
+_mr_json() {
+    local kind=$1 want=$2 rc=0 label
+    shift 2
+    MR_JSON_N=$((MR_JSON_N + 1))
+    label="$MR_JSON_N-$kind"
+    echo "# mrcli $* J"
+    MR_JSON=$(mrcli "$@" J 2>/tmp/mrcli.err) || rc=$?
+    echo "@@MRCLI-JSON-BEGIN $label@@"
+    echo "$MR_JSON"
+    echo "@@MRCLI-JSON-END $label@@"
+    cat /tmp/mrcli.err
+    [ $rc = "$want" ] || fail "mrcli $* J: exit status $rc, expected $want"
+    if [ "$kind" = ok ]; then
+        echo "$MR_JSON" | grep -q '^"Status" : "Success",$' ||
+            fail "mrcli $* J: Status is not Success"
+    else
+        echo "$MR_JSON" | grep -q '^"Status" : "Failure",$' ||
+            fail "mrcli $* J: Status is not Failure"
+    fi
+}
+
+# mr_prop KEY: the value of "KEY" : value (first one) in MR_JSON, without
+# quotes.
+mr_prop() {
+    echo "$MR_JSON" | sed -n -e "s/^\"$1\" : \"\(.*\)\",\{0,1\}\$/\1/p" \
+        -e "s/^\"$1\" : \([^\",]*\),\{0,1\}\$/\1/p" | head -n 1
+}
+
+# mr_cell ROW-MATCH COLUMN: the value of COLUMN in the first table row of
+# MR_JSON that contains ROW-MATCH (a fixed string, e.g. '"DG/VD":"0/1"').
+mr_cell() {
+    echo "$MR_JSON" | grep -F "$1" | head -n 1 |
+        grep -o "\"$2\":\(\"[^\"]*\"\|[0-9-]*\)" | head -n 1 |
+        sed 's/^"[^"]*"://; s/^"//; s/"$//'
+}
+
+# mr_quiet ARGS...: mrcli ARGS J into MR_JSON without logging it (for
+# polling); the test fails unless mrcli succeeds.
+mr_quiet() {
+    local rc=0
+    MR_JSON=$(mrcli "$@" J 2>&1) || rc=$?
+    if [ $rc != 0 ]; then
+        echo "$MR_JSON"
+        fail "mrcli $* J failed (exit status $rc)"
+    fi
+}
+
+# mr_vd_state VD: sets MR_STATE to the VD's state (Optl, Dgrd, Pdgd, OfLn).
+mr_vd_state() {
+    mr_quiet "/c0/v$1" show
+    MR_STATE=$(mr_cell '"DG/VD":"' State)
+    [ -n "$MR_STATE" ] || { echo "$MR_JSON"; fail "no state of VD $1"; }
+}
+
+# mr_pd_state SLOT: sets MR_STATE to the drive's state (Onln, Offln,
+# UGood, UBad, Rbld, GHS, DHS, JBOD, ...).
+mr_pd_state() {
+    mr_quiet "/c0/e0/s$1" show
+    MR_STATE=$(mr_cell "\"EID:Slt\":\"0:$1\"" State)
+    [ -n "$MR_STATE" ] || { echo "$MR_JSON"; fail "no state of drive $1"; }
+}
+
+# mr_vd_dev VD [SECONDS]: the VD's disk, from mrcli's "OS Drive Name",
+# once the driver has added it; sets MR_DEV, and MR_HANDLE to its MPI3
+# device handle.
+mr_vd_dev() {
+    local t=$((${2:-60} * 2))
+    while [ $t -gt 0 ]; do
+        MR_JSON=$(mrcli "/c0/v$1" show all J 2>/dev/null) || true
+        MR_DEV=$(mr_prop "OS Drive Name")
+        MR_HANDLE=$(mr_prop "Device Handle")
+        if [ -n "$MR_DEV" ] && [ "$MR_DEV" != - ] && [ -b "$MR_DEV" ]; then
+            log "VD $1 is $MR_DEV (handle $MR_HANDLE)"
+            return 0
+        fi
+        sleep 0.5
+        t=$((t - 1))
+    done
+    lsscsi
+    fail "VD $1 did not appear as a disk"
+}
+
+# mr_handle_disk HANDLE: the sd disk whose mpi3mr device_handle is
+# HANDLE (0x....), or nothing.
+mr_handle_disk() {
+    local b h
+    for b in /sys/block/sd*; do
+        [ -e "$b/device/device_handle" ] || continue
+        h=$(cat "$b/device/device_handle" 2>/dev/null) || continue
+        [ $((h)) != $(($1)) ] || echo "/dev/${b##*/}"
+    done
+}
+
+# mr_wait_gone HANDLE [SECONDS]: no disk has the device handle HANDLE any
+# more (the deleted VD's; its /dev name may go to a drive exposed again).
+mr_wait_gone() {
+    local t=$((${2:-60} * 5))
+    while [ -n "$(mr_handle_disk "$1")" ]; do
+        t=$((t - 1))
+        [ $t -gt 0 ] || { lsscsi; fail "the disk of handle $1 is still there after the VD was deleted"; }
+        sleep 0.2
+    done
+    log "the disk of handle $1 is gone"
+}
+
+# mr_wait_vd_state VD STATE [SECONDS]
+mr_wait_vd_state() {
+    local t=${3:-600}
+    while :; do
+        mr_vd_state "$1"
+        [ "$MR_STATE" != "$2" ] || return 0
+        t=$((t - 1))
+        [ $t -gt 0 ] || fail "VD $1 is $MR_STATE, not $2, after ${3:-600} s"
+        sleep 1
+    done
+}
