@@ -4,13 +4,15 @@
  * megaraid-sim: ATA PASS-THROUGH (12/16) of the SCSI target for SATA
  * drives (SAT-4 12.2): IDENTIFY DEVICE built from the drive's identity,
  * SMART (READ DATA, READ THRESHOLDS, RETURN STATUS, READ LOG, ENABLE,
- * EXECUTE OFF-LINE IMMEDIATE), READ LOG EXT, CHECK POWER MODE, SET
+ * EXECUTE OFF-LINE IMMEDIATE), READ LOG EXT (with Device Statistics and
+ * SATA Phy Event Counters), CHECK POWER MODE, SET
  * FEATURES and the idle/standby commands, with the ATA status return
  * descriptor when CK_COND is set or the command is aborted.  Pure: the
  * caller (target.c) traces and transfers.
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bswap.h"
 #include "scsi/constants.h"
 #include "target-int.h"
 
@@ -97,7 +99,7 @@ void mr_ata_identify(const MRDrive *d, uint16_t *id)
         id[69] = 0x4020;                        /* DRAT, RZAT */
     }
     id[75] = 31;                                /* queue depth 32 */
-    id[76] = 0x010e;                            /* NCQ, 1.5/3/6 Gb/s */
+    id[76] = 0x050e;                    /* NCQ, phy events, 1.5/3/6 Gb/s */
     id[77] = 0x0006;                            /* current speed 6 Gb/s */
     id[80] = 0x07f0;                            /* ATA-4 to ACS-3 */
     id[81] = 0x006d;                            /* ACS-3 revision 5 */
@@ -293,11 +295,110 @@ static void mr_smart_selftest_log(const MRDrive *d, bool ext, uint8_t *b)
     mr_ata_checksum(b);
 }
 
-/* SMART READ LOG (gpl=false) or READ LOG EXT page 0 of a log address. */
+/* Device Statistics pages (log 04h) the drive keeps; 07h only on SSDs. */
+#define MR_DEVSTAT_PAGES 8
+
+/* One statistic: supported and valid flags over a 48-bit value. */
+static void mr_devstat(uint8_t *q, uint64_t v)
+{
+    stq_le_p(q, (v & 0xffffffffffffULL) | (3ULL << 62));
+}
+
+/*
+ * Device Statistics (ACS-3 9.10) page `page` into b: the list (00h),
+ * general (01h), general errors (04h), temperature (05h), transport
+ * (06h) and, for an SSD, solid state (07h).  False for another page.
+ */
+static bool mr_ata_devstats(const MRDrive *d, uint16_t page, uint8_t *b)
+{
+    bool ssd = d->media == MR_MEDIA_SSD;
+    uint8_t *q = b + 8;
+
+    if (page >= MR_DEVSTAT_PAGES || page == 2 || page == 3 ||
+        (page == 7 && !ssd)) {
+        return false;
+    }
+    stq_le_p(b, 0x0001 | ((uint64_t)page << 16));  /* revision 1, page */
+    switch (page) {
+    case 0x00:
+        b[8] = ssd ? 6 : 5;
+        b[9] = 0x00;
+        b[10] = 0x01;
+        b[11] = 0x04;
+        b[12] = 0x05;
+        b[13] = 0x06;
+        b[14] = 0x07;                           /* counted only on SSDs */
+        if (!ssd) {
+            b[14] = 0;
+        }
+        break;
+    case 0x01:
+        mr_devstat(q, d->ts.start_stop_cycles + 12);   /* power-on resets */
+        mr_devstat(q + 8, mr_power_on_hours(d));
+        mr_devstat(q + 16, d->ts.blocks_written);
+        /* command counts are not kept: those two are not supported */
+        mr_devstat(q + 32, d->ts.blocks_read);
+        break;
+    case 0x04:
+        mr_devstat(q, d->ts.read_errors + d->ts.write_errors);
+        mr_devstat(q + 8, 0);       /* resets during a command */
+        break;
+    case 0x05:
+        mr_devstat(q, MR_TEMP_C);   /* current */
+        mr_devstat(q + 24, MR_TEMP_C + 6);     /* highest */
+        mr_devstat(q + 32, 20);     /* lowest */
+        mr_devstat(q + 72, 0);      /* minutes over the limit */
+        mr_devstat(q + 80, MR_TEMP_TRIP_C);    /* specified maximum */
+        mr_devstat(q + 88, 0);      /* minutes under the limit */
+        mr_devstat(q + 96, 0);      /* specified minimum */
+        break;
+    case 0x06:
+        mr_devstat(q, 1);           /* hardware resets: the power-on one */
+        mr_devstat(q + 8, 0);       /* ASR events */
+        mr_devstat(q + 16, 0);      /* interface CRC errors */
+        break;
+    case 0x07:
+        /* percentage used endurance indicator, as log page 11h says */
+        mr_devstat(q, MIN(100, 1 + d->ts.blocks_written / (1ULL << 31)));
+        break;
+    }
+    return true;
+}
+
+/*
+ * SATA Phy Event Counters (log 11h): 16-bit counters by identifier
+ * (bits 14:12 give the size in words), a zero identifier ends the list;
+ * the link came up once, at power on, without errors.
+ */
+static void mr_ata_phy_events(uint8_t *b)
+{
+    static const uint16_t ids[] = {
+        0x0001, 0x0002, 0x0003, 0x0004, 0x0005, 0x0006, 0x0007, 0x0008,
+        0x0009, 0x000a, 0x000b, 0x000d, 0x000f, 0x0010, 0x0012,
+    };
+    uint8_t *p = b + 4;
+
+    for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
+        stw_le_p(p, 0x1000 | ids[i]);
+        /* D2H register FISes sent for COMRESET: the power-on one */
+        stw_le_p(p + 2, ids[i] == 0x000a ? 1 : 0);
+        p += 4;
+    }
+    mr_ata_checksum(b);
+}
+
+/*
+ * SMART READ LOG (gpl=false) or READ LOG EXT page `page` of a log
+ * address (only Device Statistics has more than page 0).
+ */
 static bool mr_ata_log(const MRDrive *d, bool gpl, uint8_t addr, uint16_t page,
                        uint8_t *b)
 {
     memset(b, 0, 512);
+    if (addr == 0x04) {
+        /* Device Statistics: page by page (READ LOG EXT) */
+        return gpl && mr_ata_devstats(d, page, b);
+    }
     if (page != 0) {
         return false;
     }
@@ -306,11 +407,19 @@ static bool mr_ata_log(const MRDrive *d, bool gpl, uint8_t addr, uint16_t page,
         b[0] = 0x01;
         if (gpl) {
             b[2 * 0x03] = 1;
+            b[2 * 0x04] = MR_DEVSTAT_PAGES;
             b[2 * 0x07] = 1;
+            b[2 * 0x11] = 1;
         } else {
             b[2 * 0x01] = 1;
             b[2 * 0x06] = 1;
         }
+        return true;
+    case 0x11:                                  /* SATA phy event counters */
+        if (!gpl) {
+            return false;
+        }
+        mr_ata_phy_events(b);
         return true;
     case 0x01:                                  /* summary error log */
         if (gpl) {

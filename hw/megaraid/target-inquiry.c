@@ -166,6 +166,7 @@ static int mr_vpd_block_limits(const MRDrive *d, uint8_t *buf)
         mr_put32(buf + 20, MR_MAX_UNMAP_BLOCKS);
         mr_put32(buf + 24, MR_MAX_UNMAP_DESCS);
         mr_put32(buf + 28, ratio);              /* unmap granularity */
+        buf[32] = 0x80;                         /* UGAVALID, alignment 0 */
         mr_put64(buf + 36, MR_MAX_WSAME_BYTES / d->block_size);
     }
     return 4 + 0x3c;

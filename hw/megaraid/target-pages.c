@@ -77,16 +77,18 @@ static int mr_mode_page(const MRDrive *d, uint8_t page, int pc, uint8_t *p)
         p[0] = 0x1c;
         p[1] = 0x0a;
         if (chg) {
-            p[2] = 0x08 | 0x10;                 /* DEXCPT, EWASC */
+            p[2] = 0x08;                        /* DEXCPT */
             p[3] = 0x0f;                        /* MRIE */
             mr_put32(p + 4, 0xffffffff);
             mr_put32(p + 8, 0xffffffff);
             return 12;
         }
+        /* EWASC: temperature warnings on, as drives ship */
         if (pc == MR_PC_DEFAULT) {
+            p[2] = 0x10;
             p[3] = 6;                           /* report on request */
         } else {
-            p[2] = ts->dexcpt ? 0x08 : 0;
+            p[2] = 0x10 | (ts->dexcpt ? 0x08 : 0);
             p[3] = ts->mrie;
         }
         mr_put32(p + 4, 6000);                  /* interval timer, 100 ms */
@@ -347,7 +349,8 @@ static int mr_log_background_scan(const MRDrive *d, uint8_t *p)
 
 /*
  * Protocol specific port (18h) of a SAS drive: port A, one phy at 12 Gb/s
- * attached to the controller, no link errors.
+ * attached to the controller, whose link came up at power on (reason and
+ * attached reason 1h), no link errors.
  */
 static int mr_log_sas_port(const MRDrive *d, uint8_t *p)
 {
@@ -358,8 +361,8 @@ static int mr_log_sas_port(const MRDrive *d, uint8_t *p)
     b[3] = 1;                                   /* number of phys */
     phy[1] = 0;                                 /* phy identifier */
     phy[3] = 52 - 4;                            /* descriptor length */
-    phy[4] = 0x10;                              /* attached: end device */
-    phy[5] = 0x0b;                              /* 12 Gb/s */
+    phy[4] = 0x11;                  /* attached: end device; power on */
+    phy[5] = 0x1b;                  /* reason: power on; 12 Gb/s */
     phy[6] = 0x08;                              /* attached SSP initiator */
     mr_put64(phy + 8, d->wwn + 1);              /* port A */
     mr_put64(phy + 16, 0x500605b000000000ULL | (d->slot & 0xff));
