@@ -10,7 +10,6 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "evlog-array.h"
-#include "qmp-megaraid.h"
 
 /* What the log last said about each drive, VD and the CacheVault. */
 typedef struct MREvArray {
@@ -63,7 +62,6 @@ bool mr_ev_open(MRArray *a, Error **errp)
         return false;
     }
     a->ev = g_new0(MREvArray, 1);
-    mr_qmp_events_attach(a);    /* MEGARAID_EVENT per entry (qmp-events.c) */
     mr_evlog_add(a->evlog, MR_EV_CTRL_STARTED, MR_EV_SEV_INFO, -1, 0, 0,
                  "Controller started (%s)", a->product ? a->product : "");
     return true;
@@ -71,7 +69,6 @@ bool mr_ev_open(MRArray *a, Error **errp)
 
 void mr_ev_close(MRArray *a)
 {
-    mr_qmp_events_detach(a);
     mr_evlog_close(a->evlog);
     a->evlog = NULL;
     g_free(a->ev);

@@ -23,6 +23,7 @@
 #include "system/dma.h"
 #include "mr9600.h"
 #include "evlog-array.h"
+#include "qmp-megaraid.h"
 #include "trace.h"
 
 /* What mpi3.h does not name yet (MPI 3.0 PEL, mpi30_ioc.h layouts). */
@@ -395,6 +396,7 @@ bool mr9600_pel_realize(MR9600State *s, Error **errp)
     if (!mr_ev_open(&s->array, errp)) {
         return false;
     }
+    mr_qmp_events_attach(&s->array);    /* MEGARAID_EVENT (qmp-events.c) */
     s->pel_timer = timer_new_ms(QEMU_CLOCK_VIRTUAL, mr9600_pel_timeout, s);
     s->pel_notifier.notify = mr9600_pel_notify;
     mr_evlog_add_notifier(s->array.evlog, &s->pel_notifier);
@@ -411,5 +413,6 @@ void mr9600_pel_exit(MR9600State *s)
         timer_free(s->pel_timer);
         s->pel_timer = NULL;
     }
+    mr_qmp_events_detach(&s->array);
     mr_ev_close(&s->array);
 }
