@@ -131,11 +131,15 @@ static const char *fw_args(void)
     return "-L /usr/share/seabios -L /usr/share/qemu ";
 }
 
-static void rig_start(Rig *r)
+/* Start QEMU with drive i in slot i, but none in the slots of @absent. */
+static void rig_start_without(Rig *r, unsigned absent)
 {
     g_autoptr(GString) cmd = g_string_new("");
 
     for (int i = 0; i < NDRIVES; i++) {
+        if (absent & (1u << i)) {
+            continue;
+        }
         g_string_append_printf(cmd, "-drive if=none,id=d%d,format=raw,"
                                "file=%s -device megaraid-drive,id=hd%d,"
                                "bus=raid0.0,slot=%d,drive=d%d,"
@@ -145,6 +149,11 @@ static void rig_start(Rig *r)
     r->qts = qtest_initf("%s-machine q35 -nodefaults "
                          "-device megaraid-9600,id=raid0,addr=04.0 %s",
                          fw_args(), cmd->str);
+}
+
+static void rig_start(Rig *r)
+{
+    rig_start_without(r, 0);
 }
 
 static void rig_destroy(Rig *r)
@@ -526,6 +535,47 @@ static void test_fail(void)
     rig_destroy(&r);
 }
 
+/*
+ * A member's bay and the spare's are empty at start: the query lists
+ * both from the configuration (not present, no device path or identity)
+ * and the VD degraded.
+ */
+static void test_missing(void)
+{
+    Rig r;
+    QDict *rsp, *c, *d, *v;
+    QList *drives;
+
+    rig_create(&r);
+    rig_start_without(&r, 1u << 2 | 1u << SPARE);
+    c = list_nth(query(r.qts, &rsp), 0);
+    drives = qdict_get_qlist(c, "drives");
+    g_assert_cmpint(qlist_size(drives), ==, NDRIVES);
+    /* present drives first, in slot order, then the missing ones */
+    g_assert_cmpint(qdict_get_int(list_nth(drives, 2), "slot"), ==, JBOD);
+    for (int i = 3; i < NDRIVES; i++) {
+        d = list_nth(drives, i);
+        g_assert_false(qdict_get_bool(d, "present"));
+        /* DDF does not record bays: an absent drive's is not known */
+        g_assert_cmpint(qdict_get_int(d, "slot"), ==, -1);
+        g_assert_false(qdict_haskey(d, "qom-path"));
+        g_assert_false(qdict_haskey(d, "serial"));
+        g_assert_false(qdict_haskey(d, "interface"));
+        g_assert_cmpint(qdict_get_int(d, "size"), >, 0);
+    }
+    d = list_nth(drives, 3);
+    g_assert_cmpstr(qdict_get_str(d, "state"), ==, "missing");
+    g_assert_cmpint(qdict_get_int(d, "drive-group"), ==, 0);
+    assert_ints(d, "vds", "[0]");
+    g_assert_cmpstr(qdict_get_str(list_nth(drives, 4), "state"), ==,
+                    "hot-spare");
+    v = list_nth(qdict_get_qlist(c, "vds"), 0);
+    g_assert_cmpstr(qdict_get_str(v, "state"), ==, "degraded");
+    assert_ints(v, "members", "[0, 1, -1]");
+    qobject_unref(rsp);
+    rig_destroy(&r);
+}
+
 /* The HMP table names the controller, the VD and every drive's state. */
 static void test_hmp(void)
 {
@@ -659,6 +709,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-qmp/query", test_query);
     qtest_add_func("/megaraid-qmp/fail", test_fail);
+    qtest_add_func("/megaraid-qmp/missing", test_missing);
     qtest_add_func("/megaraid-qmp/hmp", test_hmp);
     qtest_add_func("/megaraid-qmp/none", test_none);
     qtest_add_func("/megaraid-qmp/libvirt-demo", test_libvirt_demo);
