@@ -24,6 +24,7 @@
  * A failing seed and batch are printed so that the run can be replayed.
  */
 #include "qemu/osdep.h"
+#include "qemu/cutils.h"
 #include "qobject/qdict.h"
 #include "megaraid-harness.h"
 
@@ -478,12 +479,16 @@ static long qemu_rss_kb(QTestState *qts)
                                             (int)qtest_pid(qts));
     g_autofree char *text = NULL;
     const char *p;
+    long kb = 0;
 
     if (!g_file_get_contents(path, &text, NULL, NULL)) {
         return 0;
     }
     p = strstr(text, "VmRSS:");
-    return p ? strtol(p + 6, NULL, 10) : 0;
+    if (p) {
+        qemu_strtol(p + 6, &p, 10, &kb);
+    }
+    return kb;
 }
 
 /* QEMU must answer a register read and a QMP query, within a deadline. */
@@ -509,8 +514,13 @@ static void check_alive(Fuzz *z)
 static uint32_t env_u32(const char *name, uint32_t dflt)
 {
     const char *v = g_getenv(name);
+    unsigned long n;
 
-    return v && *v ? (uint32_t)strtoul(v, NULL, 0) : dflt;
+    if (!v || !*v) {
+        return dflt;
+    }
+    g_assert_cmpint(qemu_strtoul(v, NULL, 0, &n), ==, 0);
+    return n;
 }
 
 static void fuzz_run(uint32_t seed, uint32_t iters)
@@ -591,7 +601,7 @@ static void fuzz_run(uint32_t seed, uint32_t iters)
                 act_qmp(&z);
             } else {
                 kind = 10;
-                qtest_clock_step(m->qts, rnd(&z, 3000) * 1000 * 1000ll);
+                qtest_clock_step(m->qts, (1 + rnd(&z, 3000)) * 1000 * 1000ll);
             }
             counts[kind]++;
         }
