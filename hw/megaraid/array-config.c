@@ -261,7 +261,17 @@ bool mr_array_set_drive_state(MRArray *a, MRDrive *d, RaidPdState to,
         if (from != RAID_PD_ONLINE && from != RAID_PD_REBUILD) {
             break;
         }
-        mr_array_fail_drive(a, d, "set offline by the host");
+        /*
+         * As mr_array_fail_drive() does for a drive that failed, but an
+         * administrator's request is no warning on QEMU's stderr: the
+         * event log has it.
+         */
+        if (!raid_config_fail_pd(a->cfg, pd, &gerr)) {
+            return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+        }
+        trace_megaraid_cfg_set_offline(d->slot, raid_pd_state_name(from));
+        mr_ev_drive(a, MR_EV_PD_FAILED, d, "set offline by the host");
+        mr_array_changed(a);
         return true;
     case RAID_PD_ONLINE:
         if (from != RAID_PD_OFFLINE || !force ||

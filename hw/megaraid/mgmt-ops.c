@@ -107,10 +107,10 @@ static uint8_t mgmt_op_ctrl_info(MgmtCtx *c)
                                       ci->num_foreign_pds) + 1);
         }
     }
-    ci->levels = cpu_to_le32(1u << MGMT_LEVEL_0 | 1u << MGMT_LEVEL_1 |
-                             1u << MGMT_LEVEL_5 | 1u << MGMT_LEVEL_6 |
-                             1u << MGMT_LEVEL_10 | 1u << MGMT_LEVEL_50 |
-                             1u << MGMT_LEVEL_60);
+    ci->levels = cpu_to_le64(1ull << MGMT_LEVEL_0 | 1ull << MGMT_LEVEL_1 |
+                             1ull << MGMT_LEVEL_5 | 1ull << MGMT_LEVEL_6 |
+                             1ull << MGMT_LEVEL_10 | 1ull << MGMT_LEVEL_50 |
+                             1ull << MGMT_LEVEL_60);
     ci->strip_min_kib = cpu_to_le32(64);
     ci->strip_max_kib = cpu_to_le32(1024);
     ci->cache_bytes = cpu_to_le64(a->cache_bytes);

@@ -316,7 +316,10 @@ static void test_queries(void)
     g_assert_cmpuint(ci.num_global_spares, ==, 1);
     g_assert_cmpuint(ci.num_foreign_pds, ==, 0);
     g_assert_cmpuint(ci.max_vds, ==, 240);
-    g_assert_true(ci.levels & (1u << 5));
+    g_assert_cmphex(ci.levels, ==, 1ull << 0 | 1ull << 1 | 1ull << 5 |
+                    1ull << 6 | 1ull << 10 | 1ull << 50 | 1ull << 60);
+    g_assert_cmpuint(ci.strip_min_kib, ==, 64);
+    g_assert_cmpuint(ci.strip_max_kib, ==, 1024);
 
     OK(mg0(m, MGMT_OP_CTRL_GET_PROPS));
     g_assert_cmpuint(res.data[0], ==, qom_get_int(m, CTRL, "rebuild-rate"));

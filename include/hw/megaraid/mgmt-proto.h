@@ -223,12 +223,12 @@ typedef struct __attribute__((packed)) MgmtCtrlInfo {
     uint16_t num_global_spares;
     uint16_t num_dedicated_spares;
     uint16_t num_foreign_pds;
-    uint32_t levels;            /* bit n: MGMT_LEVEL n supported */
+    uint64_t levels;            /* bit n: MGMT_LEVEL n supported */
     uint32_t strip_min_kib;
     uint32_t strip_max_kib;
     uint64_t cache_bytes;
     uint8_t cachevault;         /* MGMT_CV_* */
-    uint8_t reserved[23];
+    uint8_t reserved[19];
 } MgmtCtrlInfo;                 /* 176 bytes */
 
 /*
