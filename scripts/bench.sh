@@ -7,7 +7,7 @@
 # write MiB/s side by side.  Prints numbers; never fails on speed (exits
 # non-zero only when a run could not produce them).
 #
-#   scripts/bench.sh [--kernel 6.1|6.12] [--runtime S] [controller...]
+#   scripts/bench.sh [--kernel 6.1|6.12|7.2] [--runtime S] [controller...]
 #
 # Controllers: the table below; by default every entry whose QEMU device
 # this QEMU build has.  Adding a controller is one table entry.
@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --kernel)  kernel=$2; shift 2 ;;
     --runtime) runtime=$2; shift 2 ;;
-    -*) echo "usage: $0 [--kernel 6.1|6.12] [--runtime S] [controller...]" >&2
+    -*) echo "usage: $0 [--kernel 6.1|6.12|7.2] [--runtime S] [controller...]" >&2
         exit 2 ;;
     *) [ -n "${ctrl[$1]:-}" ] ||
            { echo "bench.sh: unknown controller '$1' (known: $order)" >&2; exit 2; }

@@ -10,7 +10,7 @@
 # progress, and the VD optimal again with its data intact.
 # (scripts/demo.sh --jbod: the earlier demo, 16 NVMe drives in JBOD.)
 #
-#   scripts/demo.sh [--kernel 6.1|6.12] [--jbod]
+#   scripts/demo.sh [--kernel 6.1|6.12|7.2] [--jbod]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=6.12
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --kernel) kernel=$2; shift 2 ;;
     --jbod)   test=mr9600-nvme16; shift ;;
-    *) echo "usage: $0 [--kernel 6.1|6.12] [--jbod]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--kernel 6.1|6.12|7.2] [--jbod]" >&2; exit 2 ;;
     esac
 done
 

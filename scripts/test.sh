@@ -4,8 +4,9 @@
 # Runs every test of the project: installs what is missing, builds the
 # standalone core (plain and with ASan/UBSan) and runs its unit tests, runs
 # the DDF fuzzer, builds QEMU with our devices and runs our qtests, boots
-# Debian's 6.1 and 6.12 kernels under TCG for the guest tests, and runs the
-# negative controls (tests/controls/).  Ends with "N passed, N failed".
+# Debian's 6.1, 6.12 and sid's 7.2 kernels under TCG for the guest tests,
+# and runs the negative controls (tests/controls/).  Ends with "N passed,
+# N failed".
 #
 #   scripts/test.sh [--no-guest]
 #

@@ -13,6 +13,7 @@
 # The host part (run by run.sh's "#@ prepare", with --host-prepare) makes
 # the images; the guest gets them as virtio disks with snapshot=on, so
 # nothing the guest does changes them.
+#@ kernels 6.1 6.12
 #@ timeout 600
 #@ mem 1024
 #@ prepare bash tests/guest/tests/raid-mdadm-assemble.sh --host-prepare @WORK@

@@ -8,6 +8,7 @@
 #
 # Host parts: "#@ prepare" makes the blank images and the reference data,
 # "#@ check" runs the megaraid-img side once the guest passed.
+#@ kernels 6.1 6.12
 #@ timeout 900
 #@ mem 1024
 #@ prepare bash tests/guest/tests/raid-mdadm-create.sh --host-prepare @WORK@
