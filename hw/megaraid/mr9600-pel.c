@@ -286,6 +286,12 @@ static void mr9600_pel_wait(MR9600State *s, const uint8_t *frame)
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
         return;
     }
+    if (!hdr->host_tag) {
+        /* 0 is the invalid host tag (and "no WAIT held" here) */
+        trace_megaraid_err_pel_field(MPI3_PEL_ACTION_WAIT, "host tag", 0);
+        mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
+        return;
+    }
     s->pel_wait_tag = le16_to_cpu(hdr->host_tag);
     s->pel_wait_seq = ldl_le_p(frame + MR9600_PEL_REQ_SEQ);
     s->pel_wait_locale = lduw_le_p(frame + MR9600_PEL_REQ_LOCALE);

@@ -56,6 +56,8 @@
 /* Event log codes (include/hw/megaraid/evlog.h) */
 #define EV_CTRL_STARTED     0x0001
 #define EV_CTRL_SHUTDOWN    0x0003
+#define EV_PD_INSERTED      0x0101
+#define EV_PD_REMOVED       0x0102
 #define EV_PD_STATE         0x0103
 #define EV_PD_FAILED        0x0104
 #define EV_VD_STATE         0x0201
@@ -134,7 +136,9 @@ static void pel_boot(Pel *p)
         "interface=nvme "
         "-drive if=none,id=d2,format=raw,file=%s "
         "-device megaraid-drive,id=hd2,bus=raid0.0,slot=2,drive=d2,"
-        "interface=nvme", p->log, p->path[0], p->path[1]);
+        "interface=nvme "
+        "-blockdev driver=null-co,node-name=nul,size=67108864",
+        p->log, p->path[0], p->path[1]);
     g_autofree char *spare = p->path[2] ? g_strdup_printf(
         "%s -drive if=none,id=d3,format=raw,file=%s "
         "-device megaraid-drive,id=hd3,bus=raid0.0,slot=3,drive=d3,"
@@ -557,9 +561,12 @@ static void test_malformed(void)
     f[0x0C] = 5;
     g_assert_cmphex(pel_refused(p, f, 0x10), ==, IOC_INVALID_FIELD);
 
-    /* WAIT: bad class; a second WAIT while one is held */
+    /* WAIT: bad class, host tag 0; a second WAIT while one is held */
     pel_frame(f, TAG_REQ, PEL_WAIT);
     f[0x12] = 9;
+    g_assert_cmphex(pel_refused(p, f, 0x20), ==, IOC_INVALID_FIELD);
+    pel_frame(f, 0, PEL_WAIT);
+    stw_le_p(f + 0x10, LOC_ALL);
     g_assert_cmphex(pel_refused(p, f, 0x20), ==, IOC_INVALID_FIELD);
     pel_wait_submit(p, 0x7FFFFFFF, LOC_ALL, 0, 0);
     g_assert_cmpint(pel_wait_done(p, 200, NULL), ==, -1);
@@ -577,6 +584,32 @@ static void test_malformed(void)
     pel_frame(f, TAG_REQ, PEL_MARK_CLEAR);
     g_assert_cmpuint(pel_call(p, f, 0x10, NULL), ==, PELS_SUCCESS);
     g_assert_cmpuint(pel_seq(p).clear, >=, 1);
+    pel_free(p);
+}
+
+/* Hot plug: a drive leaves its bay, another arrives. */
+static void test_hotplug(void)
+{
+    Pel *p = pel_new();
+    uint8_t e[128];
+    uint16_t st;
+    uint32_t n;
+    Seq s;
+
+    pel_boot(p);
+    s = pel_seq(p);
+    qtest_qmp_device_del(p->m->qts, "hd0");
+    n = pel_log(p, s.newest + 1, LOC_PD, 0, 64, &st);
+    g_assert_cmpint(pel_find(p, n, EV_PD_REMOVED, e), ==, 0);
+    g_assert_cmpuint(ldl_le_p(e + 0x20), ==, 0);        /* slot */
+    g_assert_cmpuint(e[0x12], ==, 3);                   /* warning */
+    qtest_qmp_device_add(p->m->qts, "megaraid-drive", "hd5",
+                         "{'bus': 'raid0.0', 'slot': 5, 'drive': 'nul',"
+                         " 'interface': 'sas'}");
+    n = pel_log(p, s.newest + 1, LOC_PD, 0, 64, &st);
+    g_assert_cmpint(pel_find(p, n, EV_PD_INSERTED, e), >, 0);
+    g_assert_cmpuint(ldl_le_p(e + 0x20), ==, 5);
+    g_assert_cmpuint(e[0x12], ==, 2);                   /* info */
     pel_free(p);
 }
 
@@ -725,6 +758,7 @@ int main(int argc, char **argv)
                    test_wait_immediate_and_timeout);
     qtest_add_func("/megaraid-pel/abort", test_abort);
     qtest_add_func("/megaraid-pel/malformed", test_malformed);
+    qtest_add_func("/megaraid-pel/hotplug", test_hotplug);
     qtest_add_func("/megaraid-pel/rebuild-entries", test_rebuild_entries);
     qtest_add_func("/megaraid-pel/persist", test_persist);
     qtest_add_func("/megaraid-pel/corrupt", test_corrupt);
