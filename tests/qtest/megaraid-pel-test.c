@@ -42,6 +42,8 @@
 #define PEL_GET_COUNT   0x04
 #define PEL_WAIT        0x05
 #define PEL_ABORT       0x06
+#define PEL_PRINT_STRINGS 0x07
+#define PEL_ACKNOWLEDGE 0x08
 #define PELS_SUCCESS    0
 #define PELS_NOT_FOUND  1
 #define PELS_ABORTED    2
@@ -361,9 +363,9 @@ static void qom_set_str(Pel *p, const char *path, const char *prop,
 static void test_seqnum_and_log(void)
 {
     Pel *p = pel_new();
-    uint8_t e[128];
+    uint8_t e[128], f[128];
     uint16_t st;
-    uint32_t n;
+    uint32_t n, xfer;
     Seq s;
 
     pel_boot(p);
@@ -397,6 +399,21 @@ static void test_seqnum_and_log(void)
     /* past the newest: nothing */
     n = pel_log(p, s.newest + 1, LOC_ALL, 0, 64, &st);
     g_assert_cmpuint(st, ==, PELS_NOT_FOUND);
+
+    /* ACKNOWLEDGE: recorded up to the newest, refused past it */
+    pel_frame(f, TAG_REQ, PEL_ACKNOWLEDGE);
+    stl_le_p(f + 0x0C, s.newest);
+    g_assert_cmpuint(pel_call(p, f, 0x14, NULL), ==, PELS_SUCCESS);
+    stl_le_p(f + 0x0C, s.newest + 5);
+    g_assert_cmpuint(pel_call(p, f, 0x14, NULL), ==, PELS_NOT_FOUND);
+    g_assert_cmpuint(pel_seq(p).ack, ==, s.newest);
+    /* GET_PRINT_STRINGS: none (the text is in each entry) */
+    pel_frame(f, TAG_REQ, PEL_PRINT_STRINGS);
+    h_put_sge(f + 0x20, p->data, 64, 0x08);
+    qtest_writel(p->m->qts, p->data, 0xdeadbeef);
+    g_assert_cmpuint(pel_call(p, f, 0x30, &xfer), ==, PELS_SUCCESS);
+    g_assert_cmpuint(xfer, ==, 16);
+    g_assert_cmpuint(qtest_readl(p->m->qts, p->data), ==, 0);
     pel_free(p);
 }
 
