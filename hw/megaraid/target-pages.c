@@ -5,8 +5,10 @@
  * with current, changeable, default and saved values of the read-write
  * error recovery (01h), caching (08h), control (0Ah) and informational
  * exceptions (1Ch) pages; MODE SELECT of their changeable fields (WCE,
- * D_SENSE, DEXCPT/EWASC/MRIE); LOG SENSE of the pages smartctl and sg_logs
- * read.  Pure builders over the drive's state (see target-int.h).
+ * D_SENSE, DEXCPT/MRIE); LOG SENSE of the pages smartctl and sg_logs
+ * read.  A RAID volume, like a MegaRAID VD, has only the caching and
+ * control pages and the list of log pages: no SMART of its own.  Pure
+ * builders over the drive's state (see target-int.h).
  */
 
 #include "qemu/osdep.h"
@@ -30,6 +32,10 @@ static int mr_mode_page(const MRDrive *d, uint8_t page, int pc, uint8_t *p)
     bool chg = pc == MR_PC_CHANGEABLE;
     bool wce;
 
+    if (d->vd && (page == 0x01 || page == 0x1c)) {
+        /* a volume: no error recovery or SMART of its own */
+        return 0;
+    }
     switch (page) {
     case 0x01:                                  /* read-write error recovery */
         memset(p, 0, 12);
@@ -279,6 +285,10 @@ static int mr_log_pages(const MRDrive *d, uint8_t *list)
     int n = 0;
 
     list[n++] = 0x00;
+    if (d->vd) {
+        /* a volume keeps no drive logs: SMART is the members' */
+        return n;
+    }
     list[n++] = 0x02;
     list[n++] = 0x03;
     list[n++] = 0x06;
