@@ -90,6 +90,12 @@ MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
     return MR_WP_WRITE_THROUGH;
 }
 
+/* ... and reads by whether the cache holds dirty lines: no cache here. */
+bool mr_cache_vd_dirty(MRVirtualDisk *vd)
+{
+    return false;
+}
+
 /* ---- members in memory, completing from bottom halves ---- */
 
 typedef struct MemIO {
