@@ -16,6 +16,27 @@
 
 #define MGMT_DATA_ANY   (-1)    /* the handler checks data_len itself */
 
+/* The protocol's sizes (mgmt-proto.h): a change breaks every guest tool. */
+QEMU_BUILD_BUG_ON(sizeof(MgmtRequest) != 40);
+QEMU_BUILD_BUG_ON(sizeof(MgmtReply) != 32);
+QEMU_BUILD_BUG_ON(sizeof(MgmtListHeader) != 24);
+QEMU_BUILD_BUG_ON(sizeof(MgmtCtrlInfo) != 176);
+QEMU_BUILD_BUG_ON(sizeof(MgmtCtrlProps) != 16);
+QEMU_BUILD_BUG_ON(sizeof(MgmtPdEntry) != 32);
+QEMU_BUILD_BUG_ON(sizeof(MgmtPdInfo) != 216);
+QEMU_BUILD_BUG_ON(sizeof(MgmtDgEntry) != 96);
+QEMU_BUILD_BUG_ON(sizeof(MgmtVdEntry) != 48);
+QEMU_BUILD_BUG_ON(sizeof(MgmtJobStatus) != 48);
+QEMU_BUILD_BUG_ON(sizeof(MgmtVdMember) != 4);
+QEMU_BUILD_BUG_ON(sizeof(MgmtVdInfo) != 160);
+QEMU_BUILD_BUG_ON(sizeof(MgmtVdCreate) != 40);
+QEMU_BUILD_BUG_ON(sizeof(MgmtForeignEntry) != 36);
+QEMU_BUILD_BUG_ON(sizeof(MgmtCvStatus) != 40);
+QEMU_BUILD_BUG_ON(sizeof(MgmtEvlogInfo) != 32);
+QEMU_BUILD_BUG_ON(sizeof(MgmtEvent) != 128);
+QEMU_BUILD_BUG_ON(offsetof(MgmtCtrlInfo, levels) != 132);
+QEMU_BUILD_BUG_ON(offsetof(MgmtVdCreate, name) != 20);
+
 typedef struct MgmtOpDesc {
     uint32_t opcode;
     const char *name;
