@@ -33,6 +33,12 @@ typedef struct MRVdRun {
     bool granted;
     RaidRunResult res;
     uint32_t media_member;      /* member whose read hit a media error */
+    /*
+     * The drive each member's I/O went to: a hot spare may take a failed
+     * member's index while other requests' I/O to the old drive is still
+     * in flight, and their errors are that drive's, not the spare's.
+     */
+    MRDrive *issued[RAID_MAX_MEMBERS];
 } MRVdRun;
 
 typedef struct MRMemberIO {
@@ -67,11 +73,31 @@ static void mr_member_io_done(void *opaque, int ret)
     g_free(io);
 }
 
+/* The drive for @member's next I/O, remembered as where it went. */
+static MRDrive *mr_run_member_drive(MRVdRun *run, uint32_t member)
+{
+    MRDrive *d = mr_member_drive(run->vd, member);
+
+    if (member < RAID_MAX_MEMBERS) {
+        run->issued[member] = d;
+    }
+    return d;
+}
+
+/* The drive that failed @run's I/O of @member. */
+static MRDrive *mr_run_failed_drive(MRVdRun *run, uint32_t member)
+{
+    if (member < RAID_MAX_MEMBERS && run->issued[member]) {
+        return run->issued[member];
+    }
+    return mr_member_drive(run->vd, member);
+}
+
 static void mr_member_rw(MRVdRun *run, bool write, uint32_t member,
                          uint64_t lba, uint32_t sectors, RaidIOBuf buf,
                          RaidIOComplete *cb, void *ctx)
 {
-    MRDrive *d = mr_member_drive(run->vd, member);
+    MRDrive *d = mr_run_member_drive(run, member);
     uint64_t bytes = (uint64_t)sectors * RAID_SECTOR_SIZE;
     uint64_t bad;
     MRMemberIO *io;
@@ -126,7 +152,7 @@ static void mr_exec_flush(void *opaque, uint32_t member,
                           RaidIOComplete *cb, void *ctx)
 {
     MRVdRun *run = opaque;
-    MRDrive *d = mr_member_drive(run->vd, member);
+    MRDrive *d = mr_run_member_drive(run, member);
 
     if (!d || !d->conf.blk) {
         cb(ctx, -EIO);
@@ -139,7 +165,7 @@ static void mr_exec_discard(void *opaque, uint32_t member, uint64_t lba,
                             uint32_t sectors, RaidIOComplete *cb, void *ctx)
 {
     MRVdRun *run = opaque;
-    MRDrive *d = mr_member_drive(run->vd, member);
+    MRDrive *d = mr_run_member_drive(run, member);
 
     if (!d || !d->conf.blk) {
         cb(ctx, -EIO);
@@ -210,6 +236,7 @@ static int coroutine_fn mr_run(MRVdRun *run, const RaidPlan *plan)
     run->co = qemu_coroutine_self();
     run->done = false;
     run->media_member = UINT32_MAX;
+    memset(run->issued, 0, sizeof(run->issued));
     raid_run_start(plan, run->vd->array->impl, &mr_exec_ops, run,
                    mr_run_done, run);
     while (!run->done) {
@@ -257,7 +284,7 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
     ret = mr_run(&run, plan);
     *res = run.res;
     if (ret < 0 && run.res.failed_member != UINT32_MAX) {
-        MRDrive *d = mr_member_drive(vd, run.res.failed_member);
+        MRDrive *d = mr_run_failed_drive(&run, run.res.failed_member);
 
         if (d && run.media_member != run.res.failed_member) {
             mr_array_fail_drive(vd->array, d, "I/O error");
@@ -322,13 +349,17 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
             skip[nskip++] = run.media_member;
             trace_megaraid_array_media_recover(vd->idx, run.media_member, lba);
         } else {
-            MRDrive *d = mr_member_drive(vd, run.res.failed_member);
+            MRDrive *d = mr_run_failed_drive(&run, run.res.failed_member);
 
             if (d) {
                 mr_array_fail_drive(vd->array, d, "I/O error");
             }
-            if (vd->st[run.res.failed_member].status != RAID_MEMBER_MISSING) {
-                /* could not be failed (e.g. last copy): report the error */
+            if (vd->st[run.res.failed_member].status != RAID_MEMBER_MISSING &&
+                mr_member_drive(vd, run.res.failed_member) == d) {
+                /*
+                 * could not be failed (e.g. last copy): report the error;
+                 * a member a spare has replaced since is planned again
+                 */
                 break;
             }
         }
