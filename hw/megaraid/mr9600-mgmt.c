@@ -90,7 +90,7 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)
     g_autofree uint8_t *cmd = NULL;
     g_autofree uint8_t *resp = NULL;
     uint64_t cmd_addr, resp_addr;
-    uint32_t cmd_len, resp_len;
+    uint32_t cmd_len = 0, resp_len = 0;
     size_t len;
 
     for (int i = MR9600_MGMT_RESERVED; i < MR9600_MGMT_COMMAND_SGL; i++) {
