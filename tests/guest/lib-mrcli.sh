@@ -178,6 +178,35 @@ mr_wait_gone() {
     log "the disk of handle $1 is gone"
 }
 
+# mr_pd_settle SLOT: if the controller exposes the drive (an
+# unconfigured drive is a disk of the host), waits until the kernel has
+# added its disk and reads its first sector: hiding it again (a hot spare,
+# a rebuild onto it) while the kernel still probes it fails that probe.
+mr_pd_settle() {
+    local t=120 dev
+    while :; do
+        mr_quiet "/c0/e0/s$1" show all
+        [ "$(mr_prop 'Exposed to OS')" = Yes ] || return 0
+        dev=$(mr_prop 'OS Drive Name')
+        if [ -b "$dev" ] && dd if="$dev" of=/dev/null bs=4k count=1 \
+                iflag=direct 2>/dev/null; then
+            log "drive $1 is $dev"
+            return 0
+        fi
+        t=$((t - 1))
+        [ $t -gt 0 ] || fail "drive $1 is exposed but has no disk after 60 s"
+        sleep 0.5
+    done
+}
+
+# mr_settle_all N: mr_pd_settle for slots 0..N-1.
+mr_settle_all() {
+    local i
+    for ((i = 0; i < $1; i++)); do
+        mr_pd_settle "$i"
+    done
+}
+
 # mr_wait_vd_state VD STATE [SECONDS]
 mr_wait_vd_state() {
     local t=${3:-600}

@@ -34,6 +34,7 @@ while [ ! -c /dev/bsg/mpi3mrctl0 ]; do
     [ $t -lt 300 ] || fail "no /dev/bsg/mpi3mrctl0 after 60 s"
     sleep 0.2
 done
+mr_settle_all 4
 mr show
 mr_json show
 assert_eq "controllers mrcli finds" 1 "$(mr_prop 'Number of Controllers')"
@@ -47,6 +48,11 @@ for s in 0 1 2 3; do
     assert_match "state of the blank drive in slot $s" '^(UGood|JBOD)$' "$st"
 done
 mr /c0/e0/s0 show all
+mr_json /c0/cv show
+mr_json /c0/fall show
+assert_eq "foreign drives" 0 "$(mr_prop 'Foreign Drives')"
+mr_refused 1 /c0/fall import
+mr_json /c0 show rebuildrate
 
 echo "== wrong commands: a Failure document, a non-zero exit status"
 mr_refused 2 /c0 add vd r5 drives=0:0-2,2
@@ -90,6 +96,7 @@ vd_cycle() {
         st=$(mr_cell "\"EID:Slt\":\"0:$s\"" State)
         assert_match "state of drive $s after the delete" '^(UGood|JBOD)$' "$st"
     done
+    mr_settle_all 4
     log "$level: created, verified, deleted through mrcli"
 }
 
