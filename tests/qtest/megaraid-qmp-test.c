@@ -536,6 +536,43 @@ static void test_fail(void)
 }
 
 /*
+ * A consistency check started by QOM: the query shows it as the VD's job
+ * ("check"), and its start and end come as events; afterwards the VD is
+ * consistent and has no job.
+ */
+static void test_check(void)
+{
+    Rig r;
+    QDict *rsp, *v, *d, *j;
+    Events ev = { .evs = g_ptr_array_new_with_free_func(qdict_free_fn) };
+    int at;
+
+    rig_create(&r);
+    rig_start(&r);
+    qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
+    qom_set_str(r.qts, CTRL, "vd0-job", "check");
+    v = query_vd0(r.qts, &rsp, &d, 0);
+    j = qdict_get_qdict(v, "job");
+    g_assert_nonnull(j);
+    g_assert_cmpstr(qdict_get_str(j, "kind"), ==, "check");
+    g_assert_false(qdict_get_bool(j, "repair"));
+    g_assert_cmpint(qdict_get_int(j, "mismatches"), ==, 0);
+    qobject_unref(rsp);
+    at = events_wait(r.qts, &ev, 0, "job-started", "vd", 0, 10);
+    g_assert_nonnull(strstr(qdict_get_str(ev.evs->pdata[at], "text"),
+                            "check"));
+    qom_set_int(r.qts, CTRL, "rebuild-rate", 100);
+    events_wait(r.qts, &ev, at, "job-done", "vd", 0, 60);
+    v = query_vd0(r.qts, &rsp, &d, 0);
+    g_assert_false(qdict_haskey(v, "job"));
+    g_assert_true(qdict_get_bool(v, "consistent"));
+    g_assert_cmpstr(qdict_get_str(v, "state"), ==, "optimal");
+    qobject_unref(rsp);
+    g_ptr_array_free(ev.evs, true);
+    rig_destroy(&r);
+}
+
+/*
  * A member's bay and the spare's are empty at start: the query lists
  * both from the configuration (not present, no device path or identity)
  * and the VD degraded.
@@ -709,6 +746,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-qmp/query", test_query);
     qtest_add_func("/megaraid-qmp/fail", test_fail);
+    qtest_add_func("/megaraid-qmp/check", test_check);
     qtest_add_func("/megaraid-qmp/missing", test_missing);
     qtest_add_func("/megaraid-qmp/hmp", test_hmp);
     qtest_add_func("/megaraid-qmp/none", test_none);
