@@ -1,12 +1,15 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * megaraid-sim: a small MPI 3.0 host for qtests of megaraid-9600 that
- * poke it from outside (the fault injection and fuzz qtests): boot with a
- * given drive set, admin and operational queue pair 1, IOC INIT, PORT
- * ENABLE, frame builders, and reply polling that can give up (a fault
- * test expects some replies never to come).  Offsets are written from
- * the MPI 3.0 interface description, not from the device's header.
+ * megaraid-sim: the MPI 3.0 host layer every megaraid-9600 qtest shares:
+ * booting QEMU with the controller, BAR and MSI-X access, the admin
+ * queues, IOC INIT, operational queue pair 1, events, PORT ENABLE, frame
+ * builders, and reply polling that can give up (a fault test expects some
+ * replies never to come).  Ring sizes are per instance (HMR's *_n fields,
+ * H_*_N when left 0).  megaraid-rig.h builds the DDF rig on top of it.
+ * Offsets are written from the MPI 3.0 interface description, not from
+ * the device's header.  Everything is static inline: QEMU builds each
+ * qtest from one source file.
  */
 #ifndef MEGARAID_HARNESS_H
 #define MEGARAID_HARNESS_H
@@ -75,6 +78,12 @@ typedef struct HMR {
     bool orep_phase;
     uint16_t handles[8];        /* announced at PORT ENABLE */
     int nhandles;
+    /* ring sizes in entries; h_launch() fills the ones left 0 */
+    uint32_t areq_n, arep_n, oreq_n, orep_n, rfree_n, sfree_n;
+    size_t data_size;           /* > 0: h_launch() allocates m->data */
+    uint64_t data;
+    uint16_t tag;               /* free for the layer above */
+    GArray *events;             /* kept by the layer above, if it wants */
 } HMR;
 
 static inline uint32_t h_rd(HMR *m, uint32_t off)
@@ -115,22 +124,24 @@ static inline void h_msix(HMR *m, int v, uint64_t addr, uint32_t data)
     qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
 }
 
-/* Boot with drive hd0 (NVMe, a file) in slot 0 and the extra arguments. */
-static inline HMR *h_start(const char *extra)
+/*
+ * Boot QEMU with megaraid-9600 raid0 (PCI 04.0) whose device properties
+ * get @ctrl_props appended (",name=value..."), and @rest after it; map
+ * BAR0, point MSI-X vectors 0-3 at m->msi (vector v writes v + 1 at
+ * msi + 4v) and allocate the rings.
+ */
+static inline void h_launch(HMR *m, const char *ctrl_props, const char *rest)
 {
-    HMR *m = g_new0(HMR, 1);
-    int fd;
-
-    fd = g_file_open_tmp("megaraid-harness-XXXXXX", &m->img, NULL);
-    g_assert(fd >= 0);
-    g_assert(ftruncate(fd, H_DISK_BLOCKS * 512) == 0);
-    close(fd);
+    m->areq_n = m->areq_n ? m->areq_n : H_AREQ_N;
+    m->arep_n = m->arep_n ? m->arep_n : H_AREP_N;
+    m->oreq_n = m->oreq_n ? m->oreq_n : H_OREQ_N;
+    m->orep_n = m->orep_n ? m->orep_n : H_OREP_N;
+    m->rfree_n = m->rfree_n ? m->rfree_n : H_RFREE_N;
+    m->sfree_n = m->sfree_n ? m->sfree_n : H_SFREE_N;
     m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
-                          "-device megaraid-9600,id=raid0,addr=04.0 "
-                          "-drive if=none,id=d0,format=raw,file=%s "
-                          "-device megaraid-drive,id=hd0,bus=raid0.0,"
-                          "slot=0,drive=d0,interface=nvme %s",
-                          h_fw_args(), m->img, extra ? extra : "");
+                          "-device megaraid-9600,id=raid0,addr=04.0%s %s",
+                          h_fw_args(), ctrl_props ? ctrl_props : "",
+                          rest ? rest : "");
     m->qts = m->qs->qts;
     m->dev = qpci_device_find(m->qs->pcibus, H_DEVFN);
     g_assert(m->dev);
@@ -143,23 +154,46 @@ static inline HMR *h_start(const char *extra)
     for (int v = 0; v < 4; v++) {
         h_msix(m, v, m->msi + 4 * v, v + 1);
     }
-    m->areq = h_alloc(m, H_AREQ_N * 128);
-    m->arep = h_alloc(m, H_AREP_N * 16);
-    m->rfree = h_alloc(m, H_RFREE_N * 8);
-    m->sfree = h_alloc(m, H_SFREE_N * 8);
-    m->frames = h_alloc(m, H_RFREE_N * 128);
-    m->senses = h_alloc(m, H_SFREE_N * 256);
-    m->oreq = h_alloc(m, H_OREQ_N * 128);
-    m->orep = h_alloc(m, H_OREP_N * 16);
+    m->areq = h_alloc(m, m->areq_n * 128);
+    m->arep = h_alloc(m, m->arep_n * 16);
+    m->rfree = h_alloc(m, m->rfree_n * 8);
+    m->sfree = h_alloc(m, m->sfree_n * 8);
+    m->frames = h_alloc(m, m->rfree_n * 128);
+    m->senses = h_alloc(m, m->sfree_n * 256);
+    m->oreq = h_alloc(m, m->oreq_n * 128);
+    m->orep = h_alloc(m, m->orep_n * 16);
     m->buf = h_alloc(m, 64 * 1024);
+    if (m->data_size) {
+        m->data = h_alloc(m, m->data_size);
+    }
+}
+
+/* Boot with drive hd0 (NVMe, a file) in slot 0 and the extra arguments. */
+static inline HMR *h_start(const char *extra)
+{
+    HMR *m = g_new0(HMR, 1);
+    g_autofree char *rest = NULL;
+    int fd;
+
+    fd = g_file_open_tmp("megaraid-harness-XXXXXX", &m->img, NULL);
+    g_assert(fd >= 0);
+    g_assert(ftruncate(fd, H_DISK_BLOCKS * 512) == 0);
+    close(fd);
+    rest = g_strdup_printf("-drive if=none,id=d0,format=raw,file=%s "
+                           "-device megaraid-drive,id=hd0,bus=raid0.0,"
+                           "slot=0,drive=d0,interface=nvme %s",
+                           m->img, extra ? extra : "");
+    h_launch(m, NULL, rest);
     return m;
 }
 
 static inline void h_stop(HMR *m)
 {
     qtest_shutdown(m->qs);
-    unlink(m->img);
-    g_free(m->img);
+    if (m->img) {
+        unlink(m->img);
+        g_free(m->img);
+    }
     g_free(m->dev);
     g_free(m);
 }
@@ -170,8 +204,8 @@ static inline uint32_t h_enable(HMR *m)
     m->areq_pi = 0;
     m->arep_ci = 0;
     m->arep_phase = true;
-    qtest_memset(m->qts, m->arep, 0, H_AREP_N * 16);
-    h_wr(m, H_ADMIN_N, H_AREP_N << 16 | H_AREQ_N);
+    qtest_memset(m->qts, m->arep, 0, m->arep_n * 16);
+    h_wr(m, H_ADMIN_N, m->arep_n << 16 | m->areq_n);
     h_wr(m, H_ADMIN_REQ, m->areq);
     h_wr(m, H_ADMIN_REQ + 4, m->areq >> 32);
     h_wr(m, H_ADMIN_REP, m->arep);
@@ -206,15 +240,22 @@ static inline void h_submit_admin(HMR *m, const void *frame, size_t len)
 
     qtest_memset(m->qts, slot, 0, 128);
     qtest_memwrite(m->qts, slot, frame, len);
-    m->areq_pi = (m->areq_pi + 1) % H_AREQ_N;
+    m->areq_pi = (m->areq_pi + 1) % m->areq_n;
     h_wr(m, H_AREQ_PI, m->areq_pi);
 }
 
 static inline void h_return_frame(HMR *m, uint64_t addr)
 {
     qtest_writeq(m->qts, m->rfree + m->rfree_host * 8, addr);
-    m->rfree_host = (m->rfree_host + 1) % H_RFREE_N;
+    m->rfree_host = (m->rfree_host + 1) % m->rfree_n;
     h_wr(m, H_RFREE_HOST, m->rfree_host);
+}
+
+static inline void h_return_sense(HMR *m, uint64_t addr)
+{
+    qtest_writeq(m->qts, m->sfree + m->sfree_host * 8, addr);
+    m->sfree_host = (m->sfree_host + 1) % m->sfree_n;
+    h_wr(m, H_SFREE_HOST, m->sfree_host);
 }
 
 /* The next descriptor of a reply ring within about ms; false if none. */
@@ -257,13 +298,13 @@ static inline bool h_poll(HMR *m, uint64_t ring, uint32_t n, uint32_t *ci,
 
 static inline bool h_admin_reply(HMR *m, HDesc *d, int ms)
 {
-    return h_poll(m, m->arep, H_AREP_N, &m->arep_ci, &m->arep_phase,
+    return h_poll(m, m->arep, m->arep_n, &m->arep_ci, &m->arep_phase,
                   H_AREP_CI, d, ms);
 }
 
 static inline bool h_op_reply(HMR *m, HDesc *d, int ms)
 {
-    return h_poll(m, m->orep, H_OREP_N, &m->orep_ci, &m->orep_phase,
+    return h_poll(m, m->orep, m->orep_n, &m->orep_ci, &m->orep_phase,
                   H_OREP_CI(1), d, ms);
 }
 
@@ -289,38 +330,51 @@ static inline void h_put_sge(uint8_t *p, uint64_t addr, uint32_t len,
     p[15] = flags;
 }
 
-static inline void h_ioc_init(HMR *m)
+/* The IOC INIT frame for this host's free queues. */
+static inline void h_ioc_init_frame(HMR *m, uint8_t *f)
 {
-    uint8_t f[64] = { 0 };
-
-    for (int i = 0; i < H_RFREE_N - 1; i++) {
+    memset(f, 0, 64);
+    for (uint32_t i = 0; i < m->rfree_n - 1; i++) {
         qtest_writeq(m->qts, m->rfree + i * 8, m->frames + i * 128);
     }
-    for (int i = 0; i < H_SFREE_N - 1; i++) {
+    for (uint32_t i = 0; i < m->sfree_n - 1; i++) {
         qtest_writeq(m->qts, m->sfree + i * 8, m->senses + i * 256);
     }
     stw_le_p(f, 1);
     f[3] = 0x02;
     stl_le_p(f + 0x0C, 0x03002200);
     f[0x19] = 3;
-    stw_le_p(f + 0x1C, H_RFREE_N);
+    stw_le_p(f + 0x1C, m->rfree_n);
     stq_le_p(f + 0x20, m->rfree);
-    stw_le_p(f + 0x2C, H_SFREE_N);
+    stw_le_p(f + 0x2C, m->sfree_n);
     stw_le_p(f + 0x2E, 256);
     stq_le_p(f + 0x30, m->sfree);
-    g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
-    m->rfree_host = H_RFREE_N - 1;
-    m->sfree_host = H_SFREE_N - 1;
+}
+
+/* After IOC INIT succeeded: hand the free queues to the IOC. */
+static inline void h_post_free_queues(HMR *m)
+{
+    m->rfree_host = m->rfree_n - 1;
+    m->sfree_host = m->sfree_n - 1;
     h_wr(m, H_RFREE_HOST, m->rfree_host);
     h_wr(m, H_SFREE_HOST, m->sfree_host);
 }
 
-static inline uint16_t h_create_q(HMR *m, bool reply, uint16_t qid,
-                                  uint16_t size, uint16_t arg, uint8_t flags,
-                                  uint64_t base)
+static inline void h_ioc_init(HMR *m)
 {
-    uint8_t f[32] = { 0 };
+    uint8_t f[64];
 
+    h_ioc_init_frame(m, f);
+    g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
+    h_post_free_queues(m);
+}
+
+/* CREATE REQUEST/REPLY QUEUE frame; @arg: its reply queue or MSI-X vector */
+static inline void h_create_q_frame(uint8_t *f, bool reply, uint16_t qid,
+                                    uint16_t size, uint16_t arg,
+                                    uint8_t flags, uint64_t base)
+{
+    memset(f, 0, 32);
     stw_le_p(f, 1);
     f[3] = reply ? 0x72 : 0x70;
     f[0x0A] = flags;
@@ -328,16 +382,34 @@ static inline uint16_t h_create_q(HMR *m, bool reply, uint16_t qid,
     stw_le_p(f + 0x0E, qid);
     stw_le_p(f + 0x10, arg);
     stq_le_p(f + 0x18, base);
+}
+
+static inline uint16_t h_create_q(HMR *m, bool reply, uint16_t qid,
+                                  uint16_t size, uint16_t arg, uint8_t flags,
+                                  uint64_t base)
+{
+    uint8_t f[32];
+
+    h_create_q_frame(f, reply, qid, size, arg, flags, base);
     return h_admin(m, f, sizeof(f));
+}
+
+/* EVENT NOTIFICATION frame; @mask: four mask words, NULL: none masked. */
+static inline void h_event_notify_frame(uint8_t *f, const uint32_t *mask)
+{
+    memset(f, 0, 32);
+    stw_le_p(f, 1);
+    f[3] = 0x04;
+    for (int i = 0; mask && i < 4; i++) {
+        stl_le_p(f + 0x10 + 4 * i, mask[i]);
+    }
 }
 
 static inline void h_event_notify(HMR *m)
 {
-    uint8_t f[32] = { 0 };
+    uint8_t f[32];
 
-    stw_le_p(f, 1);
-    f[3] = 0x04;
-    memset(f + 0x10, 0, 16);        /* every event unmasked */
+    h_event_notify_frame(f, NULL);  /* every event unmasked */
     g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
 }
 
@@ -377,9 +449,9 @@ static inline void h_bringup(HMR *m)
     m->oreq_pi = 0;
     m->orep_ci = 0;
     m->orep_phase = true;
-    qtest_memset(m->qts, m->orep, 0, H_OREP_N * 16);
-    g_assert_cmphex(h_create_q(m, true, 1, H_OREP_N, 1, 0x01, m->orep), ==, 0);
-    g_assert_cmphex(h_create_q(m, false, 1, H_OREQ_N, 1, 0, m->oreq), ==, 0);
+    qtest_memset(m->qts, m->orep, 0, m->orep_n * 16);
+    g_assert_cmphex(h_create_q(m, true, 1, m->orep_n, 1, 0x01, m->orep), ==, 0);
+    g_assert_cmphex(h_create_q(m, false, 1, m->oreq_n, 1, 0, m->oreq), ==, 0);
     h_event_notify(m);
     h_port_enable(m);
 }
@@ -387,7 +459,7 @@ static inline void h_bringup(HMR *m)
 static inline void h_submit_op(HMR *m, const void *frame)
 {
     qtest_memwrite(m->qts, m->oreq + m->oreq_pi * 128, frame, 128);
-    m->oreq_pi = (m->oreq_pi + 1) % H_OREQ_N;
+    m->oreq_pi = (m->oreq_pi + 1) % m->oreq_n;
     h_wr(m, H_OREQ_PI(1), m->oreq_pi);
 }
 

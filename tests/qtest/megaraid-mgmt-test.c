@@ -43,8 +43,8 @@ static uint16_t mg_frame(MR *m, uint64_t cmd, uint32_t cmd_len,
     if (reserved_at >= 0) {
         f[reserved_at] = 0x5A;
     }
-    put_sge(f + 0x20, cmd, cmd_len, cmd_flags);
-    put_sge(f + 0x30, resp, resp_len, 0x0C);
+    h_put_sge(f + 0x20, cmd, cmd_len, cmd_flags);
+    h_put_sge(f + 0x30, resp, resp_len, 0x0C);
     return mr_admin(m, f, sizeof(f));
 }
 
@@ -1095,7 +1095,7 @@ static void test_malformed(void)
                g_test_rand_bit() ? dlen : 0);
         }
     }
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, 0);
     OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
     check_extents(m, 61);
     mr_stop(&r);

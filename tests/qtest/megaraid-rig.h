@@ -9,8 +9,9 @@
  * QOM access.  Include it from exactly one qtest source (QEMU builds each
  * qtest from one file); everything is static inline.
  *
- * Taken from megaraid-raid-test.c's helpers so that new qtests share one
- * copy (megaraid-mgmt-test.c uses it); rig_create() also takes nmem 0
+ * The DDF rig layer over megaraid-harness.h (the MPI3 host layer): MR is
+ * its HMR with the rig's ring sizes, a DATA_MAX data buffer and the
+ * events that arrive kept in m->events.  rig_create() also takes nmem 0
  * (blank drives only).
  */
 #ifndef MEGARAID_RIG_H
@@ -22,6 +23,7 @@
 #include "libqos/pci-pc.h"
 #include "qemu/bswap.h"
 #include "qobject/qdict.h"
+#include "megaraid-harness.h"
 
 /*
  * QEMU's qtest list builds each qtest from one source file, so the RAID
@@ -42,40 +44,19 @@
 #include "../../hw/raid/ddf-drive.c"
 #include "../../hw/raid/ddf-io.c"
 
-#define DEVFN           0x20
-#define AREQ_N          64
-#define AREP_N          128
-#define OREQ_N          64
+/* The rig's ring sizes (the MPI3 layer's defaults but a longer reply queue) */
+#define AREQ_N          H_AREQ_N
+#define AREP_N          H_AREP_N
+#define OREQ_N          H_OREQ_N
 #define OREP_N          64
-#define RFREE_N         65
-#define SFREE_N         17
+#define RFREE_N         H_RFREE_N
+#define SFREE_N         H_SFREE_N
 #define DATA_MAX        (1024 * 1024)
 
 #define DRIVE_BYTES     (16 * 1024 * 1024)
 #define STRIP_SECTORS   128                 /* 64 KiB */
 #define VD_HANDLE       0x300
 #define MAX_DRIVES      8
-
-/* Registers */
-#define R_IOC_CONFIG    0x0014
-#define R_IOC_STATUS    0x001C
-#define R_ADMIN_N       0x0024
-#define R_ADMIN_REQ     0x0028
-#define R_ADMIN_REP     0x0030
-#define R_AREQ_PI       0x1000
-#define R_AREP_CI       0x1004
-#define R_OREQ_PI1      0x1008
-#define R_OREP_CI1      0x100C
-#define R_RFREE_HOST    0x1C40
-#define R_SFREE_HOST    0x1C44
-
-#define ST_READY        0x01
-#define ST_FAULT        0x02
-
-/* Reply descriptor types */
-#define DT_ADDRESS      0x0
-#define DT_SUCCESS      0x1
-#define DT_STATUS       0x3
 
 /* Events and Device Page 0 */
 #define EV_DEVICE_ADDED         0x07
@@ -96,12 +77,7 @@
 #define DIR_WRITE               0x00040000
 #define DIR_READ                0x00080000
 
-typedef struct Desc {
-    int type;
-    uint16_t tag;
-    uint16_t status;
-    uint8_t frame[128];
-} Desc;
+typedef HDesc Desc;
 
 typedef struct Event {
     uint8_t event;
@@ -109,23 +85,7 @@ typedef struct Event {
     uint8_t page[64];
 } Event;
 
-typedef struct MR {
-    QOSState *qs;
-    QTestState *qts;
-    QPCIDevice *dev;
-    QPCIBar bar;
-    uint64_t areq, arep, msi;
-    uint32_t areq_pi, arep_ci;
-    bool arep_phase;
-    uint64_t rfree, sfree, frames, senses;
-    uint32_t rfree_host, sfree_host;
-    uint64_t oreq, orep;
-    uint32_t oreq_pi, orep_ci;
-    bool orep_phase;
-    uint16_t tag;
-    uint64_t data;              /* DATA_MAX bytes of guest RAM */
-    GArray *events;             /* Event, in arrival order */
-} MR;
+typedef HMR MR;
 
 /* The drive images of one test and the configuration written on them. */
 typedef struct Rig {
@@ -247,101 +207,12 @@ static inline RaidConfig *rig_load(Rig *r)
 
 /* ------------------------------------------------------ MPI3 bring-up */
 
-static inline uint32_t rd(MR *m, uint32_t off)
-{
-    return qpci_io_readl(m->dev, m->bar, off);
-}
-
-static inline void wr(MR *m, uint32_t off, uint32_t val)
-{
-    qpci_io_writel(m->dev, m->bar, off, val);
-}
-
-static inline uint64_t mr_alloc(MR *m, size_t size)
-{
-    uint64_t a = guest_alloc(&m->qs->alloc, size);
-
-    qtest_memset(m->qts, a, 0, size);
-    return a;
-}
-
-/* Debian's QEMU source carries no firmware: use the distribution's. */
-static inline const char *fw_args(void)
-{
-    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
-        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
-        return "";
-    }
-    return "-L /usr/share/seabios -L /usr/share/qemu ";
-}
-
-static inline void put_sge(uint8_t *p, uint64_t addr, uint32_t len,
-                           uint8_t flags)
-{
-    stq_le_p(p, addr);
-    stl_le_p(p + 8, len);
-    p[15] = flags;
-}
-
-static inline void mr_return_frame(MR *m, uint64_t addr)
-{
-    qtest_writeq(m->qts, m->rfree + m->rfree_host * 8, addr);
-    m->rfree_host = (m->rfree_host + 1) % RFREE_N;
-    wr(m, R_RFREE_HOST, m->rfree_host);
-}
-
-static inline void mr_return_sense(MR *m, uint64_t addr)
-{
-    qtest_writeq(m->qts, m->sfree + m->sfree_host * 8, addr);
-    m->sfree_host = (m->sfree_host + 1) % SFREE_N;
-    wr(m, R_SFREE_HOST, m->sfree_host);
-}
-
-/* Next descriptor of a reply ring, waiting up to @ms milliseconds. */
-static inline bool mr_poll(MR *m, uint64_t ring, uint32_t n, uint32_t *ci,
-                    bool *phase, uint32_t ci_reg, Desc *d, int ms)
-{
-    uint8_t raw[16];
-    uint16_t flags;
-
-    for (int i = 0; ; i++) {
-        qtest_memread(m->qts, ring + *ci * 16, raw, 16);
-        flags = lduw_le_p(raw + 14);
-        if ((flags & 1) == *phase) {
-            break;
-        }
-        if (i >= ms) {
-            return false;
-        }
-        g_usleep(1000);
-    }
-    memset(d, 0, sizeof(*d));
-    d->type = flags >> 12;
-    d->tag = lduw_le_p(raw + 12);
-    if (d->type == DT_STATUS) {
-        d->status = lduw_le_p(raw) & 0x7fff;
-    } else if (d->type == DT_ADDRESS) {
-        uint64_t addr = ldq_le_p(raw);
-
-        qtest_memread(m->qts, addr, d->frame, 128);
-        d->tag = lduw_le_p(d->frame);
-        d->status = lduw_le_p(d->frame + 0x0A) & 0x7fff;
-        mr_return_frame(m, addr);
-    }
-    *ci = (*ci + 1) % n;
-    if (*ci == 0) {
-        *phase = !*phase;
-    }
-    wr(m, ci_reg, *ci);
-    return true;
-}
-
 /* An event reply is kept in m->events; true if @d was one. */
 static inline bool mr_keep_event(MR *m, const Desc *d)
 {
     Event e = { 0 };
 
-    if (d->type != DT_ADDRESS || d->tag != 0xFFFF || d->frame[3] != 0x04) {
+    if (d->type != H_DT_ADDRESS || d->tag != 0xFFFF || d->frame[3] != 0x04) {
         return false;
     }
     e.event = d->frame[0x11];
@@ -361,8 +232,7 @@ static inline bool mr_keep_event(MR *m, const Desc *d)
 static inline void mr_admin_reply(MR *m, Desc *d)
 {
     do {
-        g_assert(mr_poll(m, m->arep, AREP_N, &m->arep_ci, &m->arep_phase,
-                         R_AREP_CI, d, 10000));
+        g_assert(h_admin_reply(m, d, 10000));
     } while (mr_keep_event(m, d));
 }
 
@@ -371,8 +241,7 @@ static inline void mr_pump_events(MR *m, int ms)
 {
     Desc d;
 
-    while (mr_poll(m, m->arep, AREP_N, &m->arep_ci, &m->arep_phase,
-                   R_AREP_CI, &d, ms)) {
+    while (h_admin_reply(m, &d, ms)) {
         g_assert_true(mr_keep_event(m, &d));
         ms = 0;
     }
@@ -380,13 +249,9 @@ static inline void mr_pump_events(MR *m, int ms)
 
 static inline uint16_t mr_admin(MR *m, const void *frame, size_t len)
 {
-    uint64_t slot = m->areq + m->areq_pi * 128;
     Desc d;
 
-    qtest_memset(m->qts, slot, 0, 128);
-    qtest_memwrite(m->qts, slot, frame, len);
-    m->areq_pi = (m->areq_pi + 1) % AREQ_N;
-    wr(m, R_AREQ_PI, m->areq_pi);
+    h_submit_admin(m, frame, len);
     mr_admin_reply(m, &d);
     g_assert_cmphex(d.tag, ==, lduw_le_p(frame));
     return d.status;
@@ -394,57 +259,32 @@ static inline uint16_t mr_admin(MR *m, const void *frame, size_t len)
 
 static inline void mr_ioc_init(MR *m)
 {
-    uint8_t f[64] = { 0 };
+    uint8_t f[64];
 
-    for (int i = 0; i < RFREE_N - 1; i++) {
-        qtest_writeq(m->qts, m->rfree + i * 8, m->frames + i * 128);
-    }
-    for (int i = 0; i < SFREE_N - 1; i++) {
-        qtest_writeq(m->qts, m->sfree + i * 8, m->senses + i * 256);
-    }
-    stw_le_p(f, 1);
-    f[3] = 0x02;
-    stl_le_p(f + 0x0C, 0x03002200);
-    f[0x19] = 3;
-    stw_le_p(f + 0x1C, RFREE_N);
-    stq_le_p(f + 0x20, m->rfree);
-    stw_le_p(f + 0x2C, SFREE_N);
-    stw_le_p(f + 0x2E, 256);
-    stq_le_p(f + 0x30, m->sfree);
+    h_ioc_init_frame(m, f);
     g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
-    m->rfree_host = RFREE_N - 1;
-    m->sfree_host = SFREE_N - 1;
-    wr(m, R_RFREE_HOST, m->rfree_host);
-    wr(m, R_SFREE_HOST, m->sfree_host);
+    h_post_free_queues(m);
 }
 
+/* Queue 1 of either kind (a request queue replies to reply queue 1). */
 static inline uint16_t mr_create_q(MR *m, bool reply, uint16_t size,
-                                   uint8_t flags,
-                            uint64_t base)
+                                   uint8_t flags, uint64_t base)
 {
-    uint8_t f[32] = { 0 };
+    uint8_t f[32];
 
-    stw_le_p(f, 1);
-    f[3] = reply ? 0x72 : 0x70;
-    f[0x0A] = flags;
-    stw_le_p(f + 0x0C, size);
-    stw_le_p(f + 0x0E, 1);
-    stw_le_p(f + 0x10, 1);
-    stq_le_p(f + 0x18, base);
+    h_create_q_frame(f, reply, 1, size, 1, flags, base);
     return mr_admin(m, f, sizeof(f));
 }
 
 /* Everything unmasked but what the driver masks too. */
 static inline void mr_event_notify(MR *m)
 {
-    uint8_t f[32] = { 0 };
+    static const uint32_t mask[4] = {
+        0xFDB9843F, 0xFFFFFFFA, 0xFFFFFFFF, 0xFFFFFFFF
+    };
+    uint8_t f[32];
 
-    stw_le_p(f, 1);
-    f[3] = 0x04;
-    stl_le_p(f + 0x10, 0xFDB9843F);
-    stl_le_p(f + 0x14, 0xFFFFFFFA);
-    stl_le_p(f + 0x18, 0xFFFFFFFF);
-    stl_le_p(f + 0x1C, 0xFFFFFFFF);
+    h_event_notify_frame(f, mask);
     g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
 }
 
@@ -465,7 +305,6 @@ static inline MR *mr_start(Rig *r, const char *ctrl_extra)
 {
     MR *m = g_new0(MR, 1);
     GString *cmd = g_string_new("");
-    uint64_t buf;
     uint8_t f[32] = { 0 };
 
     for (int i = 0; i < r->n; i++) {
@@ -475,51 +314,17 @@ static inline MR *mr_start(Rig *r, const char *ctrl_extra)
                                "interface=nvme%s ", i, r->path[i], i, i, i,
                                drive_extra);
     }
-    m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
-                          "-device megaraid-9600,id=raid0,addr=04.0%s %s",
-                          fw_args(), ctrl_extra ? ctrl_extra : "", cmd->str);
+    m->orep_n = OREP_N;
+    m->data_size = DATA_MAX;
+    h_launch(m, ctrl_extra, cmd->str);
     g_string_free(cmd, true);
-    m->qts = m->qs->qts;
     m->events = g_array_new(false, true, sizeof(Event));
-    m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
-    g_assert(m->dev);
-    qpci_device_enable(m->dev);
-    m->bar = qpci_iomap(m->dev, 0, NULL);
-    qpci_msix_enable(m->dev);
-    m->msi = mr_alloc(m, 4096);
-    for (int v = 0; v < 4; v++) {
-        uint64_t e = m->dev->msix_table_off + v * 16;
 
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e, m->msi + 4 * v);
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, 0);
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, v + 1);
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
-    }
-    m->areq = mr_alloc(m, AREQ_N * 128);
-    m->arep = mr_alloc(m, AREP_N * 16);
-    m->rfree = mr_alloc(m, RFREE_N * 8);
-    m->sfree = mr_alloc(m, SFREE_N * 8);
-    m->frames = mr_alloc(m, RFREE_N * 128);
-    m->senses = mr_alloc(m, SFREE_N * 256);
-    m->oreq = mr_alloc(m, OREQ_N * 128);
-    m->orep = mr_alloc(m, OREP_N * 16);
-    m->data = mr_alloc(m, DATA_MAX);
-    buf = mr_alloc(m, 4096);
-
-    m->arep_phase = true;
-    wr(m, R_ADMIN_N, AREP_N << 16 | AREQ_N);
-    wr(m, R_ADMIN_REQ, m->areq);
-    wr(m, R_ADMIN_REQ + 4, m->areq >> 32);
-    wr(m, R_ADMIN_REP, m->arep);
-    wr(m, R_ADMIN_REP + 4, m->arep >> 32);
-    wr(m, R_AREQ_PI, 0);
-    wr(m, R_AREP_CI, 0);
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 1);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+    g_assert_cmphex(h_enable(m) & (H_ST_READY | H_ST_FAULT), ==, H_ST_READY);
     /* IOC FACTS */
     stw_le_p(f, 1);
     f[3] = 0x01;
-    put_sge(f + 0x10, buf, 112, 0x08);
+    h_put_sge(f + 0x10, m->buf, 112, 0x08);
     g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
     mr_ioc_init(m);
     m->orep_phase = true;
@@ -535,10 +340,8 @@ static inline void mr_stop(Rig *r)
 {
     MR *m = r->m;
 
-    qtest_shutdown(m->qs);
     g_array_free(m->events, true);
-    g_free(m->dev);
-    g_free(m);
+    h_stop(m);
     r->m = NULL;
 }
 
@@ -586,7 +389,7 @@ static inline uint16_t mr_device_page0(MR *m, uint16_t handle, uint8_t *page)
     f[0x0F] = 0x02;                                 /* read current */
     stl_le_p(f + 0x10, 0x20000000u | handle);
     stw_le_p(f + 0x14, 64 / 4);
-    put_sge(f + 0x20, buf, 64, 0x08);
+    h_put_sge(f + 0x20, buf, 64, 0x08);
     qtest_memset(m->qts, buf, 0, 64);
     st = mr_admin(m, f, sizeof(f));
     qtest_memread(m->qts, buf, page, 64);
@@ -620,10 +423,8 @@ static inline uint16_t scsi_post(MR *m, uint16_t handle, const uint8_t *cdb,
     stl_le_p(f + 0x0C, dir);
     stl_le_p(f + 0x14, len);
     memcpy(f + 0x20, cdb, cdb_len);
-    put_sge(f + 0x40, len ? m->data : ~0ULL, len, 0x08);
-    qtest_memwrite(m->qts, m->oreq + m->oreq_pi * 128, f, 128);
-    m->oreq_pi = (m->oreq_pi + 1) % OREQ_N;
-    wr(m, R_OREQ_PI1, m->oreq_pi);
+    h_put_sge(f + 0x40, len ? m->data : ~0ULL, len, 0x08);
+    h_submit_op(m, f);
     return tag;
 }
 
@@ -634,14 +435,13 @@ static inline IoRes scsi_cmd(MR *m, uint16_t handle, const uint8_t *cdb,
     IoRes r = { .status = 0xff };
     Desc d;
 
-    g_assert_true(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
-                          R_OREP_CI1, &d, 30000));
+    g_assert_true(h_op_reply(m, &d, 30000));
     g_assert_cmphex(d.tag, ==, tag);
     r.ioc = d.status;
-    if (d.type == DT_SUCCESS) {
+    if (d.type == H_DT_SUCCESS) {
         r.status = 0;
         r.xfer = len;
-    } else if (d.type == DT_ADDRESS) {
+    } else if (d.type == H_DT_ADDRESS) {
         uint32_t sense_count = ldl_le_p(d.frame + 0x18);
         uint64_t sense_addr = ldq_le_p(d.frame + 0x30);
 
@@ -654,10 +454,10 @@ static inline IoRes scsi_cmd(MR *m, uint16_t handle, const uint8_t *cdb,
             g_assert_cmpuint(sense_addr, <, m->senses + SFREE_N * 256);
             qtest_memread(m->qts, sense_addr, sense, sizeof(sense));
             parse_sense(sense, &r);
-            mr_return_sense(m, sense_addr);
+            h_return_sense(m, sense_addr);
         }
     }
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, 0);
     return r;
 }
 
