@@ -4,9 +4,12 @@
  * megaraid-sim: background jobs of the array (rebuild, consistency check,
  * background and full initialization) as one coroutine per VD.
  *
- * Owns the job coroutine's loop (take a batch of rows under their stripe
- * lock, run the core's row plans, release, sleep as the rebuild rate
- * says), checkpoints of the cursor into the DDF metadata, what follows a
+ * Owns the job coroutine's loop (a pipeline of rows: each row runs in a
+ * worker coroutine of its own under the row's exclusive stripe lock,
+ * several rows in flight at once, their results counted in row order
+ * so the cursor never passes a row that is not written; then a sleep as
+ * the rebuild rate says), checkpoints of the cursor into the DDF
+ * metadata, what follows a
  * finished job (a second rebuild, background initialization), and
  * stopping.  With timing=on the pace is the model's instead of the duty
  * cycle: the job books its chunks of the *modelled* member extent with
@@ -33,10 +36,20 @@
 #include "evlog-array.h"
 #include "trace.h"
 
-/* Member I/O per stripe lock (rows are batched up to this). */
-#define MR_JOB_BATCH_BYTES      (1 * MiB)
-/* Longest time a batch holds its lock before it is cut short. */
+/* Member I/O of the rows in flight at once (the pipeline's window). */
+#define MR_JOB_WINDOW_BYTES     (8 * MiB)
+/* Rows in flight at most and at least (whatever their size). */
+#define MR_JOB_WINDOW_MAX       16
+#define MR_JOB_WINDOW_MIN       2
+/*
+ * A batch issues rows for this long (and, below rate 100 %, this much
+ * member I/O at most), then lets its rows finish: the duty cycle of a
+ * rate below 100 % is kept per batch.  At rate 100 % (or paced by the
+ * model) nothing rests between batches, and longer ones save drains.
+ */
 #define MR_JOB_BATCH_NS         (20 * SCALE_MS)
+#define MR_JOB_BATCH_BYTES      (1 * MiB)
+#define MR_JOB_BATCH_FULL_NS    (200 * SCALE_MS)
 /* Cursor checkpoint into the DDF metadata at most this often. */
 #define MR_JOB_CKPT_NS          (2 * NANOSECONDS_PER_SECOND)
 /* Longest single rate-limiting sleep (the rate may change meanwhile). */
@@ -74,12 +87,37 @@ typedef struct MRJobPace {
     uint64_t issue_t[MR_JOB_PACE_SLOTS];
 } MRJobPace;
 
-typedef struct MRJobRun {
+typedef struct MRJobRun MRJobRun;
+
+/*
+ * One row of the pipeline: its worker takes the row's exclusive stripe
+ * lock, plans the row from the states of that moment and runs the plan;
+ * the job's coroutine counts it (in row order) and releases the lock.
+ */
+typedef struct MRJobSlot {
+    MRJobRun *r;
+    Coroutine *co;
+    uint64_t row;
+    RaidJobRow jr;              /* the plan, owned until counted */
+    RaidStripeLock *lk;
+    RaidRunResult res;
+    /* the cursor the row was planned for */
+    uint32_t seq;
+    RaidJobKind kind;
+    uint32_t target_ref;
+    bool planned;               /* begin_at succeeded */
+    bool skipped;               /* the job may not run: row not run */
+    bool done;
+} MRJobSlot;
+
+struct MRJobRun {
     MRVirtualDisk *vd;
     Coroutine *co;
     QLIST_ENTRY(MRJobRun) next;
     QemuCoSleep sleep;
     bool sleeping;              /* parked in the rate-limiting sleep */
+    bool waiting;               /* waits for a pipeline row to finish */
+    MRJobSlot slot[MR_JOB_WINDOW_MAX];
     bool announce;              /* the job is new: refresh and store */
     RaidJobKind kind;           /* job of the current measurement */
     /* measurement of the current job in this run */
@@ -87,9 +125,10 @@ typedef struct MRJobRun {
     uint64_t start_row;
     uint64_t rows;
     int64_t work_ns;
+    int64_t batch_t0;           /* start of the batch running, or 0 */
     int64_t started_virt;       /* QEMU_CLOCK_VIRTUAL at the start */
     MRJobPace pace;             /* timing=on */
-} MRJobRun;
+};
 
 /*
  * Every running job, so that a shutdown stops them while the drives can
@@ -259,19 +298,23 @@ static void job_publish_progress(MRVirtualDisk *vd)
     }
 }
 
-static void job_lock_granted(void *opaque)
+static unsigned job_rate(MRVirtualDisk *vd)
 {
-    MRJobRun *r = opaque;
-
-    aio_co_wake(r->co);
+    return MAX(MIN(vd->array->rebuild_rate, 100), 1);
 }
 
-static uint64_t job_batch_rows(MRVirtualDisk *vd)
+static uint64_t job_row_bytes(MRVirtualDisk *vd)
 {
-    uint64_t row_bytes = (uint64_t)vd->layout.strip * 512 *
-                         MAX(vd->layout.members, 1);
+    return MAX((uint64_t)vd->layout.strip * 512 *
+               MAX(vd->layout.members, 1), 1);
+}
 
-    return MAX(MR_JOB_BATCH_BYTES / MAX(row_bytes, 1), 1);
+/* Rows in flight at once: the window's bytes of member I/O. */
+static unsigned job_window_rows(MRVirtualDisk *vd)
+{
+    uint64_t n = MR_JOB_WINDOW_BYTES / job_row_bytes(vd);
+
+    return MIN(MAX(n, MR_JOB_WINDOW_MIN), MR_JOB_WINDOW_MAX);
 }
 
 typedef enum MRBatchResult {
@@ -342,9 +385,138 @@ static MRBatchResult coroutine_fn job_row(MRJobRun *r, uint64_t first,
     return pr.finished ? MR_BATCH_FINISHED : MR_BATCH_OK;
 }
 
+static void job_slot_granted(void *opaque)
+{
+    MRJobSlot *sl = opaque;
+
+    aio_co_wake(sl->co);
+}
+
+/* A pipeline worker: lock the row, plan it, run it, tell the job. */
+static void coroutine_fn job_slot_co(void *opaque)
+{
+    MRJobSlot *sl = opaque;
+    MRJobRun *r = sl->r;
+    MRVirtualDisk *vd = r->vd;
+    RaidVd *v = mr_vd_cfg(vd);
+    GError *gerr = NULL;
+    const char *why;
+    bool now = false;
+
+    sl->lk = raid_stripe_lock(vd->locks, sl->row, sl->row, true,
+                              job_slot_granted, sl, &now);
+    if (!now) {
+        qemu_coroutine_yield();
+    }
+    /* States may have changed while waiting for the lock. */
+    if (vd->job_stop || !job_may_run(vd, &why)) {
+        sl->skipped = true;
+    } else if (!raid_job_row_begin_at(vd->array->cfg, vd->idx, &vd->layout,
+                                      sl->row, &sl->jr, &gerr)) {
+        trace_megaraid_err_job_row(vd->idx, gerr->message);
+        g_error_free(gerr);
+    } else {
+        sl->planned = true;
+        sl->seq = v->seq;
+        sl->kind = v->job.kind;
+        sl->target_ref = v->job.target_ref;
+        if (!sl->jr.plan) {
+            /* the job ended meanwhile: nothing to run */
+        } else if (sl->jr.plan->error) {
+            sl->res.ret = sl->jr.plan->error;
+        } else if (sl->jr.plan->has_rows &&
+                   (sl->jr.plan->first_row != sl->row ||
+                    sl->jr.plan->last_row != sl->row)) {
+            /* Never for the core's row plans: refuse rather than race. */
+            sl->res.ret = -ERANGE;
+        } else {
+            int ret = mr_vd_co_run_plan(vd, sl->jr.plan, &sl->res);
+
+            if (ret < 0 && sl->res.ret == 0) {
+                sl->res.ret = ret;
+            }
+        }
+    }
+    sl->done = true;
+    if (r->waiting) {
+        r->waiting = false;
+        aio_co_wake(r->co);
+    }
+}
+
+static void job_slot_start(MRJobRun *r, MRJobSlot *sl, uint64_t row)
+{
+    memset(sl, 0, sizeof(*sl));
+    sl->r = r;
+    sl->row = row;
+    sl->res.failed_member = UINT32_MAX;
+    sl->co = qemu_coroutine_create(job_slot_co, sl);
+    aio_co_enter(qemu_get_aio_context(), sl->co);
+}
+
 /*
- * Rows from the cursor on, under one exclusive stripe lock, until the
- * batch size, the time limit, a stop request or the end of the job.
+ * Count a finished row: it must be the cursor's row, for the cursor it
+ * was planned for.  @drop: an earlier row was not counted, so this one
+ * cannot be either (the cursor would pass the gap).
+ */
+static MRBatchResult job_slot_count(MRJobRun *r, MRJobSlot *sl, bool drop)
+{
+    MRVirtualDisk *vd = r->vd;
+    RaidConfig *cfg = vd->array->cfg;
+    RaidVd *v = mr_vd_cfg(vd);
+    RaidJobProgress pr = { 0 };
+    GError *gerr = NULL;
+    MRBatchResult ret = MR_BATCH_OK;
+
+    if (drop || sl->skipped) {
+        raid_plan_free(sl->jr.plan);
+        return MR_BATCH_OK;
+    }
+    if (!sl->planned) {
+        return MR_BATCH_FAILED;
+    }
+    /*
+     * While the row ran, a failure elsewhere may have given the VD a
+     * new cursor (a spare replaced the drive being rebuilt: rebuild
+     * from row 0 onto it).  Counting this row would advance that cursor
+     * over a row it never wrote: drop the result instead.
+     */
+    if (sl->jr.plan &&
+        (v->seq != sl->seq || v->job.kind != sl->kind ||
+         v->job.target_ref != sl->target_ref ||
+         v->job.next_row != sl->jr.row)) {
+        trace_megaraid_job_row_dropped(vd->idx, sl->jr.row);
+        raid_plan_free(sl->jr.plan);
+        return MR_BATCH_CHANGED;
+    }
+    if (!sl->jr.plan && v->job.next_row < v->job.total_rows) {
+        /* planned as "no row left" but rows are left: not ours */
+        return MR_BATCH_CHANGED;
+    }
+    if (!raid_job_row_end(cfg, vd->idx, &vd->layout, &sl->jr, &sl->res, &pr,
+                          &gerr)) {
+        trace_megaraid_err_job_row(vd->idx, gerr->message);
+        g_error_free(gerr);
+        return MR_BATCH_FAILED;
+    }
+    if (pr.mismatches) {
+        trace_megaraid_job_mismatch(vd->idx, sl->row, pr.total_mismatches);
+    }
+    r->rows += pr.rows;
+    if (pr.finished) {
+        ret = MR_BATCH_FINISHED;
+    }
+    return ret;
+}
+
+/*
+ * Rows from the cursor on (below @limit), a window of them in flight at
+ * once, until the batch time, a stop request, a state in which the job
+ * may not run, the end of the job, or a row that fails.  Rows are
+ * counted in order as they finish, each row's lock released only once
+ * the cursor has passed it and guest reads were told (the data path
+ * then sees the row rebuilt).  Returns once every row it started is
+ * finished.
  */
 static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
                                             uint64_t limit)
@@ -352,10 +524,13 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
     MRVirtualDisk *vd = r->vd;
     RaidVd *v = mr_vd_cfg(vd);
     uint64_t rows = vd->layout.rows;
-    uint64_t first = v->job.next_row, last;
-    RaidStripeLock *lk;
+    uint64_t first = v->job.next_row, issue = first, end;
+    unsigned window = job_window_rows(vd);
+    unsigned head = 0, n = 0;
+    bool full = job_rate(vd) >= 100 || vd->array->timing;
+    int64_t slice = full ? MR_JOB_BATCH_FULL_NS : MR_JOB_BATCH_NS;
     MRBatchResult ret = MR_BATCH_OK;
-    bool now = false;
+    bool issuing = true, drop = false;
     int64_t t0;
 
     *work_ns = 0;
@@ -363,29 +538,61 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
         /* Nothing left (e.g. resumed at the end): end finishes it. */
         return job_row(r, 0, 0);
     }
-    last = MIN(MIN(first + job_batch_rows(vd), rows), limit) - 1;
-    lk = raid_stripe_lock(vd->locks, first, last, true, job_lock_granted, r,
-                          &now);
-    if (!now) {
-        qemu_coroutine_yield();
+    end = MIN(rows, limit);
+    if (!full) {
+        end = MIN(end, first + MAX(MR_JOB_BATCH_BYTES / job_row_bytes(vd), 1));
     }
     t0 = now_ns();
-    while (ret == MR_BATCH_OK && v->job.next_row >= first &&
-           v->job.next_row <= last) {
-        const char *why;
+    r->batch_t0 = t0;
+    for (;;) {
+        MRJobSlot *sl;
 
-        /* States may have changed while waiting for the lock or a row. */
-        if (!job_may_run(vd, &why)) {
+        while (issuing && n < window) {
+            const char *why;
+
+            if (issue >= end || vd->job_stop || !job_may_run(vd, &why) ||
+                now_ns() - t0 >= slice) {
+                issuing = false;
+                break;
+            }
+            job_slot_start(r, &r->slot[(head + n) % MR_JOB_WINDOW_MAX],
+                           issue++);
+            n++;
+        }
+        if (n == 0) {
             break;
         }
-        ret = job_row(r, first, last);
-        if (vd->job_stop || now_ns() - t0 >= MR_JOB_BATCH_NS) {
-            break;
+        sl = &r->slot[head];
+        if (!sl->done) {
+            r->waiting = true;
+            qemu_coroutine_yield();
+            continue;
         }
+        if (!drop) {
+            MRBatchResult res = job_slot_count(r, sl, false);
+
+            if (sl->skipped) {
+                /* a state stopped the job: rows after it cannot count */
+                drop = true;
+                issuing = false;
+            } else if (res != MR_BATCH_OK) {
+                ret = res;
+                drop = true;
+                issuing = false;
+            } else {
+                job_publish_progress(vd);
+            }
+        } else {
+            job_slot_count(r, sl, true);
+        }
+        raid_stripe_unlock(vd->locks, sl->lk);
+        sl->lk = NULL;
+        head = (head + 1) % MR_JOB_WINDOW_MAX;
+        n--;
     }
     *work_ns = now_ns() - t0;
+    r->batch_t0 = 0;
     job_publish_progress(vd);
-    raid_stripe_unlock(vd->locks, lk);
     trace_megaraid_job_batch(vd->idx, first, v->job.next_row, *work_ns);
     return ret;
 }
@@ -425,11 +632,6 @@ static void job_measure_reset(MRJobRun *r)
 }
 
 /* ---- timing=on: the model's pace ---- */
-
-static unsigned job_rate(MRVirtualDisk *vd)
-{
-    return MAX(MIN(vd->array->rebuild_rate, 100), 1);
-}
 
 static TimingBgKind job_bg_kind(RaidJobKind k)
 {
@@ -913,11 +1115,14 @@ void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out)
     }
     if (r && r->kind == v->job.kind && r->rows) {
         int64_t el = now_ns() - r->started_ns;
+        /* the batch running counts as work up to now */
+        int64_t work = r->work_ns +
+                       (r->batch_t0 ? now_ns() - r->batch_t0 : 0);
 
         if (el > 0) {
             out->rows_per_s = r->rows * NANOSECONDS_PER_SECOND / el;
             out->bytes_per_s = out->rows_per_s * vd->layout.strip * 512;
-            out->busy_percent = MIN(r->work_ns * 100 / el, 100);
+            out->busy_percent = MIN(work * 100 / el, 100);
         }
         if (out->rows_per_s) {
             out->eta_s = (v->job.total_rows - MIN(v->job.next_row,

@@ -199,6 +199,17 @@ static uint32_t rebuild_target(const RaidConfig *cfg, int vd)
 bool raid_job_row_begin(RaidConfig *cfg, int vd, const RaidLayout *l,
                         RaidJobRow *jr, GError **errp)
 {
+    if (!vd_valid(cfg, vd, errp)) {
+        memset(jr, 0, sizeof(*jr));
+        return false;
+    }
+    return raid_job_row_begin_at(cfg, vd, l, cfg->vds[vd].job.next_row, jr,
+                                 errp);
+}
+
+bool raid_job_row_begin_at(RaidConfig *cfg, int vd, const RaidLayout *l,
+                           uint64_t row, RaidJobRow *jr, GError **errp)
+{
     RaidMemberState st[RAID_MAX_MEMBERS];
     RaidVd *v;
     uint32_t target = UINT32_MAX;
@@ -225,7 +236,13 @@ bool raid_job_row_begin(RaidConfig *cfg, int vd, const RaidLayout *l,
     if (v->job.next_row >= l->rows) {
         return true;            /* nothing left: row_end finishes it */
     }
-    jr->row = v->job.next_row;
+    if (row < v->job.next_row || row >= l->rows) {
+        ERR(errp, "VD %d: row %" G_GUINT64_FORMAT " is not ahead of the "
+            "%s cursor (row %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ")",
+            vd, row, raid_job_name(v->job.kind), v->job.next_row, l->rows);
+        return false;
+    }
+    jr->row = row;
     raid_config_vd_member_states(cfg, vd, st);
     switch (v->job.kind) {
     case RAID_JOB_REBUILD:

@@ -56,6 +56,14 @@ typedef struct RaidJobRow {
 
 bool raid_job_row_begin(RaidConfig *cfg, int vd, const RaidLayout *l,
                         RaidJobRow *jr, GError **errp);
+/*
+ * The same plan for a row at or ahead of the cursor, so that several rows
+ * can run at once (a pipeline).  Their results must still be given to
+ * raid_job_row_end() in row order, each when the cursor has reached it:
+ * end advances the cursor by one row and does not look at jr->row.
+ */
+bool raid_job_row_begin_at(RaidConfig *cfg, int vd, const RaidLayout *l,
+                           uint64_t row, RaidJobRow *jr, GError **errp);
 bool raid_job_row_end(RaidConfig *cfg, int vd, const RaidLayout *l,
                       RaidJobRow *jr, const RaidRunResult *res,
                       RaidJobProgress *out, GError **errp);
