@@ -21,7 +21,8 @@
  *   MRSIM_FUZZ_ITERS=20000 MRSIM_FUZZ_SEED=$RANDOM \
  *     QTEST_QEMU_BINARY=./qemu-system-x86_64 \
  *     tests/qtest/megaraid-fuzz-test --tap
- * A failing seed and batch are printed so that the run can be replayed.
+ * A failing seed and batch are printed so that the run can be replayed;
+ * MRSIM_FUZZ_QEMU_ARGS adds QEMU arguments (e.g. -trace 'megaraid_err_*').
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
@@ -40,6 +41,7 @@ typedef struct Fuzz {
     uint64_t scratch;           /* guest RAM the frames may point into */
     uint16_t tag;
     bool unplugged;
+    uint32_t replies[4];        /* consumed, by descriptor type / 4 */
 } Fuzz;
 
 static QTestState *fuzz_qts;
@@ -190,6 +192,17 @@ static void act_scsi_io(Fuzz *z)
     uint8_t f[128] = { 0 };
     int nsge = 1 + rnd(z, 4);
 
+    if (rnd(z, 2)) {
+        /* a valid READ or WRITE, lightly mutated: reaches the media path */
+        h_rw_frame(m, f, z->tag++, some_handle(z), rnd(z, 2), rnd(z, 2048),
+                   1 + rnd(z, 64));
+        h_put_sge(f + 0x40, z->scratch + 512 * rnd(z, 56), 32768, 0x08);
+        if (rnd(z, 2)) {
+            mutate(z, f, sizeof(f));
+        }
+        h_submit_op(m, f);
+        return;
+    }
     stw_le_p(f, z->tag++);
     f[3] = rnd(z, 8) ? 0x20 : 0x21;
     stw_le_p(f + 0x0A, some_handle(z));
@@ -253,7 +266,7 @@ static void act_doorbells(Fuzz *z)
             reg = rnd(z, 2) ? H_RFREE_HOST : H_SFREE_HOST;
             break;
         }
-        h_wr(m, reg, rnd(z, 2) ? rnd(z, 130) : rnd_edge(z));
+        h_wr(m, reg, rnd(z, 3) ? rnd(z, 64) : rnd_edge(z));
     }
 }
 
@@ -345,7 +358,9 @@ static void act_bringup(Fuzz *z)
     stw_le_p(f + 0x2C, H_SFREE_N);
     stw_le_p(f + 0x2E, 256);
     stq_le_p(f + 0x30, m->sfree);
-    mutate(z, f, sizeof(f));
+    if (rnd(z, 4) == 0) {
+        mutate(z, f, sizeof(f));
+    }
     h_submit_admin(m, f, sizeof(f));
     m->rfree_host = H_RFREE_N - 1;
     m->sfree_host = H_SFREE_N - 1;
@@ -419,6 +434,7 @@ static void act_consume(Fuzz *z)
         if (!h_op_reply(m, &d, 0) && !h_admin_reply(m, &d, 0)) {
             break;
         }
+        z->replies[d.type & 3]++;
     }
 }
 
@@ -525,14 +541,15 @@ static uint32_t env_u32(const char *name, uint32_t dflt)
 
 static void fuzz_run(uint32_t seed, uint32_t iters)
 {
-    HMR *m = h_start("-blockdev driver=null-co,node-name=n1,size=67108864,"
-                     "read-zeroes=on "
-                     "-device megaraid-drive,id=hd1,bus=raid0.0,slot=1,"
-                     "drive=n1,interface=sas "
-                     "-blockdev driver=null-co,node-name=n2,size=67108864,"
-                     "read-zeroes=on,latency-ns=2000000 "
-                     "-device megaraid-drive,id=hd2,bus=raid0.0,slot=2,"
-                     "drive=n2,interface=sata");
+    g_autofree char *args = g_strdup_printf(
+        "-blockdev driver=null-co,node-name=n1,size=67108864,read-zeroes=on "
+        "-device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=n1,"
+        "interface=sas "
+        "-blockdev driver=null-co,node-name=n2,size=67108864,read-zeroes=on,"
+        "latency-ns=2000000 "
+        "-device megaraid-drive,id=hd2,bus=raid0.0,slot=2,drive=n2,"
+        "interface=sata %s", g_getenv("MRSIM_FUZZ_QEMU_ARGS") ?: "");
+    HMR *m = h_start(args);
     Fuzz z = { .m = m, .tag = 0x100 };
     struct sigaction sa = { 0 };
     uint32_t counts[11] = { 0 };
@@ -608,12 +625,21 @@ static void fuzz_run(uint32_t seed, uint32_t iters)
         /* let timers (drive latency, fault phases) run */
         qtest_clock_step(m->qts, 10 * 1000 * 1000);
         check_alive(&z);
+        /* mostly keep the IOC up, so that frames get past the front door */
+        if ((!(h_rd(m, H_IOC_STATUS) & H_ST_READY) || !m->nhandles) &&
+            rnd(&z, 4)) {
+            alarm(FUZZ_HANG_SECONDS);
+            act_bringup(&z);
+            alarm(0);
+        }
     }
     g_test_message("seed %u: %u batches; bringup %u admin %u scsi %u "
                    "doorbells %u registers %u resets %u msix %u scribbles %u "
-                   "consume %u qmp %u clock %u", seed, iters, counts[0],
+                   "consume %u qmp %u clock %u; replies seen: address %u "
+                   "success %u status %u other %u", seed, iters, counts[0],
                    counts[1], counts[2], counts[3], counts[4], counts[5],
-                   counts[6], counts[7], counts[8], counts[9], counts[10]);
+                   counts[6], counts[7], counts[8], counts[9], counts[10],
+                   z.replies[0], z.replies[1], z.replies[3], z.replies[2]);
     g_rand_free(z.rand);
     /* QEMU exits cleanly after all of it */
     h_stop(m);
