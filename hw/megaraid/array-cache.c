@@ -28,7 +28,14 @@
  *    and the file has no holes; a write is acknowledged only once an
  *    fdatasync that started after its record was written has returned
  *    (group commit: one fdatasync covers every record written before it);
- *  - before a range goes below the cache (write-through, FUA, unmap) while
+ *  - FUA writes and SYNCHRONIZE CACHE of a write-back VD whose CacheVault
+ *    is optimal complete once journaled, as on the card (the journal is
+ *    its non-volatile cache): a FUA write is cached like any other, and a
+ *    SYNCHRONIZE CACHE only flushes the members if data went to them
+ *    without a journal record (write-through) since their last flush.
+ *    Otherwise (write-through VD, CacheVault failed or absent, no
+ *    journal) FUA writes through and SYNCHRONIZE CACHE destages;
+ *  - before a range goes below the cache (write-through, unmap) while
  *    the journal holds records of the VD, its dirty data is destaged, the
  *    members are flushed and an invalidate record is made durable, so a
  *    replay never writes older journaled data over newer data;
@@ -75,6 +82,7 @@ struct MRVdCache {
     QEMUTimer *timer;           /* idle destage and error retry */
     bool journaled;             /* journal holds records of this VD */
     bool members_dirty;         /* member writes since the last flush */
+    bool members_unjournaled;   /* of them, writes the journal lacks */
 };
 
 /*
@@ -405,10 +413,14 @@ static int coroutine_fn mr_cache_co_member_flush(MRVdCache *c)
 {
     int ret;
 
+    bool unjournaled = c->members_unjournaled;
+
     c->members_dirty = false;
+    c->members_unjournaled = false;
     ret = mr_vd_co_io(c->vd, RAID_OP_FLUSH, 0, 0, NULL);
     if (ret < 0) {
         c->members_dirty = true;
+        c->members_unjournaled |= unjournaled;
     }
     return ret;
 }
@@ -702,6 +714,21 @@ static int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
 
 /* ---- data path ---- */
 
+/*
+ * Is the VD's cache non-volatile now: write-back with the CacheVault
+ * optimal and the journal open and healthy?  Then an acknowledged cached
+ * write is durable (its record was fdatasync'ed before the ack), so FUA
+ * and SYNCHRONIZE CACHE need not go below the cache.
+ */
+static bool mr_cache_nonvolatile(MRVirtualDisk *vd)
+{
+    MRJournal *j = vd->array->journal;
+
+    return vd->cache && j && j->fd >= 0 && !j->failed &&
+           vd->array->cachevault == MR_CV_OPTIMAL &&
+           mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+}
+
 static int coroutine_fn mr_cache_co_write_through(MRVdCache *c, uint64_t lba,
                                                   uint64_t sectors,
                                                   QEMUIOVector *qiov,
@@ -713,7 +740,9 @@ static int coroutine_fn mr_cache_co_write_through(MRVdCache *c, uint64_t lba,
         return ret;
     }
     ret = mr_vd_co_io(c->vd, RAID_OP_WRITE, lba, sectors, qiov);
+    /* after completion: a flush that started earlier missed it */
     c->members_dirty = true;
+    c->members_unjournaled = true;
     if (!ret && fua) {
         ret = mr_cache_co_member_flush(c);
     }
@@ -813,8 +842,9 @@ static int coroutine_fn mr_cache_co_do_write(MRVirtualDisk *vd,
 {
     MRVdCache *c = vd->cache;
     MRJournal *j = vd->array->journal;
-    bool wb = c && j && !fua && !(j->fd >= 0 && j->failed) &&
-              mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+    bool wb = c && j && !(j->fd >= 0 && j->failed) &&
+              mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH &&
+              (!fua || mr_cache_nonvolatile(vd));
     int ret;
 
     trace_megaraid_cache_write(vd->idx, lba, sectors, wb, fua);
@@ -890,29 +920,31 @@ static int coroutine_fn mr_cache_co_do_read(MRVirtualDisk *vd,
 }
 
 /*
- * SYNCHRONIZE CACHE.  With the journal open (the CacheVault's flash), the
- * cached data of acknowledged writes is already durable, as on the real
- * card, so only the members are flushed (data that went write-through).
- * Without a journal, or when the VD is write-through, every dirty line is
- * destaged first.
+ * SYNCHRONIZE CACHE.  With the cache non-volatile (the journal open on a
+ * healthy CacheVault's flash), the cached data of acknowledged writes is
+ * already durable, as on the real card, and so is what was destaged of
+ * it (its records stay until the members are flushed): it completes at
+ * once, unless data went to the members without a record (write-through)
+ * since their last flush; only then are the members flushed.  Without a
+ * journal, with the CacheVault failed or absent, or when the VD is
+ * write-through, every dirty line is destaged and the members flushed.
  */
 static int coroutine_fn mr_cache_co_do_flush(MRVirtualDisk *vd)
 {
     MRVdCache *c = vd->cache;
-    MRJournal *j = vd->array->journal;
-    bool durable = j && j->fd >= 0 && !j->failed &&
-                   mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+    bool durable = mr_cache_nonvolatile(vd);
     int ret;
 
     if (!c) {
         return mr_vd_co_io(vd, RAID_OP_FLUSH, 0, 0, NULL);
     }
     trace_megaraid_cache_flush(vd->idx, !durable, g_tree_nnodes(c->lines));
-    if (!durable) {
-        ret = mr_cache_co_destage_all(c);
-        if (ret < 0) {
-            return ret;
-        }
+    if (durable) {
+        return c->members_unjournaled ? mr_cache_co_member_flush(c) : 0;
+    }
+    ret = mr_cache_co_destage_all(c);
+    if (ret < 0) {
+        return ret;
     }
     return mr_cache_co_member_flush(c);
 }

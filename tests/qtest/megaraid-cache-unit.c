@@ -687,7 +687,11 @@ static void test_idle_destage(void)
     unlink(j);
 }
 
-/* SYNCHRONIZE CACHE: journaled data needs no destage; volatile does. */
+/*
+ * SYNCHRONIZE CACHE: journaled data needs no destage and no member flush
+ * (it completes once journaled); data written through since the last
+ * member flush needs the flush; volatile data is destaged.
+ */
 static void test_flush(void)
 {
     g_autofree char *j = jpath("flush.jnl");
@@ -699,6 +703,15 @@ static void test_flush(void)
     t_write(t, 0, 32, 1, false);
     g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
     g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpuint(t->flushes, ==, 0);
+    /* a write the journal does not hold: the members are flushed once */
+    t->policy = MR_WP_WRITE_THROUGH;
+    t_write(t, 100, 8, 2, false);
+    t->policy = MR_WP_WRITE_BACK;
+    g_assert_cmpuint(t->writes, ==, 1);
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    g_assert_cmpuint(t->flushes, ==, 1);
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
     g_assert_cmpuint(t->flushes, ==, 1);
     ta_free(ta);
     unlink(j);
@@ -713,6 +726,79 @@ static void test_flush(void)
     t_check_disk(t);
     g_assert_cmpuint(t->flushes, ==, 1);
     ta_free(ta);
+}
+
+/*
+ * FUA on a write-back VD with a healthy CacheVault completes once
+ * journaled, as on the card: the data stays dirty in the cache, its
+ * record is in the journal (a kill -9 replays it), the members are not
+ * written.  With the CacheVault failed (always-write-back), without a
+ * journal, or on a write-through VD, FUA still writes through and flushes.
+ */
+static void test_fua(void)
+{
+    g_autofree char *j1 = jpath("fua1.jnl"), *j2 = jpath("fua2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 1, NULL, 0), *tb;
+    MRCacheStats cs;
+    TVd *t;
+    int64_t jsize;
+
+    ta_start(ta);
+    t = ta->t[0];
+    jsize = file_size(j1);
+    t_write(t, 40, 24, 1, true);
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpuint(t->flushes, ==, 0);
+    g_assert_cmpint(file_size(j1), >=, jsize + 24 * 512);
+    g_assert_true(mr_cache_vd_dirty(&t->vd));
+    mr_cache_stats(&ta->a, &cs);
+    g_assert_cmpuint(cs.dirty_bytes, ==, 24 * 512);
+    g_assert_cmpuint(cs.journal_records, ==, 1);
+    t_check_read(t, 32, 40);
+    /* SYNCHRONIZE CACHE after it: nothing below the cache either */
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpuint(t->flushes, ==, 0);
+    /* acknowledged, so a kill -9 now must not lose it */
+    tb = ta_crash(ta, j2, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    ta_free(tb);
+
+    /* CacheVault failed, the VD kept write-back: FUA goes through */
+    t->policy = MR_WP_ALWAYS_WRITE_BACK;
+    ta->a.cachevault = MR_CV_FAILED;
+    t_write(t, 300, 8, 2, true);
+    g_assert_cmpuint(t->writes, >, 0);
+    g_assert_cmpuint(t->flushes, >, 0);
+    g_assert(!memcmp(t->disk + 300 * 512, t->model + 300 * 512, 8 * 512));
+    /* and SYNCHRONIZE CACHE destages what is cached */
+    t_write(t, 600, 8, 3, false);
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    t_check_disk(t);
+
+    /* CacheVault optimal again but the VD write-through: through too */
+    ta->a.cachevault = MR_CV_OPTIMAL;
+    t->policy = MR_WP_WRITE_THROUGH;
+    t->writes = t->flushes = 0;
+    t_write(t, 900, 8, 4, true);
+    g_assert_cmpuint(t->writes, ==, 1);
+    g_assert_cmpuint(t->flushes, ==, 1);
+    t_check_disk(t);
+    ta_free(ta);
+
+    /* no journal (always-write-back, volatile cache): through */
+    ta = ta_new(NULL, 1 * MiB, 1, NULL, 0);
+    ta_start(ta);
+    t = ta->t[0];
+    t->policy = MR_WP_ALWAYS_WRITE_BACK;
+    t_write(t, 0, 16, 5, true);
+    g_assert_cmpuint(t->writes, ==, 1);
+    g_assert_cmpuint(t->flushes, ==, 1);
+    t_check_disk(t);
+    ta_free(ta);
+    unlink(j1);
+    unlink(j2);
 }
 
 /* CacheVault failed: the VD turns write-through and is destaged. */
@@ -1044,6 +1130,7 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/cache/bad-journal", test_bad_journal);
     g_test_add_func("/megaraid/cache/idle-destage", test_idle_destage);
     g_test_add_func("/megaraid/cache/flush", test_flush);
+    g_test_add_func("/megaraid/cache/fua", test_fua);
     g_test_add_func("/megaraid/cache/policy-change", test_policy_change);
     g_test_add_func("/megaraid/cache/destage-error", test_destage_error);
     g_test_add_func("/megaraid/cache/small-cache", test_small_cache);
