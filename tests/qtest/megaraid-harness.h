@@ -18,6 +18,10 @@
 #include "libqos/libqos-pc.h"
 #include "libqos/pci-pc.h"
 #include "qemu/bswap.h"
+#include "qobject/qbool.h"
+#include "qobject/qdict.h"
+#include "qobject/qnum.h"
+#include "qobject/qstring.h"
 #include "hw/pci/pci_regs.h"
 
 #define H_DEVFN         0x20
@@ -80,6 +84,7 @@ typedef struct HMR {
     int nhandles;
     /* ring sizes in entries; h_launch() fills the ones left 0 */
     uint32_t areq_n, arep_n, oreq_n, orep_n, rfree_n, sfree_n;
+    int admin_ms;               /* admin reply wait in h_admin; 0: 5 s */
     size_t data_size;           /* > 0: h_launch() allocates m->data */
     uint64_t data;
     uint16_t tag;               /* free for the layer above */
@@ -315,7 +320,7 @@ static inline uint16_t h_admin(HMR *m, const void *frame, size_t len)
 
     h_submit_admin(m, frame, len);
     do {
-        if (!h_admin_reply(m, &d, 5000)) {
+        if (!h_admin_reply(m, &d, m->admin_ms ? m->admin_ms : 5000)) {
             return 0xFFFF;
         }
     } while (d.tag == 0xFFFF);      /* events */
@@ -435,8 +440,8 @@ static inline void h_port_enable(HMR *m)
     g_assert_cmphex(d.status, ==, 0);
 }
 
-/* Everything up to PORT ENABLE with operational queue pair 1. */
-static inline void h_bringup(HMR *m)
+/* Admin queues, IOC FACTS (into m->buf) and IOC INIT. */
+static inline void h_init(HMR *m)
 {
     uint8_t f[32] = { 0 };
 
@@ -446,6 +451,12 @@ static inline void h_bringup(HMR *m)
     h_put_sge(f + 0x10, m->buf, 112, 0x08);
     g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
     h_ioc_init(m);
+}
+
+/* Everything up to PORT ENABLE with operational queue pair 1. */
+static inline void h_bringup(HMR *m)
+{
+    h_init(m);
     m->oreq_pi = 0;
     m->orep_ci = 0;
     m->orep_phase = true;
@@ -478,6 +489,103 @@ static inline void h_rw_frame(HMR *m, uint8_t *f, uint16_t tag,
     stl_be_p(f + 0x22, lba);
     stw_be_p(f + 0x27, n);
     h_put_sge(f + 0x40, m->buf, n * 512, 0x08);
+}
+
+/* ----------------------------------------------------------------- QOM */
+
+static inline QDict *qts_qom_set(QTestState *qts, const char *path,
+                                 const char *prop, QObject *val)
+{
+    QDict *args = qdict_new();
+
+    qdict_put_str(args, "path", path);
+    qdict_put_str(args, "property", prop);
+    qdict_put_obj(args, "value", val);
+    return qtest_qmp(qts, "{'execute': 'qom-set', 'arguments': %p}", args);
+}
+
+/* qom-set that must succeed (the error is logged if it does not). */
+static inline void qts_qom_set_ok(QTestState *qts, const char *path,
+                                  const char *prop, QObject *val)
+{
+    QDict *rsp = qts_qom_set(qts, path, prop, val);
+
+    if (!qdict_haskey(rsp, "return")) {
+        g_test_message("qom-set %s %s: %s", path, prop,
+                       qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+    }
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+}
+
+static inline void qts_qom_set_str(QTestState *qts, const char *path,
+                                   const char *prop, const char *val)
+{
+    qts_qom_set_ok(qts, path, prop, QOBJECT(qstring_from_str(val)));
+}
+
+static inline void qts_qom_set_int(QTestState *qts, const char *path,
+                                   const char *prop, int64_t val)
+{
+    qts_qom_set_ok(qts, path, prop, QOBJECT(qnum_from_int(val)));
+}
+
+static inline QDict *qts_qom_get(QTestState *qts, const char *path,
+                                 const char *prop)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': %s, 'property': %s}}", path, prop);
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    return rsp;
+}
+
+static inline char *qom_get_str(HMR *m, const char *path, const char *prop)
+{
+    QDict *rsp = qts_qom_get(m->qts, path, prop);
+    char *s = g_strdup(qdict_get_str(rsp, "return"));
+
+    qobject_unref(rsp);
+    return s;
+}
+
+static inline int64_t qom_get_int(HMR *m, const char *path, const char *prop)
+{
+    QDict *rsp = qts_qom_get(m->qts, path, prop);
+    int64_t v = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return v;
+}
+
+static inline void qom_set_str(HMR *m, const char *path, const char *prop,
+                               const char *val)
+{
+    qts_qom_set_str(m->qts, path, prop, val);
+}
+
+static inline void qom_set_int(HMR *m, const char *path, const char *prop,
+                               int64_t val)
+{
+    qts_qom_set_int(m->qts, path, prop, val);
+}
+
+static inline void qom_set_bool(HMR *m, const char *path, const char *prop,
+                                bool val)
+{
+    qts_qom_set_ok(m->qts, path, prop, QOBJECT(qbool_from_bool(val)));
+}
+
+/* A qom-set the device must refuse: true if it did. */
+static inline bool qom_set_fails(HMR *m, const char *path, const char *prop,
+                                 const char *val)
+{
+    QDict *rsp = qts_qom_set(m->qts, path, prop,
+                             QOBJECT(qstring_from_str(val)));
+    bool failed = qdict_haskey(rsp, "error");
+
+    qobject_unref(rsp);
+    return failed;
 }
 
 #endif

@@ -12,28 +12,7 @@
  * does).  Offsets are written from the MPI 3.0 interface description.
  */
 #include "qemu/osdep.h"
-#include "qobject/qdict.h"
-#include "megaraid-harness.h"
-
-/*
- * QEMU's qtest list builds each qtest from one source file: the RAID
- * core's configuration and DDF code that writes the array is compiled in
- * (config.c and ddf-config.c each have a static level_spanned()).
- */
-#include "../../hw/raid/geometry.c"
-#include "../../hw/raid/config.c"
-#include "../../hw/raid/config-state.c"
-#include "../../hw/raid/ddf-crc.c"
-#include "../../hw/raid/ddf-meta.c"
-#include "../../hw/raid/ddf-encode.c"
-#include "../../hw/raid/ddf-decode.c"
-#define level_spanned ddf_config_level_spanned
-#include "../../hw/raid/ddf-config.c"
-#undef level_spanned
-#include "../../hw/raid/ddf-drive.c"
-#include "../../hw/raid/ddf-io.c"
-
-#define DRIVE_BYTES     (16 * 1024 * 1024)
+#include "megaraid-rig.h"
 
 /* PEL actions, statuses, locales, classes; IOC statuses */
 #define PEL_GET_SEQNUM  0x01
@@ -84,49 +63,23 @@ typedef struct Seq {
 
 /*
  * Two blank images made one RAID 1 (slots 1 and 2), a third a global hot
- * spare (slot 3) if @spare; hd0 stays JBOD.
+ * spare (slot 3) if @spare; hd0 stays JBOD.  No background
+ * initialization: the log holds only what a test does.
  */
 static void pel_images(Pel *p, bool spare)
 {
-    uint8_t guid[RAID_GUID_LEN];
-    RaidVdSpec spec = { .level = RAID_LEVEL_1, .strip = 128,
-                        .name = "peltest",
-                        .cache = RAID_CACHE_READ_ALLOWED };
-    int members[2] = { 0, 1 };
-    GError *err = NULL;
-    RaidConfig *cfg;
-    int fd;
+    RigLayout l = {
+        .n = spare ? 3 : 2, .nmem = 2, .nspare = spare ? 1 : 0,
+        .first_slot = 1,
+        .spec = {
+            .level = RAID_LEVEL_1, .strip = 128, .name = "peltest",
+            .cache = RAID_CACHE_READ_ALLOWED,
+        },
+        .settled = true,
+    };
 
-    memcpy(guid, "LSI     MRSIM00000000001", RAID_GUID_LEN);
-    cfg = raid_config_new(guid);
-    memcpy(cfg->header_guid, "LSI     PELTHDR0", 16);
-    stl_be_p(cfg->header_guid + 16, g_random_int());
-    for (int i = 0; i < (spare ? 3 : 2); i++) {
-        fd = g_file_open_tmp("megaraid-pel-test-XXXXXX", &p->path[i], NULL);
-        g_assert(fd >= 0);
-        g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
-        close(fd);
-        memcpy(guid, "LSI     PELTESTPD", 16);
-        stl_be_p(guid + 16, g_random_int());
-        stl_be_p(guid + 20, i);
-        g_assert_cmpint(raid_config_add_pd(cfg, guid, i + 1,
-                                           DRIVE_BYTES / 512, &err), ==, i);
-        g_assert_no_error(err);
-        cfg->pds[i].path = g_strdup(p->path[i]);
-    }
-    g_assert_cmpint(raid_config_create_vd(cfg, members, 2, &spec, &err), ==,
-                    0);
-    g_assert_no_error(err);
-    if (spare) {
-        g_assert_true(raid_config_add_spare(cfg, 2, -1, &err));
-    }
-    /* no background initialization: the log holds only what a test does */
-    cfg->vds[0].initialized = true;
-    cfg->vds[0].consistent = true;
-    cfg->vds[0].job.kind = RAID_JOB_NONE;
-    g_assert_true(ddf_store_config(cfg, &err));
-    g_assert_no_error(err);
-    raid_config_free(cfg);
+    rig_tmp_paths(p->path, l.n, "megaraid-pel-test");
+    rig_write_ddf(p->path, &l, NULL);
 }
 
 static void pel_boot(Pel *p)
@@ -145,15 +98,9 @@ static void pel_boot(Pel *p)
         "%s -drive if=none,id=d3,format=raw,file=%s "
         "-device megaraid-drive,id=hd3,bus=raid0.0,slot=3,drive=d3,"
         "interface=nvme", extra, p->path[2]) : NULL;
-    uint8_t f[32] = { 0 };
     HMR *m = h_start(spare ? spare : extra);
 
-    g_assert_cmphex(h_enable(m) & (H_ST_READY | H_ST_FAULT), ==, H_ST_READY);
-    stw_le_p(f, 1);
-    f[3] = 0x01;                        /* IOC FACTS */
-    h_put_sge(f + 0x10, m->buf, 112, 0x08);
-    g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0);
-    h_ioc_init(m);
+    h_init(m);
     p->m = m;
     p->data = h_alloc(m, 64 * 1024);
 }
@@ -347,17 +294,6 @@ static int pel_wait_done(Pel *p, int ms, GArray *ev)
     return lduw_le_p(d.frame + 0x14);
 }
 
-static void qom_set_str(Pel *p, const char *path, const char *prop,
-                        const char *val)
-{
-    QDict *r = qtest_qmp(p->m->qts, "{'execute': 'qom-set', 'arguments': "
-                         "{'path': %s, 'property': %s, 'value': %s}}",
-                         path, prop, val);
-
-    g_assert_false(qdict_haskey(r, "error"));
-    qobject_unref(r);
-}
-
 /* ------------------------------------------------------------- tests */
 
 static void test_seqnum_and_log(void)
@@ -438,7 +374,7 @@ static void test_wait_drive_failure(void)
     pel_wait_submit(p, s.newest + 1, LOC_PD, 0, 0);
     g_assert_cmpint(pel_wait_done(p, 300, ev), ==, -1);   /* held */
 
-    qom_set_str(p, "/machine/peripheral/hd2", "state", "offline");
+    qom_set_str(p->m, "/machine/peripheral/hd2", "state", "offline");
     g_assert_cmpint(pel_wait_done(p, 5000, ev), ==, PELS_SUCCESS);
     for (int k = 0; k < 16; k++) {
         HDesc d;
@@ -533,7 +469,7 @@ static void test_abort(void)
     /* a new WAIT can be armed and completes on the next entry */
     s = pel_seq(p);
     pel_wait_submit(p, s.newest + 1, LOC_ALL, 0, 0);
-    qom_set_str(p, "/machine/peripheral/raid0", "cachevault", "failed");
+    qom_set_str(p->m, "/machine/peripheral/raid0", "cachevault", "failed");
     g_assert_cmpint(pel_wait_done(p, 5000, NULL), ==, PELS_SUCCESS);
     pel_free(p);
 }
@@ -644,7 +580,7 @@ static void test_rebuild_entries(void)
                             "{'path': '/machine/peripheral/raid0', "
                             "'property': 'rebuild-rate', 'value': 100}}"));
     from = pel_seq(p).newest + 1;
-    qom_set_str(p, "/machine/peripheral/hd1", "state", "offline");
+    qom_set_str(p->m, "/machine/peripheral/hd1", "state", "offline");
     for (i = 0; i < 600; i++) {
         n = pel_log(p, from, LOC_VD, 0, 100, &st);
         if (pel_find(p, n, EV_JOB_DONE, e) >= 0) {
@@ -699,7 +635,7 @@ static void test_persist(void)
     Seq s1, s2;
 
     pel_boot(p);
-    qom_set_str(p, "/machine/peripheral/hd1", "state", "offline");
+    qom_set_str(p->m, "/machine/peripheral/hd1", "state", "offline");
     s1 = pel_seq(p);
     pel_stop(p);                /* QEMU quits: the shutdown entry */
 

@@ -16,37 +16,20 @@
 #include "qobject/qnum.h"
 #include "hw/megaraid/evlog.h"
 
-/*
- * The arrays are written as DDF onto temporary images with the RAID
- * core, as megaraid-img does (QEMU builds a qtest from one file, so the
- * sources are included; two files have a static level_spanned()).
- */
-#include "../../hw/raid/geometry.c"
-#include "../../hw/raid/config.c"
-#include "../../hw/raid/config-state.c"
-#include "../../hw/raid/ddf-crc.c"
-#include "../../hw/raid/ddf-meta.c"
-#include "../../hw/raid/ddf-encode.c"
-#include "../../hw/raid/ddf-decode.c"
-#define level_spanned ddf_config_level_spanned
-#include "../../hw/raid/ddf-config.c"
-#undef level_spanned
-#include "../../hw/raid/ddf-drive.c"
-#include "../../hw/raid/ddf-io.c"
-
 #define NDRIVES         5       /* 0-2 RAID 5, 3 global spare, 4 blank */
 #define NMEMBERS        3
 #define SPARE           3
 #define JBOD            4
 #define DRIVE_BYTES     (64 * 1024 * 1024)
-#define STRIP_SECTORS   128     /* 64 KiB */
-#define CTRL            "/machine/peripheral/raid0"
 
-typedef struct Rig {
+/* The DDF rig layer writes the arrays (as megaraid-img does). */
+#include "megaraid-rig.h"
+
+typedef struct QmpRig {
     char *path[NDRIVES];
     uint64_t vd_bytes;
     QTestState *qts;
-} Rig;
+} QmpRig;
 
 /*
  * Write a RAID 5 onto the images @path (created, DRIVE_BYTES each): the
@@ -56,83 +39,28 @@ typedef struct Rig {
 static uint64_t write_array(char **path, int n, int nmem, int nspare,
                             const char *name, uint8_t cache)
 {
-    uint8_t guid[RAID_GUID_LEN];
-    RaidVdSpec spec = {
-        .level = RAID_LEVEL_5,
-        .strip = STRIP_SECTORS,
-        .name = name,
-        .cache = RAID_CACHE_READ_ALLOWED | cache,
+    RigLayout l = {
+        .n = n, .nmem = nmem, .nspare = nspare,
+        .spec = {
+            .level = RAID_LEVEL_5,
+            .name = name,
+            .cache = RAID_CACHE_READ_ALLOWED | cache,
+        },
     };
-    g_autofree int *members = g_new(int, nmem);
-    GError *err = NULL;
-    RaidConfig *cfg;
-    uint64_t bytes;
-    int v;
 
-    memcpy(guid, "LSI     MRSIM00000000001", RAID_GUID_LEN);
-    cfg = raid_config_new(guid);
-    memcpy(cfg->header_guid, "LSI     QMPTSHDR", 16);
-    stl_be_p(cfg->header_guid + 16, g_random_int());
-    stl_be_p(cfg->header_guid + 20, g_random_int());
-    for (int i = 0; i < n; i++) {
-        int fd = open(path[i], O_RDWR | O_CREAT | O_TRUNC, 0600);
-        int pd;
-
-        g_assert(fd >= 0);
-        g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
-        close(fd);
-        if (i >= nmem + nspare) {
-            continue;
-        }
-        memcpy(guid, "LSI     QMPTSTPD", 16);
-        stl_be_p(guid + 16, g_random_int());
-        stl_be_p(guid + 20, i);
-        pd = raid_config_add_pd(cfg, guid, i, DRIVE_BYTES / 512, &err);
-        g_assert_no_error(err);
-        cfg->pds[pd].path = g_strdup(path[i]);
-    }
-    for (int i = 0; i < nmem; i++) {
-        members[i] = i;
-    }
-    v = raid_config_create_vd(cfg, members, nmem, &spec, &err);
-    g_assert_no_error(err);
-    for (int i = nmem; i < nmem + nspare; i++) {
-        raid_config_add_spare(cfg, i, -1, &err);
-        g_assert_no_error(err);
-    }
-    g_assert_true(ddf_store_config(cfg, &err));
-    g_assert_no_error(err);
-    bytes = cfg->vds[v].size * 512;
-    raid_config_free(cfg);
-    return bytes;
+    return rig_write_ddf(path, &l, NULL) * 512;
 }
 
-static void rig_create(Rig *r)
+static void qmp_rig_create(QmpRig *r)
 {
     memset(r, 0, sizeof(*r));
-    for (int i = 0; i < NDRIVES; i++) {
-        int fd = g_file_open_tmp("megaraid-qmp-test-XXXXXX", &r->path[i],
-                                 NULL);
-
-        g_assert(fd >= 0);
-        close(fd);
-    }
+    rig_tmp_paths(r->path, NDRIVES, "megaraid-qmp-test");
     r->vd_bytes = write_array(r->path, NDRIVES, NMEMBERS, 1, "qmp-r5",
                               RAID_CACHE_READ_AHEAD);
 }
 
-/* Debian's QEMU source carries no firmware: use the distribution's. */
-static const char *fw_args(void)
-{
-    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
-        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
-        return "";
-    }
-    return "-L /usr/share/seabios -L /usr/share/qemu ";
-}
-
 /* Start QEMU with drive i in slot i, but none in the slots of @absent. */
-static void rig_start_without(Rig *r, unsigned absent)
+static void qmp_rig_start_without(QmpRig *r, unsigned absent)
 {
     g_autoptr(GString) cmd = g_string_new("");
 
@@ -148,15 +76,15 @@ static void rig_start_without(Rig *r, unsigned absent)
     }
     r->qts = qtest_initf("%s-machine q35 -nodefaults "
                          "-device megaraid-9600,id=raid0,addr=04.0 %s",
-                         fw_args(), cmd->str);
+                         h_fw_args(), cmd->str);
 }
 
-static void rig_start(Rig *r)
+static void qmp_rig_start(QmpRig *r)
 {
-    rig_start_without(r, 0);
+    qmp_rig_start_without(r, 0);
 }
 
-static void rig_destroy(Rig *r)
+static void qmp_rig_destroy(QmpRig *r)
 {
     if (r->qts) {
         qtest_quit(r->qts);
@@ -223,28 +151,6 @@ static void assert_ints(QDict *d, const char *key, const char *want)
     g_assert_cmpstr(s, ==, want);
 }
 
-static void qom_set_str(QTestState *qts, const char *path, const char *prop,
-                        const char *val)
-{
-    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-set', 'arguments':"
-                           " {'path': %s, 'property': %s, 'value': %s}}",
-                           path, prop, val);
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-}
-
-static void qom_set_int(QTestState *qts, const char *path, const char *prop,
-                        int64_t val)
-{
-    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-set', 'arguments':"
-                           " {'path': %s, 'property': %s, 'value': %"
-                           PRId64 "}}", path, prop, val);
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-}
-
 static char *hmp(QTestState *qts, const char *cmd)
 {
     QDict *rsp = qtest_qmp(qts, "{'execute': 'human-monitor-command', "
@@ -262,12 +168,12 @@ static char *hmp(QTestState *qts, const char *cmd)
 /* Everything the import built, as one query shows it. */
 static void test_query(void)
 {
-    Rig r;
+    QmpRig r;
     QDict *rsp, *c, *d, *g, *v;
     QList *l, *drives;
 
-    rig_create(&r);
-    rig_start(&r);
+    qmp_rig_create(&r);
+    qmp_rig_start(&r);
     l = query(r.qts, &rsp);
     g_assert_cmpint(qlist_size(l), ==, 1);
     c = list_nth(l, 0);
@@ -338,12 +244,12 @@ static void test_query(void)
     qobject_unref(rsp);
 
     /* A controller property change shows in the next query. */
-    qom_set_str(r.qts, CTRL, "cachevault", "failed");
+    qts_qom_set_str(r.qts, CTRL, "cachevault", "failed");
     l = query(r.qts, &rsp);
     g_assert_cmpstr(qdict_get_str(list_nth(l, 0), "cachevault"), ==,
                     "failed");
     qobject_unref(rsp);
-    rig_destroy(&r);
+    qmp_rig_destroy(&r);
 }
 
 /*
@@ -442,17 +348,17 @@ static QDict *query_vd0(QTestState *qts, QDict **rsp, QDict **drive,
  */
 static void test_fail(void)
 {
-    Rig r;
+    QmpRig r;
     QDict *rsp, *v, *d, *j;
     int64_t pct = -1;
     Events ev = { .evs = g_ptr_array_new_with_free_func(qdict_free_fn) };
     int failed, at;
 
-    rig_create(&r);
-    rig_start(&r);
+    qmp_rig_create(&r);
+    qmp_rig_start(&r);
     /* slowly, so that the query sees the rebuild running */
-    qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
-    qom_set_str(r.qts, "/machine/peripheral/hd1", "state", "offline");
+    qts_qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
+    qts_qom_set_str(r.qts, "/machine/peripheral/hd1", "state", "offline");
 
     /*
      * events: the failure, the VD's new state, the spare's, the rebuild's
@@ -504,7 +410,7 @@ static void test_fail(void)
     qobject_unref(rsp);
 
     /* full speed to the end */
-    qom_set_int(r.qts, CTRL, "rebuild-rate", 100);
+    qts_qom_set_int(r.qts, CTRL, "rebuild-rate", 100);
     for (int i = 0; i < 600; i++) {
         v = query_vd0(r.qts, &rsp, &d, SPARE);
         if (!qdict_haskey(v, "job")) {
@@ -532,7 +438,7 @@ static void test_fail(void)
     events_wait(r.qts, &ev, at, "vd-state", "vd", 0, 10);
     events_wait(r.qts, &ev, at, "pd-state", "slot", SPARE, 10);
     g_ptr_array_free(ev.evs, true);
-    rig_destroy(&r);
+    qmp_rig_destroy(&r);
 }
 
 /*
@@ -542,15 +448,15 @@ static void test_fail(void)
  */
 static void test_check(void)
 {
-    Rig r;
+    QmpRig r;
     QDict *rsp, *v, *d, *j;
     Events ev = { .evs = g_ptr_array_new_with_free_func(qdict_free_fn) };
     int at;
 
-    rig_create(&r);
-    rig_start(&r);
-    qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
-    qom_set_str(r.qts, CTRL, "vd0-job", "check");
+    qmp_rig_create(&r);
+    qmp_rig_start(&r);
+    qts_qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
+    qts_qom_set_str(r.qts, CTRL, "vd0-job", "check");
     v = query_vd0(r.qts, &rsp, &d, 0);
     j = qdict_get_qdict(v, "job");
     g_assert_nonnull(j);
@@ -561,7 +467,7 @@ static void test_check(void)
     at = events_wait(r.qts, &ev, 0, "job-started", "vd", 0, 10);
     g_assert_nonnull(strstr(qdict_get_str(ev.evs->pdata[at], "text"),
                             "check"));
-    qom_set_int(r.qts, CTRL, "rebuild-rate", 100);
+    qts_qom_set_int(r.qts, CTRL, "rebuild-rate", 100);
     events_wait(r.qts, &ev, at, "job-done", "vd", 0, 60);
     v = query_vd0(r.qts, &rsp, &d, 0);
     g_assert_false(qdict_haskey(v, "job"));
@@ -569,7 +475,7 @@ static void test_check(void)
     g_assert_cmpstr(qdict_get_str(v, "state"), ==, "optimal");
     qobject_unref(rsp);
     g_ptr_array_free(ev.evs, true);
-    rig_destroy(&r);
+    qmp_rig_destroy(&r);
 }
 
 /*
@@ -579,12 +485,12 @@ static void test_check(void)
  */
 static void test_missing(void)
 {
-    Rig r;
+    QmpRig r;
     QDict *rsp, *c, *d, *v;
     QList *drives;
 
-    rig_create(&r);
-    rig_start_without(&r, 1u << 2 | 1u << SPARE);
+    qmp_rig_create(&r);
+    qmp_rig_start_without(&r, 1u << 2 | 1u << SPARE);
     c = list_nth(query(r.qts, &rsp), 0);
     drives = qdict_get_qlist(c, "drives");
     g_assert_cmpint(qlist_size(drives), ==, NDRIVES);
@@ -610,17 +516,17 @@ static void test_missing(void)
     g_assert_cmpstr(qdict_get_str(v, "state"), ==, "degraded");
     assert_ints(v, "members", "[0, 1, -1]");
     qobject_unref(rsp);
-    rig_destroy(&r);
+    qmp_rig_destroy(&r);
 }
 
 /* The HMP table names the controller, the VD and every drive's state. */
 static void test_hmp(void)
 {
-    Rig r;
+    QmpRig r;
     g_autofree char *out = NULL;
 
-    rig_create(&r);
-    rig_start(&r);
+    qmp_rig_create(&r);
+    qmp_rig_start(&r);
     out = hmp(r.qts, "info megaraid");
     g_test_message("%s", out);
     g_assert_nonnull(strstr(out, "raid0 (" CTRL "): MegaRAID 9670W-16i"));
@@ -634,13 +540,13 @@ static void test_hmp(void)
                                        out, 0, 0));
     g_assert_true(g_regex_match_simple(
         "\\n  4 +sas +ssd +unconfigured-good ", out, 0, 0));
-    rig_destroy(&r);
+    qmp_rig_destroy(&r);
 }
 
 /* Without a controller: an empty list, and HMP says so. */
 static void test_none(void)
 {
-    QTestState *qts = qtest_initf("%s-machine q35 -nodefaults", fw_args());
+    QTestState *qts = qtest_initf("%s-machine q35 -nodefaults", h_fw_args());
     QDict *rsp;
     g_autofree char *out = NULL;
 

@@ -53,10 +53,14 @@
 #define SFREE_N         H_SFREE_N
 #define DATA_MAX        (1024 * 1024)
 
+#ifndef DRIVE_BYTES                        /* a test may want bigger */
 #define DRIVE_BYTES     (16 * 1024 * 1024)
+#endif
 #define STRIP_SECTORS   128                 /* 64 KiB */
 #define VD_HANDLE       0x300
+#ifndef MAX_DRIVES
 #define MAX_DRIVES      8
+#endif
 
 /* Events and Device Page 0 */
 #define EV_DEVICE_ADDED         0x07
@@ -105,71 +109,123 @@ typedef struct IoRes {
 
 /* ------------------------------------------------ DDF images (RAID core) */
 
+/* How rig_write_ddf() lays a configuration onto images. */
+typedef struct RigLayout {
+    int n;                      /* images */
+    int nmem;                   /* [0, nmem): one VD's members; 0: none */
+    int nspare;                 /* the next nspare: global hot spares */
+    int first_slot;             /* the slot image 0 is recorded in */
+    uint64_t drive_bytes;       /* 0: DRIVE_BYTES */
+    RaidVdSpec spec;            /* .strip 0: STRIP_SECTORS */
+    bool settled;               /* initialized, consistent, no job to run */
+} RigLayout;
+
 /*
- * @n blank images; drives [0, nmem) form one VD of @level, the next
- * @nspare become global hot spares, the rest stay blank (JBOD).
+ * Create (or truncate) the images @path, each drive_bytes, and store the
+ * layout's configuration on them as DDF (as megaraid-img does); the rest
+ * beyond members and spares stay blank (JBOD).  Returns the VD's size in
+ * sectors; *@seq gets the configuration's sequence number.
  */
-static inline void rig_create_cached(Rig *r, int n, int nmem, int nspare,
-                              RaidLevel level, uint8_t cache)
+static inline uint64_t rig_write_ddf(char **path, const RigLayout *l,
+                                     uint32_t *seq)
 {
+    uint64_t bytes = l->drive_bytes ? l->drive_bytes : DRIVE_BYTES;
+    RaidVdSpec spec = l->spec;
     uint8_t guid[RAID_GUID_LEN];
-    RaidVdSpec spec = {
-        .level = level,
-        .strip = STRIP_SECTORS,
-        .name = "qtest",
-        .cache = RAID_CACHE_READ_ALLOWED | cache,
-    };
-    g_autofree int *members = g_new(int, nmem);
+    g_autofree int *members = g_new(int, l->nmem + 1);
     GError *err = NULL;
     RaidConfig *cfg;
+    uint64_t sectors;
     int v;
 
-    memset(r, 0, sizeof(*r));
-    r->n = n;
+    spec.strip = spec.strip ? spec.strip : STRIP_SECTORS;
     memcpy(guid, "LSI     MRSIM00000000001", RAID_GUID_LEN);
     cfg = raid_config_new(guid);
     memcpy(cfg->header_guid, "LSI     QTESTHDR", 16);
     stl_be_p(cfg->header_guid + 16, g_random_int());
     stl_be_p(cfg->header_guid + 20, g_random_int());
-    for (int i = 0; i < n; i++) {
-        int fd = g_file_open_tmp("megaraid-rig-XXXXXX", &r->path[i],
-                                 NULL);
+    for (int i = 0; i < l->n; i++) {
+        int fd = open(path[i], O_RDWR | O_CREAT | O_TRUNC, 0600);
         int pd;
 
         g_assert(fd >= 0);
-        g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
+        g_assert(ftruncate(fd, bytes) == 0);
         close(fd);
-        if (i >= nmem + nspare) {
+        if (i >= l->nmem + l->nspare) {
             continue;
         }
         memcpy(guid, "LSI     QTESTPD ", 16);
         stl_be_p(guid + 16, g_random_int());
         stl_be_p(guid + 20, i);
-        pd = raid_config_add_pd(cfg, guid, i, DRIVE_BYTES / 512, &err);
+        pd = raid_config_add_pd(cfg, guid, l->first_slot + i, bytes / 512,
+                                &err);
         g_assert_no_error(err);
         g_assert_cmpint(pd, ==, i);
-        cfg->pds[pd].path = g_strdup(r->path[i]);
+        cfg->pds[pd].path = g_strdup(path[i]);
     }
-    if (!nmem) {
+    if (!l->nmem) {
         /* blank drives only: nothing on them */
         raid_config_free(cfg);
-        return;
+        return 0;
     }
-    for (int i = 0; i < nmem; i++) {
+    for (int i = 0; i < l->nmem; i++) {
         members[i] = i;
     }
-    v = raid_config_create_vd(cfg, members, nmem, &spec, &err);
+    v = raid_config_create_vd(cfg, members, l->nmem, &spec, &err);
     g_assert_no_error(err);
     g_assert_cmpint(v, ==, 0);
-    for (int i = nmem; i < nmem + nspare; i++) {
-        raid_config_add_spare(cfg, i, -1, &err);
+    for (int i = l->nmem; i < l->nmem + l->nspare; i++) {
+        g_assert_true(raid_config_add_spare(cfg, i, -1, &err));
         g_assert_no_error(err);
+    }
+    if (l->settled) {
+        cfg->vds[v].initialized = true;
+        cfg->vds[v].consistent = true;
+        cfg->vds[v].job.kind = RAID_JOB_NONE;
     }
     g_assert_true(ddf_store_config(cfg, &err));
     g_assert_no_error(err);
-    r->vd_sectors = cfg->vds[v].size;
-    r->seq = cfg->seq;
+    sectors = cfg->vds[v].size;
+    if (seq) {
+        *seq = cfg->seq;
+    }
     raid_config_free(cfg);
+    return sectors;
+}
+
+/* @n temporary file names (the files exist, empty) for images. */
+static inline void rig_tmp_paths(char **path, int n, const char *prefix)
+{
+    g_autofree char *tmpl = g_strdup_printf("%s-XXXXXX", prefix);
+
+    for (int i = 0; i < n; i++) {
+        int fd = g_file_open_tmp(tmpl, &path[i], NULL);
+
+        g_assert(fd >= 0);
+        close(fd);
+    }
+}
+
+/*
+ * @n blank images; drives [0, nmem) form one VD of @level, the next
+ * @nspare become global hot spares, the rest stay blank (JBOD).
+ */
+static inline void rig_create_cached(Rig *r, int n, int nmem, int nspare,
+                                     RaidLevel level, uint8_t cache)
+{
+    RigLayout l = {
+        .n = n, .nmem = nmem, .nspare = nspare,
+        .spec = {
+            .level = level,
+            .name = "qtest",
+            .cache = RAID_CACHE_READ_ALLOWED | cache,
+        },
+    };
+
+    memset(r, 0, sizeof(*r));
+    r->n = n;
+    rig_tmp_paths(r->path, n, "megaraid-rig");
+    r->vd_sectors = rig_write_ddf(r->path, &l, &r->seq);
 }
 
 static inline void rig_create(Rig *r, int n, int nmem, int nspare,
@@ -257,15 +313,6 @@ static inline uint16_t mr_admin(MR *m, const void *frame, size_t len)
     return d.status;
 }
 
-static inline void mr_ioc_init(MR *m)
-{
-    uint8_t f[64];
-
-    h_ioc_init_frame(m, f);
-    g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
-    h_post_free_queues(m);
-}
-
 /* Queue 1 of either kind (a request queue replies to reply queue 1). */
 static inline uint16_t mr_create_q(MR *m, bool reply, uint16_t size,
                                    uint8_t flags, uint64_t base)
@@ -305,7 +352,6 @@ static inline MR *mr_start(Rig *r, const char *ctrl_extra)
 {
     MR *m = g_new0(MR, 1);
     GString *cmd = g_string_new("");
-    uint8_t f[32] = { 0 };
 
     for (int i = 0; i < r->n; i++) {
         g_string_append_printf(cmd, "-drive if=none,id=d%d,format=raw,"
@@ -316,17 +362,12 @@ static inline MR *mr_start(Rig *r, const char *ctrl_extra)
     }
     m->orep_n = OREP_N;
     m->data_size = DATA_MAX;
+    m->admin_ms = 10000;
     h_launch(m, ctrl_extra, cmd->str);
     g_string_free(cmd, true);
     m->events = g_array_new(false, true, sizeof(Event));
 
-    g_assert_cmphex(h_enable(m) & (H_ST_READY | H_ST_FAULT), ==, H_ST_READY);
-    /* IOC FACTS */
-    stw_le_p(f, 1);
-    f[3] = 0x01;
-    h_put_sge(f + 0x10, m->buf, 112, 0x08);
-    g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
-    mr_ioc_init(m);
+    h_init(m);
     m->orep_phase = true;
     g_assert_cmphex(mr_create_q(m, true, OREP_N, 0x01, m->orep), ==, 0);
     g_assert_cmphex(mr_create_q(m, false, OREQ_N, 0, m->oreq), ==, 0);
@@ -553,57 +594,7 @@ static inline void check_extents(MR *m, uint8_t seed)
     }
 }
 
-/* ----------------------------------------------------------------- QOM */
-
-static inline char *qom_get_str(MR *m, const char *path, const char *prop)
-{
-    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments':"
-                           " {'path': %s, 'property': %s}}", path, prop);
-    char *s;
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    s = g_strdup(qdict_get_str(rsp, "return"));
-    qobject_unref(rsp);
-    return s;
-}
-
-static inline int64_t qom_get_int(MR *m, const char *path, const char *prop)
-{
-    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments':"
-                           " {'path': %s, 'property': %s}}", path, prop);
-    int64_t v;
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    v = qdict_get_int(rsp, "return");
-    qobject_unref(rsp);
-    return v;
-}
-
-static inline void qom_set_str(MR *m, const char *path, const char *prop,
-                        const char *val)
-{
-    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
-                           " {'path': %s, 'property': %s, 'value': %s}}",
-                           path, prop, val);
-
-    if (!qdict_haskey(rsp, "return")) {
-        g_test_message("qom-set %s %s=%s: %s", path, prop, val,
-                       qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
-    }
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-}
-
-static inline void qom_set_int(MR *m, const char *path, const char *prop,
-                        int64_t val)
-{
-    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
-                           " {'path': %s, 'property': %s, 'value': %"
-                           PRId64 "}}", path, prop, val);
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-}
+/* ------------------------------------------ QOM (qom_* in the MPI3 layer) */
 
 #define CTRL        "/machine/peripheral/raid0"
 
