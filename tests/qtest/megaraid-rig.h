@@ -66,6 +66,10 @@
 #define EV_DEVICE_ADDED         0x07
 #define EV_DEVICE_INFO_CHANGED  0x08
 #define EV_DEVICE_STATUS_CHANGE 0x0D
+#define DSC_REASON              0x02    /* in STATUS CHANGE's data */
+#define DSC_HANDLE              0x06
+#define DSC_RC_HIDDEN           0x02
+#define DSC_RC_NOT_HIDDEN       0x03
 #define PG0_FLAGS               0x1C
 #define PG0_FLAG_HIDDEN         0x0008
 #define PG0_FORM                0x27
@@ -276,9 +280,8 @@ static inline bool mr_keep_event(MR *m, const Desc *d)
         memcpy(e.page, d->frame + 0x18, 64);
         e.handle = lduw_le_p(e.page + 0x08);
     } else if (e.event == EV_DEVICE_STATUS_CHANGE) {
-        /* reason code at 2, device handle at 6 */
         memcpy(e.page, d->frame + 0x18, 24);
-        e.handle = lduw_le_p(e.page + 0x06);
+        e.handle = lduw_le_p(e.page + DSC_HANDLE);
     }
     g_array_append_val(m->events, e);
     return true;
