@@ -12,160 +12,49 @@
  * taken from the device's header, so that both sides are checked.
  */
 #include "qemu/osdep.h"
-#include "libqtest.h"
-#include "libqos/libqos-pc.h"
-#include "libqos/pci-pc.h"
-#include "qemu/bswap.h"
-#include "hw/pci/pci_regs.h"
+#include "megaraid-harness.h"
 
-#define DEVFN           0x20
-#define AREQ_N          64
-#define AREP_N          128
-#define OREQ_N          64
-#define OREP_N          48
+/* This test's rings: fewer free frames and sense buffers than the layer's */
+#define AREQ_N          H_AREQ_N
+#define AREP_N          H_AREP_N
+#define OREQ_N          H_OREQ_N
+#define OREP_N          H_OREP_N
 #define RFREE_N         33
 #define SFREE_N         9
-#define DISK_BLOCKS     2048
 
-/* Registers */
+/* Registers and IOC Status bits the MPI3 layer does not name */
 #define R_IOC_INFO      0x0000
-#define R_IOC_CONFIG    0x0014
-#define R_IOC_STATUS    0x001C
-#define R_ADMIN_N       0x0024
-#define R_ADMIN_REQ     0x0028
-#define R_ADMIN_REP     0x0030
-#define R_AREQ_PI       0x1000
-#define R_AREP_CI       0x1004
-#define R_OREQ_PI(n)    (0x1008 + 8 * ((n) - 1))
-#define R_OREP_CI(n)    (0x100C + 8 * ((n) - 1))
-#define R_WRITE_SEQ     0x1C04
-#define R_HOST_DIAG     0x1C08
-#define R_FAULT         0x1C10
-#define R_RFREE_HOST    0x1C40
-#define R_SFREE_HOST    0x1C44
-
-#define ST_READY        0x01
-#define ST_FAULT        0x02
-#define ST_RESET_HIST   0x10
 #define ST_SHUTDOWN     0x0C
 #define ST_SHUTDOWN_RUN 0x04
 #define ST_SHUTDOWN_OK  0x08
 
-/* Reply descriptor types */
-#define DT_ADDRESS      0x0
-#define DT_SUCCESS      0x1
-#define DT_STATUS       0x3
-
-typedef struct Desc {
-    int type;
-    uint16_t tag;
-    uint16_t status;
-    uint16_t qid;
-    uint16_t qci;
-    uint64_t frame_addr;
-    uint8_t frame[128];
-} Desc;
-
-typedef struct MR {
-    QOSState *qs;
-    QTestState *qts;
-    QPCIDevice *dev;
-    QPCIBar bar;
-    char *img;
-    uint64_t areq, arep, msi;
-    uint32_t areq_pi, arep_ci;
-    bool arep_phase;
-    uint64_t rfree, sfree, frames, senses;
-    uint32_t rfree_host, sfree_host;
-    uint64_t oreq, orep, oseglist;
-    uint32_t oreq_pi, orep_ci;
-    bool orep_phase;
-    bool segmented;
-} MR;
-
-static uint32_t rd(MR *m, uint32_t off)
-{
-    return qpci_io_readl(m->dev, m->bar, off);
-}
-
-static void wr(MR *m, uint32_t off, uint32_t val)
-{
-    qpci_io_writel(m->dev, m->bar, off, val);
-}
-
-static uint64_t mr_alloc(MR *m, size_t size)
-{
-    uint64_t a = guest_alloc(&m->qs->alloc, size);
-
-    qtest_memset(m->qts, a, 0, size);
-    return a;
-}
+typedef HMR MR;
+typedef HDesc Desc;
 
 /*
- * Debian's QEMU source carries no firmware; use the distribution's
- * (seabios, qemu-system-data) when the build tree has none.
+ * Drive hd0 (NVMe, a file) in slot 0, a slow null-co node "spare" for
+ * hot plug, and @extra appended to the controller's properties.
  */
-static const char *fw_args(void)
-{
-    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
-        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
-        return "";
-    }
-    return "-L /usr/share/seabios -L /usr/share/qemu ";
-}
-
 static MR *mr_start(const char *extra)
 {
     MR *m = g_new0(MR, 1);
+    g_autofree char *rest = NULL;
     int fd;
 
     fd = g_file_open_tmp("megaraid-9600-test-XXXXXX", &m->img, NULL);
     g_assert(fd >= 0);
-    g_assert(ftruncate(fd, DISK_BLOCKS * 512) == 0);
+    g_assert(ftruncate(fd, H_DISK_BLOCKS * 512) == 0);
     close(fd);
-    m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
-                          "-device megaraid-9600,id=raid0,addr=04.0%s "
-                          "-drive if=none,id=d0,format=raw,file=%s "
-                          "-blockdev driver=null-co,node-name=spare,"
-                          "size=4194304,latency-ns=300000000 "
-                          "-device megaraid-drive,id=hd0,bus=raid0.0,"
-                          "slot=0,drive=d0,interface=nvme",
-                          fw_args(), extra ? extra : "", m->img);
-    m->qts = m->qs->qts;
-    m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
-    g_assert(m->dev);
-    qpci_device_enable(m->dev);
-    m->bar = qpci_iomap(m->dev, 0, NULL);
-    qpci_msix_enable(m->dev);
-    /* MSI-X messages land in guest RAM: vector v writes v + 1 at msi + 4v. */
-    m->msi = mr_alloc(m, 4096);
-    for (int v = 0; v < 4; v++) {
-        uint64_t e = m->dev->msix_table_off + v * 16;
-
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e, m->msi + 4 * v);
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, 0);
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, v + 1);
-        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
-    }
-    m->areq = mr_alloc(m, AREQ_N * 128);
-    m->arep = mr_alloc(m, AREP_N * 16);
-    m->rfree = mr_alloc(m, RFREE_N * 8);
-    m->sfree = mr_alloc(m, SFREE_N * 8);
-    m->frames = mr_alloc(m, RFREE_N * 128);
-    m->senses = mr_alloc(m, SFREE_N * 256);
-    m->oreq = mr_alloc(m, OREQ_N * 128);
-    m->orep = mr_alloc(m, OREP_N * 16);
-    m->oseglist = mr_alloc(m, 4096);
+    rest = g_strdup_printf("-drive if=none,id=d0,format=raw,file=%s "
+                           "-blockdev driver=null-co,node-name=spare,"
+                           "size=4194304,latency-ns=300000000 "
+                           "-device megaraid-drive,id=hd0,bus=raid0.0,"
+                           "slot=0,drive=d0,interface=nvme", m->img);
+    m->rfree_n = RFREE_N;
+    m->sfree_n = SFREE_N;
+    h_launch(m, extra, rest);
+    m->oseglist = h_alloc(m, 4096);
     return m;
-}
-
-static void mr_stop(MR *m)
-{
-    qtest_shutdown(m->qs);
-    unlink(m->img);
-    g_free(m->img);
-    g_free(m->dev);
-    g_free(m);
 }
 
 static bool msi_fired(MR *m, int v)
@@ -176,29 +65,17 @@ static bool msi_fired(MR *m, int v)
     return val == (uint32_t)v + 1;
 }
 
-/* Program the admin queues and set ENABLE_IOC. */
+/* Program the admin queues and set ENABLE_IOC: the IOC must be READY. */
 static void mr_enable(MR *m)
 {
-    m->areq_pi = 0;
-    m->arep_ci = 0;
-    m->arep_phase = true;
-    qtest_memset(m->qts, m->arep, 0, AREP_N * 16);
-    wr(m, R_ADMIN_N, AREP_N << 16 | AREQ_N);
-    wr(m, R_ADMIN_REQ, m->areq);
-    wr(m, R_ADMIN_REQ + 4, m->areq >> 32);
-    wr(m, R_ADMIN_REP, m->arep);
-    wr(m, R_ADMIN_REP + 4, m->arep >> 32);
-    wr(m, R_AREQ_PI, 0);
-    wr(m, R_AREP_CI, 0);
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 1);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+    g_assert_cmphex(h_enable(m) & (H_ST_READY | H_ST_FAULT), ==, H_ST_READY);
 }
 
 /* Wait for IOC Status to report SHUTDOWN COMPLETE (the driver polls). */
 static void mr_wait_shutdown(MR *m)
 {
     for (int i = 0; i < 5000; i++) {
-        uint32_t st = rd(m, R_IOC_STATUS) & ST_SHUTDOWN;
+        uint32_t st = h_rd(m, H_IOC_STATUS) & ST_SHUTDOWN;
 
         if (st == ST_SHUTDOWN_OK) {
             return;
@@ -211,111 +88,43 @@ static void mr_wait_shutdown(MR *m)
 
 static void mr_unlock_diag(MR *m)
 {
-    static const uint32_t keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
-
-    for (int i = 0; i < 7; i++) {
-        wr(m, R_WRITE_SEQ, keys[i]);
-    }
-    g_assert_cmphex(rd(m, R_HOST_DIAG) & 1, ==, 1);
+    h_unlock_diag(m);
+    g_assert_cmphex(h_rd(m, H_HOST_DIAG) & 1, ==, 1);
 }
 
+/* The driver's soft reset, checking each step on the way. */
 static void mr_soft_reset(MR *m)
 {
     mr_unlock_diag(m);
-    wr(m, R_HOST_DIAG, rd(m, R_HOST_DIAG) | 0x100);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT | ST_RESET_HIST),
-                    ==, ST_RESET_HIST);
-    g_assert_cmphex(rd(m, R_IOC_CONFIG) & 1, ==, 0);
-    wr(m, R_WRITE_SEQ, 0x4);
-    wr(m, R_IOC_STATUS, ST_RESET_HIST);
-}
-
-static void mr_submit_admin(MR *m, const void *frame, size_t len)
-{
-    uint64_t slot = m->areq + m->areq_pi * 128;
-
-    qtest_memset(m->qts, slot, 0, 128);
-    qtest_memwrite(m->qts, slot, frame, len);
-    m->areq_pi = (m->areq_pi + 1) % AREQ_N;
-    wr(m, R_AREQ_PI, m->areq_pi);
-}
-
-static void mr_return_frame(MR *m, uint64_t addr)
-{
-    qtest_writeq(m->qts, m->rfree + m->rfree_host * 8, addr);
-    m->rfree_host = (m->rfree_host + 1) % RFREE_N;
-    wr(m, R_RFREE_HOST, m->rfree_host);
-}
-
-/* Wait for the next descriptor of a reply ring; false on timeout. */
-static bool mr_poll(MR *m, uint64_t ring, uint32_t n, uint32_t *ci,
-                    bool *phase, uint32_t ci_reg, Desc *d)
-{
-    uint8_t raw[16];
-    uint16_t flags;
-
-    for (int i = 0; i < 5000; i++) {
-        qtest_memread(m->qts, ring + *ci * 16, raw, 16);
-        flags = lduw_le_p(raw + 14);
-        if ((flags & 1) == *phase) {
-            break;
-        }
-        if (i == 4999) {
-            return false;
-        }
-        g_usleep(1000);
-    }
-    memset(d, 0, sizeof(*d));
-    d->type = flags >> 12;
-    d->qci = lduw_le_p(raw + 8);
-    d->qid = lduw_le_p(raw + 10);
-    d->tag = lduw_le_p(raw + 12);
-    if (d->type == DT_STATUS) {
-        d->status = lduw_le_p(raw) & 0x7fff;
-    } else if (d->type == DT_ADDRESS) {
-        d->frame_addr = ldq_le_p(raw);
-        qtest_memread(m->qts, d->frame_addr, d->frame, 128);
-        d->tag = lduw_le_p(d->frame);
-        d->status = lduw_le_p(d->frame + 0x0A) & 0x7fff;
-        mr_return_frame(m, d->frame_addr);
-    }
-    *ci = (*ci + 1) % n;
-    if (*ci == 0) {
-        *phase = !*phase;
-    }
-    wr(m, ci_reg, *ci);
-    return true;
+    h_wr(m, H_HOST_DIAG, h_rd(m, H_HOST_DIAG) | 0x100);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) &
+                    (H_ST_READY | H_ST_FAULT | H_ST_RESET_HIST),
+                    ==, H_ST_RESET_HIST);
+    g_assert_cmphex(h_rd(m, H_IOC_CONFIG) & 1, ==, 0);
+    h_wr(m, H_WRITE_SEQ, 0x4);
+    h_wr(m, H_IOC_STATUS, H_ST_RESET_HIST);
 }
 
 static void mr_admin_reply(MR *m, Desc *d)
 {
-    g_assert(mr_poll(m, m->arep, AREP_N, &m->arep_ci, &m->arep_phase,
-                     R_AREP_CI, d));
+    g_assert(h_admin_reply(m, d, 5000));
 }
 
 static void mr_op_reply(MR *m, Desc *d)
 {
-    g_assert(mr_poll(m, m->orep, OREP_N, &m->orep_ci, &m->orep_phase,
-                     R_OREP_CI(1), d));
+    g_assert(h_op_reply(m, d, 5000));
 }
 
-/* Submit an admin frame and return its IOC status. */
+/* Submit an admin frame and return its IOC status; the reply in @d. */
 static uint16_t mr_admin(MR *m, const void *frame, size_t len, Desc *d)
 {
     Desc local;
 
     d = d ? d : &local;
-    mr_submit_admin(m, frame, len);
+    h_submit_admin(m, frame, len);
     mr_admin_reply(m, d);
     g_assert_cmphex(d->tag, ==, lduw_le_p(frame));
     return d->status;
-}
-
-static void put_sge(uint8_t *p, uint64_t addr, uint32_t len, uint8_t flags)
-{
-    stq_le_p(p, addr);
-    stl_le_p(p + 8, len);
-    p[15] = flags;
 }
 
 static uint16_t mr_facts(MR *m, uint64_t buf, uint32_t len)
@@ -324,48 +133,25 @@ static uint16_t mr_facts(MR *m, uint64_t buf, uint32_t len)
 
     stw_le_p(f, 1);
     f[3] = 0x01;
-    put_sge(f + 0x10, buf, len, 0x08);
+    h_put_sge(f + 0x10, buf, len, 0x08);
     return mr_admin(m, f, sizeof(f), NULL);
 }
 
 static void mr_ioc_init(MR *m)
 {
-    uint8_t f[64] = { 0 };
+    uint8_t f[64];
 
-    for (int i = 0; i < RFREE_N - 1; i++) {
-        qtest_writeq(m->qts, m->rfree + i * 8, m->frames + i * 128);
-    }
-    for (int i = 0; i < SFREE_N - 1; i++) {
-        qtest_writeq(m->qts, m->sfree + i * 8, m->senses + i * 256);
-    }
-    stw_le_p(f, 1);
-    f[3] = 0x02;
-    stl_le_p(f + 0x0C, 0x03002200);
-    f[0x19] = 3;
-    stw_le_p(f + 0x1C, RFREE_N);
-    stq_le_p(f + 0x20, m->rfree);
-    stw_le_p(f + 0x2C, SFREE_N);
-    stw_le_p(f + 0x2E, 256);
-    stq_le_p(f + 0x30, m->sfree);
+    h_ioc_init_frame(m, f);
     g_assert_cmphex(mr_admin(m, f, sizeof(f), NULL), ==, 0);
-    m->rfree_host = RFREE_N - 1;
-    m->sfree_host = SFREE_N - 1;
-    wr(m, R_RFREE_HOST, m->rfree_host);
-    wr(m, R_SFREE_HOST, m->sfree_host);
+    h_post_free_queues(m);
 }
 
 static uint16_t mr_create_q(MR *m, bool reply, uint16_t qid, uint16_t size,
                             uint16_t arg, uint8_t flags, uint64_t base)
 {
-    uint8_t f[32] = { 0 };
+    uint8_t f[32];
 
-    stw_le_p(f, 1);
-    f[3] = reply ? 0x72 : 0x70;
-    f[0x0A] = flags;
-    stw_le_p(f + 0x0C, size);
-    stw_le_p(f + 0x0E, qid);
-    stw_le_p(f + 0x10, arg);
-    stq_le_p(f + 0x18, base);
+    h_create_q_frame(f, reply, qid, size, arg, flags, base);
     return mr_admin(m, f, sizeof(f), NULL);
 }
 
@@ -391,8 +177,8 @@ static void mr_create_op_queues(MR *m, bool segmented)
     qtest_memset(m->qts, m->orep, 0, OREP_N * 16);
     if (segmented) {
         /* reply ring: one 4 KiB segment; request ring: two segments */
-        uint64_t rseg = mr_alloc(m, 4096);
-        uint64_t qseg0 = mr_alloc(m, 4096), qseg1 = mr_alloc(m, 4096);
+        uint64_t rseg = h_alloc(m, 4096);
+        uint64_t qseg0 = h_alloc(m, 4096), qseg1 = h_alloc(m, 4096);
 
         m->orep = rseg;
         qtest_writeq(m->qts, m->oseglist, rseg);
@@ -409,34 +195,11 @@ static void mr_create_op_queues(MR *m, bool segmented)
                                 segmented ? 0x80 : 0, qbase), ==, 0);
 }
 
-static uint64_t mr_oreq_slot(MR *m, uint32_t idx)
-{
-    if (m->segmented) {
-        return qtest_readq(m->qts, m->oseglist + (idx / 32) * 8) +
-               (idx % 32) * 128;
-    }
-    return m->oreq + idx * 128;
-}
-
-static void mr_submit_op(MR *m, const void *frame)
-{
-    uint64_t slot = mr_oreq_slot(m, m->oreq_pi);
-
-    qtest_memwrite(m->qts, slot, frame, 128);
-    m->oreq_pi = (m->oreq_pi + 1) % OREQ_N;
-    wr(m, R_OREQ_PI(1), m->oreq_pi);
-}
-
 static void mr_event_notify(MR *m)
 {
-    uint8_t f[32] = { 0 };
+    uint8_t f[32];
 
-    stw_le_p(f, 1);
-    f[3] = 0x04;
-    stl_le_p(f + 0x10, 0xFDB9843F);
-    stl_le_p(f + 0x14, 0xFFFFFFFA);
-    stl_le_p(f + 0x18, 0xFFFFFFFF);
-    stl_le_p(f + 0x1C, 0xFFFFFFFF);
+    h_event_notify_frame(f, H_EVENT_MASK_DRIVER);
     g_assert_cmphex(mr_admin(m, f, sizeof(f), NULL), ==, 0);
 }
 
@@ -449,9 +212,9 @@ static uint16_t mr_port_enable(MR *m)
 
     stw_le_p(f, 1);
     f[3] = 0x03;
-    mr_submit_admin(m, f, sizeof(f));
+    h_submit_admin(m, f, sizeof(f));
     mr_admin_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
     g_assert_cmphex(d.tag, ==, 0xFFFF);
     g_assert_cmphex(d.frame[3], ==, 0x04);
     g_assert_cmphex(d.frame[0x11], ==, 0x07);        /* DEVICE ADDED */
@@ -464,7 +227,7 @@ static uint16_t mr_port_enable(MR *m)
     g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x2E), ==, 1); /* NVMe */
     g_assert_cmphex(d.frame[0x18 + 0x1C] & 0x08, ==, 0);      /* visible */
     mr_admin_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
     g_assert_cmphex(d.tag, ==, 1);
     return handle;
 }
@@ -472,7 +235,7 @@ static uint16_t mr_port_enable(MR *m)
 static MR *mr_bringup(bool segmented, uint16_t *handle)
 {
     MR *m = mr_start(segmented ? NULL : ",revision=0");
-    uint64_t buf = mr_alloc(m, 4096);
+    uint64_t buf = h_alloc(m, 4096);
 
     mr_enable(m);
     g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
@@ -510,12 +273,12 @@ static void test_reset_values(void)
 {
     MR *m = mr_start(NULL);
 
-    g_assert_cmphex(rd(m, R_IOC_INFO) >> 24, !=, 0);
-    g_assert_cmphex(rd(m, R_IOC_INFO) & 1, ==, 0);
-    g_assert_cmphex(rd(m, R_IOC_CONFIG), ==, 0x00470000);
-    g_assert_cmphex(rd(m, R_IOC_STATUS), ==, 0);
-    g_assert_cmphex(rd(m, R_FAULT), ==, 0);
-    g_assert_cmphex(rd(m, R_HOST_DIAG), ==, 0);
+    g_assert_cmphex(h_rd(m, R_IOC_INFO) >> 24, !=, 0);
+    g_assert_cmphex(h_rd(m, R_IOC_INFO) & 1, ==, 0);
+    g_assert_cmphex(h_rd(m, H_IOC_CONFIG), ==, 0x00470000);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS), ==, 0);
+    g_assert_cmphex(h_rd(m, H_FAULT), ==, 0);
+    g_assert_cmphex(h_rd(m, H_HOST_DIAG), ==, 0);
     g_assert_cmphex(qpci_config_readw(m->dev, PCI_VENDOR_ID), ==, 0x1000);
     g_assert_cmphex(qpci_config_readw(m->dev, PCI_DEVICE_ID), ==, 0x00A5);
     g_assert_cmphex(qpci_config_readw(m->dev, PCI_SUBSYSTEM_VENDOR_ID), ==,
@@ -523,9 +286,9 @@ static void test_reset_values(void)
     g_assert_cmphex(qpci_config_readw(m->dev, PCI_SUBSYSTEM_ID), ==, 0x4600);
     g_assert_cmpuint(qpci_msix_table_size(m->dev), >=, 64);
     /* The entry-size fields cannot be changed by the host. */
-    wr(m, R_IOC_CONFIG, 0x00FF0000);
-    g_assert_cmphex(rd(m, R_IOC_CONFIG), ==, 0x00470000);
-    mr_stop(m);
+    h_wr(m, H_IOC_CONFIG, 0x00FF0000);
+    g_assert_cmphex(h_rd(m, H_IOC_CONFIG), ==, 0x00470000);
+    h_stop(m);
 }
 
 static void test_state_machine(void)
@@ -534,20 +297,20 @@ static void test_state_machine(void)
 
     mr_enable(m);
     /* Message unit reset: ENABLE_IOC 1 -> 0 while ready. */
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_RESET_HIST), ==,
-                    ST_RESET_HIST);
-    wr(m, R_IOC_STATUS, ST_RESET_HIST);
-    g_assert_cmphex(rd(m, R_IOC_STATUS), ==, 0);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) & ~1u);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & (H_ST_READY | H_ST_RESET_HIST), ==,
+                    H_ST_RESET_HIST);
+    h_wr(m, H_IOC_STATUS, H_ST_RESET_HIST);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS), ==, 0);
 
     /* Wrong key order does not unlock; a locked host diag is ignored. */
-    wr(m, R_WRITE_SEQ, 0xF);
-    wr(m, R_WRITE_SEQ, 0x4);
-    wr(m, R_WRITE_SEQ, 0x2);
-    g_assert_cmphex(rd(m, R_HOST_DIAG) & 1, ==, 0);
+    h_wr(m, H_WRITE_SEQ, 0xF);
+    h_wr(m, H_WRITE_SEQ, 0x4);
+    h_wr(m, H_WRITE_SEQ, 0x2);
+    g_assert_cmphex(h_rd(m, H_HOST_DIAG) & 1, ==, 0);
     mr_enable(m);
-    wr(m, R_HOST_DIAG, 0x700);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    h_wr(m, H_HOST_DIAG, 0x700);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, 0);
 
     /* Soft reset from READY. */
     mr_soft_reset(m);
@@ -555,21 +318,21 @@ static void test_state_machine(void)
 
     /* Diag fault, then soft reset out of FAULT. */
     mr_unlock_diag(m);
-    wr(m, R_HOST_DIAG, rd(m, R_HOST_DIAG) | 0x700);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
-    g_assert_cmphex(rd(m, R_FAULT) & 0xFFFF, ==, 0xF000);
-    wr(m, R_WRITE_SEQ, 0x4);
+    h_wr(m, H_HOST_DIAG, h_rd(m, H_HOST_DIAG) | 0x700);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, H_ST_FAULT);
+    g_assert_cmphex(h_rd(m, H_FAULT) & 0xFFFF, ==, 0xF000);
+    h_wr(m, H_WRITE_SEQ, 0x4);
     /* ENABLE_IOC cannot leave FAULT; only a soft reset does. */
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) & ~1u);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, H_ST_FAULT);
     mr_soft_reset(m);
-    g_assert_cmphex(rd(m, R_FAULT), ==, 0);
+    g_assert_cmphex(h_rd(m, H_FAULT), ==, 0);
     mr_enable(m);
 
     /* Shutdown notification completes. */
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
-    wr(m, R_IOC_STATUS, ST_RESET_HIST);
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) & ~1u);
+    h_wr(m, H_IOC_STATUS, H_ST_RESET_HIST);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) | 0x6000);
     mr_wait_shutdown(m);
 
     /*
@@ -577,23 +340,23 @@ static void test_state_machine(void)
      * field into what it reads: the second notification completes too.
      */
     mr_enable(m);
-    g_assert_cmphex(rd(m, R_IOC_CONFIG) & 0xC000, ==, 0);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_SHUTDOWN, ==, 0);
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
+    g_assert_cmphex(h_rd(m, H_IOC_CONFIG) & 0xC000, ==, 0);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & ST_SHUTDOWN, ==, 0);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) | 0x6000);
     mr_wait_shutdown(m);
     /* ... and after a message unit reset with the field still set. */
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
-    g_assert_cmphex(rd(m, R_IOC_CONFIG) & 0xC000, ==, 0);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) & ~1u);
+    g_assert_cmphex(h_rd(m, H_IOC_CONFIG) & 0xC000, ==, 0);
     mr_enable(m);
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) | 0x6000);
     mr_wait_shutdown(m);
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_facts(void)
 {
     MR *m = mr_start(NULL);
-    uint64_t buf = mr_alloc(m, 4096);
+    uint64_t buf = h_alloc(m, 4096);
     uint8_t f[112];
     Desc d;
 
@@ -630,20 +393,20 @@ static void test_facts(void)
     memset(f, 0, 32);
     f[0] = 7;
     f[3] = 0x01;
-    mr_submit_admin(m, f, 32);
+    h_submit_admin(m, f, 32);
     mr_admin_reply(m, &d);
     g_assert_cmpuint(d.qci, ==, m->areq_pi);
-    g_assert_cmpint(d.type, ==, DT_STATUS);
+    g_assert_cmpint(d.type, ==, H_DT_STATUS);
     g_assert_cmphex(d.status, ==, 0x0003);                    /* no SGE */
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_eHBA_model(void)
 {
     QOSState *qs = qtest_pc_boot("%s-machine q35 -nodefaults "
                                  "-device megaraid-9600,addr=04.0,"
-                                 "model=9600-16i", fw_args());
-    QPCIDevice *dev = qpci_device_find(qs->pcibus, DEVFN);
+                                 "model=9600-16i", h_fw_args());
+    QPCIDevice *dev = qpci_device_find(qs->pcibus, H_DEVFN);
 
     g_assert_cmphex(qpci_config_readw(dev, PCI_SUBSYSTEM_ID), ==, 0x4670);
     g_free(dev);
@@ -653,7 +416,7 @@ static void test_eHBA_model(void)
 static void test_queues(void)
 {
     MR *m = mr_start(NULL);
-    uint64_t buf = mr_alloc(m, 4096);
+    uint64_t buf = h_alloc(m, 4096);
 
     mr_enable(m);
     g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
@@ -690,13 +453,13 @@ static void test_queues(void)
     g_assert_cmphex(mr_delete_q(m, true, 1), ==, 0x0F00);
     /* And again, segmented. */
     mr_create_op_queues(m, true);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
-    mr_stop(m);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, 0);
+    h_stop(m);
 }
 
 static void do_rw(MR *m, uint16_t handle, bool chain)
 {
-    uint64_t data = mr_alloc(m, 8 * 512), chainbuf = mr_alloc(m, 4096);
+    uint64_t data = h_alloc(m, 8 * 512), chainbuf = h_alloc(m, 4096);
     uint8_t pattern[8 * 512], back[8 * 512];
     uint8_t f[128], cdb[10];
     Desc d;
@@ -709,12 +472,12 @@ static void do_rw(MR *m, uint16_t handle, bool chain)
     /* WRITE(10) of 8 blocks in two SIMPLE elements. */
     rw10(cdb, true, 100, 8);
     scsi_frame(f, 10, handle, 0x00040000, sizeof(pattern), cdb, 10);
-    put_sge(f + 0x40, data, 1000, 0x00);
-    put_sge(f + 0x50, data + 1000, sizeof(pattern) - 1000, 0x08);
+    h_put_sge(f + 0x40, data, 1000, 0x00);
+    h_put_sge(f + 0x50, data + 1000, sizeof(pattern) - 1000, 0x08);
     msi_fired(m, 1);
-    mr_submit_op(m, f);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
     g_assert_cmphex(d.tag, ==, 10);
     g_assert_cmpuint(d.qid, ==, 1);
     g_assert_cmpuint(d.qci, ==, m->oreq_pi);
@@ -726,21 +489,21 @@ static void do_rw(MR *m, uint16_t handle, bool chain)
     scsi_frame(f, 11, handle, 0x00080000, sizeof(back), cdb, 10);
     if (chain) {
         for (int i = 0; i < 3; i++) {
-            put_sge(f + 0x40 + 16 * i, data + 512 * i, 512, 0);
+            h_put_sge(f + 0x40 + 16 * i, data + 512 * i, 512, 0);
         }
-        put_sge(f + 0x70, chainbuf, 5 * 16, 0x30);
+        h_put_sge(f + 0x70, chainbuf, 5 * 16, 0x30);
         for (int i = 3; i < 8; i++) {
             uint8_t e[16] = { 0 };
 
-            put_sge(e, data + 512 * i, 512, i == 7 ? 0x08 : 0);
+            h_put_sge(e, data + 512 * i, 512, i == 7 ? 0x08 : 0);
             qtest_memwrite(m->qts, chainbuf + 16 * (i - 3), e, 16);
         }
     } else {
-        put_sge(f + 0x40, data, sizeof(back), 0x08);
+        h_put_sge(f + 0x40, data, sizeof(back), 0x08);
     }
-    mr_submit_op(m, f);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
     g_assert_cmphex(d.tag, ==, 11);
     qtest_memread(m->qts, data, back, sizeof(back));
     g_assert_cmpmem(back, sizeof(back), pattern, sizeof(pattern));
@@ -753,7 +516,7 @@ static void test_scsi_rw_contiguous(void)
 
     do_rw(m, handle, false);
     do_rw(m, handle, true);
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_scsi_rw_segmented(void)
@@ -765,24 +528,24 @@ static void test_scsi_rw_segmented(void)
     for (int i = 0; i < 40; i++) {
         do_rw(m, handle, i & 1);
     }
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_scsi_inquiry_and_sense(void)
 {
     uint16_t handle;
     MR *m = mr_bringup(false, &handle);
-    uint64_t data = mr_alloc(m, 4096);
+    uint64_t data = h_alloc(m, 4096);
     uint8_t f[128], cdb[16] = { 0x12, 0, 0, 0, 255 }, sense[18];
     uint64_t sense_addr;
     Desc d;
 
     /* INQUIRY with a larger allocation length: a short transfer. */
     scsi_frame(f, 20, handle, 0x00080000, 255, cdb, 6);
-    put_sge(f + 0x40, data, 255, 0x08);
-    mr_submit_op(m, f);
+    h_put_sge(f + 0x40, data, 255, 0x08);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
     g_assert_cmphex(d.status, ==, 0x0045);
     g_assert_cmphex(d.frame[0x10], ==, 0);                    /* GOOD */
     g_assert_cmphex(d.frame[0x11] & 3, ==, 3);                /* no sense */
@@ -791,12 +554,12 @@ static void test_scsi_inquiry_and_sense(void)
     g_assert_cmpuint(qtest_readb(m->qts, data) & 0x1F, ==, 0);
 
     /* READ(10) beyond the end: CHECK CONDITION with sense data. */
-    rw10(cdb, false, DISK_BLOCKS, 1);
+    rw10(cdb, false, H_DISK_BLOCKS, 1);
     scsi_frame(f, 21, handle, 0x00080000, 512, cdb, 10);
-    put_sge(f + 0x40, data, 512, 0x08);
-    mr_submit_op(m, f);
+    h_put_sge(f + 0x40, data, 512, 0x08);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
     g_assert_cmphex(d.frame[0x10], ==, 0x02);
     g_assert_cmphex(d.frame[0x11] & 3, ==, 0);
     g_assert_cmpuint(ldl_le_p(d.frame + 0x18), >=, 8);
@@ -811,11 +574,11 @@ static void test_scsi_inquiry_and_sense(void)
     /* Unknown handle: DEVICE NOT THERE. */
     memset(cdb, 0, sizeof(cdb));
     scsi_frame(f, 22, 999, 0, 0, cdb, 6);
-    put_sge(f + 0x40, ~0ULL, 0, 0x08);
-    mr_submit_op(m, f);
+    h_put_sge(f + 0x40, ~0ULL, 0, 0x08);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
     g_assert_cmphex(d.status, ==, 0x0043);
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_task_mgmt(void)
@@ -829,29 +592,29 @@ static void test_task_mgmt(void)
     f[3] = 0x21;
     stw_le_p(f + 0x0A, handle);
     f[0x0E] = 0x03;                                   /* TARGET RESET */
-    mr_submit_admin(m, f, sizeof(f));
+    h_submit_admin(m, f, sizeof(f));
     mr_admin_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_ADDRESS);           /* frame required */
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);           /* frame required */
     g_assert_cmphex(d.tag, ==, 5);
     g_assert_cmphex(d.status, ==, 0);
     g_assert_cmphex(d.frame[0x14], ==, 0x00);          /* TM complete */
 
     f[0x0E] = 0x05;                                   /* LU RESET */
-    mr_submit_admin(m, f, sizeof(f));
+    h_submit_admin(m, f, sizeof(f));
     mr_admin_reply(m, &d);
     g_assert_cmphex(d.frame[0x14], ==, 0x00);
 
     f[0x0E] = 0x7F;                                   /* unknown type */
-    mr_submit_admin(m, f, sizeof(f));
+    h_submit_admin(m, f, sizeof(f));
     mr_admin_reply(m, &d);
     g_assert_cmphex(d.frame[0x14], ==, 0x04);
 
     stw_le_p(f + 0x0A, 777);                          /* bad handle */
     f[0x0E] = 0x03;
-    mr_submit_admin(m, f, sizeof(f));
+    h_submit_admin(m, f, sizeof(f));
     mr_admin_reply(m, &d);
     g_assert_cmphex(d.status, ==, 0x0042);
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void expect_scsi_error(MR *m, uint8_t *f, uint16_t status);
@@ -872,7 +635,7 @@ static void test_tm_terminates_io(void)
 {
     uint16_t handle;
     MR *m = mr_bringup(false, &handle);
-    uint64_t data = mr_alloc(m, 4096);
+    uint64_t data = h_alloc(m, 4096);
     uint8_t f[128], cdb[10], tm[32] = { 0 };
     uint8_t raw[16];
     uint32_t terminated;
@@ -887,15 +650,15 @@ static void test_tm_terminates_io(void)
 
     rw10(cdb, false, 0, 8);
     scsi_frame(f, 70, handle, 0x00080000, 4096, cdb, 10);
-    put_sge(f + 0x40, data, 4096, 0x08);
-    mr_submit_op(m, f);
+    h_put_sge(f + 0x40, data, 4096, 0x08);
+    h_submit_op(m, f);
     stw_le_p(tm, 5);
     tm[3] = 0x21;
     stw_le_p(tm + 0x0A, handle);
     tm[0x0E] = 0x03;
-    mr_submit_admin(m, tm, sizeof(tm));
+    h_submit_admin(m, tm, sizeof(tm));
     mr_admin_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
     g_assert_cmphex(d.tag, ==, 5);
     g_assert_cmphex(d.status, ==, 0);
     g_assert_cmphex(d.frame[0x14], ==, 0x00);
@@ -917,7 +680,7 @@ static void test_tm_terminates_io(void)
         g_assert_cmphex(d.status, ==, 0);
         g_assert_cmpuint(ldl_le_p(d.frame + 0x14), ==, 4096);
     }
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_hotplug(void)
@@ -930,7 +693,7 @@ static void test_hotplug(void)
     /* Hot removal: a PCIe topology change, NOT RESPONDING for the handle. */
     qtest_qmp_device_del(m->qts, "hd0");
     mr_admin_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
     g_assert_cmphex(d.tag, ==, 0xFFFF);
     g_assert_cmphex(d.frame[0x11], ==, 0x20);
     g_assert_cmpuint(d.frame[0x18 + 0x08], ==, 1);    /* one entry */
@@ -941,14 +704,14 @@ static void test_hotplug(void)
      * removal handshake (target reset, then REMOVE_DEVICE).
      */
     scsi_frame(f, 60, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
-    put_sge(f + 0x40, ~0ULL, 0, 0x08);
+    h_put_sge(f + 0x40, ~0ULL, 0, 0x08);
     expect_scsi_error(m, f, 0x0043);
     stw_le_p(tm, 8);
     tm[3] = 0x21;
     stw_le_p(tm + 0x0A, handle);
     stw_le_p(tm + 0x0C, 0xFFFF);
     tm[0x0E] = 0x03;
-    mr_submit_admin(m, tm, sizeof(tm));
+    h_submit_admin(m, tm, sizeof(tm));
     mr_admin_reply(m, &d);
     g_assert_cmphex(d.status, ==, 0);
     g_assert_cmphex(mr_remove_device(m, 8, handle), ==, 0);
@@ -959,7 +722,7 @@ static void test_hotplug(void)
                          "{'bus': 'raid0.0', 'slot': 3, 'drive': 'spare',"
                          " 'interface': 'sas'}");
     mr_admin_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_ADDRESS);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
     g_assert_cmphex(d.frame[0x11], ==, 0x07);
     handle = lduw_le_p(d.frame + 0x18 + 0x08);
     g_assert_cmpuint(handle, !=, 0);
@@ -968,12 +731,12 @@ static void test_hotplug(void)
     g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x32) & 0x107, ==, 0x101);
     /* And it answers I/O. */
     scsi_frame(f, 61, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
-    put_sge(f + 0x40, ~0ULL, 0, 0x08);
-    mr_submit_op(m, f);
+    h_put_sge(f + 0x40, ~0ULL, 0, 0x08);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
     g_assert_cmphex(d.tag, ==, 61);
-    mr_stop(m);
+    h_stop(m);
 }
 
 /* ---- bad input ---- */
@@ -982,11 +745,11 @@ static void expect_scsi_error(MR *m, uint8_t *f, uint16_t status)
 {
     Desc d;
 
-    mr_submit_op(m, f);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
     g_assert_cmphex(d.tag, ==, lduw_le_p(f));
     g_assert_cmphex(d.status, ==, status);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, 0);
 }
 
 static void test_bad_functions(void)
@@ -1000,14 +763,14 @@ static void test_bad_functions(void)
         stw_le_p(f, 1);
         f[3] = fn;
         g_assert_cmphex(mr_admin(m, f, 64, &d), ==, 0x0001);
-        g_assert_cmpint(d.type, ==, DT_STATUS);
+        g_assert_cmpint(d.type, ==, H_DT_STATUS);
     }
     /* A non-SCSI function on an operational queue. */
     stw_le_p(f, 33);
     f[3] = 0x01;
-    mr_submit_op(m, f);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_STATUS);
+    g_assert_cmpint(d.type, ==, H_DT_STATUS);
     g_assert_cmphex(d.tag, ==, 33);
     g_assert_cmphex(d.status, ==, 0x0001);
     /* IOC INIT twice. */
@@ -1020,121 +783,121 @@ static void test_bad_functions(void)
     stw_le_p(f, 6);
     f[3] = 0x10;
     f[0x0E] = 0x7E;
-    put_sge(f + 0x20, mr_alloc(m, 64), 8, 0x08);
+    h_put_sge(f + 0x20, h_alloc(m, 64), 8, 0x08);
     g_assert_cmphex(mr_admin(m, f, 48, NULL), ==, 0x0022);
     /* Driver page 2 header works (6.12 needs it). */
     f[0x0D] = 2;
     f[0x0E] = 0x03;
     g_assert_cmphex(mr_admin(m, f, 48, NULL), ==, 0);
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_bad_sgl(void)
 {
     uint16_t handle;
     MR *m = mr_bringup(false, &handle);
-    uint64_t data = mr_alloc(m, 4096), c1 = mr_alloc(m, 4096);
+    uint64_t data = h_alloc(m, 4096), c1 = h_alloc(m, 4096);
     uint64_t chains[8];
     uint8_t f[128], cdb[10], e[16] = { 0 };
 
     rw10(cdb, false, 0, 1);
     /* DataLength above the card's maximum transfer. */
     scsi_frame(f, 40, handle, 0x00080000, 16 << 20, cdb, 10);
-    put_sge(f + 0x40, data, 16 << 20, 0x08);
+    h_put_sge(f + 0x40, data, 16 << 20, 0x08);
     expect_scsi_error(m, f, 0x0007);
     /* SGL shorter than DataLength. */
     scsi_frame(f, 41, handle, 0x00080000, 512, cdb, 10);
-    put_sge(f + 0x40, data, 100, 0x08);
+    h_put_sge(f + 0x40, data, 100, 0x08);
     expect_scsi_error(m, f, 0x0003);
     /* Element outside guest RAM, and over the device's own BAR. */
-    put_sge(f + 0x40, 1ULL << 44, 512, 0x08);
+    h_put_sge(f + 0x40, 1ULL << 44, 512, 0x08);
     expect_scsi_error(m, f, 0x0003);
-    put_sge(f + 0x40, 0xFFFFFFFFFFFFFF00ULL, 512, 0x08);
+    h_put_sge(f + 0x40, 0xFFFFFFFFFFFFFF00ULL, 512, 0x08);
     expect_scsi_error(m, f, 0x0003);
-    put_sge(f + 0x40, qpci_config_readl(m->dev, PCI_BASE_ADDRESS_0) & ~0xFu,
+    h_put_sge(f + 0x40, qpci_config_readl(m->dev, PCI_BASE_ADDRESS_0) & ~0xFu,
             512, 0x08);
     expect_scsi_error(m, f, 0x0003);
     /* Address space other than system memory. */
-    put_sge(f + 0x40, data, 512, 0x09);
+    h_put_sge(f + 0x40, data, 512, 0x09);
     expect_scsi_error(m, f, 0x0003);
     /* Chain that points at itself. */
-    put_sge(e, c1, 16, 0x30);
+    h_put_sge(e, c1, 16, 0x30);
     qtest_memwrite(m->qts, c1, e, 16);
     scsi_frame(f, 42, handle, 0x00080000, 512, cdb, 10);
-    put_sge(f + 0x40, c1, 16, 0x30);
+    h_put_sge(f + 0x40, c1, 16, 0x30);
     expect_scsi_error(m, f, 0x0003);
     /* Too many chain levels (distinct buffers). */
     for (int i = 0; i < 8; i++) {
-        chains[i] = mr_alloc(m, 64);
+        chains[i] = h_alloc(m, 64);
     }
     for (int i = 0; i < 7; i++) {
-        put_sge(e, chains[i + 1], 16, 0x20);
+        h_put_sge(e, chains[i + 1], 16, 0x20);
         qtest_memwrite(m->qts, chains[i], e, 16);
     }
-    put_sge(e, data, 512, 0x08);
+    h_put_sge(e, data, 512, 0x08);
     qtest_memwrite(m->qts, chains[7], e, 16);
-    put_sge(f + 0x40, chains[0], 16, 0x20);
+    h_put_sge(f + 0x40, chains[0], 16, 0x20);
     expect_scsi_error(m, f, 0x0003);
     /* Chain with a length that is not a whole number of elements. */
-    put_sge(f + 0x40, c1, 17, 0x30);
+    h_put_sge(f + 0x40, c1, 17, 0x30);
     expect_scsi_error(m, f, 0x0003);
     /* Both data directions at once. */
     scsi_frame(f, 43, handle, 0x000C0000, 512, cdb, 10);
-    put_sge(f + 0x40, data, 512, 0x08);
+    h_put_sge(f + 0x40, data, 512, 0x08);
     expect_scsi_error(m, f, 0x0007);
     /* Bad SGE in IOC FACTS. */
     g_assert_cmphex(mr_facts(m, 1ULL << 44, 112), ==, 0x0003);
     g_assert_cmphex(mr_facts(m, data, 0), ==, 0x0003);
     /* The device still works. */
     do_rw(m, handle, true);
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_bad_doorbells(void)
 {
     MR *m = mr_start(NULL);
-    uint64_t buf = mr_alloc(m, 4096);
+    uint64_t buf = h_alloc(m, 4096);
 
     /* Doorbells before the IOC is ready are ignored. */
-    wr(m, R_AREQ_PI, 5);
-    wr(m, R_OREQ_PI(3), 1);
-    wr(m, R_RFREE_HOST, 7);
-    g_assert_cmphex(rd(m, R_IOC_STATUS), ==, 0);
+    h_wr(m, H_AREQ_PI, 5);
+    h_wr(m, H_OREQ_PI(3), 1);
+    h_wr(m, H_RFREE_HOST, 7);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS), ==, 0);
     /* Bad admin queue configuration faults the IOC. */
-    wr(m, R_ADMIN_N, 0);
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 1);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
-    g_assert_cmphex(rd(m, R_FAULT), !=, 0);
+    h_wr(m, H_ADMIN_N, 0);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) | 1);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, H_ST_FAULT);
+    g_assert_cmphex(h_rd(m, H_FAULT), !=, 0);
     mr_soft_reset(m);
     mr_enable(m);
     /* Doorbell of a queue that does not exist: ignored. */
-    wr(m, R_OREQ_PI(2), 1);
-    wr(m, R_OREP_CI(383), 1);
-    wr(m, 0x1BFC, 1);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    h_wr(m, H_OREQ_PI(2), 1);
+    h_wr(m, H_OREP_CI(383), 1);
+    h_wr(m, 0x1BFC, 1);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, 0);
     /* Free queue index before IOC INIT: ignored. */
-    wr(m, R_SFREE_HOST, 3);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, 0);
+    h_wr(m, H_SFREE_HOST, 3);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, 0);
     g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
     /* Index beyond the ring: IOC fault. */
-    wr(m, R_AREQ_PI, AREQ_N);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
+    h_wr(m, H_AREQ_PI, AREQ_N);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, H_ST_FAULT);
     /* Doorbells while faulted are ignored; soft reset recovers. */
-    wr(m, R_AREQ_PI, 1);
+    h_wr(m, H_AREQ_PI, 1);
     mr_soft_reset(m);
     mr_enable(m);
     g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
     mr_ioc_init(m);
-    wr(m, R_RFREE_HOST, RFREE_N + 5);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_FAULT, ==, ST_FAULT);
-    mr_stop(m);
+    h_wr(m, H_RFREE_HOST, RFREE_N + 5);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & H_ST_FAULT, ==, H_ST_FAULT);
+    h_stop(m);
 }
 
 static void test_reset_storm(void)
 {
     uint16_t handle;
     MR *m = mr_bringup(false, &handle);
-    uint64_t data = mr_alloc(m, 64 * 1024), buf = mr_alloc(m, 4096);
+    uint64_t data = h_alloc(m, 64 * 1024), buf = h_alloc(m, 4096);
     uint8_t f[128], cdb[10];
 
     for (int i = 0; i < 100; i++) {
@@ -1143,24 +906,25 @@ static void test_reset_storm(void)
             rw10(cdb, j & 1, j * 16, 16);
             scsi_frame(f, 50 + j, handle, j & 1 ? 0x00040000 : 0x00080000,
                        8192, cdb, 10);
-            put_sge(f + 0x40, data + j * 8192, 8192, 0x08);
-            mr_submit_op(m, f);
+            h_put_sge(f + 0x40, data + j * 8192, 8192, 0x08);
+            h_submit_op(m, f);
         }
         switch (i % 3) {
         case 0:
-            wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) & ~1u);
-            wr(m, R_IOC_STATUS, ST_RESET_HIST);
+            h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) & ~1u);
+            h_wr(m, H_IOC_STATUS, H_ST_RESET_HIST);
             break;
         case 1:
             mr_soft_reset(m);
             break;
         default:
             mr_unlock_diag(m);
-            wr(m, R_HOST_DIAG, rd(m, R_HOST_DIAG) | 0x700);
+            h_wr(m, H_HOST_DIAG, h_rd(m, H_HOST_DIAG) | 0x700);
             mr_soft_reset(m);
             break;
         }
-        g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, 0);
+        g_assert_cmphex(h_rd(m, H_IOC_STATUS) & (H_ST_READY | H_ST_FAULT),
+                        ==, 0);
         mr_enable(m);
         g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
         mr_ioc_init(m);
@@ -1171,7 +935,7 @@ static void test_reset_storm(void)
             do_rw(m, handle, false);
         }
     }
-    mr_stop(m);
+    h_stop(m);
 }
 
 /* A slow drive in slot 7 (the null-co node with 300 ms latency). */
@@ -1196,22 +960,22 @@ static void test_shutdown_waits_for_io(void)
 {
     uint16_t handle;
     MR *m = mr_bringup(false, &handle);
-    uint64_t data = mr_alloc(m, 4096);
+    uint64_t data = h_alloc(m, 4096);
     uint8_t f[128], cdb[10];
     Desc d;
 
     handle = mr_add_slow_drive(m);
     rw10(cdb, false, 0, 8);
     scsi_frame(f, 80, handle, 0x00080000, 4096, cdb, 10);
-    put_sge(f + 0x40, data, 4096, 0x08);
-    mr_submit_op(m, f);
-    wr(m, R_IOC_CONFIG, rd(m, R_IOC_CONFIG) | 0x6000);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & ST_SHUTDOWN, ==, ST_SHUTDOWN_RUN);
+    h_put_sge(f + 0x40, data, 4096, 0x08);
+    h_submit_op(m, f);
+    h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) | 0x6000);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & ST_SHUTDOWN, ==, ST_SHUTDOWN_RUN);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
     g_assert_cmphex(d.tag, ==, 80);
     mr_wait_shutdown(m);
-    mr_stop(m);
+    h_stop(m);
 }
 
 static QTestState *hang_qts;
@@ -1242,13 +1006,13 @@ static void test_msix_self_write(void)
     MR *m = mr_bringup(false, &handle);
     uint64_t bar0 = qpci_config_readl(m->dev, PCI_BASE_ADDRESS_0) & ~0xFull;
     uint64_t e = m->dev->msix_table_off + 16;
-    uint64_t data = mr_alloc(m, 4096);
+    uint64_t data = h_alloc(m, 4096);
     struct sigaction sa = { 0 };
     uint8_t f[128], cdb[10];
     Desc d;
 
     bar0 |= (uint64_t)qpci_config_readl(m->dev, PCI_BASE_ADDRESS_1) << 32;
-    qpci_io_writel(m->dev, m->dev->msix_table_bar, e, bar0 + R_IOC_CONFIG);
+    qpci_io_writel(m->dev, m->dev->msix_table_bar, e, bar0 + H_IOC_CONFIG);
     qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, bar0 >> 32);
     qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, 0x00474000);
     qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
@@ -1260,22 +1024,23 @@ static void test_msix_self_write(void)
     alarm(20);
     rw10(cdb, false, 0, 8);
     scsi_frame(f, 90, handle, 0x00080000, 4096, cdb, 10);
-    put_sge(f + 0x40, data, 4096, 0x08);
-    mr_submit_op(m, f);
+    h_put_sge(f + 0x40, data, 4096, 0x08);
+    h_submit_op(m, f);
     mr_op_reply(m, &d);
-    g_assert_cmpint(d.type, ==, DT_SUCCESS);
+    g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
     g_assert_cmphex(d.tag, ==, 90);
     /* The message never reached the register. */
-    g_assert_cmphex(rd(m, R_IOC_CONFIG), ==, 0x00470001);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT | ST_SHUTDOWN),
-                    ==, ST_READY);
+    g_assert_cmphex(h_rd(m, H_IOC_CONFIG), ==, 0x00470001);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) &
+                    (H_ST_READY | H_ST_FAULT | ST_SHUTDOWN),
+                    ==, H_ST_READY);
     /* Still usable, with interrupts where they belong again. */
     qpci_io_writel(m->dev, m->dev->msix_table_bar, e, m->msi + 4);
     qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4, 0);
     qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, 2);
     do_rw(m, handle, false);
     alarm(0);
-    mr_stop(m);
+    h_stop(m);
 }
 
 #define FLOOD_DOORBELLS 4000
@@ -1304,13 +1069,14 @@ static void test_reply_flood(void)
     for (uint32_t i = 0; i < OREQ_N; i++) {
         stw_le_p(f, 0x100 + i);
         f[3] = 0x01;                                  /* IOC FACTS */
-        qtest_memwrite(m->qts, mr_oreq_slot(m, i), f, sizeof(f));
+        qtest_memwrite(m->qts, h_oreq_slot(m, i), f, sizeof(f));
     }
     for (int k = 0; k < FLOOD_DOORBELLS; k++) {
         pi = (pi + OREQ_N - 1) % OREQ_N;
-        wr(m, R_OREQ_PI(1), pi);
+        h_wr(m, H_OREQ_PI(1), pi);
     }
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & (H_ST_READY | H_ST_FAULT),
+                    ==, H_ST_READY);
 
     /* Consume until nothing has come for 200 ms. */
     for (int idle = 0; idle < 200; idle++) {
@@ -1320,7 +1086,7 @@ static void test_reply_flood(void)
             continue;
         }
         mr_op_reply(m, &d);
-        g_assert_cmpint(d.type, ==, DT_STATUS);
+        g_assert_cmpint(d.type, ==, H_DT_STATUS);
         g_assert_cmphex(d.tag, ==, 0x100 + (start + n) % OREQ_N);
         g_assert_cmphex(d.status, ==, 0x0001);
         g_assert_cmpuint(d.qid, ==, 1);
@@ -1333,11 +1099,12 @@ static void test_reply_flood(void)
     g_assert_cmpuint(n, >, 0);
     g_assert_cmpuint((start + n) % OREQ_N, ==, pi);
     g_assert_cmpuint(d.qci, ==, pi);
-    g_assert_cmphex(rd(m, R_IOC_STATUS) & (ST_READY | ST_FAULT), ==, ST_READY);
+    g_assert_cmphex(h_rd(m, H_IOC_STATUS) & (H_ST_READY | H_ST_FAULT),
+                    ==, H_ST_READY);
 
     m->oreq_pi = pi;
     do_rw(m, handle, false);
-    mr_stop(m);
+    h_stop(m);
 }
 
 /*
@@ -1360,7 +1127,7 @@ static uint16_t mr_config(MR *m, uint8_t type, uint8_t num, uint8_t action,
     f[0x0E] = type;
     f[0x0F] = action;
     stw_le_p(f + 0x14, page_len);
-    put_sge(f + 0x20, buf, len, 0x08);
+    h_put_sge(f + 0x20, buf, len, 0x08);
     return mr_admin(m, f, sizeof(f), NULL);
 }
 
@@ -1368,7 +1135,7 @@ static uint16_t mr_config(MR *m, uint8_t type, uint8_t num, uint8_t action,
 static uint16_t cfg_read(MR *m, uint8_t type, uint8_t num, uint8_t action,
                          uint8_t *out, uint32_t len)
 {
-    uint64_t buf = mr_alloc(m, 512);
+    uint64_t buf = h_alloc(m, 512);
     uint16_t st;
 
     st = mr_config(m, type, num, action, len / 4, buf, len);
@@ -1379,7 +1146,7 @@ static uint16_t cfg_read(MR *m, uint8_t type, uint8_t num, uint8_t action,
 static uint16_t cfg_write(MR *m, uint8_t type, uint8_t num, uint8_t action,
                           const uint8_t *page, uint32_t len)
 {
-    uint64_t buf = mr_alloc(m, 512);
+    uint64_t buf = h_alloc(m, 512);
 
     qtest_memwrite(m->qts, buf, page, len);
     return mr_config(m, type, num, action, len / 4, buf, len);
@@ -1455,7 +1222,7 @@ static void test_config_write_read(void)
                         0);
         g_assert_cmpmem(back, len, def, len);
     }
-    mr_stop(m);
+    h_stop(m);
 }
 
 static void test_config_refused(void)
@@ -1500,7 +1267,7 @@ static void test_config_refused(void)
     /* the request's page length is not the page's */
     memcpy(pg, cur, 16);
     {
-        uint64_t buf = mr_alloc(m, 64);
+        uint64_t buf = h_alloc(m, 64);
 
         qtest_memwrite(m->qts, buf, pg, 16);
         g_assert_cmphex(mr_config(m, PG_IO_UNIT, 1, CFG_WRITE_CURRENT, 3,
@@ -1524,7 +1291,7 @@ static void test_config_refused(void)
     g_assert_cmphex(cfg_read(m, PG_DRIVER, 2, CFG_READ_CURRENT, pg, 32), ==,
                     0);
     g_assert_cmphex(pg[28], ==, 0);
-    mr_stop(m);
+    h_stop(m);
 }
 
 /* WRITE PERSISTENT survives a restart with config-nvram; current does not. */
@@ -1560,7 +1327,7 @@ static void test_config_persistent(void)
         g_assert_cmphex(cfg_write(m, t, n, CFG_WRITE_CURRENT, pg, len), ==,
                         0);
     }
-    mr_stop(m);
+    h_stop(m);
     g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
 
     /* a new QEMU: persistent copies from the file, current = persistent */
@@ -1581,7 +1348,7 @@ static void test_config_persistent(void)
                         0);
         g_assert_cmpmem(back, len, def[i], len);
     }
-    mr_stop(m);
+    h_stop(m);
 
     /* without the property nothing carries over */
     m = mr_start(NULL);
@@ -1590,7 +1357,7 @@ static void test_config_persistent(void)
     g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_PERSISTENT, back, 40),
                     ==, 0);
     g_assert_cmpmem(back, 40, def[1], 40);
-    mr_stop(m);
+    h_stop(m);
     unlink(path);
 }
 

@@ -315,15 +315,9 @@ static void act_reset(Fuzz *z)
 static void submit_create_q(HMR *m, bool reply, uint16_t qid, uint16_t size,
                             uint16_t arg, uint8_t flags, uint64_t base)
 {
-    uint8_t f[32] = { 0 };
+    uint8_t f[32];
 
-    stw_le_p(f, 1);
-    f[3] = reply ? 0x72 : 0x70;
-    f[0x0A] = flags;
-    stw_le_p(f + 0x0C, size);
-    stw_le_p(f + 0x0E, qid);
-    stw_le_p(f + 0x10, arg);
-    stq_le_p(f + 0x18, base);
+    h_create_q_frame(f, reply, qid, size, arg, flags, base);
     h_submit_admin(m, f, sizeof(f));
 }
 
@@ -334,7 +328,7 @@ static void submit_create_q(HMR *m, bool reply, uint16_t qid, uint16_t size,
 static void act_bringup(Fuzz *z)
 {
     HMR *m = z->m;
-    uint8_t f[64] = { 0 };
+    uint8_t f[64];
     HDesc d;
 
     if (h_rd(m, H_IOC_STATUS) & (H_ST_READY | H_ST_FAULT)) {
@@ -343,44 +337,25 @@ static void act_bringup(Fuzz *z)
     if ((h_enable(m) & (H_ST_READY | H_ST_FAULT)) != H_ST_READY) {
         return;
     }
-    for (int i = 0; i < H_RFREE_N - 1; i++) {
-        qtest_writeq(m->qts, m->rfree + i * 8, m->frames + i * 128);
-    }
-    for (int i = 0; i < H_SFREE_N - 1; i++) {
-        qtest_writeq(m->qts, m->sfree + i * 8, m->senses + i * 256);
-    }
-    stw_le_p(f, 1);
-    f[3] = 0x02;
-    stl_le_p(f + 0x0C, 0x03002200);
-    f[0x19] = 3;
-    stw_le_p(f + 0x1C, H_RFREE_N);
-    stq_le_p(f + 0x20, m->rfree);
-    stw_le_p(f + 0x2C, H_SFREE_N);
-    stw_le_p(f + 0x2E, 256);
-    stq_le_p(f + 0x30, m->sfree);
+    h_ioc_init_frame(m, f);
     if (rnd(z, 4) == 0) {
         mutate(z, f, sizeof(f));
     }
     h_submit_admin(m, f, sizeof(f));
-    m->rfree_host = H_RFREE_N - 1;
-    m->sfree_host = H_SFREE_N - 1;
-    h_wr(m, H_RFREE_HOST, m->rfree_host);
-    h_wr(m, H_SFREE_HOST, m->sfree_host);
-    qtest_memset(m->qts, m->orep, 0, H_OREP_N * 16);
+    h_post_free_queues(m);
+    qtest_memset(m->qts, m->orep, 0, m->orep_n * 16);
     m->oreq_pi = 0;
     m->orep_ci = 0;
     m->orep_phase = true;
-    submit_create_q(m, true, 1, H_OREP_N, rnd(z, 4) ? 1 : rnd(z, 200),
+    submit_create_q(m, true, 1, m->orep_n, rnd(z, 4) ? 1 : rnd(z, 200),
                     rnd(z, 4) ? 0x01 : rnd(z, 256),
                     rnd(z, 8) ? m->orep : rnd_addr(z));
-    submit_create_q(m, false, 1, H_OREQ_N, 1, rnd(z, 8) ? 0 : 0x80, m->oreq);
+    submit_create_q(m, false, 1, m->oreq_n, 1, rnd(z, 8) ? 0 : 0x80, m->oreq);
     if (rnd(z, 4)) {
         submit_create_q(m, true, 2 + rnd(z, 3), 2 + rnd(z, 64), rnd(z, 6),
                         rnd(z, 256), rnd_addr(z));
     }
-    memset(f, 0, sizeof(f));
-    stw_le_p(f, 1);
-    f[3] = 0x04;
+    h_event_notify_frame(f, NULL);
     h_submit_admin(m, f, 32);
     stw_le_p(f, 1);
     f[3] = 0x03;

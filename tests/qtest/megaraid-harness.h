@@ -53,6 +53,10 @@
 #define H_ST_FAULT      0x02
 #define H_ST_RESET_HIST 0x10
 
+/* What mpi3mr leaves unmasked (EVENT NOTIFICATION's four mask words) */
+#define H_EVENT_MASK_DRIVER \
+    ((const uint32_t[4]) { 0xFDB9843F, 0xFFFFFFFA, 0xFFFFFFFF, 0xFFFFFFFF })
+
 #define H_DT_ADDRESS    0x0
 #define H_DT_SUCCESS    0x1
 #define H_DT_STATUS     0x3
@@ -61,6 +65,8 @@ typedef struct HDesc {
     int type;
     uint16_t tag;
     uint16_t status;
+    uint16_t qid;               /* request queue and its consumer index */
+    uint16_t qci;
     uint64_t frame_addr;
     uint8_t frame[128];
 } HDesc;
@@ -80,6 +86,8 @@ typedef struct HMR {
     uint64_t oreq, orep;
     uint32_t oreq_pi, orep_ci;
     bool orep_phase;
+    bool segmented;             /* request queue 1 in 4 KiB segments */
+    uint64_t oseglist;          /* ... listed here */
     uint16_t handles[8];        /* announced at PORT ENABLE */
     int nhandles;
     /* ring sizes in entries; h_launch() fills the ones left 0 */
@@ -283,6 +291,8 @@ static inline bool h_poll(HMR *m, uint64_t ring, uint32_t n, uint32_t *ci,
     }
     memset(d, 0, sizeof(*d));
     d->type = flags >> 12;
+    d->qci = lduw_le_p(raw + 8);
+    d->qid = lduw_le_p(raw + 10);
     d->tag = lduw_le_p(raw + 12);
     if (d->type == H_DT_STATUS) {
         d->status = lduw_le_p(raw) & 0x7fff;
@@ -467,9 +477,19 @@ static inline void h_bringup(HMR *m)
     h_port_enable(m);
 }
 
+/* Where entry @idx of request queue 1 is (32 entries a segment). */
+static inline uint64_t h_oreq_slot(HMR *m, uint32_t idx)
+{
+    if (m->segmented) {
+        return qtest_readq(m->qts, m->oseglist + (idx / 32) * 8) +
+               (idx % 32) * 128;
+    }
+    return m->oreq + idx * 128;
+}
+
 static inline void h_submit_op(HMR *m, const void *frame)
 {
-    qtest_memwrite(m->qts, m->oreq + m->oreq_pi * 128, frame, 128);
+    qtest_memwrite(m->qts, h_oreq_slot(m, m->oreq_pi), frame, 128);
     m->oreq_pi = (m->oreq_pi + 1) % m->oreq_n;
     h_wr(m, H_OREQ_PI(1), m->oreq_pi);
 }

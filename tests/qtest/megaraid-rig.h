@@ -329,12 +329,9 @@ static inline uint16_t mr_create_q(MR *m, bool reply, uint16_t size,
 /* Everything unmasked but what the driver masks too. */
 static inline void mr_event_notify(MR *m)
 {
-    static const uint32_t mask[4] = {
-        0xFDB9843F, 0xFFFFFFFA, 0xFFFFFFFF, 0xFFFFFFFF
-    };
     uint8_t f[32];
 
-    h_event_notify_frame(f, mask);
+    h_event_notify_frame(f, H_EVENT_MASK_DRIVER);
     g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0);
 }
 
