@@ -24,7 +24,7 @@ static const char usage_text[] =
 "\n"
 "  mrcli show                                 controllers found\n"
 "  mrcli /c0 show [all]                       controller, VDs, drives\n"
-"  mrcli /c0 show events [seq=N] [count=N]    the event log\n"
+"  mrcli /c0 show events [seq=N [wait=S]] [count=N]   the event log\n"
 "  mrcli /c0 show rebuildrate                 rates and policies\n"
 "  mrcli /c0 set rebuildrate=N|ccrate=N|bgirate=N|autorebuild=on|off\n"
 "  mrcli /c0 add vd r0|r1|r5|r6|r10|r50|r60 drives=0:0-7 [pdperarray=N]\n"

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * mrcli: controller-wide commands: /c0 show [all], /c0 set PROP=VALUE,
- * /c0 show events, /c0/cv show, /c0/fall show|import|delete.
+ * /c0 show events [seq=N] [count=N] [wait=S], /c0/cv show,
+ * /c0/fall show|import|delete.
  */
 #include "mrcli.h"
 #include "out.h"
@@ -263,6 +264,9 @@ void op_ctrl_show_props(Mrcli *m)
     }
 }
 
+/* How often "show events seq=N wait=S" asks for the newest entry. */
+#define EVENT_POLL_MS 200
+
 static const char *ev_class(int c)
 {
     static const char *const n[] = {
@@ -288,7 +292,10 @@ void op_ctrl_events(Mrcli *m)
     MgmtEvlogInfo li;
     MgmtEvent *ev;
     const char *v;
-    unsigned long long seq = 0, cnt = 0;
+    unsigned long long seq = 0, cnt = 0, wait_s = 0;
+    const struct timespec poll = {
+        .tv_nsec = EVENT_POLL_MS * 1000000L,
+    };
     bool have_seq = false;
     uint32_t n, total;
     MrSection *s, *t;
@@ -304,12 +311,32 @@ void op_ctrl_events(Mrcli *m)
     if (v && !parse_uint(m, "count", v, 100000, &cnt)) {
         return;
     }
+    v = arg_kv(m, "wait");
+    if (v && !parse_uint(m, "wait", v, 86400, &wait_s)) {
+        return;
+    }
     if (!args_all_used(m)) {
         return;
     }
-    if (mgmt_call(m, MGMT_OP_EVLOG_INFO, 0, 0, 0, 0, NULL, 0, &li,
-                  sizeof(li), NULL, NULL) < 0) {
+    if (v && !have_seq) {
+        usage_error(m, "wait= needs seq= (the sequence number to wait for)");
         return;
+    }
+    /* wait=S: poll the log until entry seq exists, for at most S seconds */
+    for (unsigned long long polls = 0; ; polls++) {
+        if (mgmt_call(m, MGMT_OP_EVLOG_INFO, 0, 0, 0, 0, NULL, 0, &li,
+                      sizeof(li), NULL, NULL) < 0) {
+            return;
+        }
+        if (!v || li.newest_seq >= seq) {
+            break;
+        }
+        if (polls >= wait_s * 1000 / EVENT_POLL_MS) {
+            out_fail(m->out, "no event %llu within %llu s (newest: %u)", seq,
+                     wait_s, li.newest_seq);
+            return;
+        }
+        nanosleep(&poll, NULL);
     }
     s = out_props(m->out, "Event Log");
     sec_num(s, "Oldest Sequence", li.oldest_seq);

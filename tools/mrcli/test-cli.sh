@@ -53,6 +53,8 @@ expect 2 /c0 add vd r5 drives=0:0-3 name=abcdefghijklmnopq
 expect 2 /c0 add vd r10 drives=0:0-5 pdperarray=4
 expect 2 /c0 add vd r5 drives=0:0-3 bogus J
 expect 2 /c0 set rebuildrate=101 J
+expect 2 /c0 show events wait=3
+expect 2 /c0 show events seq=x J
 expect 2 /c0 set
 expect 2 /c0/e0/s3 set good force
 expect 2 /c0/eall/sall set offline
