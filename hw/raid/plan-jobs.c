@@ -98,15 +98,40 @@ RaidPlan *raid_plan_rebuild_row(const RaidLayout *l,
         RaidPlanGroup g;
         int miss[2] = { RAID_STRIP_NONE, RAID_STRIP_NONE };
         uint32_t nmiss = 1, tbuf;
+        int skip = RAID_STRIP_NONE;
 
         span_group(p, l, row, span, len, &g);
         tbuf = member_buf(l, &g, row, target, &miss[0]);
+        if (l->parity == 2) {
+            bool all = true;
+
+            for (uint32_t i = 0; i < l->span_members; i++) {
+                uint32_t m = first + i;
+
+                if (m != target && !raid_st_readable(st, m, rel, len)) {
+                    all = false;
+                }
+            }
+            /*
+             * Only the target is missing: one parity strip suffices, so
+             * the other is not read (it is recomputed, not written): Q
+             * for a data or P target (a data strip comes back from P by
+             * XOR), P for a Q target.  One member read less per row.
+             */
+            if (all) {
+                skip = miss[0] == RAID_STRIP_Q ? RAID_STRIP_P : RAID_STRIP_Q;
+            }
+        }
         for (uint32_t i = 0; i < l->span_members; i++) {
             uint32_t m = first + i;
             int idx;
             uint32_t b = member_buf(l, &g, row, m, &idx);
 
             if (m == target) {
+                continue;
+            }
+            if (idx == skip) {
+                miss[1] = idx;
                 continue;
             }
             if (raid_st_readable(st, m, rel, len)) {
