@@ -94,6 +94,16 @@ _mr_json() {
     fi
 }
 
+# mr_json_log: puts MR_JSON (a document of a command that succeeded, run
+# some other way, e.g. in the background) between the markers as mr_json
+# does.
+mr_json_log() {
+    MR_JSON_N=$((MR_JSON_N + 1))
+    echo "@@MRCLI-JSON-BEGIN $MR_JSON_N-ok@@"
+    echo "$MR_JSON"
+    echo "@@MRCLI-JSON-END $MR_JSON_N-ok@@"
+}
+
 # mr_prop KEY: the value of "KEY" : value (first one) in MR_JSON, without
 # quotes.
 mr_prop() {

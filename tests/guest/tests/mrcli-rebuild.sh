@@ -6,7 +6,8 @@
 # (progress read with "show rebuild" must rise); drive 2 is set offline
 # and rebuilt in place with "start rebuild", paused and resumed on the
 # way; the failed drive 1 is made good again and replaces drive 3.  The
-# event log (show events) lists the failures and the rebuilds.  JSON
+# event log (show events) lists the failures and the rebuilds, and a
+# reader waiting for the next entry (seq=N wait=S) gets the first failure.  JSON
 # output is checked against tests/guest/mrcli.schema.json on the host.
 #@ kernels 6.1 6.12
 #@ timeout 1500
@@ -99,7 +100,23 @@ watch_rebuild() {
 }
 
 echo "== drive 1 fails (set offline): the spare rebuilds"
+# a reader waiting for the next event: it returns once the failure is in
+# the log, not before
+mr_quiet /c0 show events
+next=$(($(mr_prop 'Newest Sequence') + 1))
+rm -f /tmp/ev-wait.rc
+( rc=0; mrcli /c0 show events seq=$next wait=120 J > /tmp/ev-wait.json 2>&1 ||
+      rc=$?; echo $rc > /tmp/ev-wait.rc ) &
+evpid=$!
+sleep 2
+[ ! -f /tmp/ev-wait.rc ] || fail "show events seq=$next wait=120 returned before event $next"
 mr_json /c0/e0/s1 set offline
+wait $evpid
+MR_JSON=$(cat /tmp/ev-wait.json)
+mr_json_log
+assert_eq "exit status of show events seq=$next wait=120" 0 "$(cat /tmp/ev-wait.rc)"
+echo "$MR_JSON" | grep "\"Target\":\"/c0/e0/s1\"" | grep -qiE 'fail|offline' ||
+    fail "the waiting reader did not get drive 1's failure"
 mr_vd_state "$vd"
 assert_match "VD state with drive 1 offline" '^(Dgrd|Pdgd)$' "$MR_STATE"
 mr /c0/eall/sall show
