@@ -13,7 +13,7 @@
 #@ mem 1024
 #@ smp 2
 #@ qmp
-#@ kernels 6.1 6.12
+#@ kernels 6.1 6.12 7.2
 #@ prepare bash tests/guest/tests/mr9600-faults.sh --host-prepare @WORK@
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
@@ -117,22 +117,26 @@ qom_set "$J0" delay-ms 0
 fio_check "delay-ms 300"
 assert_eq "controller resets after BUSY and delay" "$r0" "$(driver_resets)"
 
-# 3. An unresponsive drive: its commands time out, the driver's device
-# (LUN) reset aborts them; then the drive answers again.
-n_lr=$(dmesg | grep -c 'Device(lun) Reset is issued')
+# 3. An unresponsive drive: its commands time out, the driver's error
+# handling aborts them (ABORT TASK on 7.x, a device (LUN) reset before);
+# then the drive answers again.
+eh_tms() {
+    dmesg | grep -cE 'Device\(lun\) Reset is issued|attempting abort task'
+}
+n_lr=$(eh_tms)
 fio_start
 qom_set "$J0" unresponsive true
 _t=0
-while [ "$(dmesg | grep -c 'Device(lun) Reset is issued')" -le "$n_lr" ]; do
+while [ "$(eh_tms)" -le "$n_lr" ]; do
     _t=$((_t + 1))
-    [ $_t -lt 600 ] || fail "no device reset within 60 s of the drive going silent"
+    [ $_t -lt 600 ] || fail "no abort or device reset within 60 s of the drive going silent"
     sleep 0.1
 done
 qom_set "$J0" unresponsive false
-log "device reset seen, drive answers again"
+log "abort or device reset seen, drive answers again"
 fio_check "unresponsive drive"
-dmesg | grep -q 'device(LUN) reset is SUCCESS' ||
-    fail "the device reset of the unresponsive drive did not succeed"
+dmesg | grep -qE 'device\(LUN\) reset is SUCCESS|Abort Task SUCCEEDED' ||
+    fail "the abort or device reset of the unresponsive drive did not succeed"
 
 # 4. IOC FAULT with a code and info words: fault watchdog, soft reset.
 r1=$(driver_resets)
@@ -150,8 +154,9 @@ fio_check "prepare for reset"
 assert_eq "controller resets after the firmware reset" $((r1 + 2)) "$(driver_resets)"
 
 # 6. A lost reply (of the JBOD's: only it has I/O): the command times
-# out; the LUN and target resets fail (the driver still owns the command)
-# and error handling resets the controller.
+# out; the abort (7.x), LUN and target resets fail (the device no longer
+# has the command, the driver still owns it) and error handling resets
+# the controller.
 r2=$(driver_resets)
 qom_set "$CTRL" drop-replies 1
 fio_start "$JB"
@@ -171,7 +176,7 @@ assert_eq "controller resets in all" $((r0 + 3)) "$_trig"
 assert_eq "IOC resets the device saw" $((d0 + $(driver_resets) - r0)) \
     "$(device_resets)"
 # What the driver logs for these faults, and nothing else it flags.
-mr9600_driver_log 'mpi3mr[0-9]+: (fault code\(0x00005A17\): Additional code: \(0x00000011:0x00000022:0x00000033\)|fault code\(0x0000F000\): Additional code: \(0x00000000:0x00000000:0x00000000\)|controller reset is triggered by error handling|(diag fault|soft) reset due to error handling\(0x4\)|device has 1 pending commands, device\(LUN\) reset is failed|device\(LUN\) reset is FAILED for scmd\([0-9a-f]+\)|target has 1 pending commands, target reset is failed|target reset is FAILED for scmd\([0-9a-f]+\))$'
+mr9600_driver_log 'mpi3mr[0-9]+: (fault code\(0x00005A17\): Additional code: \(0x00000011:0x00000022:0x00000033\)|fault code\(0x0000F000\): Additional code: \(0x00000000:0x00000000:0x00000000\)|controller reset is triggered by error handling|(diag fault|soft) reset due to error handling\(0x4\)|device has 1 pending commands, device\(LUN\) reset is failed|device\(LUN\) reset is FAILED for scmd\([0-9a-f]+\)|target has 1 pending commands, target reset is failed|target reset is FAILED for scmd\([0-9a-f]+\)|Abort task failed\. scmd \(0x[0-9a-f]+\) was not terminated|Abort Task FAILED for scmd \(0x[0-9a-f]+\))$'
 check_disks_visible() {
     find_disks
     [ -n "$JB" ] && [ -n "$VD" ] || { lsscsi; fail "a disk is gone after the faults"; }
