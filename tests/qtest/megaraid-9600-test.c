@@ -38,21 +38,11 @@ typedef HDesc Desc;
 static MR *mr_start(const char *extra)
 {
     MR *m = g_new0(MR, 1);
-    g_autofree char *rest = NULL;
-    int fd;
 
-    fd = g_file_open_tmp("megaraid-9600-test-XXXXXX", &m->img, NULL);
-    g_assert(fd >= 0);
-    g_assert(ftruncate(fd, H_DISK_BLOCKS * 512) == 0);
-    close(fd);
-    rest = g_strdup_printf("-drive if=none,id=d0,format=raw,file=%s "
-                           "-blockdev driver=null-co,node-name=spare,"
-                           "size=4194304,latency-ns=300000000 "
-                           "-device megaraid-drive,id=hd0,bus=raid0.0,"
-                           "slot=0,drive=d0,interface=nvme", m->img);
     m->rfree_n = RFREE_N;
     m->sfree_n = SFREE_N;
-    h_launch(m, extra, rest);
+    h_launch_disk(m, extra, "-blockdev driver=null-co,node-name=spare,"
+                  "size=4194304,latency-ns=300000000");
     m->oseglist = h_alloc(m, 4096);
     return m;
 }
@@ -244,19 +234,6 @@ static MR *mr_bringup(bool segmented, uint16_t *handle)
     mr_event_notify(m);
     *handle = mr_port_enable(m);
     return m;
-}
-
-static void scsi_frame(uint8_t *f, uint16_t tag, uint16_t handle,
-                       uint32_t dir, uint32_t len, const uint8_t *cdb,
-                       size_t cdb_len)
-{
-    memset(f, 0, 128);
-    stw_le_p(f, tag);
-    f[3] = 0x20;
-    stw_le_p(f + 0x0A, handle);
-    stl_le_p(f + 0x0C, dir);
-    stl_le_p(f + 0x14, len);
-    memcpy(f + 0x20, cdb, cdb_len);
 }
 
 static void rw10(uint8_t *cdb, bool write, uint32_t lba, uint16_t n)
@@ -471,7 +448,7 @@ static void do_rw(MR *m, uint16_t handle, bool chain)
 
     /* WRITE(10) of 8 blocks in two SIMPLE elements. */
     rw10(cdb, true, 100, 8);
-    scsi_frame(f, 10, handle, 0x00040000, sizeof(pattern), cdb, 10);
+    h_scsi_frame(f, 10, handle, 0x00040000, sizeof(pattern), cdb, 10);
     h_put_sge(f + 0x40, data, 1000, 0x00);
     h_put_sge(f + 0x50, data + 1000, sizeof(pattern) - 1000, 0x08);
     msi_fired(m, 1);
@@ -486,7 +463,7 @@ static void do_rw(MR *m, uint16_t handle, bool chain)
     /* READ(10) back, 8 pieces: 3 in the frame, 5 behind a LAST CHAIN. */
     qtest_memset(m->qts, data, 0, sizeof(back));
     rw10(cdb, false, 100, 8);
-    scsi_frame(f, 11, handle, 0x00080000, sizeof(back), cdb, 10);
+    h_scsi_frame(f, 11, handle, 0x00080000, sizeof(back), cdb, 10);
     if (chain) {
         for (int i = 0; i < 3; i++) {
             h_put_sge(f + 0x40 + 16 * i, data + 512 * i, 512, 0);
@@ -541,7 +518,7 @@ static void test_scsi_inquiry_and_sense(void)
     Desc d;
 
     /* INQUIRY with a larger allocation length: a short transfer. */
-    scsi_frame(f, 20, handle, 0x00080000, 255, cdb, 6);
+    h_scsi_frame(f, 20, handle, 0x00080000, 255, cdb, 6);
     h_put_sge(f + 0x40, data, 255, 0x08);
     h_submit_op(m, f);
     mr_op_reply(m, &d);
@@ -555,7 +532,7 @@ static void test_scsi_inquiry_and_sense(void)
 
     /* READ(10) beyond the end: CHECK CONDITION with sense data. */
     rw10(cdb, false, H_DISK_BLOCKS, 1);
-    scsi_frame(f, 21, handle, 0x00080000, 512, cdb, 10);
+    h_scsi_frame(f, 21, handle, 0x00080000, 512, cdb, 10);
     h_put_sge(f + 0x40, data, 512, 0x08);
     h_submit_op(m, f);
     mr_op_reply(m, &d);
@@ -573,7 +550,7 @@ static void test_scsi_inquiry_and_sense(void)
 
     /* Unknown handle: DEVICE NOT THERE. */
     memset(cdb, 0, sizeof(cdb));
-    scsi_frame(f, 22, 999, 0, 0, cdb, 6);
+    h_scsi_frame(f, 22, 999, 0, 0, cdb, 6);
     h_put_sge(f + 0x40, ~0ULL, 0, 0x08);
     h_submit_op(m, f);
     mr_op_reply(m, &d);
@@ -649,7 +626,7 @@ static void test_tm_terminates_io(void)
     handle = lduw_le_p(d.frame + 0x18 + 0x08);
 
     rw10(cdb, false, 0, 8);
-    scsi_frame(f, 70, handle, 0x00080000, 4096, cdb, 10);
+    h_scsi_frame(f, 70, handle, 0x00080000, 4096, cdb, 10);
     h_put_sge(f + 0x40, data, 4096, 0x08);
     h_submit_op(m, f);
     stw_le_p(tm, 5);
@@ -703,7 +680,7 @@ static void test_hotplug(void)
      * I/O to it is refused; the handle stays reserved until the host's
      * removal handshake (target reset, then REMOVE_DEVICE).
      */
-    scsi_frame(f, 60, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
+    h_scsi_frame(f, 60, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
     h_put_sge(f + 0x40, ~0ULL, 0, 0x08);
     expect_scsi_error(m, f, 0x0043);
     stw_le_p(tm, 8);
@@ -730,7 +707,7 @@ static void test_hotplug(void)
     g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x0A), ==, 0xFFFF);
     g_assert_cmphex(lduw_le_p(d.frame + 0x18 + 0x32) & 0x107, ==, 0x101);
     /* And it answers I/O. */
-    scsi_frame(f, 61, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
+    h_scsi_frame(f, 61, handle, 0, 0, (const uint8_t *)"\0\0\0\0\0\0", 6);
     h_put_sge(f + 0x40, ~0ULL, 0, 0x08);
     h_submit_op(m, f);
     mr_op_reply(m, &d);
@@ -802,11 +779,11 @@ static void test_bad_sgl(void)
 
     rw10(cdb, false, 0, 1);
     /* DataLength above the card's maximum transfer. */
-    scsi_frame(f, 40, handle, 0x00080000, 16 << 20, cdb, 10);
+    h_scsi_frame(f, 40, handle, 0x00080000, 16 << 20, cdb, 10);
     h_put_sge(f + 0x40, data, 16 << 20, 0x08);
     expect_scsi_error(m, f, 0x0007);
     /* SGL shorter than DataLength. */
-    scsi_frame(f, 41, handle, 0x00080000, 512, cdb, 10);
+    h_scsi_frame(f, 41, handle, 0x00080000, 512, cdb, 10);
     h_put_sge(f + 0x40, data, 100, 0x08);
     expect_scsi_error(m, f, 0x0003);
     /* Element outside guest RAM, and over the device's own BAR. */
@@ -823,7 +800,7 @@ static void test_bad_sgl(void)
     /* Chain that points at itself. */
     h_put_sge(e, c1, 16, 0x30);
     qtest_memwrite(m->qts, c1, e, 16);
-    scsi_frame(f, 42, handle, 0x00080000, 512, cdb, 10);
+    h_scsi_frame(f, 42, handle, 0x00080000, 512, cdb, 10);
     h_put_sge(f + 0x40, c1, 16, 0x30);
     expect_scsi_error(m, f, 0x0003);
     /* Too many chain levels (distinct buffers). */
@@ -842,7 +819,7 @@ static void test_bad_sgl(void)
     h_put_sge(f + 0x40, c1, 17, 0x30);
     expect_scsi_error(m, f, 0x0003);
     /* Both data directions at once. */
-    scsi_frame(f, 43, handle, 0x000C0000, 512, cdb, 10);
+    h_scsi_frame(f, 43, handle, 0x000C0000, 512, cdb, 10);
     h_put_sge(f + 0x40, data, 512, 0x08);
     expect_scsi_error(m, f, 0x0007);
     /* Bad SGE in IOC FACTS. */
@@ -904,8 +881,8 @@ static void test_reset_storm(void)
         /* Queue some I/O, then reset under it. */
         for (int j = 0; j < 4; j++) {
             rw10(cdb, j & 1, j * 16, 16);
-            scsi_frame(f, 50 + j, handle, j & 1 ? 0x00040000 : 0x00080000,
-                       8192, cdb, 10);
+            h_scsi_frame(f, 50 + j, handle, j & 1 ? 0x00040000 : 0x00080000,
+                         8192, cdb, 10);
             h_put_sge(f + 0x40, data + j * 8192, 8192, 0x08);
             h_submit_op(m, f);
         }
@@ -966,7 +943,7 @@ static void test_shutdown_waits_for_io(void)
 
     handle = mr_add_slow_drive(m);
     rw10(cdb, false, 0, 8);
-    scsi_frame(f, 80, handle, 0x00080000, 4096, cdb, 10);
+    h_scsi_frame(f, 80, handle, 0x00080000, 4096, cdb, 10);
     h_put_sge(f + 0x40, data, 4096, 0x08);
     h_submit_op(m, f);
     h_wr(m, H_IOC_CONFIG, h_rd(m, H_IOC_CONFIG) | 0x6000);
@@ -1023,7 +1000,7 @@ static void test_msix_self_write(void)
     sigaction(SIGALRM, &sa, NULL);
     alarm(20);
     rw10(cdb, false, 0, 8);
-    scsi_frame(f, 90, handle, 0x00080000, 4096, cdb, 10);
+    h_scsi_frame(f, 90, handle, 0x00080000, 4096, cdb, 10);
     h_put_sge(f + 0x40, data, 4096, 0x08);
     h_submit_op(m, f);
     mr_op_reply(m, &d);

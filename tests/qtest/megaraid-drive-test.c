@@ -8,23 +8,12 @@
  */
 
 #include "qemu/osdep.h"
-#include "libqtest.h"
-#include "qobject/qdict.h"
-
-/* Debian's firmware packages when the build tree has no pc-bios. */
-static const char *bios_args(void)
-{
-    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
-        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
-        return "";
-    }
-    return "-L /usr/share/seabios -L /usr/share/qemu ";
-}
+#include "megaraid-harness.h"
 
 static QTestState *start(const char *extra)
 {
     return qtest_initf("%s-machine q35 -nodefaults "
-                       "-device megaraid-9600,id=r %s", bios_args(),
+                       "-device megaraid-9600,id=r %s", h_fw_args(),
                        extra ? extra : "");
 }
 
@@ -65,26 +54,6 @@ static void expect_error(QTestState *qts, const char *props,
         g_test_message("error '%s' lacks '%s'", err, needle);
         g_assert_not_reached();
     }
-}
-
-static char *qom_str(QTestState *qts, const char *path, const char *prop)
-{
-    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': "
-                           "{'path': %s, 'property': %s}}", path, prop);
-    char *v = g_strdup(qdict_get_str(rsp, "return"));
-
-    qobject_unref(rsp);
-    return v;
-}
-
-static int64_t qom_int(QTestState *qts, const char *path, const char *prop)
-{
-    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': "
-                           "{'path': %s, 'property': %s}}", path, prop);
-    int64_t v = qdict_get_int(rsp, "return");
-
-    qobject_unref(rsp);
-    return v;
 }
 
 static void test_refused(void)
@@ -144,35 +113,38 @@ static void test_defaults(void)
     g_assert_null(try_add(qts, "'id': 'c', 'drive': 'n2'"));
 
     /* slots are assigned in order when not given */
-    g_assert_cmpint(qom_int(qts, "/machine/peripheral/a", "slot"), ==, 0);
-    g_assert_cmpint(qom_int(qts, "/machine/peripheral/b", "slot"), ==, 1);
-    g_assert_cmpint(qom_int(qts, "/machine/peripheral/c", "slot"), ==, 2);
+    g_assert_cmpint(qts_qom_get_int(qts, "/machine/peripheral/a", "slot"),
+                    ==, 0);
+    g_assert_cmpint(qts_qom_get_int(qts, "/machine/peripheral/b", "slot"),
+                    ==, 1);
+    g_assert_cmpint(qts_qom_get_int(qts, "/machine/peripheral/c", "slot"),
+                    ==, 2);
 
-    vendor = qom_str(qts, "/machine/peripheral/a", "vendor");
-    model = qom_str(qts, "/machine/peripheral/a", "model");
-    serial = qom_str(qts, "/machine/peripheral/a", "serial");
+    vendor = qts_qom_get_str(qts, "/machine/peripheral/a", "vendor");
+    model = qts_qom_get_str(qts, "/machine/peripheral/a", "model");
+    serial = qts_qom_get_str(qts, "/machine/peripheral/a", "serial");
     g_assert_cmpstr(vendor, ==, "ATA");
     g_assert_cmpstr(model, ==, "INTEL SSDSC2KB038T8");
     g_assert_true(g_str_has_prefix(serial, "PHYF"));
     g_assert_cmpint(strlen(serial), ==, 18);
-    g_assert_cmpint((uint64_t)qom_int(qts, "/machine/peripheral/a", "wwn") >>
-                    36, ==, 0x55cd2e4);
+    g_assert_cmpint((uint64_t)qts_qom_get_int(qts, "/machine/peripheral/a",
+                                              "wwn") >> 36, ==, 0x55cd2e4);
     g_free(vendor);
     g_free(model);
-    vendor = qom_str(qts, "/machine/peripheral/b", "vendor");
-    model = qom_str(qts, "/machine/peripheral/b", "model");
+    vendor = qts_qom_get_str(qts, "/machine/peripheral/b", "vendor");
+    model = qts_qom_get_str(qts, "/machine/peripheral/b", "model");
     g_assert_cmpstr(vendor, ==, "SEAGATE");
     g_assert_cmpstr(model, ==, "ST8000NM001A");
-    g_assert_cmpint(qom_int(qts, "/machine/peripheral/b", "rotation_rate"),
-                    ==, 7200);
+    g_assert_cmpint(qts_qom_get_int(qts, "/machine/peripheral/b",
+                                    "rotation_rate"), ==, 7200);
     g_free(vendor);
     g_free(model);
-    vendor = qom_str(qts, "/machine/peripheral/c", "vendor");
-    model = qom_str(qts, "/machine/peripheral/c", "model");
+    vendor = qts_qom_get_str(qts, "/machine/peripheral/c", "vendor");
+    model = qts_qom_get_str(qts, "/machine/peripheral/c", "model");
     g_assert_cmpstr(vendor, ==, "NVMe");
     g_assert_cmpstr(model, ==, "Micron_7450_MTFDKCC3T8TFR");
-    g_assert_cmpint((uint64_t)qom_int(qts, "/machine/peripheral/c", "wwn") >>
-                    36, ==, 0x500a075);
+    g_assert_cmpint((uint64_t)qts_qom_get_int(qts, "/machine/peripheral/c",
+                                              "wwn") >> 36, ==, 0x500a075);
     qtest_quit(qts);
 }
 

@@ -181,10 +181,13 @@ static inline void h_launch(HMR *m, const char *ctrl_props, const char *rest)
     }
 }
 
-/* Boot with drive hd0 (NVMe, a file) in slot 0 and the extra arguments. */
-static inline HMR *h_start(const char *extra)
+/*
+ * h_launch() with drive hd0 (NVMe, a file of H_DISK_BLOCKS, removed by
+ * h_stop) in slot 0 and the @extra arguments.
+ */
+static inline void h_launch_disk(HMR *m, const char *ctrl_props,
+                                 const char *extra)
 {
-    HMR *m = g_new0(HMR, 1);
     g_autofree char *rest = NULL;
     int fd;
 
@@ -196,7 +199,15 @@ static inline HMR *h_start(const char *extra)
                            "-device megaraid-drive,id=hd0,bus=raid0.0,"
                            "slot=0,drive=d0,interface=nvme %s",
                            m->img, extra ? extra : "");
-    h_launch(m, NULL, rest);
+    h_launch(m, ctrl_props, rest);
+}
+
+/* Boot with drive hd0 (NVMe, a file) in slot 0 and the extra arguments. */
+static inline HMR *h_start(const char *extra)
+{
+    HMR *m = g_new0(HMR, 1);
+
+    h_launch_disk(m, NULL, extra);
     return m;
 }
 
@@ -494,20 +505,31 @@ static inline void h_submit_op(HMR *m, const void *frame)
     h_wr(m, H_OREQ_PI(1), m->oreq_pi);
 }
 
-/* A READ(10) or WRITE(10) of n blocks at lba through buf. */
-static inline void h_rw_frame(HMR *m, uint8_t *f, uint16_t tag,
-                              uint16_t handle, bool write, uint32_t lba,
-                              uint16_t n)
+/* A SCSI IO frame (128 bytes) without its SGL; @dir: data direction. */
+static inline void h_scsi_frame(uint8_t *f, uint16_t tag, uint16_t handle,
+                                uint32_t dir, uint32_t len, const uint8_t *cdb,
+                                size_t cdb_len)
 {
     memset(f, 0, 128);
     stw_le_p(f, tag);
     f[3] = 0x20;
     stw_le_p(f + 0x0A, handle);
-    stl_le_p(f + 0x0C, write ? 0x00040000 : 0x00080000);
-    stl_le_p(f + 0x14, n * 512);
-    f[0x20] = write ? 0x2A : 0x28;
-    stl_be_p(f + 0x22, lba);
-    stw_be_p(f + 0x27, n);
+    stl_le_p(f + 0x0C, dir);
+    stl_le_p(f + 0x14, len);
+    memcpy(f + 0x20, cdb, cdb_len);
+}
+
+/* A READ(10) or WRITE(10) of n blocks at lba through buf. */
+static inline void h_rw_frame(HMR *m, uint8_t *f, uint16_t tag,
+                              uint16_t handle, bool write, uint32_t lba,
+                              uint16_t n)
+{
+    uint8_t cdb[10] = { write ? 0x2A : 0x28 };
+
+    stl_be_p(cdb + 2, lba);
+    stw_be_p(cdb + 7, n);
+    h_scsi_frame(f, tag, handle, write ? 0x00040000 : 0x00080000, n * 512,
+                 cdb, sizeof(cdb));
     h_put_sge(f + 0x40, m->buf, n * 512, 0x08);
 }
 
@@ -560,22 +582,34 @@ static inline QDict *qts_qom_get(QTestState *qts, const char *path,
     return rsp;
 }
 
-static inline char *qom_get_str(HMR *m, const char *path, const char *prop)
+static inline char *qts_qom_get_str(QTestState *qts, const char *path,
+                                    const char *prop)
 {
-    QDict *rsp = qts_qom_get(m->qts, path, prop);
+    QDict *rsp = qts_qom_get(qts, path, prop);
     char *s = g_strdup(qdict_get_str(rsp, "return"));
 
     qobject_unref(rsp);
     return s;
 }
 
-static inline int64_t qom_get_int(HMR *m, const char *path, const char *prop)
+static inline int64_t qts_qom_get_int(QTestState *qts, const char *path,
+                                      const char *prop)
 {
-    QDict *rsp = qts_qom_get(m->qts, path, prop);
+    QDict *rsp = qts_qom_get(qts, path, prop);
     int64_t v = qdict_get_int(rsp, "return");
 
     qobject_unref(rsp);
     return v;
+}
+
+static inline char *qom_get_str(HMR *m, const char *path, const char *prop)
+{
+    return qts_qom_get_str(m->qts, path, prop);
+}
+
+static inline int64_t qom_get_int(HMR *m, const char *path, const char *prop)
+{
+    return qts_qom_get_int(m->qts, path, prop);
 }
 
 static inline void qom_set_str(HMR *m, const char *path, const char *prop,

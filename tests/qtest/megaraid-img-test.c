@@ -14,7 +14,7 @@
  */
 
 #include "qemu/osdep.h"
-#include "libqtest.h"
+#include "megaraid-harness.h"
 
 #include <glib/gstdio.h>
 
@@ -69,15 +69,6 @@ typedef struct Rig {
     char *path[NDRIVES];
 } Rig;
 
-static const char *bios_args(void)
-{
-    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
-        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
-        return "";
-    }
-    return "-L /usr/share/seabios -L /usr/share/qemu ";
-}
-
 /* A RAID 5 over drives 0-2 with drive 3 as a global hot spare. */
 static void rig_new(Rig *r)
 {
@@ -126,7 +117,7 @@ static QTestState *rig_start(Rig *r)
     g_autofree char *args = rig_args(r);
 
     return qtest_initf("%s-machine q35 -nodefaults "
-                       "-device megaraid-9600,id=raid0 %s", bios_args(),
+                       "-device megaraid-9600,id=raid0 %s", h_fw_args(),
                        args);
 }
 
@@ -262,7 +253,7 @@ static void test_tool_holds(void)
     cmd = g_strdup_printf("timeout 60 %s %s-machine q35 -nodefaults -S "
                           "-display none -accel qtest "
                           "-device megaraid-9600,id=raid0 %s", qemu,
-                          bios_args(), args);
+                          h_fw_args(), args);
     g_assert_true(g_shell_parse_argv(cmd, NULL, &qargv, &err));
     g_assert_no_error(err);
     x = run_argv(qargv);

@@ -455,15 +455,10 @@ static inline void parse_sense(const uint8_t *s, IoRes *r)
 static inline uint16_t scsi_post(MR *m, uint16_t handle, const uint8_t *cdb,
                           size_t cdb_len, uint32_t dir, uint32_t len)
 {
-    uint8_t f[128] = { 0 };
+    uint8_t f[128];
     uint16_t tag = m->tag = m->tag % 0x1000 + 1;
 
-    stw_le_p(f, tag);
-    f[3] = 0x20;
-    stw_le_p(f + 0x0A, handle);
-    stl_le_p(f + 0x0C, dir);
-    stl_le_p(f + 0x14, len);
-    memcpy(f + 0x20, cdb, cdb_len);
+    h_scsi_frame(f, tag, handle, dir, len, cdb, cdb_len);
     h_put_sge(f + 0x40, len ? m->data : ~0ULL, len, 0x08);
     h_submit_op(m, f);
     return tag;
