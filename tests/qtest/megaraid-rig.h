@@ -1,18 +1,16 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * megaraid-sim: shared qtest rig for megaraid-9600 with RAID arrays:
- * DDF drive images written with the RAID core (as megaraid-img does),
- * QEMU started on them, the MPI3 bring-up a driver does (admin queues,
- * IOC INIT, one operational queue pair, events, port enable), admin
- * requests, events, Device Page 0, SCSI I/O with a test pattern, and
- * QOM access.  Include it from exactly one qtest source (QEMU builds each
- * qtest from one file); everything is static inline.
- *
- * The DDF rig layer over megaraid-harness.h (the MPI3 host layer): MR is
- * its HMR with the rig's ring sizes, a DATA_MAX data buffer and the
- * events that arrive kept in m->events.  rig_create() also takes nmem 0
- * (blank drives only).
+ * megaraid-sim: the DDF rig layer of the megaraid qtests, on top of the
+ * MPI3 host layer in megaraid-harness.h: drive images with a DDF
+ * configuration written by the RAID core (as megaraid-img does; any
+ * layout through rig_write_ddf, one VD plus spares through rig_create),
+ * QEMU started on them with the bring-up a driver does, admin requests
+ * that keep the events arriving first, Device Page 0, and SCSI I/O with a
+ * test pattern.  MR is the host layer's HMR with this rig's ring sizes, a
+ * DATA_MAX data buffer and m->events.  Include it from exactly one qtest
+ * source (QEMU builds each qtest from one file); everything is static
+ * inline.
  */
 #ifndef MEGARAID_RIG_H
 #define MEGARAID_RIG_H
