@@ -3,7 +3,8 @@
  *
  * megaraid-sim: fault injection on a drive's SCSI target, for driver
  * developers.  Owns the runtime QOM properties "delay-ms" (every command
- * starts N ms late on QEMU_CLOCK_VIRTUAL), "unresponsive" (commands wait
+ * starts N ms late on QEMU_CLOCK_VIRTUAL) and "delay-jitter-ms" (plus a
+ * random 0..M ms more each), "unresponsive" (commands wait
  * until it is cleared, or until task management or a reset aborts them)
  * and "inject-status" (the next N commands end at once with SCSI BUSY or
  * TASK SET FULL), and the one hook in the target's submission path that
@@ -58,7 +59,8 @@ bool mr_drive_fault_submit(MRTargetReq *req)
         req->done(req);
         return true;
     }
-    if (!d->fault_unresponsive && !d->fault_delay_ms) {
+    if (!d->fault_unresponsive && !d->fault_delay_ms &&
+        !d->fault_jitter_ms) {
         return false;
     }
     req->fault_held = true;
@@ -69,11 +71,15 @@ bool mr_drive_fault_submit(MRTargetReq *req)
     if (d->fault_unresponsive) {
         trace_megaraid_drive_fault_hold(d->slot, req->cdb[0], 0);
     } else {
-        trace_megaraid_drive_fault_hold(d->slot, req->cdb[0],
-                                        d->fault_delay_ms);
+        int64_t ns = (int64_t)d->fault_delay_ms * SCALE_MS;
+
+        if (d->fault_jitter_ms) {
+            ns += g_random_int() % ((uint64_t)d->fault_jitter_ms * 1000 + 1) *
+                  SCALE_US;
+        }
+        trace_megaraid_drive_fault_hold(d->slot, req->cdb[0], ns / SCALE_MS);
         timer_mod_ns(&req->hold_timer,
-                     qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-                     (int64_t)d->fault_delay_ms * SCALE_MS);
+                     qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) + ns);
     }
     return true;
 }
@@ -111,30 +117,32 @@ static void mr_fault_release_waiting(MRDrive *d)
     }
 }
 
+/* delay-ms and delay-jitter-ms: opaque is the field's offset in MRDrive */
 static void mr_fault_get_delay(Object *obj, Visitor *v, const char *name,
                                void *opaque, Error **errp)
 {
-    MRDrive *d = MEGARAID_DRIVE(obj);
+    uint32_t *field = (uint32_t *)((char *)obj + (uintptr_t)opaque);
 
-    visit_type_uint32(v, name, &d->fault_delay_ms, errp);
+    visit_type_uint32(v, name, field, errp);
 }
 
 static void mr_fault_set_delay(Object *obj, Visitor *v, const char *name,
                                void *opaque, Error **errp)
 {
     MRDrive *d = MEGARAID_DRIVE(obj);
+    uint32_t *field = (uint32_t *)((char *)obj + (uintptr_t)opaque);
     uint32_t ms;
 
     if (!visit_type_uint32(v, name, &ms, errp)) {
         return;
     }
     if (ms > 3600 * 1000) {
-        error_setg(errp, "megaraid-drive: delay-ms must be 0..3600000 "
-                   "(got %u)", ms);
+        error_setg(errp, "megaraid-drive: %s must be 0..3600000 (got %u)",
+                   name, ms);
         return;
     }
-    d->fault_delay_ms = ms;
-    trace_megaraid_drive_fault_set(d->slot, "delay-ms", ms);
+    *field = ms;
+    trace_megaraid_drive_fault_set(d->slot, name, ms);
 }
 
 static bool mr_fault_get_unresponsive(Object *obj, Error **errp)
@@ -203,10 +211,17 @@ static void mr_fault_set_status(Object *obj, const char *value, Error **errp)
 void mr_drive_fault_class_init(ObjectClass *oc)
 {
     object_class_property_add(oc, "delay-ms", "uint32", mr_fault_get_delay,
-                              mr_fault_set_delay, NULL, NULL);
+                              mr_fault_set_delay, NULL,
+                              (void *)offsetof(MRDrive, fault_delay_ms));
     object_class_property_set_description(oc, "delay-ms",
         "fault injection: every command completes this many ms late "
         "(guest clock); 0 (default) off");
+    object_class_property_add(oc, "delay-jitter-ms", "uint32",
+                              mr_fault_get_delay, mr_fault_set_delay, NULL,
+                              (void *)offsetof(MRDrive, fault_jitter_ms));
+    object_class_property_set_description(oc, "delay-jitter-ms",
+        "fault injection: each command completes a random 0..N ms more "
+        "late, on top of delay-ms; 0 (default) off");
     object_class_property_add_bool(oc, "unresponsive",
                                    mr_fault_get_unresponsive,
                                    mr_fault_set_unresponsive);

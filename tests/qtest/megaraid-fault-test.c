@@ -185,6 +185,23 @@ static void test_delay(void)
     g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
     qom_set_int(m, HD0, "delay-ms", 0);
     g_assert(read_ok(m, 11, 0, 5000));
+    /* random latency: at most the jitter */
+    qom_set_int(m, HD0, "delay-jitter-ms", 50);
+    for (int i = 0; i < 8; i++) {
+        if (!read_ok(m, 20 + i, 0, 50)) {
+            qtest_clock_step(m->qts, 51 * 1000 * 1000);
+            g_assert(h_op_reply(m, &d, 5000));
+            g_assert_cmphex(d.tag, ==, 20 + i);
+        }
+    }
+    {
+        QDict *r = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments': "
+                             "{'path': %s, 'property': 'delay-jitter-ms', "
+                             "'value': 3600001}}", HD0);
+
+        g_assert(qdict_haskey(r, "error"));
+        qobject_unref(r);
+    }
     h_stop(m);
 }
 

@@ -123,6 +123,7 @@ struct MRDrive {
 
     /* fault injection (drive-fault.c), runtime QOM properties */
     uint32_t fault_delay_ms;    /* delay-ms: commands start this late */
+    uint32_t fault_jitter_ms;   /* delay-jitter-ms: plus random 0..this */
     bool fault_unresponsive;    /* unresponsive: commands wait */
     uint8_t fault_status;       /* inject-status: SCSI status ... */
     uint32_t fault_status_count; /* ... for this many more commands */
