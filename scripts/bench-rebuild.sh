@@ -17,10 +17,14 @@
 # the copy flushed with fdatasync before the clock stops) and the ratio
 # rebuild / copy (issue 13 asks for at least 0.8), and the same ratio
 # for all the bytes each one moves ("I/O ratio": the rebuild reads every
-# other member of the row, k = 1 for RAID 1, 3 for RAID 5 over 4 drives, 5
-# for RAID 6 over 6, and writes the spare, k + 1 bytes moved per byte
+# other member of the row it needs, k = 1 for RAID 1, 3 for RAID 5 over 4
+# drives, 4 for RAID 6 over 6, and writes the spare, k + 1 bytes moved per byte
 # rebuilt against the copy's 2): with every image on one device the
 # rebuild can reach at most 2 / (k + 1) of the copy's speed.
+# BENCH_REBUILD_DIR puts the images elsewhere and BENCH_REBUILD_DRIVE
+# replaces the drives' "cache=none,aio=native": e.g. /dev/shm with
+# "cache=writeback,aio=threads" takes the disk out (the copy then reads
+# through the page cache too).
 # Numbers only: it never fails on speed.
 #
 #   scripts/bench-rebuild.sh [--size 512M] [--timing-scale S] [--no-timing]
@@ -50,6 +54,9 @@ QEMU=${QEMU:-$top/build/qemu/qemu-system-x86_64}
 img=$("$top/tests/guest/host-megaraid-img.sh")
 case "$img" in /*) ;; *) img=$top/$img ;; esac
 work=${BENCH_REBUILD_DIR:-$top/build/bench-rebuild}
+dopts=${BENCH_REBUILD_DRIVE:-cache=none,aio=native}
+iflag=
+case "$dopts" in *cache=none*) iflag=iflag=direct ;; esac
 mkdir -p "$work"
 
 members() {
@@ -88,7 +95,7 @@ for level in "${levels[@]}"; do
         fi
         i=0
         for f in "${drives[@]}" "$work/s.img"; do
-            args+=(-drive "if=none,id=d$i,file=$f,format=raw,cache=none,aio=native"
+            args+=(-drive "if=none,id=d$i,file=$f,format=raw,$dopts"
                    -device "megaraid-drive,id=hd$i,bus=raid0.0,slot=$i,drive=d$i,perf-profile=micron-7450-max-6.4t")
             i=$((i + 1))
         done
@@ -99,7 +106,7 @@ for level in "${levels[@]}"; do
             # the images megaraid-img just wrote are on the disk first
             sync "$work"/*.img
             t0=$(date +%s.%N)
-            dd if="$work/d0.img" of="$work/copy.img" bs=1M iflag=direct \
+            dd if="$work/d0.img" of="$work/copy.img" bs=1M $iflag \
                 conv=fdatasync status=none
             t1=$(date +%s.%N)
             rm -f "$work/copy.img"
@@ -111,7 +118,8 @@ for level in "${levels[@]}"; do
 import json, os, socket, subprocess, sys, tempfile, time
 qemu, spare, rate, level, size, tm, tscale, copy, n = sys.argv[1:10]
 args = sys.argv[10:]
-reads = 1 if level in ('raid1', 'raid10') else int(n) - 1
+reads = (1 if level in ('raid1', 'raid10') else
+         int(n) - 2 if level in ('raid6', 'raid60') else int(n) - 1)
 sock_path = os.path.join(tempfile.mkdtemp(), 'qmp.sock')
 p = subprocess.Popen([qemu] + args + ['-qmp', 'unix:%s,server=on,wait=on' % sock_path],
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
