@@ -8,6 +8,8 @@
  */
 
 #include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qobject/qjson.h"
 #include "megaraid-harness.h"
 
 static QTestState *start(const char *extra)
@@ -30,10 +32,11 @@ static void add_drive_node(QTestState *qts, const char *id, long long size)
 /* device_add megaraid-drive with props (a JSON fragment); NULL if ok. */
 static char *try_add(QTestState *qts, const char *props)
 {
-    g_autofree char *cmd = g_strdup_printf(
-        "{'execute': 'device_add', 'arguments': "
-        "{'driver': 'megaraid-drive', 'bus': 'r.0', %s}}", props);
-    QDict *rsp = qtest_qmp(qts, cmd);
+    g_autofree char *json = g_strdup_printf(
+        "{'driver': 'megaraid-drive', 'bus': 'r.0', %s}", props);
+    QObject *args = qobject_from_json(json, &error_abort);
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'device_add', "
+                           "'arguments': %p}", args);
     char *err = NULL;
 
     if (qdict_haskey(rsp, "error")) {
