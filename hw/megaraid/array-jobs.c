@@ -581,6 +581,8 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
                 issuing = false;
             } else {
                 job_publish_progress(vd);
+                /* each 10 % in the event log, however long the batch */
+                mr_ev_job_progress(vd);
             }
         } else {
             job_slot_count(r, sl, true);
