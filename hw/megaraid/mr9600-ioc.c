@@ -14,11 +14,6 @@
 #include "mr9600.h"
 #include "trace.h"
 
-#define MR9600_FW_GEN_MAJOR     8
-#define MR9600_FW_GEN_MINOR     9
-#define MR9600_FW_PHASE_MAJOR   1
-#define MR9600_FW_PHASE_MINOR   0
-#define MR9600_FW_BUILD         18
 #define MR9600_PRODUCT_ID       0x2000
 #define MR9600_SHUTDOWN_TIMEOUT 10
 #define MR9600_DMA_ADDRESS_WIDTH 64

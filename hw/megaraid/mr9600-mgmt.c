@@ -27,9 +27,6 @@
 /* DEVICE STATUS CHANGE event data (24 bytes). */
 #define MR9600_DSC_LEN              24
 
-/* As IOC FACTS reports it (mr9600-ioc.c). */
-#define MR9600_MGMT_FW_VERSION      "8.9.1.0-18"
-
 static void mr9600_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
@@ -76,7 +73,7 @@ static MRMgmt *mr9600_mgmt(MR9600State *s)
 {
     if (!s->mgmt.array) {
         mr_mgmt_init(&s->mgmt, &s->array, BUS(&s->bus), &mr9600_mgmt_ops, s);
-        g_strlcpy(s->mgmt.fw_version, MR9600_MGMT_FW_VERSION,
+        g_strlcpy(s->mgmt.fw_version, MR9600_FW_VERSION,
                   sizeof(s->mgmt.fw_version));
     }
     return &s->mgmt;

@@ -607,6 +607,11 @@ static void mr9600_instance_init(Object *obj)
     s->prepare_reset_ms = 2000;
 }
 
+static char *mr9600_get_fw_version(Object *obj, Error **errp)
+{
+    return g_strdup(MR9600_FW_VERSION);
+}
+
 static void mr9600_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
@@ -623,6 +628,10 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     dc->vmsd = &mr9600_vmstate;
     set_bit(DEVICE_CATEGORY_STORAGE, dc->categories);
     device_class_set_props(dc, mr9600_props);
+    object_class_property_add_str(oc, "firmware-version",
+                                  mr9600_get_fw_version, NULL);
+    object_class_property_set_description(oc, "firmware-version",
+        "firmware version the IOC reports (IOC FACTS, management)");
     object_class_property_set_description(oc, "model",
         "family member: 9670w-16i (default), 9660-16i, 9670-24i, "
         "9600-16i (eHBA), h965i");

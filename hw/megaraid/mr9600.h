@@ -33,6 +33,20 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
 #define MR9600_MAX_DATA_LENGTH      (1024 * 1024)
 #define MR9600_MAX_CHAIN_DEPTH      4       /* chain elements per SGL */
 #define MR9600_MAX_SGES             4096    /* SGEs per SGL, all levels */
+
+/*
+ * Firmware version (IOC FACTS, the management protocol's controller
+ * info, QOM "firmware-version"): gen major.minor, phase major.minor-build.
+ */
+#define MR9600_FW_GEN_MAJOR         8
+#define MR9600_FW_GEN_MINOR         9
+#define MR9600_FW_PHASE_MAJOR       1
+#define MR9600_FW_PHASE_MINOR       0
+#define MR9600_FW_BUILD             18
+#define MR9600_FW_VERSION \
+    stringify(MR9600_FW_GEN_MAJOR) "." stringify(MR9600_FW_GEN_MINOR) "." \
+    stringify(MR9600_FW_PHASE_MAJOR) "." stringify(MR9600_FW_PHASE_MINOR) \
+    "-" stringify(MR9600_FW_BUILD)
 #define MR9600_SENSE_BUFFER_SIZE    256
 #define MR9600_QUEUE_BATCH          64      /* requests per queue per pass */
 /*

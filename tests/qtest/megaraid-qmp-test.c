@@ -181,6 +181,7 @@ static void test_query(void)
     g_assert_cmpstr(qdict_get_str(c, "id"), ==, "raid0");
     g_assert_nonnull(strstr(qdict_get_str(c, "model"), "9670W-16i"));
     g_assert_cmpstr(qdict_get_str(c, "serial"), ==, "MRSIM00000000001");
+    g_assert_cmpstr(qdict_get_str(c, "firmware"), ==, "8.9.1.0-18");
     g_assert_cmpstr(qdict_get_str(c, "cachevault"), ==, "optimal");
     g_assert_cmpint(qdict_get_int(c, "cache-size"), >, 0);
     g_assert_cmpint(qdict_get_int(c, "cache-dirty"), ==, 0);
