@@ -298,9 +298,29 @@ static void job_publish_progress(MRVirtualDisk *vd)
     }
 }
 
+unsigned mr_jobs_rate(MRVirtualDisk *vd)
+{
+    const RaidVd *v = mr_vd_cfg(vd);
+    MRArray *a = vd->array;
+    unsigned rate = a->rebuild_rate;
+
+    switch (v->job.kind) {
+    case RAID_JOB_CHECK:
+        /* the repairing check of a never initialized VD is its BGI */
+        rate = v->job.repair && !v->initialized ? a->init_rate : a->cc_rate;
+        break;
+    case RAID_JOB_INIT:
+        rate = a->init_rate;
+        break;
+    default:
+        break;
+    }
+    return MAX(MIN(rate, 100), 1);
+}
+
 static unsigned job_rate(MRVirtualDisk *vd)
 {
-    return MAX(MIN(vd->array->rebuild_rate, 100), 1);
+    return mr_jobs_rate(vd);
 }
 
 static uint64_t job_row_bytes(MRVirtualDisk *vd)
@@ -603,10 +623,9 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
 static void coroutine_fn job_rest(MRJobRun *r, int64_t work_ns)
 {
     MRVirtualDisk *vd = r->vd;
-    unsigned rate = MIN(vd->array->rebuild_rate, 100);
+    unsigned rate = job_rate(vd);
     int64_t ns;
 
-    rate = MAX(rate, 1);
     if (rate >= 100 || work_ns <= 0) {
         return;
     }

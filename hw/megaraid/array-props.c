@@ -59,34 +59,37 @@ static void mr_set_cachevault(Object *obj, Visitor *v, const char *name,
                "or absent", s);
 }
 
+/* A rate property's opaque: the offset of its byte in the object. */
+static uint8_t *mr_obj_rate(Object *obj, void *opaque)
+{
+    return (uint8_t *)obj + (ptrdiff_t)opaque;
+}
+
 static void mr_get_rate(Object *obj, Visitor *v, const char *name,
                         void *opaque, Error **errp)
 {
-    MRArray *a = mr_obj_array(obj, opaque);
-
-    visit_type_uint8(v, name, &a->rebuild_rate, errp);
+    visit_type_uint8(v, name, mr_obj_rate(obj, opaque), errp);
 }
 
 static void mr_set_rate(Object *obj, Visitor *v, const char *name,
                         void *opaque, Error **errp)
 {
-    MRArray *a = mr_obj_array(obj, opaque);
     uint8_t rate;
 
     if (!visit_type_uint8(v, name, &rate, errp)) {
         return;
     }
     if (rate > 100) {
-        error_setg(errp, "megaraid-9600: rebuild-rate %u is not a percentage "
-                   "(0 to 100)", rate);
+        error_setg(errp, "megaraid-9600: %s %u is not a percentage "
+                   "(0 to 100)", name, rate);
         return;
     }
-    a->rebuild_rate = rate;
+    *mr_obj_rate(obj, opaque) = rate;
 }
 
 static void mr_rate_init(Object *obj, ObjectProperty *prop)
 {
-    mr_obj_array(obj, prop->opaque)->rebuild_rate = 30;
+    *mr_obj_rate(obj, prop->opaque) = 30;
 }
 
 static void mr_get_flush(Object *obj, Visitor *v, const char *name,
@@ -148,11 +151,27 @@ void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
         "CacheVault (flash-backed cache) health: optimal, failed or absent; "
         "write-back VDs run write-through unless it is optimal");
     p = object_class_property_add(oc, "rebuild-rate", "uint8", mr_get_rate,
-                                  mr_set_rate, NULL, (void *)array_offset);
+                                  mr_set_rate, NULL,
+                                  (void *)(array_offset +
+                                           offsetof(MRArray, rebuild_rate)));
     p->init = mr_rate_init;
     object_class_property_set_description(oc, "rebuild-rate",
-        "share of the drives' time background jobs (rebuild, check, "
-        "initialization) take, 0 to 100 percent (default 30)");
+        "share of the controller's and drives' time a rebuild takes, 0 to "
+        "100 percent (default 30)");
+    p = object_class_property_add(oc, "cc-rate", "uint8", mr_get_rate,
+                                  mr_set_rate, NULL,
+                                  (void *)(array_offset +
+                                           offsetof(MRArray, cc_rate)));
+    p->init = mr_rate_init;
+    object_class_property_set_description(oc, "cc-rate",
+        "the same for a consistency check (default 30)");
+    p = object_class_property_add(oc, "init-rate", "uint8", mr_get_rate,
+                                  mr_set_rate, NULL,
+                                  (void *)(array_offset +
+                                           offsetof(MRArray, init_rate)));
+    p->init = mr_rate_init;
+    object_class_property_set_description(oc, "init-rate",
+        "the same for background and full initialization (default 30)");
     p = object_class_property_add(oc, "cache-flush-interval", "uint8",
                                   mr_get_flush, mr_set_flush, NULL,
                                   (void *)array_offset);

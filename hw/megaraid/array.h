@@ -115,7 +115,9 @@ struct MRArray {
     bool storing;               /* mr_array_store() is writing */
     bool store_again;           /* ...and must write once more */
     /* properties of the controller, owned here */
-    uint8_t rebuild_rate;       /* percent, 0..100 */
+    uint8_t rebuild_rate;       /* percent, 0..100: rebuilds */
+    uint8_t cc_rate;            /* ... consistency checks */
+    uint8_t init_rate;          /* ... background and full initialization */
     bool auto_rebuild;          /* rebuild onto a replaced drive */
     bool import_foreign;        /* adopt a foreign configuration at start */
     MRCacheVaultState cachevault;
@@ -292,5 +294,7 @@ typedef struct MRJobStats {
     int64_t model_row;          /* rows the modelled progress reached */
 } MRJobStats;
 void mr_jobs_stats(MRVirtualDisk *vd, MRJobStats *out);
+/* The rate (1-100 %) of @vd's job kind: rebuild-, cc- or init-rate. */
+unsigned mr_jobs_rate(MRVirtualDisk *vd);
 
 #endif

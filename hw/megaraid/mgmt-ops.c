@@ -144,8 +144,8 @@ static void mgmt_get_props(MgmtCtx *c, MgmtCtrlProps *p)
 {
     memset(p, 0, sizeof(*p));
     p->rebuild_rate = c->a->rebuild_rate;
-    p->cc_rate = c->m->cc_rate;
-    p->init_rate = c->m->init_rate;
+    p->cc_rate = c->a->cc_rate;
+    p->init_rate = c->a->init_rate;
     p->patrol_read = 0;
     p->auto_rebuild = c->a->auto_rebuild;
     p->cache_flush_s = MAX(c->a->cache_flush_s, 1);
@@ -211,10 +211,10 @@ static uint8_t mgmt_op_ctrl_set_props(MgmtCtx *c)
         c->a->rebuild_rate = p.rebuild_rate;
     }
     if (mask & MGMT_PROP_CC_RATE) {
-        c->m->cc_rate = p.cc_rate;
+        c->a->cc_rate = p.cc_rate;
     }
     if (mask & MGMT_PROP_INIT_RATE) {
-        c->m->init_rate = p.init_rate;
+        c->a->init_rate = p.init_rate;
     }
     if (mask & MGMT_PROP_AUTO_REBUILD) {
         c->a->auto_rebuild = p.auto_rebuild;
@@ -222,8 +222,8 @@ static uint8_t mgmt_op_ctrl_set_props(MgmtCtx *c)
     if (mask & MGMT_PROP_CACHE_FLUSH) {
         c->a->cache_flush_s = p.cache_flush_s;
     }
-    trace_megaraid_mgmt_set_props(mask, c->a->rebuild_rate, c->m->cc_rate,
-                                  c->m->init_rate);
+    trace_megaraid_mgmt_set_props(mask, c->a->rebuild_rate, c->a->cc_rate,
+                                  c->a->init_rate);
     mgmt_get_props(c, (MgmtCtrlProps *)c->out);
     c->out_len = sizeof(MgmtCtrlProps);
     return MGMT_STAT_OK;
@@ -408,6 +408,4 @@ void mr_mgmt_init(MRMgmt *m, MRArray *a, BusState *bus,
     m->ops = ops;
     m->opaque = opaque;
     m->serial = a->serial;
-    m->cc_rate = 30;
-    m->init_rate = 30;
 }

@@ -42,9 +42,6 @@ typedef struct MRMgmt {
     /* what CTRL_GET_INFO reports */
     const char *serial;
     char fw_version[32];
-    /* properties kept here (the core paces every job at rebuild-rate) */
-    uint8_t cc_rate;
-    uint8_t init_rate;
 } MRMgmt;
 
 void mr_mgmt_init(MRMgmt *m, MRArray *a, BusState *bus,

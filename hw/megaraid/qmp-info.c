@@ -216,7 +216,7 @@ static MegaraidJobInfo *mr_qmp_job(MRArray *a, int v)
     ji->mismatches = st.mismatches;
     ji->has_eta_ms = st.eta_ms >= 0;
     ji->eta_ms = st.eta_ms;
-    ji->rate = a->rebuild_rate;
+    ji->rate = a->vds[v] ? mr_jobs_rate(a->vds[v]) : a->rebuild_rate;
     ji->has_bytes_per_sec = st.bytes_per_s != 0;
     ji->bytes_per_sec = st.bytes_per_s;
     return ji;

@@ -303,6 +303,8 @@ static MRVirtualDisk *test_setup(RaidLevel level, int members, int spans)
     ta = g_new0(TestArray, 1);
     ta->a.cfg = cfg;
     ta->a.rebuild_rate = 100;
+    ta->a.cc_rate = 100;
+    ta->a.init_rate = 100;
     for (int i = 0; i < NPD; i++) {
         uint8_t g[RAID_GUID_LEN];
 

@@ -329,6 +329,7 @@ static void test_queries(void)
     g_assert_cmpuint(res.data[0], ==, 55);
     g_assert_cmpuint(res.data[1], ==, 40);
     g_assert_cmpint(qom_get_int(m, CTRL, "rebuild-rate"), ==, 55);
+    g_assert_cmpint(qom_get_int(m, CTRL, "cc-rate"), ==, 40);
 
     OK(mg0(m, MGMT_OP_PD_LIST));
     h = mg_list();

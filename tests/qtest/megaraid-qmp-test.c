@@ -456,19 +456,21 @@ static void test_check(void)
 
     qmp_rig_create(&r);
     qmp_rig_start(&r);
-    qts_qom_set_int(r.qts, CTRL, "rebuild-rate", 1);
+    qts_qom_set_int(r.qts, CTRL, "cc-rate", 1);
     qts_qom_set_str(r.qts, CTRL, "vd0-job", "check");
     v = query_vd0(r.qts, &rsp, &d, 0);
     j = qdict_get_qdict(v, "job");
     g_assert_nonnull(j);
     g_assert_cmpstr(qdict_get_str(j, "kind"), ==, "check");
+    /* a check runs at cc-rate, not rebuild-rate */
+    g_assert_cmpint(qdict_get_int(j, "rate"), ==, 1);
     g_assert_false(qdict_get_bool(j, "repair"));
     g_assert_cmpint(qdict_get_int(j, "mismatches"), ==, 0);
     qobject_unref(rsp);
     at = events_wait(r.qts, &ev, 0, "job-started", "vd", 0, 10);
     g_assert_nonnull(strstr(qdict_get_str(ev.evs->pdata[at], "text"),
                             "check"));
-    qts_qom_set_int(r.qts, CTRL, "rebuild-rate", 100);
+    qts_qom_set_int(r.qts, CTRL, "cc-rate", 100);
     events_wait(r.qts, &ev, at, "job-done", "vd", 0, 60);
     v = query_vd0(r.qts, &rsp, &d, 0);
     g_assert_false(qdict_haskey(v, "job"));
