@@ -316,6 +316,41 @@ bool mr_array_set_drive_state(MRArray *a, MRDrive *d, RaidPdState to,
     return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
 }
 
+bool mr_array_stop_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
+                           Error **errp)
+{
+    int pd = mr_array_pd_of(a, d);
+    GError *gerr = NULL;
+
+    if (pd < 0 || a->cfg->foreign ||
+        a->cfg->pds[pd].state != RAID_PD_REBUILD) {
+        error_setg(errp, "the drive in slot %u is not being rebuilt",
+                   d->slot);
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        MRVirtualDisk *vd = a->vds[v];
+        RaidVd *rv = vd ? mr_vd_cfg(vd) : NULL;
+
+        if (!rv || rv->job.kind != RAID_JOB_REBUILD ||
+            rv->job.target_ref != a->cfg->pds[pd].ref) {
+            continue;
+        }
+        mr_jobs_stop(vd);
+        vd->job_paused = false;
+        mr_ev_job(vd, MR_EV_JOB_ABORTED, RAID_JOB_REBUILD, 0);
+        memset(&rv->job, 0, sizeof(rv->job));
+        rv->seq++;
+    }
+    if (!raid_config_fail_pd(a->cfg, pd, &gerr)) {
+        return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+    }
+    trace_megaraid_cfg_set_offline(d->slot, "rebuild (stopped)");
+    mr_ev_drive(a, MR_EV_PD_FAILED, d, "rebuild stopped by the host");
+    mr_array_changed(a);
+    return true;
+}
+
 bool mr_array_start_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
                             Error **errp)
 {

@@ -57,6 +57,12 @@ bool mr_array_set_drive_state(MRArray *a, MRDrive *d, RaidPdState to,
  */
 bool mr_array_start_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
                             Error **errp);
+/*
+ * Stop the rebuild onto @d (StorCLI's "stop rebuild"): the drive goes
+ * offline again, as a failed member; a start rebuilds it from the start.
+ */
+bool mr_array_stop_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
+                           Error **errp);
 /* The drive group, span and position of PD @pd; false if not a member. */
 bool mr_array_pd_position(MRArray *a, int pd, int *dg, int *span, int *pos);
 /*

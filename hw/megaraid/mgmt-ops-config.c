@@ -447,9 +447,13 @@ static uint8_t mgmt_rebuild_control(MgmtCtx *c, uint32_t action)
         return st;
     }
     if (action == MGMT_JOB_STOP) {
-        /* a rebuild is paused, not abandoned */
-        return mgmt_refuse(c, MGMT_STAT_NOT_SUPPORTED, MGMT_OFF_MBOX(2),
-                           action);
+        if (!mr_array_stop_rebuild(c->a, d, &why, &err)) {
+            st = mgmt_cfg_status(c, why, err);
+            return mgmt_refuse(c, st, MGMT_OFF_MBOX(0),
+                               mgmt_pd_state(c->a, d));
+        }
+        trace_megaraid_mgmt_job(-1, MGMT_JOB_REBUILD, action);
+        return MGMT_STAT_OK;    /* no job left to report */
     }
     if (action == MGMT_JOB_START &&
         !mr_array_start_rebuild(c->a, d, &why, &err)) {

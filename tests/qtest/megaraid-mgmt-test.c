@@ -199,11 +199,15 @@ static bool wait_no_job(MR *m, int vd, int sec)
     return false;
 }
 
+/* The rebuild, cc and init rates, all three. */
 static uint8_t set_rate(MR *m, uint8_t rate)
 {
-    MgmtCtrlProps p = { .rebuild_rate = rate };
+    MgmtCtrlProps p = {
+        .rebuild_rate = rate, .cc_rate = rate, .init_rate = rate,
+    };
 
-    return mg(m, MGMT_OP_CTRL_SET_PROPS, MGMT_PROP_REBUILD_RATE, 0, 0, 0,
+    return mg(m, MGMT_OP_CTRL_SET_PROPS, MGMT_PROP_REBUILD_RATE |
+              MGMT_PROP_CC_RATE | MGMT_PROP_INIT_RATE, 0, 0, 0,
               &p, sizeof(p));
 }
 
@@ -719,10 +723,20 @@ static void test_jobs(void)
     g_assert_cmphex(job(m, 0, MGMT_JOB_REBUILD, MGMT_JOB_PAUSE, 0), ==,
                     MGMT_STAT_NO_JOB);
     g_assert_cmphex(job(m, 0, MGMT_JOB_REBUILD, MGMT_JOB_STOP, 0), ==,
-                    MGMT_STAT_NOT_SUPPORTED);
+                    MGMT_STAT_WRONG_STATE);
 
-    /* a rebuild paused and resumed */
+    /* a rebuild stopped: the drive offline again, the VD degraded */
     OK(set_state(m, 3, MGMT_SET_OFFLINE, 0));
+    OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_START, 0));
+    g_assert_cmpuint(pd_state(m, 3), ==, MGMT_PD_REBUILD);
+    OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_STOP, 0));
+    g_assert_cmpuint(pd_state(m, 3), ==, MGMT_PD_OFFLINE);
+    g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+    g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_DEGRADED);
+    g_assert_cmphex(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_STOP, 0), ==,
+                    MGMT_STAT_WRONG_STATE);
+
+    /* a rebuild started again, paused and resumed */
     OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_START, 0));
     OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_PAUSE, 0));
     memcpy(&js, res.data, sizeof(js));

@@ -334,7 +334,7 @@ void op_pd_rebuild(Mrcli *m, int action)
     static const char *const names[] = {
         "", "Start", "Stop", "Pause", "Resume",
     };
-    MgmtJobStatus js;
+    MgmtJobStatus js = { 0 };   /* a stopped rebuild replies no data */
     MrSection *t;
     char what[32];
 
