@@ -15,7 +15,15 @@
 #include "trace.h"
 
 #define MR9600_PRODUCT_ID       0x2000
-#define MR9600_SHUTDOWN_TIMEOUT 10
+/*
+ * Seconds the host should allow a shutdown notification (IOC FACTS, and
+ * ENERGY PACK CHANGE when the CacheVault changes): with the CacheVault's
+ * flash the cache may stay dirty; without it every dirty line must reach
+ * the drives first.  A modelling choice: the card's values are not
+ * published.
+ */
+#define MR9600_SHUTDOWN_TIMEOUT         10
+#define MR9600_SHUTDOWN_TIMEOUT_NO_CV   60
 #define MR9600_DMA_ADDRESS_WIDTH 64
 
 void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
@@ -102,11 +110,31 @@ static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
                            MPI3_IOCFACTS_FLAGS_DMA_ADDRESS_WIDTH_SHIFT));
     f.max_operational_request_queues = cpu_to_le16(s->max_op_queues);
     f.max_operational_reply_queues = cpu_to_le16(s->max_op_queues);
-    f.shutdown_timeout = cpu_to_le16(MR9600_SHUTDOWN_TIMEOUT);
+    f.shutdown_timeout = cpu_to_le16(mr9600_shutdown_timeout(s));
 
     trace_megaraid_ioc_facts(len);
     pci_dma_write(PCI_DEVICE(s), addr, &f, len);
     mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_SUCCESS);
+}
+
+uint16_t mr9600_shutdown_timeout(MR9600State *s)
+{
+    return s->array.cachevault == MR_CV_OPTIMAL ?
+           MR9600_SHUTDOWN_TIMEOUT : MR9600_SHUTDOWN_TIMEOUT_NO_CV;
+}
+
+/* The CacheVault changed: tell the host the new shutdown timeout. */
+void mr9600_energy_pack_changed(MR9600State *s)
+{
+    uint8_t ev[8] = { 0 };
+
+    if (!mr9600_ioc_ready(s) ||
+        !mr9600_event_enabled(s, MPI3_EVENT_ENERGY_PACK_CHANGE)) {
+        return;
+    }
+    stw_le_p(ev + 4, mr9600_shutdown_timeout(s));
+    trace_megaraid_energy_pack_change(mr9600_shutdown_timeout(s));
+    mr9600_send_event(s, MPI3_EVENT_ENERGY_PACK_CHANGE, ev, sizeof(ev));
 }
 
 static uint16_t mr9600_check_ioc_init(MR9600State *s,

@@ -6,8 +6,9 @@
  * count, entries, clear mark, acknowledge, print strings, and the WAIT
  * that stays outstanding until an entry the host asked for arrives (or
  * it is aborted, times out, or the IOC is reset).  Also opens and closes
- * the log for the controller, and turns every new entry into an MPI3
- * LOG DATA event for hosts that unmask it.
+ * the log for the controller, turns every new entry into an MPI3 LOG
+ * DATA event for hosts that unmask it, and a CacheVault change into
+ * ENERGY PACK CHANGE (the shutdown timeout the driver then uses).
  *
  * An MREvEntry becomes a 128-byte MPI3 PEL entry: TimeStamp (ms since
  * the epoch), SequenceNumber, LogCode (the MREvCode), Locale and Class
@@ -188,6 +189,9 @@ static void mr9600_pel_notify(Notifier *n, void *data)
         mr9600_pel_match(e, s->pel_wait_locale, s->pel_wait_class)) {
         trace_megaraid_pel_wait_done(s->pel_wait_tag, e->seq);
         mr9600_pel_wait_done(s, MPI3_PEL_STATUS_SUCCESS);
+    }
+    if (e->code == MR_EV_CV_STATE) {
+        mr9600_energy_pack_changed(s);
     }
     if (mr9600_event_enabled(s, MPI3_EVENT_LOG_DATA)) {
         mr9600_pel_entry(e, ent);

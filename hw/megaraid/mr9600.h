@@ -284,6 +284,8 @@ void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
                          const MPI3RequestHeader *hdr, uint16_t ioc_status);
 bool mr9600_read_sge(MR9600State *s, const MPI3SGE *sge, uint64_t *addr,
                      uint32_t *len);
+uint16_t mr9600_shutdown_timeout(MR9600State *s);
+void mr9600_energy_pack_changed(MR9600State *s);
 
 /* mr9600-pel.c */
 void mr9600_pel_request(MR9600State *s, const uint8_t *frame);

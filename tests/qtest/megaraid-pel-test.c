@@ -419,6 +419,44 @@ static void test_wait_drive_failure(void)
     pel_free(p);
 }
 
+/*
+ * A CacheVault failure reaches the host as ENERGY PACK CHANGE with the
+ * longer shutdown timeout (every dirty line must then reach the drives),
+ * its return with the short one.
+ */
+static uint16_t pel_energy_pack_timeout(Pel *p)
+{
+    for (int k = 0; k < 32; k++) {
+        HDesc d;
+
+        if (!h_admin_reply(p->m, &d, 2000)) {
+            break;
+        }
+        if (d.frame[0x11] == 0x0E) {            /* ENERGY PACK CHANGE */
+            return lduw_le_p(d.frame + 0x18 + 4);
+        }
+    }
+    return 0;
+}
+
+static void test_energy_pack(void)
+{
+    Pel *p = pel_new();
+    uint8_t f[32] = { 0 };
+
+    pel_boot(p);
+    /* EVENT NOTIFICATION: every event unmasked */
+    stw_le_p(f, 1);
+    f[3] = 0x04;
+    g_assert_cmphex(h_admin(p->m, f, sizeof(f)), ==, 0);
+
+    qom_set_str(p->m, "/machine/peripheral/raid0", "cachevault", "failed");
+    g_assert_cmpuint(pel_energy_pack_timeout(p), ==, 60);
+    qom_set_str(p->m, "/machine/peripheral/raid0", "cachevault", "optimal");
+    g_assert_cmpuint(pel_energy_pack_timeout(p), ==, 10);
+    pel_free(p);
+}
+
 static void test_wait_immediate_and_timeout(void)
 {
     Pel *p = pel_new();
@@ -710,6 +748,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-pel/wait-immediate-and-timeout",
                    test_wait_immediate_and_timeout);
     qtest_add_func("/megaraid-pel/abort", test_abort);
+    qtest_add_func("/megaraid-pel/energy-pack", test_energy_pack);
     qtest_add_func("/megaraid-pel/malformed", test_malformed);
     qtest_add_func("/megaraid-pel/hotplug", test_hotplug);
     qtest_add_func("/megaraid-pel/rebuild-entries", test_rebuild_entries);
