@@ -23,6 +23,14 @@
  *     tests/qtest/megaraid-fuzz-test --tap
  * A failing seed and batch are printed so that the run can be replayed;
  * MRSIM_FUZZ_QEMU_ARGS adds QEMU arguments (e.g. -trace 'megaraid_err_*').
+ *
+ * /megaraid-fuzz/corpus replays every qtest command stream (*.qtest) of
+ * tests/qtest/megaraid-fuzz-corpus/ (or MRSIM_FUZZ_CORPUS) on a fresh
+ * machine with the same command line, then runs the same liveness and
+ * memory checks.  MRSIM_FUZZ_RECORD=DIR makes the generator keep QEMU's
+ * qtest log of each run and cut it into one stream per batch (the
+ * machine's set-up and bring-up, then that batch), with an index of what
+ * each batch did: candidates for the corpus.
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
@@ -32,6 +40,9 @@
 #define FUZZ_BATCH          8       /* actions between liveness checks */
 #define FUZZ_HANG_SECONDS   20
 #define FUZZ_RSS_LIMIT_KB   (1536 * 1024)
+/* record mode: a RAM read with no effect marks the end of a batch */
+#define FUZZ_MARK_ADDR      0x7fff1
+#define FUZZ_MARK_LINE      "readb 0x7fff1"
 
 typedef struct Fuzz {
     HMR *m;
@@ -47,14 +58,20 @@ typedef struct Fuzz {
 static QTestState *fuzz_qts;
 static uint32_t fuzz_seed;
 static uint32_t fuzz_batch;
+static const char *fuzz_file;   /* corpus file being replayed, or NULL */
 
 static void fuzz_hang(int sig)
 {
     static char msg[128];
     int n;
 
-    n = snprintf(msg, sizeof(msg), "megaraid-fuzz: QEMU stopped answering "
-                 "(seed %u, batch %u)\n", fuzz_seed, fuzz_batch);
+    if (fuzz_file) {
+        n = snprintf(msg, sizeof(msg), "megaraid-fuzz: QEMU stopped "
+                     "answering (corpus %s)\n", fuzz_file);
+    } else {
+        n = snprintf(msg, sizeof(msg), "megaraid-fuzz: QEMU stopped "
+                     "answering (seed %u, batch %u)\n", fuzz_seed, fuzz_batch);
+    }
     kill(qtest_pid(fuzz_qts), SIGKILL);
     if (write(2, msg, n) < 0) {
         /* nothing to do */
@@ -482,8 +499,11 @@ static long qemu_rss_kb(QTestState *qts)
     return kb;
 }
 
-/* QEMU must answer a register read and a QMP query, within a deadline. */
-static void check_alive(Fuzz *z)
+/*
+ * QEMU must answer a register read and a QMP query, within a deadline, and
+ * stay under @rss_limit_kb of memory.
+ */
+static void check_alive_within(Fuzz *z, long rss_limit_kb)
 {
     QDict *r;
     long rss;
@@ -495,11 +515,20 @@ static void check_alive(Fuzz *z)
     qobject_unref(r);
     alarm(0);
     rss = qemu_rss_kb(z->m->qts);
-    if (rss > FUZZ_RSS_LIMIT_KB) {
-        g_test_message("seed %u batch %u: QEMU RSS %ld kB", fuzz_seed,
-                       fuzz_batch, rss);
-        g_assert_cmpint(rss, <=, FUZZ_RSS_LIMIT_KB);
+    if (rss > rss_limit_kb) {
+        if (fuzz_file) {
+            g_test_message("corpus %s: QEMU RSS %ld kB", fuzz_file, rss);
+        } else {
+            g_test_message("seed %u batch %u: QEMU RSS %ld kB", fuzz_seed,
+                           fuzz_batch, rss);
+        }
+        g_assert_cmpint(rss, <=, rss_limit_kb);
     }
+}
+
+static void check_alive(Fuzz *z)
+{
+    check_alive_within(z, FUZZ_RSS_LIMIT_KB);
 }
 
 static uint32_t env_u32(const char *name, uint32_t dflt)
@@ -514,26 +543,119 @@ static uint32_t env_u32(const char *name, uint32_t dflt)
     return n;
 }
 
-static void fuzz_run(uint32_t seed, uint32_t iters)
+/*
+ * The machine every run and every corpus stream gets: h_start's NVMe drive
+ * on a file in slot 0 (device handle 1 once discovered), a SAS and a slow
+ * SATA null-co drive, and @more.
+ */
+static char *fuzz_args(const char *more)
 {
-    g_autofree char *args = g_strdup_printf(
+    return g_strdup_printf(
         "-blockdev driver=null-co,node-name=n1,size=67108864,read-zeroes=on "
         "-device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=n1,"
         "interface=sas "
         "-blockdev driver=null-co,node-name=n2,size=67108864,read-zeroes=on,"
         "latency-ns=2000000 "
         "-device megaraid-drive,id=hd2,bus=raid0.0,slot=2,drive=n2,"
-        "interface=sata %s", g_getenv("MRSIM_FUZZ_QEMU_ARGS") ?: "");
-    HMR *m = h_start(args);
-    Fuzz z = { .m = m, .tag = 0x100 };
-    struct sigaction sa = { 0 };
-    uint32_t counts[11] = { 0 };
+        "interface=sata %s %s", g_getenv("MRSIM_FUZZ_QEMU_ARGS") ?: "",
+        more);
+}
 
-    fuzz_seed = seed;
-    fuzz_qts = m->qts;
+static void fuzz_alarm_handler(void)
+{
+    struct sigaction sa = { 0 };
+
     sa.sa_handler = fuzz_hang;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
+}
+
+/* The commands QEMU received, from its qtest log ("[R +time] command"). */
+static GPtrArray *qtest_log_commands(const char *path)
+{
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    GPtrArray *cmds = g_ptr_array_new_with_free_func(g_free);
+
+    g_assert(g_file_get_contents(path, &text, NULL, NULL));
+    lines = g_strsplit(text, "\n", -1);
+    for (int i = 0; lines[i]; i++) {
+        const char *c = strstr(lines[i], "] ");
+
+        if (g_str_has_prefix(lines[i], "[R +") && c &&
+            !g_str_equal(c + 2, "endianness")) {
+            g_ptr_array_add(cmds, g_strdup(c + 2));
+        }
+    }
+    return cmds;
+}
+
+/*
+ * Record mode: cut the run's qtest log at the batch markers into
+ * DIR/seed-S-batch-NNNN.qtest, each the set-up (boot, bring-up) followed
+ * by one batch.  QMP actions (fault injection, unplug) are not qtest
+ * commands: the index counts them, the streams do not carry them.
+ */
+static void fuzz_split_log(const char *dir, const char *log, uint32_t seed,
+                           GPtrArray *notes)
+{
+    g_autoptr(GPtrArray) cmds = qtest_log_commands(log);
+    GString *setup = g_string_new("");
+    GString *batch = g_string_new("");
+    uint32_t b = 0;
+    bool in_setup = true;
+
+    for (guint i = 0; i < cmds->len; i++) {
+        const char *c = g_ptr_array_index(cmds, i);
+
+        if (!g_str_equal(c, FUZZ_MARK_LINE)) {
+            g_string_append_printf(in_setup ? setup : batch, "%s\n", c);
+            continue;
+        }
+        if (in_setup) {
+            in_setup = false;
+            continue;
+        }
+        if (b < notes->len) {
+            g_autofree char *path = g_strdup_printf(
+                "%s/seed-%u-batch-%04u.qtest", dir, seed, b);
+            g_autofree char *text = g_strdup_printf(
+                "# recorded by megaraid-fuzz-test, seed %u batch %u: %s\n"
+                "# set-up and bring-up:\n%s# batch %u:\n%s",
+                seed, b, (char *)g_ptr_array_index(notes, b), setup->str,
+                b, batch->str);
+
+            g_assert(g_file_set_contents(path, text, -1, NULL));
+        }
+        g_string_truncate(batch, 0);
+        b++;
+    }
+    g_string_free(setup, true);
+    g_string_free(batch, true);
+}
+
+static void fuzz_run(uint32_t seed, uint32_t iters)
+{
+    const char *rec = g_getenv("MRSIM_FUZZ_RECORD");
+    g_autofree char *log = rec ? g_strdup_printf("%s/seed-%u.log", rec, seed)
+                               : NULL;
+    g_autofree char *more = log ? g_strdup_printf("-qtest-log %s", log)
+                                : g_strdup("");
+    g_autofree char *args = fuzz_args(more);
+    g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
+    HMR *m;
+    Fuzz z = { .tag = 0x100 };
+    uint32_t counts[11] = { 0 };
+
+    if (rec) {
+        g_assert(g_mkdir_with_parents(rec, 0755) == 0);
+    }
+    m = h_start(args);
+    z.m = m;
+    fuzz_seed = seed;
+    fuzz_file = NULL;
+    fuzz_qts = m->qts;
+    fuzz_alarm_handler();
     z.rand = g_rand_new_with_seed(seed);
     z.scratch = h_alloc(m, 64 * 1024);
     z.wild[z.nwild++] = 0;
@@ -555,7 +677,18 @@ static void fuzz_run(uint32_t seed, uint32_t iters)
     alarm(FUZZ_HANG_SECONDS);
     h_bringup(m);
     alarm(0);
+    if (rec) {
+        qtest_readb(m->qts, FUZZ_MARK_ADDR);
+    }
     for (fuzz_batch = 0; fuzz_batch < iters; fuzz_batch++) {
+        static const char *const kind_names[] = {
+            "bringup", "admin", "scsi", "doorbells", "registers", "reset",
+            "msix", "scribble", "consume", "qmp", "clock",
+        };
+        GString *note = g_string_new("");
+        uint32_t seen[4];
+
+        memcpy(seen, z.replies, sizeof(seen));
         for (int i = 0; i < FUZZ_BATCH; i++) {
             uint32_t a = rnd(&z, 100);
             int kind;
@@ -596,6 +729,8 @@ static void fuzz_run(uint32_t seed, uint32_t iters)
                 qtest_clock_step(m->qts, (1 + rnd(&z, 3000)) * 1000 * 1000ll);
             }
             counts[kind]++;
+            g_string_append_printf(note, "%s%s", i ? " " : "",
+                                   kind_names[kind]);
         }
         /* let timers (drive latency, fault phases) run */
         qtest_clock_step(m->qts, 10 * 1000 * 1000);
@@ -607,6 +742,16 @@ static void fuzz_run(uint32_t seed, uint32_t iters)
             act_bringup(&z);
             alarm(0);
         }
+        if (rec) {
+            g_string_append_printf(note, "; replies address %u success %u "
+                                   "status %u; IOC status 0x%x",
+                                   z.replies[0] - seen[0],
+                                   z.replies[1] - seen[1],
+                                   z.replies[3] - seen[3],
+                                   h_rd(m, H_IOC_STATUS));
+            qtest_readb(m->qts, FUZZ_MARK_ADDR);
+        }
+        g_ptr_array_add(notes, g_string_free(note, false));
     }
     g_test_message("seed %u: %u batches; bringup %u admin %u scsi %u "
                    "doorbells %u registers %u resets %u msix %u scribbles %u "
@@ -618,6 +763,19 @@ static void fuzz_run(uint32_t seed, uint32_t iters)
     g_rand_free(z.rand);
     /* QEMU exits cleanly after all of it */
     h_stop(m);
+    if (rec) {
+        g_autofree char *index = g_strdup_printf("%s/seed-%u.index", rec,
+                                                 seed);
+        GString *text = g_string_new("");
+
+        for (guint b = 0; b < notes->len; b++) {
+            g_string_append_printf(text, "%u: %s\n", b,
+                                   (char *)g_ptr_array_index(notes, b));
+        }
+        g_assert(g_file_set_contents(index, text->str, -1, NULL));
+        g_string_free(text, true);
+        fuzz_split_log(rec, log, seed, notes);
+    }
 }
 
 static void test_fuzz(void)
@@ -631,9 +789,199 @@ static void test_fuzz(void)
     }
 }
 
+static uint64_t num(const char *file, int line, const char *w)
+{
+    uint64_t v;
+
+    if (!w || qemu_strtou64(w, NULL, 0, &v) < 0) {
+        g_test_message("%s:%d: bad number '%s'", file, line, w ?: "");
+        g_assert_not_reached();
+    }
+    return v;
+}
+
+/*
+ * One line of a qtest command stream, as the libqtest call that sends it.
+ * The stream format is QEMU's qtest protocol (what -qtest-log records):
+ * port and MMIO accesses, guest memory reads, writes and fills, and
+ * virtual clock steps.
+ */
+static void replay_line(QTestState *qts, const char *file, int line,
+                        const char *text)
+{
+    g_auto(GStrv) w = g_strsplit_set(text, " \t", -1);
+    int n = g_strv_length(w);
+    const char *op = w[0];
+    uint64_t a = n > 1 ? num(file, line, w[1]) : 0;
+    uint64_t v = n > 2 ? num(file, line, w[2]) : 0;
+
+    if (n == 2 && g_str_equal(op, "inb")) {
+        qtest_inb(qts, a);
+    } else if (n == 2 && g_str_equal(op, "inw")) {
+        qtest_inw(qts, a);
+    } else if (n == 2 && g_str_equal(op, "inl")) {
+        qtest_inl(qts, a);
+    } else if (n == 3 && g_str_equal(op, "outb")) {
+        qtest_outb(qts, a, v);
+    } else if (n == 3 && g_str_equal(op, "outw")) {
+        qtest_outw(qts, a, v);
+    } else if (n == 3 && g_str_equal(op, "outl")) {
+        qtest_outl(qts, a, v);
+    } else if (n == 2 && g_str_equal(op, "readb")) {
+        qtest_readb(qts, a);
+    } else if (n == 2 && g_str_equal(op, "readw")) {
+        qtest_readw(qts, a);
+    } else if (n == 2 && g_str_equal(op, "readl")) {
+        qtest_readl(qts, a);
+    } else if (n == 2 && g_str_equal(op, "readq")) {
+        qtest_readq(qts, a);
+    } else if (n == 3 && g_str_equal(op, "writeb")) {
+        qtest_writeb(qts, a, v);
+    } else if (n == 3 && g_str_equal(op, "writew")) {
+        qtest_writew(qts, a, v);
+    } else if (n == 3 && g_str_equal(op, "writel")) {
+        qtest_writel(qts, a, v);
+    } else if (n == 3 && g_str_equal(op, "writeq")) {
+        qtest_writeq(qts, a, v);
+    } else if (n == 3 && v <= 1024 * 1024 &&
+               (g_str_equal(op, "read") || g_str_equal(op, "b64read"))) {
+        g_autofree uint8_t *buf = g_malloc(v ?: 1);
+
+        if (v && op[0] == 'r') {
+            qtest_memread(qts, a, buf, v);
+        } else if (v) {
+            qtest_bufread(qts, a, buf, v);
+        }
+    } else if (n == 4 && g_str_equal(op, "write") &&
+               g_str_has_prefix(w[3], "0x") &&
+               strlen(w[3]) == 2 + 2 * v && v <= 1024 * 1024) {
+        g_autofree uint8_t *buf = g_malloc(v ?: 1);
+
+        for (uint64_t i = 0; i < v; i++) {
+            char byte[3] = { w[3][2 + 2 * i], w[3][3 + 2 * i], 0 };
+
+            buf[i] = strtoul(byte, NULL, 16);
+        }
+        if (v) {
+            qtest_memwrite(qts, a, buf, v);
+        }
+    } else if (n == 4 && g_str_equal(op, "b64write")) {
+        gsize len;
+        g_autofree uint8_t *buf = g_base64_decode(w[3], &len);
+
+        if (len < v) {
+            g_test_message("%s:%d: b64write data shorter than %" PRIu64,
+                           file, line, v);
+            g_assert_not_reached();
+        }
+        if (v) {
+            qtest_bufwrite(qts, a, buf, v);
+        }
+    } else if (n == 4 && g_str_equal(op, "memset") && v <= 64 * 1024 * 1024) {
+        qtest_memset(qts, a, num(file, line, w[3]), v);
+    } else if (n == 1 && g_str_equal(op, "clock_step")) {
+        qtest_clock_step_next(qts);
+    } else if (n == 2 && g_str_equal(op, "clock_step")) {
+        qtest_clock_step(qts, a);
+    } else if (n == 1 && g_str_equal(op, "endianness")) {
+        /* libqtest's start-up query: nothing to replay */
+    } else {
+        g_test_message("%s:%d: cannot replay '%s'", file, line, text);
+        g_assert_not_reached();
+    }
+}
+
+static char *corpus_dir(void)
+{
+    g_autofree char *src = NULL;
+    g_autofree char *dir = NULL;
+    const char *env = g_getenv("MRSIM_FUZZ_CORPUS");
+
+    if (env && *env) {
+        return g_strdup(env);
+    }
+    /* this file is a link from QEMU's tree into the project's */
+    src = realpath(__FILE__, NULL);
+    dir = g_path_get_dirname(src ?: __FILE__);
+    return g_build_filename(dir, "megaraid-fuzz-corpus", NULL);
+}
+
+/* Replay one corpus stream on a fresh machine, then check it lives. */
+static void replay_file(const char *path)
+{
+    g_autofree char *args = fuzz_args("");
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    HMR *m;
+    Fuzz z = { 0 };
+    int cmds = 0;
+    long rss_limit_kb = FUZZ_RSS_LIMIT_KB;
+
+    g_assert(g_file_get_contents(path, &text, NULL, NULL));
+    lines = g_strsplit(text, "\n", -1);
+    m = h_start(args);
+    z.m = m;
+    fuzz_qts = m->qts;
+    fuzz_file = path;
+    fuzz_alarm_handler();
+    for (int i = 0; lines[i]; i++) {
+        g_strstrip(lines[i]);
+        if (g_str_has_prefix(lines[i], "# rss-limit-mb:")) {
+            /* a tighter memory bound for this stream */
+            rss_limit_kb = 1024 * num(path, i + 1, g_strstrip(lines[i] + 15));
+        }
+        if (!lines[i][0] || lines[i][0] == '#') {
+            continue;
+        }
+        alarm(FUZZ_HANG_SECONDS);
+        replay_line(m->qts, path, i + 1, lines[i]);
+        cmds++;
+    }
+    alarm(0);
+    g_assert_cmpint(cmds, >, 0);
+    qtest_clock_step(m->qts, 10 * 1000 * 1000);
+    check_alive_within(&z, rss_limit_kb);
+    h_stop(m);
+    fuzz_file = NULL;
+    g_test_message("corpus %s: %d commands, QEMU alive", path, cmds);
+}
+
+static gint cmp_names(gconstpointer a, gconstpointer b)
+{
+    return g_strcmp0(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_corpus(void)
+{
+    g_autofree char *dir = corpus_dir();
+    g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func(g_free);
+    GDir *d = g_dir_open(dir, 0, NULL);
+    const char *name;
+
+    if (!d) {
+        g_test_message("corpus directory %s missing", dir);
+        g_assert_nonnull(d);
+    }
+    while ((name = g_dir_read_name(d))) {
+        if (g_str_has_suffix(name, ".qtest")) {
+            g_ptr_array_add(files, g_build_filename(dir, name, NULL));
+        }
+    }
+    g_dir_close(d);
+    g_ptr_array_sort(files, cmp_names);
+    if (!files->len) {
+        g_test_message("corpus directory %s holds no *.qtest", dir);
+    }
+    g_assert_cmpint(files->len, >, 0);
+    for (guint i = 0; i < files->len; i++) {
+        replay_file(g_ptr_array_index(files, i));
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-fuzz/mpi3", test_fuzz);
+    qtest_add_func("/megaraid-fuzz/corpus", test_corpus);
     return g_test_run();
 }
