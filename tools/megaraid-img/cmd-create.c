@@ -90,8 +90,9 @@ static bool image_unused(const char *path, GError **errp)
 
 int cmd_create(int argc, char **argv)
 {
-    char *level_s = NULL, *size_s = NULL, *dsize_s = NULL, *name = NULL;
-    char **spares = NULL, **dspares = NULL;
+    g_autofree char *level_s = NULL, *size_s = NULL, *dsize_s = NULL;
+    g_autofree char *name = NULL;
+    g_auto(GStrv) spares = NULL, dspares = NULL;
     int strip_kib = 256, spans = 0;
     gboolean force = false, wb = false, ra = false;
     GOptionEntry entries[] = {
@@ -267,11 +268,5 @@ out:
     }
     img_guard_close(&guard);
     raid_config_free(cfg);
-    g_free(level_s);
-    g_free(size_s);
-    g_free(dsize_s);
-    g_free(name);
-    g_strfreev(spares);
-    g_strfreev(dspares);
     return rc;
 }

@@ -61,7 +61,7 @@ static bool io_prepare(const char *cmd, Img *img, int *vd, const char *off_s,
 static int do_io(const char *cmd, bool write, int argc, char **argv)
 {
     int vd = -1;
-    char *off_s = NULL, *len_s = NULL, *file = NULL;
+    g_autofree char *off_s = NULL, *len_s = NULL, *file = NULL;
     GOptionEntry entries[] = {
         { "vd", 'v', 0, G_OPTION_ARG_INT, &vd, "VD index (default: first)",
           "N" },
@@ -167,9 +167,6 @@ out:
     }
     g_free(l);
     img_close(&img);
-    g_free(off_s);
-    g_free(len_s);
-    g_free(file);
     return rc;
 }
 

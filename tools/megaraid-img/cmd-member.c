@@ -10,7 +10,7 @@
 
 int cmd_fail(int argc, char **argv)
 {
-    char *drive = NULL;
+    g_autofree char *drive = NULL;
     GOptionEntry entries[] = {
         { "drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive,
           "the image to mark failed (one of DRIVE-IMAGE...)", "IMAGE" },
@@ -44,13 +44,12 @@ int cmd_fail(int argc, char **argv)
         img_error("fail", err);
     }
     img_close(&img);
-    g_free(drive);
     return rc;
 }
 
 int cmd_replace(int argc, char **argv)
 {
-    char *drive = NULL, *with = NULL;
+    g_autofree char *drive = NULL, *with = NULL;
     int slot = -1;
     GOptionEntry entries[] = {
         { "drive", 'd', 0, G_OPTION_ARG_FILENAME, &drive,
@@ -131,14 +130,12 @@ out:
         img_error("replace", err);
     }
     img_close(&img);
-    g_free(drive);
-    g_free(with);
     return rc;
 }
 
 int cmd_spare(int argc, char **argv)
 {
-    char *drive = NULL;
+    g_autofree char *drive = NULL;
     int dg = -1;
     gboolean remove = false;
     GOptionEntry entries[] = {
@@ -185,6 +182,5 @@ int cmd_spare(int argc, char **argv)
         img_error("spare", err);
     }
     img_close(&img);
-    g_free(drive);
     return rc;
 }
