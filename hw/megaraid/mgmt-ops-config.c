@@ -557,7 +557,10 @@ uint8_t mgmt_op_job_control(MgmtCtx *c)
 
 /* ---- foreign configurations ---- */
 
-uint8_t mgmt_op_foreign_import(MgmtCtx *c)
+/* Import or clear (@act) every foreign configuration found. */
+static uint8_t mgmt_foreign_apply(MgmtCtx *c,
+                                  bool (*act)(MRArray *a, BusState *bus,
+                                              MRCfgError *why, Error **errp))
 {
     MRCfgError why = MR_CFG_OK;
     Error *err = NULL;
@@ -568,25 +571,18 @@ uint8_t mgmt_op_foreign_import(MgmtCtx *c)
     if (!mr_array_foreign_count(c->a, c->m->bus)) {
         return mgmt_refuse(c, MGMT_STAT_NO_FOREIGN, MGMT_ERR_OFFSET_NONE, 0);
     }
-    if (!mr_array_foreign_import(c->a, c->m->bus, &why, &err)) {
+    if (!act(c->a, c->m->bus, &why, &err)) {
         return mgmt_cfg_status(c, why, err);
     }
     return MGMT_STAT_OK;
 }
 
+uint8_t mgmt_op_foreign_import(MgmtCtx *c)
+{
+    return mgmt_foreign_apply(c, mr_array_foreign_import);
+}
+
 uint8_t mgmt_op_foreign_clear(MgmtCtx *c)
 {
-    MRCfgError why = MR_CFG_OK;
-    Error *err = NULL;
-
-    if (c->mbox[0] != MGMT_NONE32) {
-        return mgmt_bad_mbox(c, 0);
-    }
-    if (!mr_array_foreign_count(c->a, c->m->bus)) {
-        return mgmt_refuse(c, MGMT_STAT_NO_FOREIGN, MGMT_ERR_OFFSET_NONE, 0);
-    }
-    if (!mr_array_foreign_clear(c->a, c->m->bus, &why, &err)) {
-        return mgmt_cfg_status(c, why, err);
-    }
-    return MGMT_STAT_OK;
+    return mgmt_foreign_apply(c, mr_array_foreign_clear);
 }
