@@ -217,6 +217,20 @@ mr_settle_all() {
     done
 }
 
+# The guest part's start: mpi3mr bound, its BSG node there, and the
+# first N drives settled as the host's disks.
+mr_guest_start() {
+    local t=0
+
+    need_driver mpi3mr
+    while [ ! -c /dev/bsg/mpi3mrctl0 ]; do
+        t=$((t + 1))
+        [ $t -lt 300 ] || fail "no /dev/bsg/mpi3mrctl0 after 60 s"
+        sleep 0.2
+    done
+    mr_settle_all "$1"
+}
+
 # mr_wait_vd_state VD STATE [SECONDS]
 mr_wait_vd_state() {
     local t=${3:-600}

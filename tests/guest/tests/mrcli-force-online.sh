@@ -29,14 +29,7 @@ fi
 # ---- guest part ----
 . /mrsim/lib-mrcli.sh
 
-need_driver mpi3mr
-t=0
-while [ ! -c /dev/bsg/mpi3mrctl0 ]; do
-    t=$((t + 1))
-    [ $t -lt 300 ] || fail "no /dev/bsg/mpi3mrctl0 after 60 s"
-    sleep 0.2
-done
-mr_settle_all 3
+mr_guest_start 3
 
 mr_json /c0 add vd r5 drives=0:0-2 name=fo
 vd=$(mr_cell '"DG/VD":"' DG/VD)

@@ -27,14 +27,7 @@ fi
 # ---- guest part ----
 . /mrsim/lib-mrcli.sh
 
-need_driver mpi3mr
-t=0
-while [ ! -c /dev/bsg/mpi3mrctl0 ]; do
-    t=$((t + 1))
-    [ $t -lt 300 ] || fail "no /dev/bsg/mpi3mrctl0 after 60 s"
-    sleep 0.2
-done
-mr_settle_all 4
+mr_guest_start 4
 mr show
 mr_json show
 assert_eq "controllers mrcli finds" 1 "$(mr_prop 'Number of Controllers')"

@@ -30,14 +30,7 @@ fi
 # ---- guest part ----
 . /mrsim/lib-mrcli.sh
 
-need_driver mpi3mr
-t=0
-while [ ! -c /dev/bsg/mpi3mrctl0 ]; do
-    t=$((t + 1))
-    [ $t -lt 300 ] || fail "no /dev/bsg/mpi3mrctl0 after 60 s"
-    sleep 0.2
-done
-mr_settle_all 5
+mr_guest_start 5
 
 echo "== a slow rebuild rate, so that the rebuild can be watched"
 mr_json /c0 set rebuildrate=3
