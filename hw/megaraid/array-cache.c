@@ -1,13 +1,14 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * megaraid-sim: the controller cache of the array glue and its journal
- * (the emulated CacheVault).  Write-back data is held in 64 KiB cache
- * lines per VD and appended to a journal file before the write is
- * acknowledged; a coroutine per VD destages dirty lines to the members
- * through mr_vd_co_io(); the journal is replayed at start and emptied
- * whenever the whole cache is clean and the members flushed.  The
- * journal's on-disk format is in array-journal.c.
+ * megaraid-sim: the controller cache of the array glue, its lines and its
+ * data path.  Write-back data is held in 64 KiB cache lines per VD and
+ * appended to a journal file (array-cache-vault.c) before the write is
+ * acknowledged; the destager (array-cache-destage.c) writes dirty lines
+ * to the members through mr_vd_co_io(); the journal is replayed at start
+ * and emptied whenever the whole cache is clean and the members flushed.
+ * What the three files share is array-cache-int.h; the journal's on-disk
+ * format is array-journal.c.
  *
  * Why fixed cache lines: a line (128 sectors) with a dirty bitmap makes
  * "newest data wins" a plain overwrite in place, keeps the memory bound
@@ -56,222 +57,24 @@
 #include "block/thread-pool.h"
 #include "array.h"
 #include "array-journal.h"
+#include "array-cache-int.h"
 #include "trace.h"
-
-#define MR_LINE_SECTORS         128
-#define MR_LINE_BYTES           (MR_LINE_SECTORS * MR_JOURNAL_SECTOR)
-#define MR_CACHE_RETRY_MS       5000    /* retry after a destage error */
-#define MR_CACHE_MIN_LINES      16
-#define MR_JOURNAL_MIN_LIMIT    (4 * MiB)   /* > the largest request */
-
-typedef struct MRCacheLine {
-    uint64_t idx;               /* VD sector / MR_LINE_SECTORS */
-    unsigned long dirty[BITS_TO_LONGS(MR_LINE_SECTORS)];
-    uint64_t gen;               /* bumped by every change of the data */
-    bool destaging;
-    uint8_t *data;
-} MRCacheLine;
-
-struct MRVdCache {
-    MRVirtualDisk *vd;
-    GTree *lines;               /* &idx -> MRCacheLine, in LBA order */
-    CoQueue wait;               /* a line of this VD finished destaging */
-    Coroutine *destage_co;
-    bool destage_again;
-    bool stopping;
-    QEMUTimer *timer;           /* idle destage and error retry */
-    bool journaled;             /* journal holds records of this VD */
-    bool members_dirty;         /* member writes since the last flush */
-    bool members_unjournaled;   /* of them, writes the journal lacks */
-};
-
-/*
- * Controller-wide state: the cache memory budget and the journal file
- * (fd -1: no journal).  One per MRArray, a->journal.
- */
-struct MRJournal {
-    MRArray *a;
-    int fd;
-    bool failed;                /* I/O error: no more write-back */
-    uint64_t lines;             /* cache lines allocated, all VDs */
-    uint64_t max_lines;
-    uint64_t destage_errs;      /* destage failures so far */
-    CoQueue space;              /* writers waiting for free lines */
-    CoMutex append;             /* cache copy + record write order */
-    uint64_t tail;              /* end of the written records */
-    uint64_t records;           /* records in the file (up to tail) */
-    uint64_t synced;            /* fdatasync'ed up to (this epoch) */
-    uint64_t epoch;             /* bumped when the journal is emptied */
-    uint64_t next_seq;
-    uint64_t limit;             /* journal size that forces a checkpoint */
-    bool syncing;
-    CoQueue sync_wait;
-    unsigned busy;              /* background coroutines running */
-};
-
-/* ---- journal file I/O (thread pool) ---- */
-
-typedef enum MRJournalOp {
-    MR_JIO_WRITE,
-    MR_JIO_SYNC,
-    MR_JIO_TRUNCATE,
-} MRJournalOp;
-
-typedef struct MRJournalIO {
-    int fd;
-    MRJournalOp op;
-    struct iovec *iov;
-    unsigned int niov;
-    uint64_t off;
-} MRJournalIO;
-
-static int mr_journal_io_fn(void *opaque)
-{
-    MRJournalIO *io = opaque;
-    ssize_t n;
-
-    switch (io->op) {
-    case MR_JIO_WRITE:
-        while (io->niov) {
-            n = pwritev(io->fd, io->iov, MIN(io->niov, IOV_MAX), io->off);
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n <= 0) {
-                return n < 0 ? -errno : -EIO;
-            }
-            io->off += n;
-            iov_discard_front(&io->iov, &io->niov, n);
-        }
-        return 0;
-    case MR_JIO_TRUNCATE:
-        if (ftruncate(io->fd, io->off) < 0) {
-            return -errno;
-        }
-        /* fall through */
-    case MR_JIO_SYNC:
-        return qemu_fdatasync(io->fd) < 0 ? -errno : 0;
-    }
-    return -EINVAL;
-}
-
-static int coroutine_fn mr_journal_co_io(MRJournal *j, MRJournalOp op,
-                                         QEMUIOVector *qiov, uint64_t off)
-{
-    MRJournalIO io = {
-        .fd = j->fd, .op = op, .off = off,
-        .iov = qiov ? qiov->iov : NULL, .niov = qiov ? qiov->niov : 0,
-    };
-
-    return thread_pool_submit_co(mr_journal_io_fn, &io);
-}
-
-static void mr_cache_kick_all(MRArray *a);
-
-/*
- * A journal I/O error: write-back stops (later writes go write-through).
- * The records already in the file would bring old data back at the next
- * start, so the cache is destaged and the file emptied as soon as it can
- * be (mr_cache_co_try_reset() also runs on a failed journal).
- */
-static void mr_journal_fail(MRJournal *j, const char *op, int ret)
-{
-    bool first = !j->failed;
-
-    trace_megaraid_err_cache_journal(op, ret);
-    j->failed = true;
-    qemu_co_queue_restart_all(&j->sync_wait);
-    if (first) {
-        mr_cache_kick_all(j->a);
-    }
-}
-
-/*
- * Append a record (caller holds j->append).  @data covers the record's
- * sectors for MR_JREC_WRITE, NULL otherwise.
- */
-static int coroutine_fn mr_journal_co_append(MRJournal *j, MRVdCache *c,
-                                             MRJournalRecType type,
-                                             uint64_t lba, uint64_t sectors,
-                                             QEMUIOVector *data)
-{
-    MRJournalRec rec = {
-        .type = type, .seq = j->next_seq, .lba = lba, .sectors = sectors,
-    };
-    uint8_t hdr[MR_JOURNAL_REC_HDR];
-    QEMUIOVector d, q;
-    int ret;
-
-    memcpy(rec.guid, mr_vd_cfg(c->vd)->guid, MR_JOURNAL_GUID_LEN);
-    qemu_iovec_init(&d, data ? data->niov : 1);
-    if (data) {
-        qemu_iovec_concat(&d, data, 0, sectors * MR_JOURNAL_SECTOR);
-    }
-    mr_journal_rec_encode(hdr, &rec, d.iov, d.niov);
-    qemu_iovec_init(&q, d.niov + 1);
-    qemu_iovec_add(&q, hdr, sizeof(hdr));
-    qemu_iovec_concat(&q, &d, 0, d.size);
-    ret = mr_journal_co_io(j, MR_JIO_WRITE, &q, j->tail);
-    qemu_iovec_destroy(&q);
-    qemu_iovec_destroy(&d);
-    if (ret < 0) {
-        mr_journal_fail(j, "write", ret);
-        return ret;
-    }
-    trace_megaraid_cache_journal_append(c->vd->idx, rec.seq, type, lba,
-                                        sectors, j->tail);
-    j->tail += mr_journal_rec_size(&rec);
-    j->records++;
-    j->next_seq++;
-    c->journaled = true;
-    return 0;
-}
-
-/* Wait until the journal is durable up to @end of @epoch (group commit). */
-static int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
-                                           uint64_t end)
-{
-    while (j->epoch == epoch && j->synced < end) {
-        uint64_t target, ep;
-        int ret;
-
-        if (j->failed) {
-            return -EIO;
-        }
-        if (j->syncing) {
-            qemu_co_queue_wait(&j->sync_wait, NULL);
-            continue;
-        }
-        j->syncing = true;
-        target = j->tail;
-        ep = j->epoch;
-        ret = mr_journal_co_io(j, MR_JIO_SYNC, NULL, 0);
-        j->syncing = false;
-        if (ret < 0) {
-            mr_journal_fail(j, "fdatasync", ret);
-        } else if (ep == j->epoch && target > j->synced) {
-            j->synced = target;
-        }
-        qemu_co_queue_restart_all(&j->sync_wait);
-    }
-    return 0;
-}
 
 /* ---- cache lines ---- */
 
-static gint mr_line_cmp(gconstpointer a, gconstpointer b, gpointer opaque)
+gint mr_line_cmp(gconstpointer a, gconstpointer b, gpointer opaque)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
     return x < y ? -1 : x > y;
 }
 
-static MRCacheLine *mr_line_get(MRVdCache *c, uint64_t idx)
+MRCacheLine *mr_line_get(MRVdCache *c, uint64_t idx)
 {
     return g_tree_lookup(c->lines, &idx);
 }
 
-static MRCacheLine *mr_line_get_new(MRVdCache *c, uint64_t idx)
+MRCacheLine *mr_line_get_new(MRVdCache *c, uint64_t idx)
 {
     MRCacheLine *l = mr_line_get(c, idx);
     MRJournal *j = c->vd->array->journal;
@@ -289,7 +92,7 @@ static MRCacheLine *mr_line_get_new(MRVdCache *c, uint64_t idx)
 }
 
 /* Free the line if it holds nothing (no dirty data, no destage). */
-static void mr_line_put(MRVdCache *c, MRCacheLine *l)
+void mr_line_put(MRVdCache *c, MRCacheLine *l)
 {
     MRJournal *j = c->vd->array->journal;
 
@@ -306,8 +109,8 @@ static void mr_line_put(MRVdCache *c, MRCacheLine *l)
 }
 
 /* Part of [lba, lba + sectors) inside line @idx, as line sectors. */
-static void mr_line_span(uint64_t idx, uint64_t lba, uint64_t sectors,
-                         long *s0, long *s1)
+void mr_line_span(uint64_t idx, uint64_t lba, uint64_t sectors,
+                  long *s0, long *s1)
 {
     uint64_t base = idx * MR_LINE_SECTORS;
 
@@ -316,13 +119,13 @@ static void mr_line_span(uint64_t idx, uint64_t lba, uint64_t sectors,
 }
 
 /* Dirty sectors of @l in [s0, s1)? */
-static bool mr_line_dirty_in(MRCacheLine *l, long s0, long s1)
+bool mr_line_dirty_in(MRCacheLine *l, long s0, long s1)
 {
     return find_next_bit(l->dirty, s1, s0) < s1;
 }
 
 /* Any line of the range destaging, or dirty inside the range? */
-static bool mr_cache_range_busy(MRVdCache *c, uint64_t lba, uint64_t sectors)
+bool mr_cache_range_busy(MRVdCache *c, uint64_t lba, uint64_t sectors)
 {
     uint64_t idx, last = (lba + sectors - 1) / MR_LINE_SECTORS;
     long s0, s1;
@@ -341,8 +144,8 @@ static bool mr_cache_range_busy(MRVdCache *c, uint64_t lba, uint64_t sectors)
     return false;
 }
 
-static bool mr_cache_range_destaging(MRVdCache *c, uint64_t lba,
-                                     uint64_t sectors)
+bool mr_cache_range_destaging(MRVdCache *c, uint64_t lba,
+                              uint64_t sectors)
 {
     uint64_t idx, last = (lba + sectors - 1) / MR_LINE_SECTORS;
 
@@ -357,8 +160,8 @@ static bool mr_cache_range_destaging(MRVdCache *c, uint64_t lba,
 }
 
 /* Copy @qiov (covering the range) into the cache as dirty data. */
-static void mr_cache_fill(MRVdCache *c, uint64_t lba, uint64_t sectors,
-                          QEMUIOVector *qiov)
+void mr_cache_fill(MRVdCache *c, uint64_t lba, uint64_t sectors,
+                   QEMUIOVector *qiov)
 {
     uint64_t idx, last = (lba + sectors - 1) / MR_LINE_SECTORS;
     long s0, s1;
@@ -378,7 +181,7 @@ static void mr_cache_fill(MRVdCache *c, uint64_t lba, uint64_t sectors,
 }
 
 /* Drop dirty data of a range (no line of it may be destaging). */
-static void mr_cache_drop(MRVdCache *c, uint64_t lba, uint64_t sectors)
+void mr_cache_drop(MRVdCache *c, uint64_t lba, uint64_t sectors)
 {
     uint64_t idx, last = (lba + sectors - 1) / MR_LINE_SECTORS;
     long s0, s1;
@@ -396,8 +199,8 @@ static void mr_cache_drop(MRVdCache *c, uint64_t lba, uint64_t sectors)
     }
 }
 
-static uint64_t mr_cache_lines_needed(MRVdCache *c, uint64_t lba,
-                                      uint64_t sectors)
+uint64_t mr_cache_lines_needed(MRVdCache *c, uint64_t lba,
+                               uint64_t sectors)
 {
     uint64_t idx, last = (lba + sectors - 1) / MR_LINE_SECTORS, n = 0;
 
@@ -405,311 +208,6 @@ static uint64_t mr_cache_lines_needed(MRVdCache *c, uint64_t lba,
         n += !mr_line_get(c, idx);
     }
     return n;
-}
-
-/* ---- destage ---- */
-
-static int coroutine_fn mr_cache_co_member_flush(MRVdCache *c)
-{
-    int ret;
-
-    bool unjournaled = c->members_unjournaled;
-
-    c->members_dirty = false;
-    c->members_unjournaled = false;
-    ret = mr_vd_co_io(c->vd, RAID_OP_FLUSH, 0, 0, NULL);
-    if (ret < 0) {
-        c->members_dirty = true;
-        c->members_unjournaled |= unjournaled;
-    }
-    return ret;
-}
-
-/* Write a snapshot of the line's dirty data to the members. */
-static int coroutine_fn mr_cache_co_destage_line(MRVdCache *c,
-                                                 MRCacheLine *l)
-{
-    unsigned long snap[BITS_TO_LONGS(MR_LINE_SECTORS)];
-    uint64_t gen = l->gen, base = l->idx * MR_LINE_SECTORS;
-    uint8_t *buf;
-    long s, e;
-    int ret = 0;
-
-    assert(!l->destaging);
-    l->destaging = true;
-    bitmap_copy(snap, l->dirty, MR_LINE_SECTORS);
-    buf = g_memdup2(l->data, MR_LINE_BYTES);
-    for (s = find_next_bit(snap, MR_LINE_SECTORS, 0); s < MR_LINE_SECTORS;
-         s = find_next_bit(snap, MR_LINE_SECTORS, e)) {
-        QEMUIOVector q;
-
-        e = find_next_zero_bit(snap, MR_LINE_SECTORS, s);
-        qemu_iovec_init_buf(&q, buf + s * MR_JOURNAL_SECTOR,
-                            (e - s) * MR_JOURNAL_SECTOR);
-        ret = mr_vd_co_io(c->vd, RAID_OP_WRITE, base + s, e - s, &q);
-        /* after completion: a flush that started earlier missed it */
-        c->members_dirty = true;
-        if (ret < 0) {
-            trace_megaraid_err_cache_destage(c->vd->idx, base + s, ret);
-            break;
-        }
-    }
-    g_free(buf);
-    l->destaging = false;
-    trace_megaraid_cache_destage(c->vd->idx, base, l->gen != gen, ret);
-    if (!ret && l->gen == gen) {
-        bitmap_zero(l->dirty, MR_LINE_SECTORS);
-    }
-    mr_line_put(c, l);
-    qemu_co_queue_restart_all(&c->wait);
-    return ret;
-}
-
-static gboolean mr_cache_first(gpointer key, gpointer value, gpointer out)
-{
-    *(MRCacheLine **)out = value;
-    return TRUE;
-}
-
-static gboolean mr_cache_collect(gpointer key, gpointer value, gpointer arr)
-{
-    g_array_append_val((GArray *)arr, *(uint64_t *)key);
-    return FALSE;
-}
-
-/*
- * Destage every line that is dirty now: afterwards all data written to
- * the cache before the call is on the members (not yet flushed).
- */
-static int coroutine_fn mr_cache_co_destage_all(MRVdCache *c)
-{
-    GArray *idxs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    int ret = 0;
-    guint i;
-
-    g_tree_foreach(c->lines, mr_cache_collect, idxs);
-    for (i = 0; i < idxs->len && !ret; i++) {
-        uint64_t idx = g_array_index(idxs, uint64_t, i);
-        MRCacheLine *l;
-
-        while ((l = mr_line_get(c, idx))) {
-            if (l->destaging) {
-                /* its snapshot may predate us: wait, then write it again */
-                qemu_co_queue_wait(&c->wait, NULL);
-                continue;
-            }
-            if (!bitmap_empty(l->dirty, MR_LINE_SECTORS)) {
-                ret = mr_cache_co_destage_line(c, l);
-            }
-            break;
-        }
-    }
-    g_array_free(idxs, TRUE);
-    return ret;
-}
-
-static bool mr_cache_all_clean(MRArray *a, bool flushed)
-{
-    for (int i = 0; i < RAID_MAX_VDS; i++) {
-        MRVdCache *c = a->vds[i] ? a->vds[i]->cache : NULL;
-
-        if (c && (g_tree_nnodes(c->lines) ||
-                  (flushed && c->members_dirty))) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Empty the journal if the whole cache is clean. */
-static void coroutine_fn mr_cache_co_try_reset(MRArray *a)
-{
-    MRJournal *j = a->journal;
-    int ret;
-
-    if (!j || j->fd < 0 || j->tail == MR_JOURNAL_FILE_HDR ||
-        !mr_cache_all_clean(a, false)) {
-        return;
-    }
-    for (int i = 0; i < RAID_MAX_VDS; i++) {
-        MRVdCache *c = a->vds[i] ? a->vds[i]->cache : NULL;
-
-        if (c && c->members_dirty && mr_cache_co_member_flush(c) < 0) {
-            return;
-        }
-    }
-    qemu_co_mutex_lock(&j->append);
-    if (j->tail != MR_JOURNAL_FILE_HDR &&
-        mr_cache_all_clean(a, true)) {
-        ret = mr_journal_co_io(j, MR_JIO_TRUNCATE, NULL, MR_JOURNAL_FILE_HDR);
-        if (ret < 0) {
-            mr_journal_fail(j, "truncate", ret);
-        } else {
-            trace_megaraid_cache_journal_reset(j->tail);
-            j->tail = j->synced = MR_JOURNAL_FILE_HDR;
-            j->records = 0;
-            j->epoch++;
-            for (int i = 0; i < RAID_MAX_VDS; i++) {
-                if (a->vds[i] && a->vds[i]->cache) {
-                    a->vds[i]->cache->journaled = false;
-                }
-            }
-            qemu_co_queue_restart_all(&j->sync_wait);
-        }
-    }
-    qemu_co_mutex_unlock(&j->append);
-}
-
-static void coroutine_fn mr_cache_destage_co(void *opaque)
-{
-    MRVdCache *c = opaque;
-    MRArray *a = c->vd->array;
-    MRJournal *j = a->journal;
-    int ret;
-
-    do {
-        c->destage_again = false;
-        ret = mr_cache_co_destage_all(c);
-    } while (!ret && c->destage_again && !c->stopping);
-    if (ret < 0) {
-        j->destage_errs++;
-        qemu_co_queue_restart_all(&j->space);
-        if (!c->stopping) {
-            timer_mod(c->timer, qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
-                      MR_CACHE_RETRY_MS);
-        }
-    } else {
-        mr_cache_co_try_reset(a);
-    }
-    c->destage_co = NULL;
-    j->busy--;
-    qemu_co_queue_restart_all(&c->wait);
-    aio_wait_kick();
-}
-
-/* Start the VD's destage coroutine (or make it go round once more). */
-static void mr_cache_kick(MRVdCache *c)
-{
-    MRJournal *j = c->vd->array->journal;
-
-    if (!j || c->stopping) {
-        return;
-    }
-    if (c->destage_co) {
-        c->destage_again = true;
-        return;
-    }
-    if (!g_tree_nnodes(c->lines) && !c->journaled) {
-        return;
-    }
-    trace_megaraid_cache_kick(c->vd->idx, g_tree_nnodes(c->lines));
-    j->busy++;
-    c->destage_co = qemu_coroutine_create(mr_cache_destage_co, c);
-    aio_co_enter(qemu_get_aio_context(), c->destage_co);
-}
-
-static void mr_cache_kick_all(MRArray *a)
-{
-    for (int i = 0; i < RAID_MAX_VDS; i++) {
-        if (a->vds[i] && a->vds[i]->cache) {
-            mr_cache_kick(a->vds[i]->cache);
-        }
-    }
-}
-
-static void mr_cache_timer_cb(void *opaque)
-{
-    mr_cache_kick(opaque);
-}
-
-/* The destage of what is dirty, one flush interval from now. */
-static void mr_cache_arm_timer(MRVdCache *c)
-{
-    int64_t ms = MAX(c->vd->array->cache_flush_s, 1) * 1000;
-
-    if (!timer_pending(c->timer)) {
-        timer_mod(c->timer, qemu_clock_get_ms(QEMU_CLOCK_REALTIME) + ms);
-    }
-}
-
-/* Destage a whole VD and empty the journal if possible (journal full). */
-static void coroutine_fn mr_cache_co_checkpoint(MRArray *a)
-{
-    trace_megaraid_cache_checkpoint(a->journal->tail);
-    for (int i = 0; i < RAID_MAX_VDS; i++) {
-        if (a->vds[i] && a->vds[i]->cache) {
-            mr_cache_co_destage_all(a->vds[i]->cache);
-        }
-    }
-    mr_cache_co_try_reset(a);
-}
-
-/*
- * Make the range clean before data goes below the cache: destage its
- * dirty lines (waiting for destages in flight) and, while the journal
- * holds records of the VD, flush the members and make an invalidate
- * record durable so that a replay cannot bring older data back.
- */
-static int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
-                                           uint64_t sectors)
-{
-    MRJournal *j = c->vd->array->journal;
-    uint64_t idx, last = (lba + sectors - 1) / MR_LINE_SECTORS;
-    uint64_t epoch, end;
-    long s0, s1;
-    int ret;
-
-    for (;;) {
-        for (idx = lba / MR_LINE_SECTORS; idx <= last; idx++) {
-            MRCacheLine *l;
-
-            while ((l = mr_line_get(c, idx))) {
-                mr_line_span(idx, lba, sectors, &s0, &s1);
-                if (l->destaging) {
-                    qemu_co_queue_wait(&c->wait, NULL);
-                } else if (mr_line_dirty_in(l, s0, s1)) {
-                    ret = mr_cache_co_destage_line(c, l);
-                    if (ret < 0) {
-                        return ret;
-                    }
-                } else {
-                    break;
-                }
-            }
-        }
-        if (mr_cache_range_busy(c, lba, sectors)) {
-            continue;           /* written again while we yielded */
-        }
-        if (!j || j->fd < 0 || !c->journaled) {
-            return 0;
-        }
-        if (c->members_dirty) {
-            ret = mr_cache_co_member_flush(c);
-            if (ret < 0) {
-                return ret;
-            }
-        }
-        qemu_co_mutex_lock(&j->append);
-        if (!c->journaled || j->failed) {
-            /* a failed journal takes no records: the data is flushed */
-            qemu_co_mutex_unlock(&j->append);
-            return 0;
-        }
-        if (mr_cache_range_busy(c, lba, sectors) || c->members_dirty) {
-            qemu_co_mutex_unlock(&j->append);
-            continue;
-        }
-        ret = mr_journal_co_append(j, c, MR_JREC_INVALIDATE, lba, sectors,
-                                   NULL);
-        epoch = j->epoch;
-        end = j->tail;
-        qemu_co_mutex_unlock(&j->append);
-        if (ret < 0) {
-            return ret;
-        }
-        mr_cache_arm_timer(c);
-        return mr_journal_co_sync(j, epoch, end);
-    }
 }
 
 /* ---- data path ---- */
@@ -720,7 +218,7 @@ static int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
  * write is durable (its record was fdatasync'ed before the ack), so FUA
  * and SYNCHRONIZE CACHE need not go below the cache.
  */
-static bool mr_cache_nonvolatile(MRVirtualDisk *vd)
+bool mr_cache_nonvolatile(MRVirtualDisk *vd)
 {
     MRJournal *j = vd->array->journal;
 
@@ -1054,48 +552,6 @@ void mr_cache_vd_init(MRVirtualDisk *vd)
     vd->cache = c;
 }
 
-typedef struct MRCacheJob {
-    MRArray *a;
-    MRVdCache *c;               /* NULL: every VD */
-    bool done;
-} MRCacheJob;
-
-/* Destage one or every VD, then empty the journal if clean. */
-static void coroutine_fn mr_cache_drain_co(void *opaque)
-{
-    MRCacheJob *job = opaque;
-    MRArray *a = job->a;
-
-    for (int i = 0; i < RAID_MAX_VDS; i++) {
-        MRVdCache *c = job->c;
-
-        if (!c) {
-            c = a->vds[i] ? a->vds[i]->cache : NULL;
-        } else if (i) {
-            break;
-        }
-        if (c && g_tree_nnodes(c->lines)) {
-            int ret = mr_cache_co_destage_all(c);
-
-            trace_megaraid_cache_drain(c->vd->idx, g_tree_nnodes(c->lines),
-                                       ret);
-        }
-    }
-    mr_cache_co_try_reset(a);
-    job->done = true;
-    aio_wait_kick();
-}
-
-static void mr_cache_run_drain(MRArray *a, MRVdCache *c)
-{
-    MRCacheJob job = { .a = a, .c = c };
-    Coroutine *co = qemu_coroutine_create(mr_cache_drain_co, &job);
-
-    assert(!qemu_in_coroutine());
-    aio_co_enter(qemu_get_aio_context(), co);
-    AIO_WAIT_WHILE(NULL, !job.done);
-}
-
 void mr_cache_vd_cleanup(MRVirtualDisk *vd)
 {
     MRVdCache *c = vd->cache;
@@ -1175,222 +631,4 @@ void mr_cache_stats(MRArray *a, MRCacheStats *out)
         out->journal_records = j->records;
         out->journal_bytes = j->tail;
     }
-}
-
-/* ---- start (replay) and stop ---- */
-
-typedef struct MRReplay {
-    MRArray *a;
-    uint64_t applied;
-    uint64_t skipped;
-} MRReplay;
-
-static MRVirtualDisk *mr_cache_vd_by_guid(MRArray *a, const uint8_t *guid)
-{
-    for (int i = 0; i < RAID_MAX_VDS; i++) {
-        MRVirtualDisk *vd = a->vds[i];
-
-        if (vd && vd->cache &&
-            !memcmp(mr_vd_cfg(vd)->guid, guid, RAID_GUID_LEN)) {
-            return vd;
-        }
-    }
-    return NULL;
-}
-
-/* Load one journal record into the cache (it is destaged afterwards). */
-static bool mr_cache_replay_rec(const MRJournalRec *rec, const uint8_t *data,
-                                void *opaque)
-{
-    MRReplay *r = opaque;
-    MRVirtualDisk *vd = mr_cache_vd_by_guid(r->a, rec->guid);
-    uint64_t size = vd ? mr_vd_cfg(vd)->size : 0;
-    QEMUIOVector q;
-
-    if (!vd) {
-        trace_megaraid_cache_replay_skip(rec->seq, rec->lba, rec->sectors,
-                                         "no VD with this GUID");
-        r->skipped++;
-        return true;
-    }
-    if (!rec->sectors || rec->lba >= size || rec->sectors > size - rec->lba) {
-        trace_megaraid_cache_replay_skip(rec->seq, rec->lba, rec->sectors,
-                                         "range beyond the VD");
-        r->skipped++;
-        return true;
-    }
-    trace_megaraid_cache_replay_record(vd->idx, rec->seq, rec->type,
-                                       rec->lba, rec->sectors);
-    if (rec->type == MR_JREC_WRITE) {
-        qemu_iovec_init_buf(&q, (void *)data,
-                            (size_t)rec->sectors * MR_JOURNAL_SECTOR);
-        mr_cache_fill(vd->cache, rec->lba, rec->sectors, &q);
-    } else {
-        mr_cache_drop(vd->cache, rec->lba, rec->sectors);
-    }
-    vd->cache->journaled = true;
-    r->applied++;
-    return true;
-}
-
-static int mr_cache_pio(int fd, void *buf, size_t len, off_t off, bool wr)
-{
-    while (len) {
-        ssize_t n = wr ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
-
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return n < 0 ? -errno : -EIO;
-        }
-        buf = (uint8_t *)buf + n;
-        len -= n;
-        off += n;
-    }
-    return 0;
-}
-
-/* Open or create the journal and load its records into the VD caches. */
-static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
-{
-    const char *path = a->journal_path;
-    MRReplay r = { .a = a };
-    MRJournalScan scan;
-    const char *why;
-    uint8_t *buf;
-    off_t size;
-    int fd, ret;
-
-    fd = qemu_create(path, O_RDWR, 0644, errp);
-    if (fd < 0) {
-        error_prepend(errp, "cache journal: ");
-        return false;
-    }
-    if (qemu_lock_fd(fd, 0, 0, true) < 0) {
-        error_setg(errp, "cache journal '%s' is in use by another process",
-                   path);
-        goto fail;
-    }
-    size = lseek(fd, 0, SEEK_END);
-    if (size < 0) {
-        error_setg_errno(errp, errno, "cache journal '%s'", path);
-        goto fail;
-    }
-    if (size == 0) {
-        uint8_t hdr[MR_JOURNAL_FILE_HDR];
-
-        mr_journal_file_hdr_encode(hdr);
-        ret = mr_cache_pio(fd, hdr, sizeof(hdr), 0, true);
-        if (!ret && qemu_fdatasync(fd) < 0) {
-            ret = -errno;
-        }
-        if (ret < 0) {
-            error_setg_errno(errp, -ret, "cache journal '%s': cannot "
-                             "write its header", path);
-            goto fail;
-        }
-        j->tail = j->synced = MR_JOURNAL_FILE_HDR;
-        j->fd = fd;
-        trace_megaraid_cache_journal_open(path, 0, 0, 0, "new");
-        return true;
-    }
-    buf = g_try_malloc(size);
-    if (!buf) {
-        error_setg(errp, "cache journal '%s': %" PRId64 " bytes do not fit "
-                   "in memory", path, (int64_t)size);
-        goto fail;
-    }
-    ret = mr_cache_pio(fd, buf, size, 0, false);
-    if (ret < 0) {
-        error_setg_errno(errp, -ret, "cache journal '%s': cannot read it",
-                         path);
-        g_free(buf);
-        goto fail;
-    }
-    why = mr_journal_file_hdr_check(buf, size);
-    if (why) {
-        error_setg(errp, "cache journal '%s': %s (move the file away to "
-                   "start with an empty cache)", path, why);
-        g_free(buf);
-        goto fail;
-    }
-    mr_journal_scan(buf, size, mr_cache_replay_rec, &r, &scan);
-    g_free(buf);
-    trace_megaraid_cache_journal_open(path, scan.records, r.skipped,
-                                      size - scan.valid_end,
-                                      mr_journal_stop_name(scan.stop));
-    if ((uint64_t)size > scan.valid_end &&
-        ftruncate(fd, scan.valid_end) < 0) {
-        error_setg_errno(errp, errno, "cache journal '%s': cannot drop its "
-                         "torn tail", path);
-        goto fail;
-    }
-    j->tail = j->synced = scan.valid_end;
-    j->records = scan.records;
-    j->next_seq = scan.records ? scan.last_seq + 1 : 0;
-    j->fd = fd;
-    return true;
-
-fail:
-    qemu_close(fd);
-    return false;
-}
-
-bool mr_cache_start(MRArray *a, Error **errp)
-{
-    MRJournal *j = g_new0(MRJournal, 1);
-
-    j->a = a;
-    j->fd = -1;
-    j->max_lines = a->cache_bytes / MR_LINE_BYTES;
-    j->limit = MAX(2 * a->cache_bytes, MR_JOURNAL_MIN_LIMIT);
-    qemu_co_queue_init(&j->space);
-    qemu_co_queue_init(&j->sync_wait);
-    qemu_co_mutex_init(&j->append);
-    a->journal = j;
-    if (a->journal_path && !mr_cache_open_journal(a, j, errp)) {
-        for (int i = 0; i < RAID_MAX_VDS; i++) {
-            if (a->vds[i] && a->vds[i]->cache) {
-                MRVirtualDisk *vd = a->vds[i];
-
-                mr_cache_drop(vd->cache, 0, mr_vd_cfg(vd)->size);
-            }
-        }
-        a->journal = NULL;
-        g_free(j);
-        return false;
-    }
-    /* write the replayed data to the members, flush, empty the journal */
-    if (j->lines || j->tail > MR_JOURNAL_FILE_HDR) {
-        mr_cache_run_drain(a, NULL);
-    }
-    trace_megaraid_cache_start(a->journal_path ? a->journal_path : "",
-                               a->cache_bytes, j->lines, j->tail);
-    return true;
-}
-
-void mr_cache_stop(MRArray *a)
-{
-    MRJournal *j = a->journal;
-
-    if (!j) {
-        return;
-    }
-    for (int i = 0; i < RAID_MAX_VDS; i++) {
-        MRVdCache *c = a->vds[i] ? a->vds[i]->cache : NULL;
-
-        if (c) {
-            c->stopping = true;
-            timer_del(c->timer);
-        }
-    }
-    AIO_WAIT_WHILE(NULL, j->busy > 0);
-    mr_cache_run_drain(a, NULL);
-    trace_megaraid_cache_stop(j->lines, j->tail);
-    if (j->fd >= 0) {
-        qemu_close(j->fd);
-    }
-    a->journal = NULL;
-    g_free(j);
 }

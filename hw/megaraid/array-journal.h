@@ -4,7 +4,7 @@
  * megaraid-sim: on-disk format of the controller cache journal (the
  * emulated CacheVault flash).  Pure functions on byte buffers: encode a
  * file header or a record header, and scan a journal image record by
- * record.  array-cache.c does the file I/O and the replay.
+ * record.  array-cache-vault.c does the file I/O and the replay.
  *
  * Layout (all integers little-endian):
  *

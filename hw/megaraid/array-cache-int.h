@@ -1,0 +1,124 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: what the three files of the controller cache share (not
+ * part of the array's interface, which is array.h): the cache line, the
+ * per-VD cache and the controller-wide journal state, and the functions
+ * each file offers the others.
+ *   array-cache.c          cache lines, the data path (read, write-back,
+ *                          write-through, flush, invalidate), per-VD state
+ *   array-cache-destage.c  the destager: which dirty data goes to the
+ *                          members next (the destage decision), settling
+ *                          a range, member flushes, emptying the journal
+ *   array-cache-vault.c    the journal file (the emulated CacheVault):
+ *                          record appends, group commit, replay at start
+ */
+#ifndef HW_MEGARAID_ARRAY_CACHE_INT_H
+#define HW_MEGARAID_ARRAY_CACHE_INT_H
+
+#define MR_LINE_SECTORS         128
+#define MR_LINE_BYTES           (MR_LINE_SECTORS * MR_JOURNAL_SECTOR)
+#define MR_CACHE_RETRY_MS       5000    /* retry after a destage error */
+#define MR_CACHE_MIN_LINES      16
+#define MR_JOURNAL_MIN_LIMIT    (4 * MiB)   /* > the largest request */
+
+typedef struct MRCacheLine {
+    uint64_t idx;               /* VD sector / MR_LINE_SECTORS */
+    unsigned long dirty[BITS_TO_LONGS(MR_LINE_SECTORS)];
+    uint64_t gen;               /* bumped by every change of the data */
+    bool destaging;
+    uint8_t *data;
+} MRCacheLine;
+
+struct MRVdCache {
+    MRVirtualDisk *vd;
+    GTree *lines;               /* &idx -> MRCacheLine, in LBA order */
+    CoQueue wait;               /* a line of this VD finished destaging */
+    Coroutine *destage_co;
+    bool destage_again;
+    bool stopping;
+    QEMUTimer *timer;           /* idle destage and error retry */
+    bool journaled;             /* journal holds records of this VD */
+    bool members_dirty;         /* member writes since the last flush */
+    bool members_unjournaled;   /* of them, writes the journal lacks */
+};
+
+/*
+ * Controller-wide state: the cache memory budget and the journal file
+ * (fd -1: no journal).  One per MRArray, a->journal.
+ */
+struct MRJournal {
+    MRArray *a;
+    int fd;
+    bool failed;                /* I/O error: no more write-back */
+    uint64_t lines;             /* cache lines allocated, all VDs */
+    uint64_t max_lines;
+    uint64_t destage_errs;      /* destage failures so far */
+    CoQueue space;              /* writers waiting for free lines */
+    CoMutex append;             /* cache copy + record write order */
+    uint64_t tail;              /* end of the written records */
+    uint64_t records;           /* records in the file (up to tail) */
+    uint64_t synced;            /* fdatasync'ed up to (this epoch) */
+    uint64_t epoch;             /* bumped when the journal is emptied */
+    uint64_t next_seq;
+    uint64_t limit;             /* journal size that forces a checkpoint */
+    bool syncing;
+    CoQueue sync_wait;
+    unsigned busy;              /* background coroutines running */
+};
+
+typedef enum MRJournalOp {
+    MR_JIO_WRITE,
+    MR_JIO_SYNC,
+    MR_JIO_TRUNCATE,
+} MRJournalOp;
+
+/* ---- array-cache-vault.c ---- */
+
+int coroutine_fn mr_journal_co_io(MRJournal *j, MRJournalOp op,
+                                  QEMUIOVector *qiov, uint64_t off);
+void mr_journal_fail(MRJournal *j, const char *op, int ret);
+/* Append a record (caller holds j->append). */
+int coroutine_fn mr_journal_co_append(MRJournal *j, MRVdCache *c,
+                                      MRJournalRecType type,
+                                      uint64_t lba, uint64_t sectors,
+                                      QEMUIOVector *data);
+/* Wait until the journal is durable up to @end of @epoch. */
+int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
+                                    uint64_t end);
+
+/* ---- array-cache.c: cache lines ---- */
+
+gint mr_line_cmp(gconstpointer a, gconstpointer b, gpointer opaque);
+MRCacheLine *mr_line_get(MRVdCache *c, uint64_t idx);
+MRCacheLine *mr_line_get_new(MRVdCache *c, uint64_t idx);
+void mr_line_put(MRVdCache *c, MRCacheLine *l);
+void mr_line_span(uint64_t idx, uint64_t lba, uint64_t sectors,
+                  long *s0, long *s1);
+bool mr_line_dirty_in(MRCacheLine *l, long s0, long s1);
+bool mr_cache_range_busy(MRVdCache *c, uint64_t lba, uint64_t sectors);
+bool mr_cache_range_destaging(MRVdCache *c, uint64_t lba, uint64_t sectors);
+void mr_cache_fill(MRVdCache *c, uint64_t lba, uint64_t sectors,
+                   QEMUIOVector *qiov);
+void mr_cache_drop(MRVdCache *c, uint64_t lba, uint64_t sectors);
+uint64_t mr_cache_lines_needed(MRVdCache *c, uint64_t lba, uint64_t sectors);
+bool mr_cache_nonvolatile(MRVirtualDisk *vd);
+
+/* ---- array-cache-destage.c ---- */
+
+int coroutine_fn mr_cache_co_member_flush(MRVdCache *c);
+int coroutine_fn mr_cache_co_destage_line(MRVdCache *c, MRCacheLine *l);
+gboolean mr_cache_first(gpointer key, gpointer value, gpointer out);
+int coroutine_fn mr_cache_co_destage_all(MRVdCache *c);
+void coroutine_fn mr_cache_co_try_reset(MRArray *a);
+void mr_cache_kick(MRVdCache *c);
+void mr_cache_kick_all(MRArray *a);
+void mr_cache_timer_cb(void *opaque);
+void mr_cache_arm_timer(MRVdCache *c);
+void coroutine_fn mr_cache_co_checkpoint(MRArray *a);
+int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
+                                    uint64_t sectors);
+/* Destage one VD (@c) or every VD (NULL) from outside a coroutine. */
+void mr_cache_run_drain(MRArray *a, MRVdCache *c);
+
+#endif
