@@ -16,26 +16,17 @@
  *                                  0xL class C target T arg A B text"
  *
  * Exit status 0, 1 on a refusal or transport error (with a message).
- * Layouts are written from the uapi header's description
- * (scsi_bsg_mpi3mr.h) and the MPI 3.0 PEL request/entry formats.
+ * The BSG packet layouts and the SG_IO call are mrcli's
+ * (tools/mrcli/bsg.[ch]); the PEL request and entry formats are MPI 3.0's.
  */
-#include <errno.h>
-#include <fcntl.h>
+#include "bsg.h"             /* tools/mrcli: packet layouts, SG_IO */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/ioctl.h>
-#include <linux/bsg.h>
-#include <scsi/sg.h>
 
-#define CMD_DRV         1
-#define CMD_MPT         2
 #define DRV_PELENABLE   7
-#define BUF_DATA_IN     3
-#define BUF_MPI_REPLY   5
-#define BUF_MPI_REQUEST 0xfe
 #define REPLY_ROOM      (4 + 256)
 #define MAX_ENTRIES     64
 
@@ -60,45 +51,26 @@ static uint16_t le16(const uint8_t *p)
 static void sgio(const void *pkt, size_t pkt_len, void *dout, size_t dlen,
                  void *din, size_t ilen)
 {
-    struct sg_io_v4 io;
-    uint8_t sense[128];
+    char err[256];
 
-    memset(&io, 0, sizeof(io));
-    io.guard = 'Q';
-    io.protocol = BSG_PROTOCOL_SCSI;
-    io.subprotocol = BSG_SUB_PROTOCOL_SCSI_TRANSPORT;
-    io.request_len = pkt_len;
-    io.request = (uintptr_t)pkt;
-    io.response = (uintptr_t)sense;
-    io.max_response_len = sizeof(sense);
-    io.dout_xferp = (uintptr_t)dout;
-    io.dout_xfer_len = dlen;
-    io.din_xferp = (uintptr_t)din;
-    io.din_xfer_len = ilen;
-    io.timeout = 70000;
-    if (ioctl(bsg_fd, SG_IO, &io) < 0) {
-        fprintf(stderr, "pel-tool: SG_IO: %s\n", strerror(errno));
-        exit(1);
-    }
-    if (io.device_status || io.transport_status || io.driver_status) {
-        fprintf(stderr, "pel-tool: refused (device 0x%x transport 0x%x "
-                "driver 0x%x)\n", io.device_status, io.transport_status,
-                io.driver_status);
-        exit(1);
+    if (mrcli_bsg_sgio(bsg_fd, pkt, pkt_len, dout, dlen, din, ilen, 70000,
+                       err, sizeof(err)) < 0) {
+        die(err);
     }
 }
 
 static void pel_enable(uint16_t locale, uint8_t cls)
 {
-    uint8_t pkt[28] = { 0 }, out[4] = { 0 };
+    MrcliDrvPacket pkt = { 0 };
+    uint8_t out[4] = { 0 };
 
-    pkt[0] = CMD_DRV;
-    pkt[8] = 0;                 /* controller 0 */
-    pkt[9] = DRV_PELENABLE;
+    pkt.cmd_type = MRCLI_BSG_DRV_CMD;
+    pkt.mrioc_id = 0;
+    pkt.opcode = DRV_PELENABLE;
     out[0] = locale;
     out[1] = locale >> 8;
     out[2] = cls;
-    sgio(pkt, sizeof(pkt), out, sizeof(out), NULL, 0);
+    sgio(&pkt, sizeof(pkt), out, sizeof(out), NULL, 0);
 }
 
 /*
@@ -108,7 +80,7 @@ static void pel_enable(uint16_t locale, uint8_t cls)
  */
 static uint16_t pel_mpt(uint8_t *req, uint8_t *data, size_t dlen)
 {
-    uint8_t pkt[0x18 + 3 * 8] = { 0 };
+    MrcliMptPacket pkt = { 0 };
     uint8_t *din = calloc(1, dlen + REPLY_ROOM);
     uint8_t *rep;
     uint16_t st;
@@ -116,24 +88,22 @@ static uint16_t pel_mpt(uint8_t *req, uint8_t *data, size_t dlen)
     if (!din) {
         die("out of memory");
     }
-    pkt[0] = CMD_MPT;
-    pkt[8] = 0;                 /* controller 0 */
-    pkt[10] = 60;               /* timeout, s */
-    pkt[0x10] = 3;              /* buffer entries */
-    pkt[0x18] = BUF_MPI_REQUEST;
-    pkt[0x18 + 4] = 32;
-    pkt[0x20] = BUF_DATA_IN;
-    pkt[0x20 + 4] = dlen & 0xff;
-    pkt[0x20 + 5] = dlen >> 8;
-    pkt[0x20 + 6] = dlen >> 16;
-    pkt[0x28] = BUF_MPI_REPLY;
-    pkt[0x28 + 4] = REPLY_ROOM & 0xff;
-    pkt[0x28 + 5] = REPLY_ROOM >> 8;
+    pkt.cmd_type = MRCLI_BSG_MPT_CMD;
+    pkt.mrioc_id = 0;
+    pkt.timeout = 60;
+    pkt.num_of_entries = 3;
+    pkt.entry[0].buf_type = MRCLI_BUF_MPI_REQUEST;
+    pkt.entry[0].buf_len = 32;
+    pkt.entry[1].buf_type = MRCLI_BUF_DATA_IN;
+    pkt.entry[1].buf_len = dlen;
+    pkt.entry[2].buf_type = MRCLI_BUF_MPI_REPLY;
+    pkt.entry[2].buf_len = REPLY_ROOM;
     req[3] = 0x09;              /* PERSISTENT EVENT LOG */
-    sgio(pkt, sizeof(pkt), req, 32, din, dlen + REPLY_ROOM);
+    sgio(&pkt, 0x18 + 8 * pkt.num_of_entries, req, 32, din,
+         dlen + REPLY_ROOM);
     memcpy(data, din, dlen);
     rep = din + dlen;
-    if (rep[0] != 2) {
+    if (rep[0] != MRCLI_REPLY_ADDRESS) {
         fprintf(stderr, "pel-tool: no PEL reply frame (reply type %u, IOC "
                 "status 0x%x)\n", rep[0], le16(rep + 4) & 0x7fff);
         exit(1);
@@ -202,11 +172,13 @@ int main(int argc, char **argv)
         die("usage: pel-tool enable LOCALE CLASS | seq | log FROM LOCALE "
             "CLASS");
     }
-    bsg_fd = open("/dev/bsg/mpi3mrctl0", O_RDWR);
-    if (bsg_fd < 0) {
-        fprintf(stderr, "pel-tool: /dev/bsg/mpi3mrctl0: %s\n",
-                strerror(errno));
-        return 1;
+    {
+        char err[256];
+
+        bsg_fd = mrcli_bsg_open(0, err, sizeof(err));
+        if (bsg_fd < 0) {
+            die(err);
+        }
     }
     if (!strcmp(argv[1], "enable") && argc == 4) {
         pel_enable(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0));

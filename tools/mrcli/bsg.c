@@ -39,10 +39,9 @@ int mrcli_bsg_open(int ctrl, char *err, size_t errlen)
     return fd;
 }
 
-/* One SG_IO v4 round trip; 0 or a negative errno with a message. */
-static int sg_io(int fd, const void *pkt, size_t pkt_len,
-                 void *dout, size_t dout_len, void *din, size_t din_len,
-                 unsigned timeout_ms, char *err, size_t errlen)
+int mrcli_bsg_sgio(int fd, const void *pkt, size_t pkt_len,
+                   void *dout, size_t dout_len, void *din, size_t din_len,
+                   unsigned timeout_ms, char *err, size_t errlen)
 {
     struct sg_io_v4 io;
     uint8_t sense[128];
@@ -86,8 +85,8 @@ int mrcli_bsg_adpinfo(int fd, int ctrl, MrcliAdpInfo *info,
     pkt.cmd_type = MRCLI_BSG_DRV_CMD;
     pkt.mrioc_id = ctrl;
     pkt.opcode = MRCLI_DRV_ADPINFO;
-    return sg_io(fd, &pkt, sizeof(pkt), NULL, 0, info, sizeof(*info),
-                 10000, err, errlen);
+    return mrcli_bsg_sgio(fd, &pkt, sizeof(pkt), NULL, 0, info,
+                          sizeof(*info), 10000, err, errlen);
 }
 
 static void add_entry(MrcliMptPacket *pkt, uint8_t type, size_t len)
@@ -162,8 +161,9 @@ int mrcli_bsg_mgmt(int fd, int ctrl, const MrcliXfer *x, MrcliMpiResult *res,
         memcpy(req + MRCLI_MGMT_REQ_SIZE, x->dout, x->dout_len);
     }
 
-    rc = sg_io(fd, &pkt, 0x18 + 8 * pkt.num_of_entries, dout, dout_len,
-               din, din_len, (MGMT_TIMEOUT_S + 10) * 1000, err, errlen);
+    rc = mrcli_bsg_sgio(fd, &pkt, 0x18 + 8 * pkt.num_of_entries, dout,
+                        dout_len, din, din_len, (MGMT_TIMEOUT_S + 10) * 1000,
+                        err, errlen);
     if (rc == 0) {
         memcpy(x->resp, din, x->resp_len);
         if (x->din_len) {

@@ -127,6 +127,16 @@ int mrcli_bsg_open(int ctrl, char *err, size_t errlen);
 int mrcli_bsg_mgmt(int fd, int ctrl, const MrcliXfer *x, MrcliMpiResult *res,
                    char *err, size_t errlen);
 
+/*
+ * One SG_IO v4 round trip on the BSG node: the packet (an MrcliMptPacket
+ * or MrcliDrvPacket and what follows it) and the optional data-out and
+ * data-in buffers.  Returns 0, or a negative errno with a message in err
+ * when the ioctl failed or the driver refused the request.
+ */
+int mrcli_bsg_sgio(int fd, const void *pkt, size_t pkt_len,
+                   void *dout, size_t dout_len, void *din, size_t din_len,
+                   unsigned timeout_ms, char *err, size_t errlen);
+
 /* Driver ADPINFO; 0 or a negative errno with a message. */
 int mrcli_bsg_adpinfo(int fd, int ctrl, MrcliAdpInfo *info,
                       char *err, size_t errlen);
