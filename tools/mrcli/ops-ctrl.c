@@ -130,17 +130,25 @@ void op_ctrl_show(Mrcli *m, bool all)
     free(pds);
 }
 
-/* An on/off value; -1 if neither (reported). */
-static int on_off(Mrcli *m, const char *key, const char *v)
+/*
+ * The on/off property @key, if given: sets *field and @bit in *mask.
+ * False when the value is neither (reported).
+ */
+static bool flag_arg(Mrcli *m, const char *key, uint32_t bit,
+                     uint32_t *mask, uint8_t *field)
 {
-    if (!strcasecmp(v, "on")) {
-        return 1;
+    const char *v = arg_kv(m, key);
+
+    if (!v) {
+        return true;
     }
-    if (!strcasecmp(v, "off")) {
-        return 0;
+    if (strcasecmp(v, "on") && strcasecmp(v, "off")) {
+        usage_error(m, "%s=%s: expected on or off", key, v);
+        return false;
     }
-    usage_error(m, "%s=%s: expected on or off", key, v);
-    return -1;
+    *field = !strcasecmp(v, "on");
+    *mask |= bit;
+    return true;
 }
 
 void op_ctrl_set(Mrcli *m)
@@ -179,25 +187,11 @@ void op_ctrl_set(Mrcli *m)
             p.init_rate = n;
         }
     }
-    v = arg_kv(m, "autorebuild");
-    if (v) {
-        int b = on_off(m, "autorebuild", v);
-
-        if (b < 0) {
-            return;
-        }
-        p.auto_rebuild = b;
-        mask |= MGMT_PROP_AUTO_REBUILD;
-    }
-    v = arg_kv(m, "patrolread");
-    if (v) {
-        int b = on_off(m, "patrolread", v);
-
-        if (b < 0) {
-            return;
-        }
-        p.patrol_read = b;
-        mask |= MGMT_PROP_PATROL_READ;
+    if (!flag_arg(m, "autorebuild", MGMT_PROP_AUTO_REBUILD, &mask,
+                  &p.auto_rebuild) ||
+        !flag_arg(m, "patrolread", MGMT_PROP_PATROL_READ, &mask,
+                  &p.patrol_read)) {
+        return;
     }
     v = arg_kv(m, "cacheflushint");
     if (v) {

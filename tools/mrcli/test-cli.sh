@@ -53,6 +53,8 @@ expect 2 /c0 add vd r5 drives=0:0-3 name=abcdefghijklmnopq
 expect 2 /c0 add vd r10 drives=0:0-5 pdperarray=4
 expect 2 /c0 add vd r5 drives=0:0-3 bogus J
 expect 2 /c0 set rebuildrate=101 J
+expect 2 /c0 set autorebuild=maybe
+expect 2 /c0 set patrolread=1 J
 expect 2 /c0 show events wait=3
 expect 2 /c0 show events seq=x J
 expect 2 /c0 set
