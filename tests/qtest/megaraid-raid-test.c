@@ -233,6 +233,87 @@ static void test_degraded_rebuild(void)
     rig_destroy(&r);
 }
 
+/*
+ * Several requests' writes to one member fail at once (blkdebug returns
+ * every error of a main-loop pass together, as a cut NBD link did): the
+ * first error fails the member and the hot spare takes its index; the
+ * later errors belong to the failed drive, not to the spare (which used
+ * to be failed too, taking the VD offline), and each of those requests
+ * is planned again and succeeds on the remaining mirror.
+ */
+static void test_error_burst(void)
+{
+    enum { N = 16, BLOCKS = 8, GAP = 4 * STRIP_SECTORS };
+    g_autofree char *conf = NULL;
+    g_autofree char *file = NULL;
+    GString *rules = g_string_new("");
+    uint16_t tags[N];
+    int ok = 0;
+    Rig r;
+    MR *m;
+    Desc d;
+    int fd;
+
+    rig_create(&r, 3, 2, 1, RAID_LEVEL_1);
+    fd = g_file_open_tmp("mr-burst-XXXXXX.conf", &conf, NULL);
+    g_assert_cmpint(fd, >=, 0);
+    for (int i = 0; i < N; i++) {
+        g_string_append_printf(rules, "[inject-error]\nevent = \"write_aio\"\n"
+                               "errno = \"5\"\nsector = \"%d\"\n\n",
+                               i * GAP);
+    }
+    g_assert_true(g_file_set_contents(conf, rules->str, -1, NULL));
+    g_string_free(rules, true);
+    close(fd);
+    file = g_strdup_printf("blkdebug:%s:%s", conf, r.path[1]);
+    drive_file[1] = file;
+    m = mr_start(&r, NULL);
+    drive_file[1] = NULL;
+    assert_vd_state(m, "optimal");
+    qom_set_int(m, CTRL, "rebuild-rate", 1);
+
+    /* All N writes in flight at once, each from its own buffer. */
+    for (int i = 0; i < N; i++) {
+        uint8_t cdb[10] = { 0x2A }, f[128], buf[BLOCKS * 512];
+        uint64_t addr = m->data + i * sizeof(buf);
+
+        pattern(buf, i * GAP, BLOCKS, 61);
+        qtest_bufwrite(m->qts, addr, buf, sizeof(buf));
+        stl_be_p(cdb + 2, i * GAP);
+        stw_be_p(cdb + 7, BLOCKS);
+        tags[i] = m->tag = m->tag % 0x1000 + 1;
+        h_scsi_frame(f, tags[i], VD_HANDLE, DIR_WRITE, sizeof(buf), cdb, 10);
+        h_put_sge(f + 0x40, addr, sizeof(buf), 0x08);
+        h_submit_op(m, f);
+    }
+    for (int i = 0; i < N; i++) {
+        g_assert_true(h_op_reply(m, &d, 30000));
+        g_test_message("write tag %u: reply type %u, IOC status 0x%x",
+                       d.tag, d.type, d.status);
+        for (int k = 0; k < N; k++) {
+            ok += d.tag == tags[k] && d.type == H_DT_SUCCESS;
+        }
+    }
+    g_assert_cmpint(ok, ==, N);
+    /* Only the drive that failed the I/O left; the spare rebuilds. */
+    assert_drive_state(m, 1, "unconfigured-bad");
+    assert_drive_state(m, 2, "rebuild");
+    assert_vd_state(m, "degraded");
+    for (int i = 0; i < N; i++) {
+        vd_check(m, i * GAP, BLOCKS, 61, false);
+    }
+    qom_set_int(m, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(m, 2, 120));
+    assert_vd_state(m, "optimal");
+    fail_drive(m, 0);
+    for (int i = 0; i < N; i++) {
+        vd_check(m, i * GAP, BLOCKS, 61, false);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+    unlink(conf);
+}
+
 /* RAID 5 without a spare loses two members: offline, errors, no data. */
 static void test_offline(void)
 {
@@ -884,6 +965,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/persist", test_persist);
     qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/offline", test_offline);
+    qtest_add_func("/megaraid-raid/error-burst", test_error_burst);
     qtest_add_func("/megaraid-raid/visibility", test_visibility);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
     qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);

@@ -345,6 +345,11 @@ static inline void mr_port_enable(MR *m)
 /* Start QEMU on the rig's images (drive i in slot i, NVMe) and bring up. */
 /* More megaraid-drive properties for every drive (",name=value..."). */
 static const char *drive_extra G_GNUC_UNUSED = "";
+/*
+ * The file= of drive i's backend when set (e.g. "blkdebug:CONF:IMAGE" to
+ * inject errors), else the rig's image; the test that sets it clears it.
+ */
+static char *drive_file[MAX_DRIVES] G_GNUC_UNUSED;
 
 static inline MR *mr_start(Rig *r, const char *ctrl_extra)
 {
@@ -355,8 +360,9 @@ static inline MR *mr_start(Rig *r, const char *ctrl_extra)
         g_string_append_printf(cmd, "-drive if=none,id=d%d,format=raw,"
                                "file=%s -device megaraid-drive,id=hd%d,"
                                "bus=raid0.0,slot=%d,drive=d%d,"
-                               "interface=nvme%s ", i, r->path[i], i, i, i,
-                               drive_extra);
+                               "interface=nvme%s ", i,
+                               drive_file[i] ? drive_file[i] : r->path[i],
+                               i, i, i, drive_extra);
     }
     m->orep_n = OREP_N;
     m->data_size = DATA_MAX;
