@@ -6,9 +6,16 @@
  * full, by the flush-interval timer, by a checkpoint when the journal is
  * full); settling a range before data goes below the cache; member
  * flushes; emptying the journal once every VD is clean and flushed; the
- * drain at stop and after the replay at start.  A destage writes a
- * snapshot of a line and marks it clean only if no write changed the
- * line meanwhile (its generation), see array-cache.c.
+ * drain at stop and after the replay at start.
+ *
+ * The destage decision (mr_cache_destage_pick) merges adjacent dirty
+ * lines into extents of up to 1 MiB cut at row boundaries, so that a
+ * sequential stream reaches a RAID 5/6 VD as full-stripe writes (parity
+ * from the new data, no reads) rather than a read-modify-write per line;
+ * up to MR_DESTAGE_MAX_INFLIGHT extents per VD are written at once.  A
+ * destage writes a snapshot of its lines and marks a line clean only if
+ * no write changed it meanwhile (its generation), see array-cache.c; a
+ * line is in at most one destage at a time.
  */
 
 #include "qemu/osdep.h"
@@ -44,25 +51,85 @@ int coroutine_fn mr_cache_co_member_flush(MRVdCache *c)
     return ret;
 }
 
-/* Write a snapshot of the line's dirty data to the members. */
-int coroutine_fn mr_cache_co_destage_line(MRVdCache *c,
-                                          MRCacheLine *l)
+/*
+ * The destage decision: how many adjacent lines, from @first on, one
+ * destage takes.  Lines are merged while the dirty data runs on without
+ * a gap from one line into the next (the last sector of a line and the
+ * first of the next both dirty), so that a sequential stream becomes one
+ * member write per extent and, where it covers whole rows of the VD, one
+ * full-stripe write per row (parity from the new data, no reads) instead
+ * of a read-modify-write per 64 KiB line.  An extent ends at a row
+ * boundary once it holds MR_DESTAGE_MAX_SECTORS (or one row, if a row is
+ * larger), so that the writes in flight share the work.  A line being
+ * destaged ends the extent.  @first must be dirty and not destaging.
+ */
+uint32_t mr_cache_destage_pick(MRVdCache *c, MRCacheLine *first)
 {
-    unsigned long snap[BITS_TO_LONGS(MR_LINE_SECTORS)];
-    uint64_t gen = l->gen, base = l->idx * MR_LINE_SECTORS;
-    uint8_t *buf;
-    long s, e;
+    uint64_t row = c->vd->layout.row_sectors;
+    uint32_t row_lines = 1, max_lines, n = 1;
+    MRCacheLine *last = first;
+
+    if (row && row % MR_LINE_SECTORS == 0) {
+        row_lines = row / MR_LINE_SECTORS;
+    }
+    max_lines = MAX(MR_DESTAGE_MAX_SECTORS / MR_LINE_SECTORS / row_lines, 1) *
+                row_lines;
+    for (;;) {
+        uint64_t next = last->idx + 1;
+        MRCacheLine *l;
+
+        if (n >= max_lines ||
+            (next % row_lines == 0 && n + row_lines > max_lines)) {
+            break;
+        }
+        l = mr_line_get(c, next);
+        if (!l || l->destaging ||
+            !test_bit(MR_LINE_SECTORS - 1, last->dirty) ||
+            !test_bit(0, l->dirty)) {
+            break;
+        }
+        last = l;
+        n++;
+    }
+    return n;
+}
+
+/*
+ * Write a snapshot of the dirty data of lines @idx .. @idx + @n - 1 (all
+ * present, marked destaging by the caller) to the members: one write per
+ * run of dirty sectors, runs continuing across line boundaries.  A line's
+ * dirty bits are cleared only if no write changed it meanwhile.
+ */
+static int coroutine_fn mr_cache_co_destage_extent(MRVdCache *c,
+                                                   uint64_t idx, uint32_t n)
+{
+    uint64_t base = idx * MR_LINE_SECTORS, total = n * MR_LINE_SECTORS;
+    g_autofree MRCacheLine **lines = g_new(MRCacheLine *, n);
+    g_autofree uint64_t *gens = g_new(uint64_t, n);
+    g_autofree unsigned long *snap = bitmap_new(total);
+    uint8_t *buf = g_malloc((size_t)n * MR_LINE_BYTES);
+    uint64_t s, e;
     int ret = 0;
 
-    assert(!l->destaging);
-    l->destaging = true;
-    bitmap_copy(snap, l->dirty, MR_LINE_SECTORS);
-    buf = g_memdup2(l->data, MR_LINE_BYTES);
-    for (s = find_next_bit(snap, MR_LINE_SECTORS, 0); s < MR_LINE_SECTORS;
-         s = find_next_bit(snap, MR_LINE_SECTORS, e)) {
+    for (uint32_t i = 0; i < n; i++) {
+        MRCacheLine *l = mr_line_get(c, idx + i);
+
+        assert(l && l->destaging);
+        lines[i] = l;
+        gens[i] = l->gen;
+        for (s = find_next_bit(l->dirty, MR_LINE_SECTORS, 0);
+             s < MR_LINE_SECTORS;
+             s = find_next_bit(l->dirty, MR_LINE_SECTORS, e)) {
+            e = find_next_zero_bit(l->dirty, MR_LINE_SECTORS, s);
+            bitmap_set(snap, i * MR_LINE_SECTORS + s, e - s);
+        }
+        memcpy(buf + (size_t)i * MR_LINE_BYTES, l->data, MR_LINE_BYTES);
+    }
+    for (s = find_next_bit(snap, total, 0); s < total;
+         s = find_next_bit(snap, total, e)) {
         QEMUIOVector q;
 
-        e = find_next_zero_bit(snap, MR_LINE_SECTORS, s);
+        e = find_next_zero_bit(snap, total, s);
         qemu_iovec_init_buf(&q, buf + s * MR_JOURNAL_SECTOR,
                             (e - s) * MR_JOURNAL_SECTOR);
         ret = mr_vd_co_io(c->vd, RAID_OP_WRITE, base + s, e - s, &q);
@@ -74,14 +141,27 @@ int coroutine_fn mr_cache_co_destage_line(MRVdCache *c,
         }
     }
     g_free(buf);
-    l->destaging = false;
-    trace_megaraid_cache_destage(c->vd->idx, base, l->gen != gen, ret);
-    if (!ret && l->gen == gen) {
-        bitmap_zero(l->dirty, MR_LINE_SECTORS);
+    for (uint32_t i = 0; i < n; i++) {
+        MRCacheLine *l = lines[i];
+
+        l->destaging = false;
+        trace_megaraid_cache_destage(c->vd->idx, l->idx * MR_LINE_SECTORS,
+                                     l->gen != gens[i], ret);
+        if (!ret && l->gen == gens[i]) {
+            bitmap_zero(l->dirty, MR_LINE_SECTORS);
+        }
+        mr_line_put(c, l);
     }
-    mr_line_put(c, l);
     qemu_co_queue_restart_all(&c->wait);
     return ret;
+}
+
+/* Write a snapshot of the line's dirty data to the members. */
+int coroutine_fn mr_cache_co_destage_line(MRVdCache *c, MRCacheLine *l)
+{
+    assert(!l->destaging);
+    l->destaging = true;
+    return mr_cache_co_destage_extent(c, l->idx, 1);
 }
 
 gboolean mr_cache_first(gpointer key, gpointer value, gpointer out)
@@ -96,35 +176,98 @@ static gboolean mr_cache_collect(gpointer key, gpointer value, gpointer arr)
     return FALSE;
 }
 
+/* The extents one mr_cache_co_destage_all() call has in flight. */
+typedef struct MRDestageBatch {
+    MRVdCache *c;
+    Coroutine *co;
+    unsigned running;
+    bool waiting;
+    int ret;
+} MRDestageBatch;
+
+typedef struct MRDestageWork {
+    MRDestageBatch *b;
+    uint64_t idx;
+    uint32_t n;
+} MRDestageWork;
+
+static void coroutine_fn mr_cache_destage_work_co(void *opaque)
+{
+    MRDestageWork *w = opaque;
+    MRDestageBatch *b = w->b;
+    MRVdCache *c = b->c;
+    int ret = mr_cache_co_destage_extent(c, w->idx, w->n);
+
+    g_free(w);
+    if (ret < 0 && !b->ret) {
+        b->ret = ret;
+    }
+    c->inflight--;
+    qemu_co_queue_next(&c->slots);
+    if (!--b->running && b->waiting) {
+        b->waiting = false;
+        aio_co_wake(b->co);
+    }
+}
+
 /*
  * Destage every line that is dirty now: afterwards all data written to
- * the cache before the call is on the members (not yet flushed).
+ * the cache before the call is on the members (not yet flushed).  Up to
+ * MR_DESTAGE_MAX_INFLIGHT extents of the VD are written at once (the
+ * bound is per VD, shared by every caller); each extent's lines are
+ * marked destaging before it starts, so no line is in two destages.
  */
 int coroutine_fn mr_cache_co_destage_all(MRVdCache *c)
 {
     GArray *idxs = g_array_new(FALSE, FALSE, sizeof(uint64_t));
-    int ret = 0;
+    MRDestageBatch b = { .c = c, .co = qemu_coroutine_self() };
+    uint64_t own_end = 0;       /* lines below: in our own extents */
     guint i;
 
     g_tree_foreach(c->lines, mr_cache_collect, idxs);
-    for (i = 0; i < idxs->len && !ret; i++) {
+    for (i = 0; i < idxs->len && !b.ret; i++) {
         uint64_t idx = g_array_index(idxs, uint64_t, i);
         MRCacheLine *l;
 
-        while ((l = mr_line_get(c, idx))) {
+        if (idx < own_end) {
+            continue;           /* its snapshot was taken after our start */
+        }
+        while (!b.ret && (l = mr_line_get(c, idx))) {
+            MRDestageWork *w;
+
             if (l->destaging) {
                 /* its snapshot may predate us: wait, then write it again */
                 qemu_co_queue_wait(&c->wait, NULL);
                 continue;
             }
-            if (!bitmap_empty(l->dirty, MR_LINE_SECTORS)) {
-                ret = mr_cache_co_destage_line(c, l);
+            if (bitmap_empty(l->dirty, MR_LINE_SECTORS)) {
+                break;
             }
+            if (c->inflight >= MR_DESTAGE_MAX_INFLIGHT) {
+                qemu_co_queue_wait(&c->slots, NULL);
+                continue;       /* the line may have changed meanwhile */
+            }
+            w = g_new0(MRDestageWork, 1);
+            w->b = &b;
+            w->idx = idx;
+            w->n = mr_cache_destage_pick(c, l);
+            for (uint32_t k = 0; k < w->n; k++) {
+                mr_line_get(c, idx + k)->destaging = true;
+            }
+            own_end = idx + w->n;
+            c->inflight++;
+            b.running++;
+            aio_co_enter(qemu_get_aio_context(),
+                         qemu_coroutine_create(mr_cache_destage_work_co, w));
             break;
         }
     }
+    while (b.running) {
+        b.waiting = true;
+        qemu_coroutine_yield();
+    }
     g_array_free(idxs, TRUE);
-    return ret;
+    return b.ret;
 }
 
 static bool mr_cache_all_clean(MRArray *a, bool flushed)
@@ -147,7 +290,7 @@ void coroutine_fn mr_cache_co_try_reset(MRArray *a)
     int ret;
 
     if (!j || j->fd < 0 || j->tail == MR_JOURNAL_FILE_HDR ||
-        !mr_cache_all_clean(a, false)) {
+        !g_queue_is_empty(&j->pending) || !mr_cache_all_clean(a, false)) {
         return;
     }
     for (int i = 0; i < RAID_MAX_VDS; i++) {
@@ -158,14 +301,14 @@ void coroutine_fn mr_cache_co_try_reset(MRArray *a)
         }
     }
     qemu_co_mutex_lock(&j->append);
-    if (j->tail != MR_JOURNAL_FILE_HDR &&
+    if (j->tail != MR_JOURNAL_FILE_HDR && g_queue_is_empty(&j->pending) &&
         mr_cache_all_clean(a, true)) {
         ret = mr_journal_co_io(j, MR_JIO_TRUNCATE, NULL, MR_JOURNAL_FILE_HDR);
         if (ret < 0) {
             mr_journal_fail(j, "truncate", ret);
         } else {
             trace_megaraid_cache_journal_reset(j->tail);
-            j->tail = j->synced = MR_JOURNAL_FILE_HDR;
+            j->tail = j->synced = j->written = MR_JOURNAL_FILE_HDR;
             j->records = 0;
             j->epoch++;
             for (int i = 0; i < RAID_MAX_VDS; i++) {
@@ -274,6 +417,7 @@ int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
 {
     MRJournal *j = c->vd->array->journal;
     uint64_t idx, last = (lba + sectors - 1) / MR_LINE_SECTORS;
+    MRJournalAppend *ap;
     uint64_t epoch, end;
     long s0, s1;
     int ret;
@@ -318,11 +462,11 @@ int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
             qemu_co_mutex_unlock(&j->append);
             continue;
         }
-        ret = mr_journal_co_append(j, c, MR_JREC_INVALIDATE, lba, sectors,
-                                   NULL);
+        ap = mr_journal_append_begin(j, c, MR_JREC_INVALIDATE, lba, sectors,
+                                     NULL);
         epoch = j->epoch;
-        end = j->tail;
         qemu_co_mutex_unlock(&j->append);
+        ret = mr_journal_co_append_finish(ap, &end);
         if (ret < 0) {
             return ret;
         }

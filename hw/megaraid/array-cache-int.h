@@ -21,6 +21,9 @@
 #define MR_CACHE_RETRY_MS       5000    /* retry after a destage error */
 #define MR_CACHE_MIN_LINES      16
 #define MR_JOURNAL_MIN_LIMIT    (4 * MiB)   /* > the largest request */
+/* destage writes of a VD in flight at once, and the size of each */
+#define MR_DESTAGE_MAX_INFLIGHT 8
+#define MR_DESTAGE_MAX_SECTORS  2048            /* 1 MiB, whole rows */
 
 typedef struct MRCacheLine {
     uint64_t idx;               /* VD sector / MR_LINE_SECTORS */
@@ -34,6 +37,8 @@ struct MRVdCache {
     MRVirtualDisk *vd;
     GTree *lines;               /* &idx -> MRCacheLine, in LBA order */
     CoQueue wait;               /* a line of this VD finished destaging */
+    CoQueue slots;              /* waiting for inflight < the bound */
+    unsigned inflight;          /* destage writes (extents) in flight */
     Coroutine *destage_co;
     bool destage_again;
     bool stopping;
@@ -56,7 +61,9 @@ struct MRJournal {
     uint64_t destage_errs;      /* destage failures so far */
     CoQueue space;              /* writers waiting for free lines */
     CoMutex append;             /* cache copy + record write order */
-    uint64_t tail;              /* end of the written records */
+    uint64_t tail;              /* end of the placed records */
+    uint64_t written;           /* records written up to, no gap */
+    GQueue pending;             /* MRJournalAppend in file order */
     uint64_t records;           /* records in the file (up to tail) */
     uint64_t synced;            /* fdatasync'ed up to (this epoch) */
     uint64_t epoch;             /* bumped when the journal is emptied */
@@ -78,11 +85,14 @@ typedef enum MRJournalOp {
 int coroutine_fn mr_journal_co_io(MRJournal *j, MRJournalOp op,
                                   QEMUIOVector *qiov, uint64_t off);
 void mr_journal_fail(MRJournal *j, const char *op, int ret);
-/* Append a record (caller holds j->append). */
-int coroutine_fn mr_journal_co_append(MRJournal *j, MRVdCache *c,
-                                      MRJournalRecType type,
-                                      uint64_t lba, uint64_t sectors,
-                                      QEMUIOVector *data);
+typedef struct MRJournalAppend MRJournalAppend;
+/* Place a record (caller holds j->append), then write it without it. */
+MRJournalAppend *mr_journal_append_begin(MRJournal *j, MRVdCache *c,
+                                         MRJournalRecType type,
+                                         uint64_t lba, uint64_t sectors,
+                                         QEMUIOVector *data);
+int coroutine_fn mr_journal_co_append_finish(MRJournalAppend *ap,
+                                             uint64_t *end);
 /* Wait until the journal is durable up to @end of @epoch. */
 int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
                                     uint64_t end);
@@ -107,6 +117,8 @@ bool mr_cache_nonvolatile(MRVirtualDisk *vd);
 /* ---- array-cache-destage.c ---- */
 
 int coroutine_fn mr_cache_co_member_flush(MRVdCache *c);
+/* The destage decision: lines from @first that one destage takes. */
+uint32_t mr_cache_destage_pick(MRVdCache *c, MRCacheLine *first);
 int coroutine_fn mr_cache_co_destage_line(MRVdCache *c, MRCacheLine *l);
 gboolean mr_cache_first(gpointer key, gpointer value, gpointer out);
 int coroutine_fn mr_cache_co_destage_all(MRVdCache *c);

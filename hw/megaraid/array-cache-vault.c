@@ -94,47 +94,92 @@ void mr_journal_fail(MRJournal *j, const char *op, int ret)
 }
 
 /*
- * Append a record (caller holds j->append).  @data covers the record's
- * sectors for MR_JREC_WRITE, NULL otherwise.
+ * Appending is two steps so that writers do not queue behind each other's
+ * file writes: mr_journal_append_begin(), under j->append, gives the
+ * record its sequence number and its place in the file (so the journal
+ * order stays the cache order); mr_journal_co_append_finish(), after the
+ * caller dropped j->append, writes it, concurrently with other records.
+ * j->written is the end of the records written without a gap: an
+ * fdatasync covers only up to it, so no record is reported durable while
+ * one before it is still unwritten (a crash then leaves a hole, and the
+ * replay stops before it: nothing after it was acknowledged).
  */
-int coroutine_fn mr_journal_co_append(MRJournal *j, MRVdCache *c,
-                                      MRJournalRecType type,
-                                      uint64_t lba, uint64_t sectors,
-                                      QEMUIOVector *data)
+struct MRJournalAppend {
+    MRJournal *j;
+    uint64_t off, end;
+    bool done;
+    uint8_t hdr[MR_JOURNAL_REC_HDR];
+    QEMUIOVector q;
+};
+
+/*
+ * Place a record (caller holds j->append).  @data covers the record's
+ * sectors for MR_JREC_WRITE, NULL otherwise; it must stay unchanged until
+ * mr_journal_co_append_finish() returns.
+ */
+MRJournalAppend *mr_journal_append_begin(MRJournal *j, MRVdCache *c,
+                                         MRJournalRecType type,
+                                         uint64_t lba, uint64_t sectors,
+                                         QEMUIOVector *data)
 {
     MRJournalRec rec = {
         .type = type, .seq = j->next_seq, .lba = lba, .sectors = sectors,
     };
-    uint8_t hdr[MR_JOURNAL_REC_HDR];
-    QEMUIOVector d, q;
-    int ret;
+    MRJournalAppend *ap = g_new0(MRJournalAppend, 1);
+    QEMUIOVector d;
 
     memcpy(rec.guid, mr_vd_cfg(c->vd)->guid, MR_JOURNAL_GUID_LEN);
     qemu_iovec_init(&d, data ? data->niov : 1);
     if (data) {
         qemu_iovec_concat(&d, data, 0, sectors * MR_JOURNAL_SECTOR);
     }
-    mr_journal_rec_encode(hdr, &rec, d.iov, d.niov);
-    qemu_iovec_init(&q, d.niov + 1);
-    qemu_iovec_add(&q, hdr, sizeof(hdr));
-    qemu_iovec_concat(&q, &d, 0, d.size);
-    ret = mr_journal_co_io(j, MR_JIO_WRITE, &q, j->tail);
-    qemu_iovec_destroy(&q);
+    mr_journal_rec_encode(ap->hdr, &rec, d.iov, d.niov);
+    qemu_iovec_init(&ap->q, d.niov + 1);
+    qemu_iovec_add(&ap->q, ap->hdr, sizeof(ap->hdr));
+    qemu_iovec_concat(&ap->q, &d, 0, d.size);
     qemu_iovec_destroy(&d);
-    if (ret < 0) {
-        mr_journal_fail(j, "write", ret);
-        return ret;
-    }
+    ap->j = j;
+    ap->off = j->tail;
+    ap->end = j->tail + mr_journal_rec_size(&rec);
+    g_queue_push_tail(&j->pending, ap);
     trace_megaraid_cache_journal_append(c->vd->idx, rec.seq, type, lba,
                                         sectors, j->tail);
-    j->tail += mr_journal_rec_size(&rec);
+    j->tail = ap->end;
     j->records++;
     j->next_seq++;
     c->journaled = true;
-    return 0;
+    return ap;
 }
 
-/* Wait until the journal is durable up to @end of @epoch (group commit). */
+/* Write a placed record; its end goes to *@end (for mr_journal_co_sync). */
+int coroutine_fn mr_journal_co_append_finish(MRJournalAppend *ap,
+                                             uint64_t *end)
+{
+    MRJournal *j = ap->j;
+    int ret;
+
+    ret = mr_journal_co_io(j, MR_JIO_WRITE, &ap->q, ap->off);
+    qemu_iovec_destroy(&ap->q);
+    if (ret < 0) {
+        mr_journal_fail(j, "write", ret);
+    }
+    *end = ap->end;
+    ap->done = true;
+    while (!g_queue_is_empty(&j->pending) &&
+           ((MRJournalAppend *)g_queue_peek_head(&j->pending))->done) {
+        MRJournalAppend *head = g_queue_pop_head(&j->pending);
+
+        j->written = head->end;
+        g_free(head);
+    }
+    qemu_co_queue_restart_all(&j->sync_wait);
+    return ret;
+}
+
+/*
+ * Wait until the journal is durable up to @end of @epoch (group commit:
+ * one fdatasync covers every record written before it started).
+ */
 int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
                                     uint64_t end)
 {
@@ -145,12 +190,12 @@ int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
         if (j->failed) {
             return -EIO;
         }
-        if (j->syncing) {
+        if (j->syncing || j->written < end) {
             qemu_co_queue_wait(&j->sync_wait, NULL);
             continue;
         }
         j->syncing = true;
-        target = j->tail;
+        target = j->written;
         ep = j->epoch;
         ret = mr_journal_co_io(j, MR_JIO_SYNC, NULL, 0);
         j->syncing = false;
@@ -277,7 +322,7 @@ static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
                              "write its header", path);
             goto fail;
         }
-        j->tail = j->synced = MR_JOURNAL_FILE_HDR;
+        j->tail = j->synced = j->written = MR_JOURNAL_FILE_HDR;
         j->fd = fd;
         trace_megaraid_cache_journal_open(path, 0, 0, 0, "new");
         return true;
@@ -313,7 +358,7 @@ static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
                          "torn tail", path);
         goto fail;
     }
-    j->tail = j->synced = scan.valid_end;
+    j->tail = j->synced = j->written = scan.valid_end;
     j->records = scan.records;
     j->next_seq = scan.records ? scan.last_seq + 1 : 0;
     j->fd = fd;
@@ -334,6 +379,7 @@ bool mr_cache_start(MRArray *a, Error **errp)
     j->limit = MAX(2 * a->cache_bytes, MR_JOURNAL_MIN_LIMIT);
     qemu_co_queue_init(&j->space);
     qemu_co_queue_init(&j->sync_wait);
+    g_queue_init(&j->pending);
     qemu_co_mutex_init(&j->append);
     a->journal = j;
     if (a->journal_path && !mr_cache_open_journal(a, j, errp)) {

@@ -24,11 +24,13 @@
  *
  * Journal rules (see docs/megaraid-9600.md, "Controller cache and
  * CacheVault"):
- *  - one record per cached write, copied into the cache and written to the
- *    journal under one CoMutex, so the journal order is the cache order
- *    and the file has no holes; a write is acknowledged only once an
- *    fdatasync that started after its record was written has returned
- *    (group commit: one fdatasync covers every record written before it);
+ *  - one record per cached write, copied into the cache and given its
+ *    place in the journal under one CoMutex, so the journal order is the
+ *    cache order; the record is written after the mutex is dropped, so
+ *    writers' records go to the file concurrently; a write is
+ *    acknowledged only once an fdatasync that started after its record
+ *    and every record before it were written has returned (group commit:
+ *    one fdatasync covers every record written before it);
  *  - FUA writes and SYNCHRONIZE CACHE of a write-back VD whose CacheVault
  *    is optimal complete once journaled, as on the card (the journal is
  *    its non-volatile cache): a FUA write is cached like any other, and a
@@ -262,6 +264,7 @@ static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
                     lba / MR_LINE_SECTORS + 1;
     uint64_t recsize = MR_JOURNAL_REC_HDR + sectors * MR_JOURNAL_SECTOR;
     uint64_t need, errs, epoch = 0, end = 0;
+    MRJournalAppend *ap = NULL;
     QEMUIOVector bq;
     uint8_t *bounce;
     int ret = 0;
@@ -309,11 +312,14 @@ static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
     qemu_iovec_init_buf(&bq, bounce, sectors * MR_JOURNAL_SECTOR);
     mr_cache_fill(c, lba, sectors, &bq);
     if (journal) {
-        ret = mr_journal_co_append(j, c, MR_JREC_WRITE, lba, sectors, &bq);
+        ap = mr_journal_append_begin(j, c, MR_JREC_WRITE, lba, sectors, &bq);
         epoch = j->epoch;
-        end = j->tail;
     }
     qemu_co_mutex_unlock(&j->append);
+    if (journal) {
+        /* other writers place and write their records meanwhile */
+        ret = mr_journal_co_append_finish(ap, &end);
+    }
     g_free(bounce);
     if (journal && !ret) {
         ret = mr_journal_co_sync(j, epoch, end);
@@ -547,6 +553,7 @@ void mr_cache_vd_init(MRVirtualDisk *vd)
     c->vd = vd;
     c->lines = g_tree_new_full(mr_line_cmp, NULL, NULL, NULL);
     qemu_co_queue_init(&c->wait);
+    qemu_co_queue_init(&c->slots);
     c->timer = aio_timer_new(qemu_get_aio_context(), QEMU_CLOCK_REALTIME,
                              SCALE_MS, mr_cache_timer_cb, c);
     vd->cache = c;

@@ -35,7 +35,13 @@ typedef struct TVd {
     bool yield;                 /* let other coroutines run mid-I/O */
     int64_t delay_ns;           /* a slow member write */
     unsigned writes, flushes;
+    GArray *wlog;               /* TWrite of each member write, if set */
+    unsigned busy, busy_max;    /* member writes in flight, their peak */
 } TVd;
+
+typedef struct TWrite {
+    uint64_t lba, sectors;
+} TWrite;
 
 typedef struct TArray {
     MRArray a;
@@ -75,9 +81,17 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
         g_assert_cmpuint(qiov->size, ==, sectors * 512);
         qemu_iovec_to_buf(qiov, 0, t->disk + lba * 512, sectors * 512);
         t->writes++;
+        if (t->wlog) {
+            TWrite w = { .lba = lba, .sectors = sectors };
+
+            g_array_append_val(t->wlog, w);
+        }
+        t->busy++;
+        t->busy_max = MAX(t->busy_max, t->busy);
         if (t->delay_ns) {
             qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, t->delay_ns);
         }
+        t->busy--;
         break;
     case RAID_OP_FLUSH:
         t->flushes++;
@@ -1106,6 +1120,163 @@ static void test_journal_error(void)
     unlink(jc);
 }
 
+/* ---- the destager ---- */
+
+/* The member writes logged since the last call, as "lba+sectors ...". */
+static char *t_wlog(TVd *t)
+{
+    GString *s = g_string_new("");
+
+    for (guint i = 0; i < t->wlog->len; i++) {
+        TWrite *w = &g_array_index(t->wlog, TWrite, i);
+
+        g_string_append_printf(s, "%s%" PRIu64 "+%" PRIu64, i ? " " : "",
+                               w->lba, w->sectors);
+    }
+    g_array_set_size(t->wlog, 0);
+    return g_string_free(s, FALSE);
+}
+
+/*
+ * A RAID 5 row of 3 x 64 KiB strips (384 sectors) written as three
+ * separate 64 KiB writes: the destage is one write of the whole row (a
+ * full stripe for the plan), not three read-modify-writes.  A longer
+ * stream is cut at row boundaries once an extent reaches 1 MiB.  (The
+ * cache is large enough that the destager is not kicked meanwhile.)
+ */
+static void test_destage_full_row(void)
+{
+    TArray *ta = ta_new(NULL, 4 * MiB, 1, NULL, 0);
+    TVd *t = ta->t[0];
+    g_autofree char *log1 = NULL, *log2 = NULL;
+
+    ta_start(ta);
+    t->vd.layout.row_sectors = 384;
+    t->wlog = g_array_new(FALSE, FALSE, sizeof(TWrite));
+    for (int i = 0; i < 3; i++) {
+        t_write(t, 384 + i * 128, 128, i, false);
+    }
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    log1 = t_wlog(t);
+    g_assert_cmpstr(log1, ==, "384+384");
+    /* 18 lines from 0: 15 lines (5 rows, <= 1 MiB), then one row more */
+    for (int i = 0; i < 18; i++) {
+        t_write(t, i * 128, 128, 10 + i, false);
+    }
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    log2 = t_wlog(t);
+    g_assert_cmpstr(log2, ==, "0+1920 1920+384");
+    t_check_disk(t);
+    g_array_free(t->wlog, TRUE);
+    t->wlog = NULL;
+    ta_stop_check(ta);
+}
+
+/*
+ * Adjacent dirty lines become one member write where their dirty data
+ * runs on across the line boundary; a gap splits it.
+ */
+static void test_destage_merge(void)
+{
+    TArray *ta = ta_new(NULL, 2 * MiB, 1, NULL, 0);
+    TVd *t = ta->t[0];
+    g_autofree char *log = NULL;
+
+    ta_start(ta);
+    t->wlog = g_array_new(FALSE, FALSE, sizeof(TWrite));
+    t_write(t, 256, 64, 1, false);          /* lines 2 and 3, whole */
+    t_write(t, 320, 192, 2, false);
+    t_write(t, 650, 10, 3, false);          /* line 5: 10..19 */
+    t_write(t, 740, 78, 4, false);          /* 100..127, line 6: 0..49 */
+    t_write(t, 1100, 4, 5, false);          /* line 8, alone */
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    log = t_wlog(t);
+    g_assert_cmpstr(log, ==, "256+256 650+10 740+78 1100+4");
+    t_check_disk(t);
+    g_array_free(t->wlog, TRUE);
+    t->wlog = NULL;
+    ta_stop_check(ta);
+}
+
+/*
+ * Sixteen separate dirty lines of slow members: several destage writes
+ * are in flight at once, never more than the bound (8).
+ */
+static void test_destage_inflight(void)
+{
+    TArray *ta = ta_new(NULL, 4 * MiB, 1, NULL, 0);
+    TVd *t = ta->t[0];
+
+    ta_start(ta);
+    for (int i = 0; i < 16; i++) {
+        t_write(t, i * 256 + 7, 9, i, false);
+    }
+    t->delay_ns = 5 * SCALE_MS;
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    g_assert_cmpuint(t->writes, ==, 16);
+    g_assert_cmpuint(t->busy_max, >, 1);
+    g_assert_cmpuint(t->busy_max, <=, 8);
+    t_check_disk(t);
+    t->delay_ns = 0;
+    ta_stop_check(ta);
+}
+
+/*
+ * kill -9 while destages are in flight (slow members, several writers,
+ * records written concurrently): a restart on the journal and the images
+ * as they are then has every acknowledged write.
+ */
+static void test_destage_crash(void)
+{
+    g_autofree char *j = jpath("dcrash.jnl"), *jc = jpath("dcrash-c.jnl");
+    TArray *ta = ta_new(j, 8 * LINE_BYTES, 1, NULL, 0);
+    GRand *rnd = g_rand_new_with_seed(1313);
+    TVd *t = ta->t[0];
+    int crashes = 0;
+
+    ta_start(ta);
+    t->vd.layout.row_sectors = 384;
+    t->delay_ns = 1 * SCALE_MS;
+    for (int round = 0; round < 40; round++) {
+        TReq r[6];
+
+        for (int q = 0; q < 6; q++) {
+            bool seq = q < 3;
+            uint64_t n = seq ? 128 : g_rand_int_range(rnd, 1, 64);
+            uint64_t lba = seq ? ((round * 3 + q) * 128) % VD_SECTORS :
+                           g_rand_int_range(rnd, 0, VD_SECTORS - n);
+
+            r[q] = (TReq){ .t = t, .op = T_WRITE, .lba = lba, .n = n };
+            r[q].buf = g_malloc(n * 512);
+            fill(r[q].buf, n, round * 6 + q);
+            t_req_start(&r[q]);
+        }
+        for (int q = 0; q < 6; q++) {
+            t_wait(&r[q].done);
+            g_assert_cmpint(r[q].ret, ==, 0);
+        }
+        /* in request order: overlapping random writes end as the last */
+        for (int q = 0; q < 6; q++) {
+            memcpy(t->model + r[q].lba * 512, r[q].buf, r[q].n * 512);
+            g_free(r[q].buf);
+        }
+        if (t->busy) {
+            TArray *tb = ta_crash(ta, jc, 0);
+
+            crashes++;
+            ta_start(tb);
+            t_check_disk(tb->t[0]);
+            ta_free(tb);
+        }
+    }
+    g_assert_cmpint(crashes, >, 0);
+    t->delay_ns = 0;
+    ta_stop_check(ta);
+    g_rand_free(rnd);
+    unlink(j);
+    unlink(jc);
+}
+
 int main(int argc, char **argv)
 {
     int ret;
@@ -1138,6 +1309,12 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/cache/concurrent", test_concurrent);
     g_test_add_func("/megaraid/cache/journal-limit", test_journal_limit);
     g_test_add_func("/megaraid/cache/journal-error", test_journal_error);
+    g_test_add_func("/megaraid/cache/destage-full-row",
+                    test_destage_full_row);
+    g_test_add_func("/megaraid/cache/destage-merge", test_destage_merge);
+    g_test_add_func("/megaraid/cache/destage-inflight",
+                    test_destage_inflight);
+    g_test_add_func("/megaraid/cache/destage-crash", test_destage_crash);
     ret = g_test_run();
     rmdir(tmpdir);
     g_free(tmpdir);
