@@ -72,6 +72,24 @@ bool raid_pd_transition_valid(RaidPdState from, RaidPdState to)
     return from == to || pd_transitions[from][to];
 }
 
+/*
+ * A drive being rebuilt that fails or leaves takes its rebuild with it:
+ * the rows already rebuilt onto it miss every write made while it is
+ * out, so a later rebuild of it starts again from the first row.
+ */
+static void drop_rebuild_cursors(RaidConfig *cfg, uint32_t ref)
+{
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        RaidVd *vd = &cfg->vds[v];
+
+        if (vd->used && vd->job.kind == RAID_JOB_REBUILD &&
+            vd->job.target_ref == ref) {
+            memset(&vd->job, 0, sizeof(vd->job));
+            vd->seq++;
+        }
+    }
+}
+
 bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
                               GError **errp)
 {
@@ -89,6 +107,10 @@ bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
                     "allowed", pd, p->slot, raid_pd_state_name(p->state),
                     raid_pd_state_name(to));
         return false;
+    }
+    if (p->state == RAID_PD_REBUILD && to != RAID_PD_REBUILD &&
+        to != RAID_PD_ONLINE) {
+        drop_rebuild_cursors(cfg, p->ref);
     }
     p->state = to;
     raid_config_update_states(cfg);

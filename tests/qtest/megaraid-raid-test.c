@@ -314,6 +314,60 @@ static void test_error_burst(void)
     unlink(conf);
 }
 
+/*
+ * The drive being rebuilt leaves part way and comes back after the host
+ * wrote to rows it had already been given: those rows are stale on it,
+ * so its rebuild starts again from the first row, not where it stopped
+ * (which lost the write once the other mirror failed).
+ */
+static void test_rebuild_target_returns(void)
+{
+    g_autofree char *p2 = drive_path(2);
+    QDict *rsp;
+    int64_t pct = 0;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 3, 2, 1, RAID_LEVEL_1);
+    m = mr_start(&r, NULL);
+    vd_write(m, 0, 256, 70, false);
+    qom_set_int(m, CTRL, "rebuild-rate", 1);
+    fail_drive(m, 1);
+    assert_drive_state(m, 2, "rebuild");
+    for (int i = 0; i < 1200 && pct < 10; i++) {
+        mr_pump_events(m, 100);
+        pct = qom_get_int(m, p2, "rebuild-progress");
+    }
+    g_test_message("rebuild target leaves at %" PRId64 "%%", pct);
+    g_assert_cmpint(pct, >=, 10);
+    g_assert_cmpint(pct, <, 100);
+
+    qtest_qmp_device_del(m->qts, "hd2");
+    mr_pump_events(m, 200);
+    assert_vd_state(m, "degraded");
+    /* Row 0 was rebuilt onto the departed drive; now it changes. */
+    vd_write(m, 0, 256, 71, false);
+
+    rsp = qtest_qmp(m->qts, "{'execute': 'blockdev-add', 'arguments': "
+                    "{'driver': 'raw', 'node-name': 'back2', 'file': "
+                    "{'driver': 'file', 'filename': %s}}}", r.path[2]);
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+    qtest_qmp_device_add(m->qts, "megaraid-drive", "hd2",
+                         "{'bus': 'raid0.0', 'slot': 2, 'drive': 'back2', "
+                         "'interface': 'nvme'}");
+    mr_pump_events(m, 200);
+    assert_drive_state(m, 2, "rebuild");
+    qom_set_int(m, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(m, 2, 120));
+    assert_vd_state(m, "optimal");
+    /* Only the returned drive is left: it must hold the new row 0. */
+    fail_drive(m, 0);
+    vd_check(m, 0, 256, 71, false);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 /* RAID 5 without a spare loses two members: offline, errors, no data. */
 static void test_offline(void)
 {
@@ -966,6 +1020,8 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/offline", test_offline);
     qtest_add_func("/megaraid-raid/error-burst", test_error_burst);
+    qtest_add_func("/megaraid-raid/rebuild-target-returns",
+                   test_rebuild_target_returns);
     qtest_add_func("/megaraid-raid/visibility", test_visibility);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
     qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
