@@ -4,11 +4,13 @@
  * megaraid-sim: background jobs of the array (rebuild, consistency check,
  * background and full initialization) as one coroutine per VD.
  *
- * Owns the job coroutine's loop (a pipeline of rows: each row runs in a
- * worker coroutine of its own under the row's exclusive stripe lock,
- * several rows in flight at once, their results counted in row order
- * so the cursor never passes a row that is not written; then a sleep as
- * the rebuild rate says), checkpoints of the cursor into the DDF
+ * Owns the job coroutine's loop (a pipeline of rows: each chunk of rows
+ * runs in a worker coroutine of its own under the rows' exclusive stripe
+ * lock, several chunks in flight at once, their rows counted in row
+ * order so the cursor never passes a row that is not written; then a
+ * sleep as the rebuild rate says; a rebuild's chunk is several adjacent
+ * rows in one plan, so that member requests are larger than a strip),
+ * checkpoints of the cursor into the DDF
  * metadata, what follows a
  * finished job (a second rebuild, background initialization), and
  * stopping.  With timing=on the pace is the model's instead of the duty
@@ -36,11 +38,19 @@
 #include "evlog-array.h"
 #include "trace.h"
 
-/* Member I/O of the rows in flight at once (the pipeline's window). */
-#define MR_JOB_WINDOW_BYTES     (8 * MiB)
-/* Rows in flight at most and at least (whatever their size). */
+/* Member I/O of the chunks in flight at once (the pipeline's window). */
+#define MR_JOB_WINDOW_BYTES     (16 * MiB)
+/* Chunks in flight at most and at least (whatever their size). */
 #define MR_JOB_WINDOW_MAX       16
-#define MR_JOB_WINDOW_MIN       2
+#define MR_JOB_WINDOW_MIN       4
+/*
+ * A rebuild's chunk: adjacent rows planned as one, so that each member
+ * request carries about this much (a strip per row, one request per
+ * member for the chunk's rows).  Checks and initializations run one
+ * row per chunk (their results are counted per row).
+ */
+#define MR_JOB_CHUNK_MEMBER_BYTES (1 * MiB)
+#define MR_JOB_CHUNK_MAX        64
 /*
  * A batch issues rows for this long (and, below rate 100 %, this much
  * member I/O at most), then lets its rows finish: the duty cycle of a
@@ -90,22 +100,25 @@ typedef struct MRJobPace {
 typedef struct MRJobRun MRJobRun;
 
 /*
- * One row of the pipeline: its worker takes the row's exclusive stripe
- * lock, plans the row from the states of that moment and runs the plan;
- * the job's coroutine counts it (in row order) and releases the lock.
+ * One chunk of the pipeline (rows [row, row + nrows)): its worker takes
+ * the rows' exclusive stripe lock, plans each row from the states of that
+ * moment, runs them (a rebuild's rows as one plan of larger member
+ * requests when raid_plan_rebuild_rows() can, else row after row); the
+ * job's coroutine counts the rows (in row order) and releases the lock.
  */
 typedef struct MRJobSlot {
     MRJobRun *r;
     Coroutine *co;
     uint64_t row;
-    RaidJobRow jr;              /* the plan, owned until counted */
+    uint32_t nrows;
+    RaidJobRow jr[MR_JOB_CHUNK_MAX];    /* the plans, owned until counted */
     RaidStripeLock *lk;
-    RaidRunResult res;
+    RaidRunResult res[MR_JOB_CHUNK_MAX];
     /* the cursor the row was planned for */
     uint32_t seq;
     RaidJobKind kind;
     uint32_t target_ref;
-    bool planned;               /* begin_at succeeded */
+    bool planned;               /* begin_at succeeded for every row */
     bool skipped;               /* the job may not run: row not run */
     bool done;
 } MRJobSlot;
@@ -329,10 +342,25 @@ static uint64_t job_row_bytes(MRVirtualDisk *vd)
                MAX(vd->layout.members, 1), 1);
 }
 
-/* Rows in flight at once: the window's bytes of member I/O. */
-static unsigned job_window_rows(MRVirtualDisk *vd)
+/* Rows per chunk: a rebuild's member requests of about a MiB. */
+static uint32_t job_chunk_rows(MRVirtualDisk *vd)
 {
-    uint64_t n = MR_JOB_WINDOW_BYTES / job_row_bytes(vd);
+    uint64_t strip = MAX((uint64_t)vd->layout.strip, 1);
+    uint64_t n;
+
+    if (mr_vd_cfg(vd)->job.kind != RAID_JOB_REBUILD) {
+        return 1;
+    }
+    n = MR_JOB_CHUNK_MEMBER_BYTES / (strip * 512);
+    n = MIN(n, RAID_PLAN_ROWS_MAX_SECTORS / strip);
+    return MIN(MAX(n, 1), MR_JOB_CHUNK_MAX);
+}
+
+/* Chunks in flight at once: the window's bytes of member I/O. */
+static unsigned job_window_chunks(MRVirtualDisk *vd)
+{
+    uint64_t n = MR_JOB_WINDOW_BYTES / (job_row_bytes(vd) *
+                                        job_chunk_rows(vd));
 
     return MIN(MAX(n, MR_JOB_WINDOW_MIN), MR_JOB_WINDOW_MAX);
 }
@@ -412,7 +440,97 @@ static void job_slot_granted(void *opaque)
     aio_co_wake(sl->co);
 }
 
-/* A pipeline worker: lock the row, plan it, run it, tell the job. */
+/*
+ * The chunk's rows as one plan (a rebuild of several rows whose per-row
+ * plans are all runnable), or NULL: run them one at a time.  Planned
+ * from the member states the per-row plans were made from (nothing
+ * yielded since), so it reads and writes what they would.
+ */
+static RaidPlan *job_slot_merged_plan(MRJobSlot *sl)
+{
+    MRVirtualDisk *vd = sl->r->vd;
+    RaidConfig *cfg = vd->array->cfg;
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    int pds[RAID_MAX_MEMBERS];
+    uint32_t target = UINT32_MAX;
+    RaidPlan *p;
+    int n;
+
+    if (sl->nrows < 2 || sl->kind != RAID_JOB_REBUILD) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < sl->nrows; i++) {
+        if (!sl->jr[i].plan || sl->jr[i].plan->error) {
+            return NULL;
+        }
+    }
+    n = raid_vd_members(cfg, vd->idx, pds, RAID_MAX_MEMBERS);
+    for (int i = 0; i < n; i++) {
+        if (cfg->pds[pds[i]].ref == sl->target_ref) {
+            target = i;
+        }
+    }
+    if (target == UINT32_MAX) {
+        return NULL;
+    }
+    raid_config_vd_member_states(cfg, vd->idx, st);
+    p = raid_plan_rebuild_rows(&vd->layout, st, sl->row, sl->nrows, target);
+    if (p->error || !p->has_rows || p->first_row != sl->row ||
+        p->last_row != sl->row + sl->nrows - 1) {
+        raid_plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* Run the chunk's rows: merged, else one after another. */
+static void coroutine_fn job_slot_run(MRJobSlot *sl)
+{
+    MRVirtualDisk *vd = sl->r->vd;
+    RaidPlan *merged = job_slot_merged_plan(sl);
+
+    if (merged) {
+        RaidRunResult res = { .ret = 0, .failed_member = UINT32_MAX };
+        int ret = mr_vd_co_run_plan(vd, merged, &res);
+
+        if (ret < 0 && res.ret == 0) {
+            res.ret = ret;
+        }
+        trace_megaraid_job_chunk(vd->idx, sl->row, sl->nrows, res.ret);
+        raid_plan_free(merged);
+        for (uint32_t i = 0; i < sl->nrows; i++) {
+            sl->res[i] = res;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < sl->nrows; i++) {
+        RaidJobRow *jr = &sl->jr[i];
+        RaidRunResult *res = &sl->res[i];
+
+        if (!jr->plan) {
+            /* the job ended meanwhile: nothing to run */
+        } else if (jr->plan->error) {
+            res->ret = jr->plan->error;
+        } else if (jr->plan->has_rows &&
+                   (jr->plan->first_row != sl->row + i ||
+                    jr->plan->last_row != sl->row + i)) {
+            /* Never for the core's row plans: refuse rather than race. */
+            res->ret = -ERANGE;
+        } else {
+            int ret = mr_vd_co_run_plan(vd, jr->plan, res);
+
+            if (ret < 0 && res->ret == 0) {
+                res->ret = ret;
+            }
+        }
+        if (res->ret < 0) {
+            /* the rows after it cannot be counted: do not run them */
+            break;
+        }
+    }
+}
+
+/* A pipeline worker: lock the rows, plan them, run them, tell the job. */
 static void coroutine_fn job_slot_co(void *opaque)
 {
     MRJobSlot *sl = opaque;
@@ -423,38 +541,30 @@ static void coroutine_fn job_slot_co(void *opaque)
     const char *why;
     bool now = false;
 
-    sl->lk = raid_stripe_lock(vd->locks, sl->row, sl->row, true,
-                              job_slot_granted, sl, &now);
+    sl->lk = raid_stripe_lock(vd->locks, sl->row, sl->row + sl->nrows - 1,
+                              true, job_slot_granted, sl, &now);
     if (!now) {
         qemu_coroutine_yield();
     }
     /* States may have changed while waiting for the lock. */
     if (vd->job_stop || !job_may_run(vd, &why)) {
         sl->skipped = true;
-    } else if (!raid_job_row_begin_at(vd->array->cfg, vd->idx, &vd->layout,
-                                      sl->row, &sl->jr, &gerr)) {
-        trace_megaraid_err_job_row(vd->idx, gerr->message);
-        g_error_free(gerr);
     } else {
         sl->planned = true;
-        sl->seq = v->seq;
-        sl->kind = v->job.kind;
-        sl->target_ref = v->job.target_ref;
-        if (!sl->jr.plan) {
-            /* the job ended meanwhile: nothing to run */
-        } else if (sl->jr.plan->error) {
-            sl->res.ret = sl->jr.plan->error;
-        } else if (sl->jr.plan->has_rows &&
-                   (sl->jr.plan->first_row != sl->row ||
-                    sl->jr.plan->last_row != sl->row)) {
-            /* Never for the core's row plans: refuse rather than race. */
-            sl->res.ret = -ERANGE;
-        } else {
-            int ret = mr_vd_co_run_plan(vd, sl->jr.plan, &sl->res);
-
-            if (ret < 0 && sl->res.ret == 0) {
-                sl->res.ret = ret;
+        for (uint32_t i = 0; i < sl->nrows; i++) {
+            if (!raid_job_row_begin_at(vd->array->cfg, vd->idx, &vd->layout,
+                                       sl->row + i, &sl->jr[i], &gerr)) {
+                trace_megaraid_err_job_row(vd->idx, gerr->message);
+                g_clear_error(&gerr);
+                sl->planned = false;
+                break;
             }
+        }
+        if (sl->planned) {
+            sl->seq = v->seq;
+            sl->kind = v->job.kind;
+            sl->target_ref = v->job.target_ref;
+            job_slot_run(sl);
         }
     }
     sl->done = true;
@@ -464,69 +574,93 @@ static void coroutine_fn job_slot_co(void *opaque)
     }
 }
 
-static void job_slot_start(MRJobRun *r, MRJobSlot *sl, uint64_t row)
+static void job_slot_start(MRJobRun *r, MRJobSlot *sl, uint64_t row,
+                           uint32_t nrows)
 {
     memset(sl, 0, sizeof(*sl));
     sl->r = r;
     sl->row = row;
-    sl->res.failed_member = UINT32_MAX;
+    sl->nrows = nrows;
+    for (uint32_t i = 0; i < nrows; i++) {
+        sl->res[i].failed_member = UINT32_MAX;
+    }
     sl->co = qemu_coroutine_create(job_slot_co, sl);
     aio_co_enter(qemu_get_aio_context(), sl->co);
 }
 
+/* Free the plans of the chunk's rows from @from on (not counted). */
+static void job_slot_drop(MRJobSlot *sl, uint32_t from)
+{
+    for (uint32_t i = from; i < sl->nrows; i++) {
+        raid_plan_free(sl->jr[i].plan);
+        sl->jr[i].plan = NULL;
+    }
+}
+
 /*
- * Count a finished row: it must be the cursor's row, for the cursor it
- * was planned for.  @drop: an earlier row was not counted, so this one
- * cannot be either (the cursor would pass the gap).
+ * Count a finished chunk's rows, in order: each must be the cursor's row,
+ * for the cursor it was planned for.  @drop: an earlier row was not
+ * counted, so these cannot be either (the cursor would pass the gap).
+ * Stops at the first row that is not counted.
  */
 static MRBatchResult job_slot_count(MRJobRun *r, MRJobSlot *sl, bool drop)
 {
     MRVirtualDisk *vd = r->vd;
     RaidConfig *cfg = vd->array->cfg;
     RaidVd *v = mr_vd_cfg(vd);
-    RaidJobProgress pr = { 0 };
     GError *gerr = NULL;
-    MRBatchResult ret = MR_BATCH_OK;
 
     if (drop || sl->skipped) {
-        raid_plan_free(sl->jr.plan);
+        job_slot_drop(sl, 0);
         return MR_BATCH_OK;
     }
     if (!sl->planned) {
+        job_slot_drop(sl, 0);
         return MR_BATCH_FAILED;
     }
-    /*
-     * While the row ran, a failure elsewhere may have given the VD a
-     * new cursor (a spare replaced the drive being rebuilt: rebuild
-     * from row 0 onto it).  Counting this row would advance that cursor
-     * over a row it never wrote: drop the result instead.
-     */
-    if (sl->jr.plan &&
-        (v->seq != sl->seq || v->job.kind != sl->kind ||
-         v->job.target_ref != sl->target_ref ||
-         v->job.next_row != sl->jr.row)) {
-        trace_megaraid_job_row_dropped(vd->idx, sl->jr.row);
-        raid_plan_free(sl->jr.plan);
-        return MR_BATCH_CHANGED;
+    for (uint32_t i = 0; i < sl->nrows; i++) {
+        RaidJobRow *jr = &sl->jr[i];
+        RaidJobProgress pr = { 0 };
+
+        /*
+         * While the row ran, a failure elsewhere may have given the VD a
+         * new cursor (a spare replaced the drive being rebuilt: rebuild
+         * from row 0 onto it).  Counting this row would advance that
+         * cursor over a row it never wrote: drop the result instead.
+         */
+        if (jr->plan &&
+            (v->seq != sl->seq || v->job.kind != sl->kind ||
+             v->job.target_ref != sl->target_ref ||
+             v->job.next_row != jr->row)) {
+            trace_megaraid_job_row_dropped(vd->idx, jr->row);
+            job_slot_drop(sl, i);
+            return MR_BATCH_CHANGED;
+        }
+        if (!jr->plan && v->job.next_row < v->job.total_rows) {
+            /* planned as "no row left" but rows are left: not ours */
+            job_slot_drop(sl, i);
+            return MR_BATCH_CHANGED;
+        }
+        if (!raid_job_row_end(cfg, vd->idx, &vd->layout, jr, &sl->res[i],
+                              &pr, &gerr)) {
+            trace_megaraid_err_job_row(vd->idx, gerr->message);
+            g_error_free(gerr);
+            job_slot_drop(sl, i + 1);
+            return MR_BATCH_FAILED;
+        }
+        if (pr.mismatches) {
+            trace_megaraid_job_mismatch(vd->idx, jr->row,
+                                        pr.total_mismatches);
+        }
+        r->rows += pr.rows;
+        /* each 10 % in the event log, however many rows a chunk holds */
+        mr_ev_job_progress(vd);
+        if (pr.finished) {
+            job_slot_drop(sl, i + 1);
+            return MR_BATCH_FINISHED;
+        }
     }
-    if (!sl->jr.plan && v->job.next_row < v->job.total_rows) {
-        /* planned as "no row left" but rows are left: not ours */
-        return MR_BATCH_CHANGED;
-    }
-    if (!raid_job_row_end(cfg, vd->idx, &vd->layout, &sl->jr, &sl->res, &pr,
-                          &gerr)) {
-        trace_megaraid_err_job_row(vd->idx, gerr->message);
-        g_error_free(gerr);
-        return MR_BATCH_FAILED;
-    }
-    if (pr.mismatches) {
-        trace_megaraid_job_mismatch(vd->idx, sl->row, pr.total_mismatches);
-    }
-    r->rows += pr.rows;
-    if (pr.finished) {
-        ret = MR_BATCH_FINISHED;
-    }
-    return ret;
+    return MR_BATCH_OK;
 }
 
 /*
@@ -545,7 +679,8 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
     RaidVd *v = mr_vd_cfg(vd);
     uint64_t rows = vd->layout.rows;
     uint64_t first = v->job.next_row, issue = first, end;
-    unsigned window = job_window_rows(vd);
+    unsigned window = job_window_chunks(vd);
+    uint32_t chunk = job_chunk_rows(vd);
     unsigned head = 0, n = 0;
     bool full = job_rate(vd) >= 100 || vd->array->timing;
     int64_t slice = full ? MR_JOB_BATCH_FULL_NS : MR_JOB_BATCH_NS;
@@ -569,14 +704,17 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
 
         while (issuing && n < window) {
             const char *why;
+            uint32_t k;
 
             if (issue >= end || vd->job_stop || !job_may_run(vd, &why) ||
                 now_ns() - t0 >= slice) {
                 issuing = false;
                 break;
             }
+            k = MIN(chunk, end - issue);
             job_slot_start(r, &r->slot[(head + n) % MR_JOB_WINDOW_MAX],
-                           issue++);
+                           issue, k);
+            issue += k;
             n++;
         }
         if (n == 0) {
@@ -601,8 +739,6 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
                 issuing = false;
             } else {
                 job_publish_progress(vd);
-                /* each 10 % in the event log, however long the batch */
-                mr_ev_job_progress(vd);
             }
         } else {
             job_slot_count(r, sl, true);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * RAID core: plans for the background jobs, one row at a time: rebuild a
- * member's strip (from parity or a mirror) and check/repair a row's
- * parity or mirror copies.  The job cursors (job*.c) decide which rows.
+ * RAID core: plans for the background jobs: rebuild a member's strip
+ * of one row (from parity or a mirror) or of several adjacent rows at
+ * once (each member's strips read in as few requests as the rows allow,
+ * the target's written in one), and check/repair a row's parity or
+ * mirror copies.  The job cursors (job*.c) decide which rows.
  */
 #include <errno.h>
 #include <string.h>
@@ -153,6 +155,156 @@ RaidPlan *raid_plan_rebuild_row(const RaidLayout *l,
         return p;
     }
     return raid_plan_fail(p, -EIO);     /* RAID 0, JBOD: no redundancy */
+}
+
+/*
+ * Rows [row, row + nrows) as one plan.  Every member of the target's span
+ * has one buffer holding its strips of the rows back to back, so a
+ * row's stripe is the members' buffers at the row's offset: member reads
+ * of adjacent rows merge into one request (raid_plan_io), each row is
+ * recovered at its offset as raid_plan_rebuild_row() would, and the
+ * target's buffer is written at once.  The sources of each row are the
+ * ones the single-row plan picks, so a run breaks where a row skips a
+ * member (RAID 6 skips the parity it does not need) or cannot read it.
+ */
+RaidPlan *raid_plan_rebuild_rows(const RaidLayout *l,
+                                 const RaidMemberState *st, uint64_t row,
+                                 uint32_t nrows, uint32_t target)
+{
+    RaidPlan *p;
+    uint32_t len, span, first, sm;
+    g_autofree uint32_t *groups = NULL;
+    g_autofree bool *rd = NULL;
+    uint32_t mbuf[RAID_MAX_SPAN_MEMBERS];
+
+    if (nrows <= 1) {
+        return raid_plan_rebuild_row(l, st, row, target);
+    }
+    p = raid_plan_new(RAID_OP_WRITE);
+    len = raid_layout_row_len(l, row);
+    /* only the extent's last row may be shorter: it is planned alone */
+    if (target >= l->members || !len || !raid_member_writable(&st[target]) ||
+        row + nrows > l->rows ||
+        raid_layout_row_len(l, row + nrows - 1) != len ||
+        (uint64_t)len * nrows > RAID_PLAN_ROWS_MAX_SECTORS) {
+        return raid_plan_fail(p, -EINVAL);
+    }
+    p->has_rows = true;
+    p->exclusive = true;
+    p->first_row = row;
+    p->last_row = row + nrows - 1;
+    sm = l->span_members;
+    span = target / sm;
+    first = span * sm;
+
+    if (is_mirror(l)) {
+        uint32_t b = raid_plan_buf(p, len * nrows);
+
+        for (uint32_t i = 0; i < nrows; i++) {
+            uint64_t r = row + i, rel = r << l->strip_shift;
+            uint32_t src = UINT32_MAX;
+
+            for (uint32_t j = 0; j < sm && src == UINT32_MAX; j++) {
+                uint32_t m = first + (uint32_t)((r + j) % sm);
+
+                if (m != target && raid_st_readable(st, m, rel, len)) {
+                    src = m;
+                }
+            }
+            if (src == UINT32_MAX) {
+                return raid_plan_fail(p, -EIO);
+            }
+            raid_plan_io(p, RAID_STEP_READ, 0, src, row_lba(l, src, r), len,
+                         b, (uint64_t)i * len * RAID_SECTOR_SIZE);
+        }
+        raid_plan_io(p, RAID_STEP_WRITE, 1, target, row_lba(l, target, row),
+                     len * nrows, b, 0);
+        return p;
+    }
+    if (!is_parity(l)) {
+        return raid_plan_fail(p, -EIO);     /* RAID 0, JBOD */
+    }
+    groups = g_new(uint32_t, nrows);
+    rd = g_new0(bool, (size_t)nrows * sm);
+    for (uint32_t j = 0; j < sm; j++) {
+        mbuf[j] = raid_plan_buf(p, len * nrows);
+    }
+    for (uint32_t i = 0; i < nrows; i++) {
+        uint64_t r = row + i, rel = r << l->strip_shift;
+        int idx[RAID_MAX_SPAN_MEMBERS] = { 0 };
+        int miss[2] = { RAID_STRIP_NONE, RAID_STRIP_NONE };
+        int skip = RAID_STRIP_NONE;
+        uint32_t nmiss = 1;
+        bool all = true;
+        RaidPlanGroup g;
+
+        memset(&g, 0, sizeof(g));
+        g.ndata = l->span_data;
+        g.len = len * RAID_SECTOR_SIZE;
+        g.off = g.poff = i * len * RAID_SECTOR_SIZE;
+        for (uint32_t j = 0; j < sm; j++) {
+            uint32_t d;
+
+            switch (raid_layout_role(l, r, first + j, &d)) {
+            case RAID_ROLE_P:
+                idx[j] = RAID_STRIP_P;
+                g.p_buf = mbuf[j];
+                break;
+            case RAID_ROLE_Q:
+                idx[j] = RAID_STRIP_Q;
+                g.q_buf = mbuf[j];
+                break;
+            default:
+                idx[j] = d;
+                g.data_buf[d] = mbuf[j];
+                g.exp[d] = raid_layout_q_exp(l, r, span, d);
+                break;
+            }
+            if (first + j != target &&
+                !raid_st_readable(st, first + j, rel, len)) {
+                all = false;
+            }
+        }
+        miss[0] = idx[target - first];
+        if (l->parity == 2 && all) {
+            /* as the single-row plan: the parity not needed is not read */
+            skip = miss[0] == RAID_STRIP_Q ? RAID_STRIP_P : RAID_STRIP_Q;
+        }
+        for (uint32_t j = 0; j < sm; j++) {
+            if (first + j == target) {
+                continue;
+            }
+            if (idx[j] == skip) {
+                miss[1] = idx[j];
+            } else if (raid_st_readable(st, first + j, rel, len)) {
+                rd[(size_t)j * nrows + i] = true;
+            } else if (nmiss++ < l->parity) {
+                miss[1] = idx[j];
+            }
+        }
+        if (nmiss > l->parity) {
+            return raid_plan_fail(p, -EIO);
+        }
+        g.miss_a = miss[0];
+        g.miss_b = miss[1];
+        groups[i] = raid_plan_group(p, &g);
+    }
+    /* member by member, so adjacent rows' reads merge */
+    for (uint32_t j = 0; j < sm; j++) {
+        for (uint32_t i = 0; i < nrows; i++) {
+            if (rd[(size_t)j * nrows + i]) {
+                raid_plan_io(p, RAID_STEP_READ, 0, first + j,
+                             row_lba(l, first + j, row + i), len, mbuf[j],
+                             (uint64_t)i * len * RAID_SECTOR_SIZE);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nrows; i++) {
+        raid_plan_step(p, RAID_STEP_RECOVER, 1)->group = groups[i];
+    }
+    raid_plan_io(p, RAID_STEP_WRITE, 1, target, row_lba(l, target, row),
+                 len * nrows, mbuf[target - first], 0);
+    return p;
 }
 
 static void compare(RaidPlan *p, uint32_t a, uint32_t b, uint32_t len)

@@ -152,6 +152,19 @@ RaidPlan *raid_plan_rebuild_row(const RaidLayout *l,
                                 const RaidMemberState *st, uint64_t row,
                                 uint32_t target);
 /*
+ * The same for rows [row, row + nrows) in one plan: each member's strips
+ * of the rows are read in as few requests as the rows' sources allow and
+ * the target's written in one (larger member I/O for a rebuild).  The
+ * rows must have one length (not the extent's shorter last row) and
+ * nrows * strip at most RAID_PLAN_ROWS_MAX_SECTORS; otherwise, or when
+ * a row cannot be rebuilt, the plan fails (-EINVAL, -EIO) and the rows
+ * are planned one at a time.  nrows <= 1: raid_plan_rebuild_row().
+ */
+#define RAID_PLAN_ROWS_MAX_SECTORS 0x10000u
+RaidPlan *raid_plan_rebuild_rows(const RaidLayout *l,
+                                 const RaidMemberState *st, uint64_t row,
+                                 uint32_t nrows, uint32_t target);
+/*
  * Consistency check of a row: recompute P/Q (compare mirrors) from the
  * members and count mismatching strips; with repair, rewrite the parity
  * (other mirrors from the first readable copy).  Stripes with an

@@ -6,7 +6,9 @@
  * buffers whose I/O completes from bottom halves, and this file stands in
  * for array.c and array-io.c (refresh, store, running plans, guest I/O
  * under stripe locks).  Rebuild alongside guest writes, stop and resume,
- * background initialization, the rate, and the errors of mr_jobs_start.
+ * background initialization, the rate, and the errors of mr_jobs_start;
+ * and the rebuild's multi-row plans (raid_plan_rebuild_rows) against the
+ * data they must restore.
  */
 
 #include "qemu/osdep.h"
@@ -763,6 +765,128 @@ static void test_rate(void)
     g_assert_cmpuint(full_busy, >, quarter_busy);
 }
 
+/* ---- raid_plan_rebuild_rows: members in memory, completing inline ---- */
+
+static MRVirtualDisk *sync_vd;
+
+static uint8_t *sync_member(uint32_t m, uint64_t lba, uint32_t sectors)
+{
+    g_assert_cmpuint(lba + sectors, <=, PD_SECTORS);
+    return ta->pd_data[sync_vd->member_pd[m]] + lba * 512;
+}
+
+static void sync_read(void *opaque, uint32_t member, uint64_t lba,
+                      uint32_t sectors, RaidIOBuf buf, RaidIOComplete *cb,
+                      void *ctx)
+{
+    memcpy(buf.ptr, sync_member(member, lba, sectors), sectors * 512);
+    (*(unsigned *)opaque)++;
+    cb(ctx, 0);
+}
+
+static void sync_write(void *opaque, uint32_t member, uint64_t lba,
+                       uint32_t sectors, RaidIOBuf buf, RaidIOComplete *cb,
+                       void *ctx)
+{
+    memcpy(sync_member(member, lba, sectors), buf.ptr, sectors * 512);
+    (*(unsigned *)opaque)++;
+    cb(ctx, 0);
+}
+
+static const RaidExecOps sync_ops = {
+    .read = sync_read,
+    .write = sync_write,
+};
+
+typedef struct RowsCase {
+    const char *name;
+    RaidLevel level;
+    int members, spans;
+    int target;
+    int other;                  /* -1, or a member rebuilding mid-chunk */
+} RowsCase;
+
+static const RowsCase rows_cases[] = {
+    { "raid1", RAID_LEVEL_1, 2, 1, 1, -1 },
+    { "raid5", RAID_LEVEL_5, 4, 1, 2, -1 },
+    { "raid6", RAID_LEVEL_6, 5, 1, 3, -1 },
+    { "raid6-second-rebuilding", RAID_LEVEL_6, 5, 1, 0, 4 },
+    { "raid10", RAID_LEVEL_10, 4, 2, 2, -1 },
+    { "raid50", RAID_LEVEL_50, 6, 2, 4, -1 },
+};
+
+/*
+ * Wipe the target's strips of a chunk of rows and rebuild them with one
+ * multi-row plan: the member must hold its data again, with one request
+ * per member for the chunk (a member read row by row where its rows
+ * differ: skipped parity, a second member rebuilding).  A chunk that
+ * runs past the extent is refused.
+ */
+static void test_rebuild_rows_plan(gconstpointer data)
+{
+    const RowsCase *c = data;
+    MRVirtualDisk *vd = test_setup(c->level, c->members, c->spans);
+    RaidLayout *l = &vd->layout;
+    g_autoptr(GRand) rnd = g_rand_new_with_seed(13);
+    g_autofree uint8_t *ref = fill_random(vd, rnd);
+    uint64_t strip_bytes = (uint64_t)l->strip * 512;
+    uint8_t *tdata = ta->pd_data[vd->member_pd[c->target]];
+    g_autofree uint8_t *orig = g_memdup2(tdata, PD_SECTORS * 512);
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    RaidPlan *p;
+
+    sync_vd = vd;
+    for (int m = 0; m < c->members; m++) {
+        st[m] = (RaidMemberState){ .status = RAID_MEMBER_ONLINE };
+    }
+    st[c->target] = (RaidMemberState){ .status = RAID_MEMBER_REBUILDING };
+    for (int round = 0; round < 24; round++) {
+        uint32_t nrows = g_rand_int_range(rnd, 2, 17);
+        uint64_t row = g_rand_int_range(rnd, 0, l->rows - nrows + 1);
+        uint64_t lba = l->member_start[c->target] + row * l->strip;
+        unsigned ios = 0, steps = 0;
+        RaidRunResult res;
+
+        if (c->other >= 0) {
+            /* readable for the chunk's first rows only */
+            st[c->other] = (RaidMemberState){
+                .status = RAID_MEMBER_REBUILDING,
+                .rebuilt = (row + nrows / 2) * l->strip,
+            };
+        }
+        memset(tdata + lba * 512, 0xa5, nrows * strip_bytes);
+        p = raid_plan_rebuild_rows(l, st, row, nrows, c->target);
+        g_assert_cmpint(p->error, ==, 0);
+        g_assert_cmpuint(p->first_row, ==, row);
+        g_assert_cmpuint(p->last_row, ==, row + nrows - 1);
+        for (guint i = 0; i < p->steps->len; i++) {
+            RaidStepKind k = g_array_index(p->steps, RaidStep, i).kind;
+
+            steps += k == RAID_STEP_READ || k == RAID_STEP_WRITE;
+        }
+        res = raid_run_sync(p, RAID_PARITY_ISAL, &sync_ops, &ios);
+        g_assert_cmpint(res.ret, ==, 0);
+        g_assert_cmpuint(ios, ==, steps);
+        g_assert_true(memcmp(tdata + lba * 512, orig + lba * 512,
+                             nrows * strip_bytes) == 0);
+        if (c->other < 0 && c->level != RAID_LEVEL_6) {
+            /* each other member of the span read once, the target written */
+            g_assert_cmpuint(steps, ==,
+                             c->level == RAID_LEVEL_1 ||
+                             c->level == RAID_LEVEL_10 ? 2 :
+                             c->members / c->spans);
+        }
+        raid_plan_free(p);
+    }
+    /* past the extent: refused, the rows are planned one at a time */
+    p = raid_plan_rebuild_rows(l, st, l->rows - 1, 2, c->target);
+    g_assert_cmpint(p->error, ==, -EINVAL);
+    raid_plan_free(p);
+    /* the data path's view is untouched: the VD still reads back */
+    assert_vd_equals(vd, ref);
+    test_teardown(vd);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -779,5 +903,12 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/jobs/target-fails", test_target_fails);
     g_test_add_func("/megaraid/jobs/shutdown", test_shutdown);
     g_test_add_func("/megaraid/jobs/rate", test_rate);
+    for (size_t i = 0; i < G_N_ELEMENTS(rows_cases); i++) {
+        g_autofree char *path =
+            g_strdup_printf("/megaraid/jobs/rebuild-rows-plan/%s",
+                            rows_cases[i].name);
+
+        g_test_add_data_func(path, &rows_cases[i], test_rebuild_rows_plan);
+    }
     return g_test_run();
 }
