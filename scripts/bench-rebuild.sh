@@ -21,21 +21,34 @@
 # drives, 4 for RAID 6 over 6, and writes the spare, k + 1 bytes moved per byte
 # rebuilt against the copy's 2): with every image on one device the
 # rebuild can reach at most 2 / (k + 1) of the copy's speed.
-# BENCH_REBUILD_DIR puts the images elsewhere and BENCH_REBUILD_DRIVE
-# replaces the drives' "cache=none,aio=native": e.g. /dev/shm with
-# "cache=writeback,aio=threads" takes the disk out (the copy then reads
-# through the page cache too).
+# The rebuild's time is the controller's own (vd0-last-job-ms: from the
+# job's start to its end, not QEMU's start nor QMP polling); the wall time
+# from the QMP failure to the spare online is printed beside it.  The
+# last two columns are bytes moved per second, all members' reads and
+# writes for the rebuild ((k + 1) x the rebuilt bytes), the copy's read
+# plus write (2 x the member).
+# --dir DIR (or BENCH_REBUILD_DIR) puts the images elsewhere, e.g.
+# /dev/shm to take the disk out (keep --size at 512M or less there);
+# --cache none|writeback|directsync... and --aio native|threads|io_uring
+# (or BENCH_REBUILD_DRIVE="cache=...,aio=...") replace the drives'
+# cache=none,aio=native; with a cache mode other than none the copy reads
+# through the page cache too.  --strip KiB (default 256) is the VD's strip.
 # Numbers only: it never fails on speed.
 #
 #   scripts/bench-rebuild.sh [--size 512M] [--timing-scale S] [--no-timing]
-#                            [--rates "100:off 30:off"] [LEVEL...]
-#                                            (default raid1 raid5 raid6)
+#                            [--rates "100:off 30:off"] [--dir DIR]
+#                            [--cache MODE] [--aio MODE] [--strip KiB]
+#                            [LEVEL...]      (default raid1 raid5 raid6)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 size=512M
 tscale=0.01
 timing=1
 rates=
+cache=none
+aio=native
+strip=256
+work=${BENCH_REBUILD_DIR:-$top/build/bench-rebuild}
 levels=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -43,7 +56,13 @@ while [ $# -gt 0 ]; do
     --timing-scale) tscale=$2; shift 2 ;;
     --no-timing) timing=0; shift ;;
     --rates) rates=$2; shift 2 ;;
-    -*) echo "usage: $0 [--size SIZE] [--timing-scale S] [--no-timing] [--rates RUNS] [LEVEL...]" >&2
+    --dir) work=$2; shift 2 ;;
+    --cache) cache=$2; shift 2 ;;
+    --aio) aio=$2; shift 2 ;;
+    --strip) strip=$2; shift 2 ;;
+    -*) echo "usage: $0 [--size SIZE] [--timing-scale S] [--no-timing]" \
+             "[--rates RUNS] [--dir DIR] [--cache MODE] [--aio MODE]" \
+             "[--strip KiB] [LEVEL...]" >&2
         exit 2 ;;
     *) levels+=("$1"); shift ;;
     esac
@@ -53,8 +72,7 @@ done
 QEMU=${QEMU:-$top/build/qemu/qemu-system-x86_64}
 img=$("$top/tests/guest/host-megaraid-img.sh")
 case "$img" in /*) ;; *) img=$top/$img ;; esac
-work=${BENCH_REBUILD_DIR:-$top/build/bench-rebuild}
-dopts=${BENCH_REBUILD_DRIVE:-cache=none,aio=native}
+dopts=${BENCH_REBUILD_DRIVE:-cache=$cache,aio=$aio}
 iflag=
 case "$dopts" in *cache=none*) iflag=iflag=direct ;; esac
 mkdir -p "$work"
@@ -69,8 +87,10 @@ members() {
     esac
 }
 
-printf '%-8s %6s %10s %10s %10s %10s %6s %6s\n' level rate "spare MiB" \
-    seconds "MiB/s" "copy MiB/s" ratio "I/O"
+echo "# $(date -u '+%F %T') UTC, images in $work, drives $dopts," \
+    "strip $strip KiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-8s %6s %9s %7s %7s %8s %8s %6s %6s %9s %9s\n' level rate \
+    "spare MiB" seconds wall "MiB/s" "copy" ratio "I/O" "rb MB/s" "cp MB/s"
 
 runs="100:off 30:off"
 [ "$timing" = 0 ] || runs="$runs 30:on"
@@ -83,7 +103,7 @@ for level in "${levels[@]}"; do
         n=$(members "$level")
         drives=()
         for i in $(seq 0 $((n - 1))); do drives+=("$work/d$i.img"); done
-        (cd "$work" && "$img" create -l "$level" -s 256 --drive-size "$size" \
+        (cd "$work" && "$img" create -l "$level" -s "$strip" --drive-size "$size" \
             --hot-spare s.img "${drives[@]##*/}" > /dev/null)
         args=(-M q35 -nodefaults -display none -S
               -bios /usr/share/qemu/qboot.rom -L /usr/share/qemu)
@@ -152,7 +172,12 @@ while True:
         print('%-8s %6s rebuild did not finish in 1800 s' % (level, rate))
         break
     time.sleep(0.05)
-dt = time.time() - t0
+wall = time.time() - t0
+# the controller's own measure of the job (timing off: host clock)
+dt = cmd('qom-get', path='/machine/peripheral/raid0',
+         property='vd0-last-job-ms')['return'] / 1000
+if dt <= 0:
+    dt = wall
 if tm == 'on':
     def get(prop):
         return cmd('qom-get', path='/machine/peripheral/raid0',
@@ -164,19 +189,22 @@ if tm == 'on':
           '(%+.1f %%), wall %.2f s; unscaled: modelled %.1f min, '
           'measured %.1f min' % (level, rate, tscale, model, meas,
                                  (meas - model) / model * 100 if model else 0,
-                                 dt, model / sc / 60, meas / sc / 60))
+                                 wall, model / sc / 60, meas / sc / 60))
 cmd('quit')
 p.wait()
 if tm != 'on':
     mib = int(size.rstrip('M')) * 127 / 128
+    moved = mib * 1.048576 * (reads + 1) / dt
     if copy == '-':
-        print('%-8s %5s%% %10.0f %10.2f %10.1f %10s %6s %6s' %
-              (level, rate, mib, dt, mib / dt, '-', '-', '-'))
+        print('%-8s %5s%% %9.0f %7.2f %7.2f %8.1f %8s %6s %6s %9.0f %9s' %
+              (level, rate, mib, dt, wall, mib / dt, '-', '-', '-', moved,
+               '-'))
     else:
         ratio = mib / dt / float(copy)
-        print('%-8s %5s%% %10.0f %10.2f %10.1f %10s %6.2f %6.2f' %
-              (level, rate, mib, dt, mib / dt, copy, ratio,
-               ratio * (reads + 1) / 2))
+        print('%-8s %5s%% %9.0f %7.2f %7.2f %8.1f %8s %6.2f %6.2f %9.0f %9.0f' %
+              (level, rate, mib, dt, wall, mib / dt, copy, ratio,
+               ratio * (reads + 1) / 2, moved,
+               float(copy) * 1.048576 * 2))
 EOF
     done
 done
