@@ -55,11 +55,13 @@
  * A batch issues rows for this long (and, below rate 100 %, this much
  * member I/O at most), then lets its rows finish: the duty cycle of a
  * rate below 100 % is kept per batch.  At rate 100 % (or paced by the
- * model) nothing rests between batches, and longer ones save drains.
+ * model) nothing rests between batches, and a batch lasts as long as a
+ * checkpoint interval, so the pipeline drains once per checkpoint
+ * rather than five times a second; lowering the rate ends it at once.
  */
 #define MR_JOB_BATCH_NS         (20 * SCALE_MS)
 #define MR_JOB_BATCH_BYTES      (1 * MiB)
-#define MR_JOB_BATCH_FULL_NS    (200 * SCALE_MS)
+#define MR_JOB_BATCH_FULL_NS    (2 * NANOSECONDS_PER_SECOND)
 /* Cursor checkpoint into the DDF metadata at most this often. */
 #define MR_JOB_CKPT_NS          (2 * NANOSECONDS_PER_SECOND)
 /* Longest single rate-limiting sleep (the rate may change meanwhile). */
@@ -707,7 +709,8 @@ static MRBatchResult coroutine_fn job_batch(MRJobRun *r, int64_t *work_ns,
             uint32_t k;
 
             if (issue >= end || vd->job_stop || !job_may_run(vd, &why) ||
-                now_ns() - t0 >= slice) {
+                now_ns() - t0 >= slice ||
+                (full && !vd->array->timing && job_rate(vd) < 100)) {
                 issuing = false;
                 break;
             }
