@@ -2,12 +2,13 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * megaraid-sim: megaraid-9600 SCSI IO and task management.  Owns the
- * preallocated request pool, the bounds-checked SGL walk (simple, chain and
- * last-chain elements, chain depth and loop limits, DMA only into guest
- * RAM) into a QEMUSGList, the hand-off to the drive's SCSI target, the
- * translation of the target's status, sense and transfer count into an
- * MPI3 SCSI IO reply, and task management (abort, LUN and target reset,
- * queries) which terminates the I/O it covers before it replies.
+ * preallocated request pool (each slot keeps its QEMUSGList between
+ * requests: no allocation per request), the bounds-checked SGL walk
+ * (simple, chain and last-chain elements, chain depth and loop limits, DMA
+ * only into guest RAM) into a QEMUSGList, the hand-off to the drive's SCSI
+ * target, the translation of the target's status, sense and transfer count
+ * into an MPI3 SCSI IO reply, and task management (abort, LUN and target
+ * reset, queries) which terminates the I/O it covers before it replies.
  */
 #include "qemu/osdep.h"
 #include "system/dma.h"
@@ -25,8 +26,16 @@ void mr9600_requests_init(MR9600State *s)
     }
 }
 
+/* SG entries a free slot keeps for the next request; more are given back */
+#define MR9600_SG_KEEP  32
+
 void mr9600_requests_free(MR9600State *s)
 {
+    for (uint32_t i = 0; s->reqs && i < s->max_outstanding; i++) {
+        if (s->reqs[i].sg.sg) {
+            qemu_sglist_destroy(&s->reqs[i].sg);
+        }
+    }
     g_free(s->reqs);
     s->reqs = NULL;
 }
@@ -40,7 +49,7 @@ static void mr9600_request_release(MR9600State *s, MR9600Request *r)
 {
     bool was_empty = QTAILQ_EMPTY(&s->free_reqs);
 
-    if (r->treq.sg) {
+    if (r->sg.sg && r->sg.nalloc > MR9600_SG_KEEP) {
         qemu_sglist_destroy(&r->sg);
     }
     r->active = false;
@@ -288,8 +297,14 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
     r->tm = NULL;
     memset(&r->treq, 0, sizeof(r->treq));
     if (dlen) {
-        qemu_sglist_init(&r->sg, DEVICE(s), 4, pci_get_address_space(
-                         PCI_DEVICE(s)));
+        if (r->sg.sg) {
+            /* the slot's list from an earlier request, emptied */
+            r->sg.nsg = 0;
+            r->sg.size = 0;
+        } else {
+            qemu_sglist_init(&r->sg, DEVICE(s), 4, pci_get_address_space(
+                             PCI_DEVICE(s)));
+        }
         r->treq.sg = &r->sg;
         st = mr9600_build_sgl(s, req, &r->sg, dlen);
         if (st != MPI3_IOCSTATUS_SUCCESS) {
