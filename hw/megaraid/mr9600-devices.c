@@ -127,16 +127,34 @@ void mr9600_devices_reset(MR9600State *s)
     memset(s->handle_reserved, 0, sizeof(s->handle_reserved));
 }
 
+/*
+ * Handles from MR9600_VD_HANDLE_BASE on belong to the VDs (VD n has base +
+ * n), whether or not the VD exists yet: a drive never takes one, or the VD
+ * made later (imported at machine start, created by management) would
+ * find its handle taken.  The 767 below are plenty for the card's 272
+ * drives.
+ */
+static bool mr9600_handle_free(MR9600State *s, uint32_t h)
+{
+    return h && h < MR9600_VD_HANDLE_BASE && !s->handles[h] &&
+           !s->handle_reserved[h];
+}
+
+/*
+ * A drive's handle: 1 + enclosure * 256 + slot when that is free, else the
+ * highest free one, so that a drive of enclosure 3 or above (or one whose
+ * handle waits for the host's REMOVE DEVICE) does not take the handle of
+ * a bay of enclosures 0 to 2 (at most 752) before that bay's drive comes.
+ */
 static uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d)
 {
     uint32_t want = 1 + d->enclosure * 256 + d->slot;
 
-    if (want < MR9600_MAX_DEV_HANDLE && !s->handles[want] &&
-        !s->handle_reserved[want]) {
+    if (mr9600_handle_free(s, want)) {
         return want;
     }
-    for (uint32_t h = 1; h < MR9600_MAX_DEV_HANDLE; h++) {
-        if (!s->handles[h] && !s->handle_reserved[h]) {
+    for (uint32_t h = MR9600_VD_HANDLE_BASE - 1; h > 0; h--) {
+        if (mr9600_handle_free(s, h)) {
             return h;
         }
     }
