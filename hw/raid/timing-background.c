@@ -141,9 +141,18 @@ uint64_t timing_background_submit(TimingModel *m, uint64_t now_ns,
                       MAX(1u, ndst) +
                       c->fw_backend_cmd_ns * (nsrc + ndst));
     timing_demand_add(dm, TR_DDR, 2 * bytes * MAX(1u, ndst) * m->ddr_ns_b);
-    timing_demand_add(dm, TR_BD, nsrc * bytes * m->bd_ns_b);
-    timing_demand_add(dm, TR_BC, ndst * bytes * m->bc_ns_b);
-    timing_demand_add(dm, TR_BB, (nsrc + ndst) * bytes * m->bb_ns_b);
+    for (unsigned i = 0; i < nsrc; i++) {
+        unsigned l = m->drive[src[i]].be;
+
+        timing_demand_add(dm, TR_BD(l), bytes * m->bd_ns_b);
+        timing_demand_add(dm, TR_BB(l), bytes * m->bb_ns_b);
+    }
+    for (unsigned i = 0; i < ndst; i++) {
+        unsigned l = m->drive[dst[i]].be;
+
+        timing_demand_add(dm, TR_BC(l), bytes * m->bc_ns_b);
+        timing_demand_add(dm, TR_BB(l), bytes * m->bb_ns_b);
+    }
     shared = timing_book_bg(m, dm, t, g);
 
     /* serial chain: firmware, reads, XOR, writes */

@@ -20,8 +20,8 @@
  *    mirrored write moves 3x, a RAID 5 RMW 5x, a full stripe 2 + 2/(N-1)x;
  *  - parity engine: its input bytes (member reads and new data), twice
  *    for P+Q;
- *  - back end and drives: each member I/O on the back end aggregate, the
- *    drive's own link and its media.
+ *  - back end and drives: each member I/O on the back-end link of its
+ *    drive's bay, the drive's own link and its media.
  *
  * A write-back write completes on its acknowledgement (host link, RoC,
  * cache in); its destage is booked at the same time and only holds the
@@ -73,9 +73,9 @@ void timing_demand_drive(TimingModel *m, TimingDemand *dm, int d,
                                             sequential));
     timing_demand_add(dm, write ? TR_DRIVE_DOWN(d) : TR_DRIVE_UP(d),
                       bytes * dr->link_ns_b);
-    timing_demand_add(dm, write ? TR_BC : TR_BD,
+    timing_demand_add(dm, write ? TR_BC(dr->be) : TR_BD(dr->be),
                       bytes * (write ? m->bc_ns_b : m->bd_ns_b));
-    timing_demand_add(dm, TR_BB, bytes * m->bb_ns_b);
+    timing_demand_add(dm, TR_BB(dr->be), bytes * m->bb_ns_b);
 }
 
 static double drive_lat(const TimingModel *m, int d, bool write,

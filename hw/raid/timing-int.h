@@ -7,8 +7,9 @@
  * per-unit service times derived from the profiles, and the demand
  * accumulator one booking fills.
  *
- * Resource layout: TR_* shared resources first, then three per drive
- * (media, link drive->controller, link controller->drive).
+ * Resource layout: TR_* shared resources first, then three per back-end
+ * link (up, down, both directions), then three per drive (media, link
+ * drive->controller, link controller->drive).
  */
 #ifndef RAID_TIMING_INT_H
 #define RAID_TIMING_INT_H
@@ -23,16 +24,21 @@ enum {
     TR_FW,                      /* RoC firmware */
     TR_DDR,                     /* cache memory / data mover */
     TR_PAR,                     /* parity engine */
-    TR_BD,                      /* back end drives -> controller */
-    TR_BC,                      /* back end controller -> drives */
-    TR_BB,                      /* back end, both directions */
     TR_SHARED,
 };
 
-#define TR_DRIVE_MEDIA(d)   (TR_SHARED + 3 * (d))
-#define TR_DRIVE_UP(d)      (TR_SHARED + 3 * (d) + 1)
-#define TR_DRIVE_DOWN(d)    (TR_SHARED + 3 * (d) + 2)
-#define TR_MAX              (TR_SHARED + 3 * TIMING_MAX_DRIVES)
+/* Back-end links the back-end lanes can be split into (profile). */
+#define TIMING_MAX_BACKEND_LINKS 4
+
+/* Back-end link l: drives -> controller, controller -> drives, both. */
+#define TR_BD(l)            (TR_SHARED + 3 * (l))
+#define TR_BC(l)            (TR_SHARED + 3 * (l) + 1)
+#define TR_BB(l)            (TR_SHARED + 3 * (l) + 2)
+#define TR_DRIVES           (TR_SHARED + 3 * TIMING_MAX_BACKEND_LINKS)
+#define TR_DRIVE_MEDIA(d)   (TR_DRIVES + 3 * (d))
+#define TR_DRIVE_UP(d)      (TR_DRIVES + 3 * (d) + 1)
+#define TR_DRIVE_DOWN(d)    (TR_DRIVES + 3 * (d) + 2)
+#define TR_MAX              (TR_DRIVES + 3 * TIMING_MAX_DRIVES)
 
 /* Plan phases whose drive latencies add up; later ones count as the last. */
 #define TIMING_MAX_PHASES 4
@@ -55,6 +61,7 @@ typedef struct TimingDriveRt {
     double rd_cmd_ns, wr_cmd_ns;        /* per command, random */
     double rd_ns_b, wr_ns_b;            /* media ns per byte */
     double link_ns_b;                   /* own link ns per byte */
+    unsigned be;                        /* its back-end link */
 } TimingDriveRt;
 
 /* What one booking asks of each resource (ns of service). */
@@ -71,7 +78,8 @@ struct TimingModel {
     TimingRes res[TR_MAX];
     /* service time per unit */
     double hd_ns_b, hh_ns_b, hb_ns_b;
-    double bd_ns_b, bc_ns_b, bb_ns_b;
+    unsigned be_links;          /* back-end links (1 .. MAX) */
+    double bd_ns_b, bc_ns_b, bb_ns_b;   /* per back-end link */
     double ddr_ns_b, par_ns_b, hw_ns_cmd;
     double destage_lag_ns;      /* how far acks may run ahead of destage */
     double last_ns;             /* latest arrival seen */

@@ -12,6 +12,9 @@
  *           cells and the two rebuild times, with the arithmetic shown
  *   [spec]  the vendor's public data sheet of that drive (class values)
  *   [pcie]  PCIe base spec: 16 GT/s per Gen4 lane, 128b/130b encoding
+ *   [doc]   MegaRAID / PERC user guides: the rebuild rate is the fraction
+ *           of the controller's compute cycles (LSI) or system resources
+ *           (Dell OpenManage) dedicated to the rebuild
  * Both builds get the data by compiling this file: the standalone core
  * (meson.build, raid_core_sources) and QEMU (hw/raid/meson.build).
  */
@@ -128,7 +131,7 @@ static const TimingDriveProfile drives[] = {
     .cache_dirty_max = 256ull << 20, .parity_bps = 55.36e9, \
     .backend_gen = 4, \
     .bg_chunk_bytes = 256 << 10, .bg_fw_lat_ns = 10000, \
-    .bg_depth_full = 4.589, .bg_floor_full = 0.583
+    .bg_depth_full = 4.589, .bg_floor_full = 1.0
 
 #define SAS4116W_SOURCE \
     "host link: [ref] 1 PCIe Gen4 x16; eta_d2h 0.907 balances the optimal " \
@@ -139,13 +142,17 @@ static const TimingDriveProfile drives[] = {
     "read 88.7 ns: solved from RAID 5 4K write, RAID 10 and RAID 5 OLTP " \
     "optimal cells [calib]; parity6 = 1.125 x parity (SAS3916 ratio); " \
     "back-end command 0: issued in hardware [study] 6.7; degraded read " \
-    "240 ns, 562.5 ns per rebuilt 4 KiB line, floor share 0.175 at rate " \
-    "30: [study] 3.1 (NOT identifiable from optimal cells: fitted there " \
-    "with the rebuilding cells); cache 30.06 GB/s and 1740 B metadata " \
+    "240 ns, 562.5 ns per rebuilt 4 KiB line: [study] 3.1 (NOT " \
+    "identifiable from optimal cells: fitted there with the rebuilding " \
+    "cells); floor share rate/100 (0.30 at rate 30): the rebuild rate " \
+    "is the fraction of the controller's compute cycles / resources " \
+    "given to the rebuild [doc]; cache 30.06 GB/s and 1740 B metadata " \
     "per cached write: RAID seq-write, 50:50 and RAID 10 4K-write " \
     "optimal cells [calib]; parity engine 55.36 GB/s: RAID 5 rebuild " \
     "time, pipeline depth 1.377 at rate 30: RAID 10 rebuild time " \
-    "[calib]; chunk 256 KiB = default strip; latencies 1/5/10 us: class " \
+    "[calib]; back end 16 lanes Gen4 as two x8 links of 8 bays each " \
+    "(the 16i's lanes; [ref] 1 cables two 8-bay NVMe JBODs); " \
+    "chunk 256 KiB = default strip; latencies 1/5/10 us: class " \
     "values, no cell depends on them; dirty window 256 MiB: modelling " \
     "choice, no cell depends on it"
 
@@ -162,7 +169,7 @@ static const TimingDriveProfile drives[] = {
     .cache_dirty_max = 256ull << 20, .parity_bps = 50e9, \
     .backend_lanes = 16, .backend_gen = 4, .drive_lanes_max = 2, \
     .bg_chunk_bytes = 256 << 10, .bg_fw_lat_ns = 20000, \
-    .bg_depth_full = 4.589, .bg_floor_full = 0.583
+    .bg_depth_full = 4.589, .bg_floor_full = 1.0
 
 #define SAS3916_SOURCE \
     "host link: [ref] 2 PCIe 4.0 x8, efficiencies and kappa from the " \
@@ -173,8 +180,9 @@ static const TimingDriveProfile drives[] = {
     "cells (the RoC profile is what the H755N may change) [calib]; cache " \
     "17.8 GB/s: H755N RAID 10 seq write cell; metadata 1740 B, parity " \
     "50 GB/s: as the SAS4116W [study] 2.2; back end 8 bays x2 Gen4 [ref] " \
-    "2, [study] 2.3; degraded read, rebuild line, latencies: no H755N " \
-    "cell, scaled from the SAS4116W by its write cost (unverified)"
+    "2, [study] 2.3, each bay on its own x2 (one back-end link); floor " \
+    "share rate/100 [doc]; degraded read, rebuild line, latencies: no " \
+    "H755N cell, scaled from the SAS4116W by its write cost (unverified)"
 
 static const TimingCtrlProfile ctrls[] = {
     {
@@ -182,6 +190,7 @@ static const TimingCtrlProfile ctrls[] = {
         .desc = "MegaRAID 9670W-16i (SAS4116W, PCIe Gen4 x16, 16 lanes "
                 "back end)",
         .host_lanes = 16, .host_gen = 4, .backend_lanes = 16,
+        .backend_links = 2, .backend_link_bays = 8,
         SAS4116W_ROC,
         .source = SAS4116W_SOURCE,
     },
@@ -189,6 +198,7 @@ static const TimingCtrlProfile ctrls[] = {
         .name = "9660-16i",
         .desc = "MegaRAID 9660-16i (SAS4116, PCIe Gen4 x8 host link)",
         .host_lanes = 8, .host_gen = 4, .backend_lanes = 16,
+        .backend_links = 2, .backend_link_bays = 8,
         SAS4116W_ROC,
         .source = "as 9670w-16i with an x8 host link (Broadcom 9660-16i "
                   "product brief); " SAS4116W_SOURCE,
@@ -198,6 +208,7 @@ static const TimingCtrlProfile ctrls[] = {
         .desc = "MegaRAID 9670-24i (SAS4116W, PCIe Gen4 x16, 24 lanes "
                 "back end)",
         .host_lanes = 16, .host_gen = 4, .backend_lanes = 24,
+        .backend_links = 3, .backend_link_bays = 8,
         SAS4116W_ROC,
         .source = "as 9670w-16i with a 24-lane back end (Broadcom 9670-24i "
                   "product brief); " SAS4116W_SOURCE,
@@ -206,6 +217,7 @@ static const TimingCtrlProfile ctrls[] = {
         .name = "9600-16i",
         .desc = "MegaRAID 9600-16i (SAS4116W, PCIe Gen4 x8)",
         .host_lanes = 8, .host_gen = 4, .backend_lanes = 16,
+        .backend_links = 2, .backend_link_bays = 8,
         SAS4116W_ROC,
         .source = "as 9670w-16i with an x8 host link (9600-16i product "
                   "brief; RoC taken as the same, unverified); "
@@ -215,6 +227,7 @@ static const TimingCtrlProfile ctrls[] = {
         .name = "h965i",
         .desc = "Dell PERC H965i (SAS4116W, PCIe Gen4 x16)",
         .host_lanes = 16, .host_gen = 4, .backend_lanes = 16,
+        .backend_links = 2, .backend_link_bays = 8,
         SAS4116W_ROC,
         .source = "as 9670w-16i (same RoC, Dell PERC 12 documentation); "
                   SAS4116W_SOURCE,

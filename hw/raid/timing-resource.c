@@ -29,8 +29,7 @@
 static const char *const shared_names[TR_SHARED] = {
     [TR_HD] = "host-d2h", [TR_HH] = "host-h2d", [TR_HB] = "host-both",
     [TR_HW] = "roc-hw", [TR_FW] = "roc-fw", [TR_DDR] = "cache",
-    [TR_PAR] = "parity", [TR_BD] = "backend-up", [TR_BC] = "backend-down",
-    [TR_BB] = "backend-both",
+    [TR_PAR] = "parity",
 };
 
 double timing_pcie_lane_bps(uint32_t gen)
@@ -54,9 +53,14 @@ TimingModel *timing_model_new(const TimingCtrlProfile *c)
 {
     TimingModel *m = g_new0(TimingModel, 1);
     double host = c->host_lanes * timing_pcie_lane_bps(c->host_gen);
-    double be = c->backend_lanes * timing_pcie_lane_bps(c->backend_gen);
+    unsigned links = MIN(MAX(c->backend_links, 1u),
+                         (unsigned)TIMING_MAX_BACKEND_LINKS);
+    /* each back-end link has its share of the lanes */
+    double be = c->backend_lanes * timing_pcie_lane_bps(c->backend_gen) /
+                links;
 
     m->c = c;
+    m->be_links = links;
     m->hd_ns_b = 1e9 / (host * c->host_eff_d2h);
     m->hh_ns_b = 1e9 / (host * c->host_eff_h2d);
     m->hb_ns_b = 1e9 / (host * c->host_eff_d2h * c->duplex_cap);
@@ -71,7 +75,7 @@ TimingModel *timing_model_new(const TimingCtrlProfile *c)
     m->ddr_ns_b = 1e9 / c->cache_bps;
     m->par_ns_b = 1e9 / c->parity_bps;
     m->hw_ns_cmd = 1e9 / c->hw_cmd_rate;
-    m->destage_lag_ns = (double)c->cache_dirty_max * m->bc_ns_b;
+    m->destage_lag_ns = (double)c->cache_dirty_max * m->bc_ns_b / links;
     return m;
 }
 
@@ -99,6 +103,9 @@ int timing_model_add_drive(TimingModel *m, const TimingDriveProfile *p)
     dr->rd_cmd_ns = fmax(0, 1e9 / p->rand_read_iops - 4096 * dr->rd_ns_b);
     dr->wr_cmd_ns = fmax(0, 1e9 / p->rand_write_iops - 4096 * dr->wr_ns_b);
     dr->link_ns_b = 1e9 / (lanes * p->lane_bps);
+    /* bays fill the back-end links in order, backend_link_bays each */
+    dr->be = m->c->backend_link_bays ?
+             m->ndrives / m->c->backend_link_bays % m->be_links : 0;
     return m->ndrives++;
 }
 
@@ -183,23 +190,52 @@ double timing_book_bg(TimingModel *m, TimingDemand *dm, double t, double g)
     return fin;
 }
 
+/*
+ * The statistics number the resources in use densely: the shared ones,
+ * the back-end links the profile has, the drives added.
+ */
 unsigned timing_model_resources(const TimingModel *m)
 {
-    return TR_SHARED + 3 * m->ndrives;
+    return TR_SHARED + 3 * m->be_links + 3 * m->ndrives;
+}
+
+static unsigned res_index(const TimingModel *m, unsigned i)
+{
+    if (i < TR_SHARED + 3 * m->be_links) {
+        return i;
+    }
+    return i - 3 * m->be_links + TR_DRIVES - TR_SHARED;
 }
 
 const char *timing_model_resource_name(const TimingModel *m, unsigned i)
 {
     static const char *const kind[3] = { "media", "link-up", "link-down" };
+    static const char *const be_kind[3] = { "up", "down", "both" };
     static char buf[TIMING_MAX_DRIVES * 3][24];
+    static char be_buf[TIMING_MAX_BACKEND_LINKS * 3][24];
 
     if (i < TR_SHARED) {
         return shared_names[i];
     }
-    i -= TR_SHARED;
-    if (i >= 3 * m->ndrives) {
+    if (i >= timing_model_resources(m)) {
         return NULL;
     }
+    i = res_index(m, i);
+    if (i < TR_DRIVES) {
+        i -= TR_SHARED;
+        if (!be_buf[i][0]) {
+            /* one link: "backend-up"; several: "backend0-up", ... */
+            if (m->be_links == 1) {
+                snprintf(be_buf[i], sizeof(be_buf[i]), "backend-%s",
+                         be_kind[i % 3]);
+            } else {
+                snprintf(be_buf[i], sizeof(be_buf[i]), "backend%u-%s",
+                         i / 3, be_kind[i % 3]);
+            }
+        }
+        return be_buf[i];
+    }
+    i -= TR_DRIVES;
     if (!buf[i][0]) {
         snprintf(buf[i], sizeof(buf[i]), "drive%u-%s", i / 3, kind[i % 3]);
     }
@@ -208,7 +244,7 @@ const char *timing_model_resource_name(const TimingModel *m, unsigned i)
 
 double timing_model_resource_busy_ns(const TimingModel *m, unsigned i)
 {
-    return i < TR_MAX ? m->res[i].busy : 0;
+    return i < timing_model_resources(m) ? m->res[res_index(m, i)].busy : 0;
 }
 
 void timing_model_reset_stats(TimingModel *m)

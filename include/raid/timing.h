@@ -104,9 +104,16 @@ typedef struct TimingCtrlProfile {
     uint64_t cache_dirty_max;   /* dirty bytes before writes wait */
     double parity_bps;          /* XOR / P+Q engine input bytes/s */
     /* back end */
-    uint32_t backend_lanes;
+    uint32_t backend_lanes;     /* all back-end links together */
     uint32_t backend_gen;
     uint32_t drive_lanes_max;   /* lanes wired per drive bay, 0 = all */
+    /*
+     * The lanes split evenly into backend_links links (0 or 1: one), each
+     * to its own backend_link_bays bays (an enclosure or connector); bays
+     * fill the links in order and wrap around.
+     */
+    uint32_t backend_links;
+    uint32_t backend_link_bays;
     /* background work */
     uint32_t bg_chunk_bytes;    /* per member, one chunk (the strip) */
     uint32_t bg_fw_lat_ns;      /* firmware latency per chunk */

@@ -2,9 +2,10 @@
 /*
  * Unit tests of the timing model's arithmetic (include/raid/timing.h):
  * profiles, one drive and the host link saturating, the RAID 5 write
- * penalty, a surviving mirror carrying its partner's reads, latency at
- * queue depth 1, an idle rebuild taking capacity /
- * rate, a rebuild under load keeping its floor share.  Closed-loop cases
+ * penalty, a surviving mirror carrying its partner's reads, the back
+ * end's links per enclosure, latency at queue depth 1, an idle rebuild
+ * taking capacity / rate, a rebuild under load keeping its floor share
+ * of a saturated resource.  Closed-loop cases
  * run raidsim's simulation (tools/raidsim/sim.c, linked in).
  */
 #include <math.h>
@@ -265,6 +266,33 @@ static void test_mirror_survivor(void)
     timing_model_free(v.m);
 }
 
+/*
+ * The 9670W's 16 back-end lanes are two x8 links of 8 bays each: 8 JBOD
+ * drives streaming reads fill one link (half the host link), 16 fill both.
+ */
+static void test_backend_links(void)
+{
+    const TimingCtrlProfile *c = timing_ctrl_profile_find(CTRL);
+    double link = c->backend_lanes / c->backend_links *
+                  (16e9 * 128 / 130 / 8) * c->host_eff_d2h;
+    SimBed bed = {
+        .ctrl = c, .drive = timing_drive_profile_find(DRIVE),
+        .level = RAID_LEVEL_JBOD, .arrays = 1, .drives_per_array = 8,
+    };
+    SimJob job = {
+        .random = false, .read_pct = 100, .bs = 128 << 10, .numjobs = 16,
+        .iodepth = 16, .ramp_s = 0.01, .runtime_s = 0.02,
+    };
+    SimResult r;
+
+    g_assert_true(sim_run(&bed, &job, &r, NULL));
+    g_assert_cmpstr(r.bottleneck, ==, "backend0-up");
+    assert_near(r.mbps * 1e6, link, 0.02);
+    bed.drives_per_array = 16;
+    g_assert_true(sim_run(&bed, &job, &r, NULL));
+    assert_near(r.mbps * 1e6, 2 * link, 0.02);
+}
+
 static void test_qd1_latency(void)
 {
     const TimingCtrlProfile *c = timing_ctrl_profile_find(CTRL);
@@ -331,7 +359,7 @@ static void test_rebuild_floor_share(void)
     const TimingCtrlProfile *c = timing_ctrl_profile_find(CTRL);
     SimBed bed = {
         .ctrl = c, .drive = timing_drive_profile_find(DRIVE),
-        .level = RAID_LEVEL_10, .arrays = 1, .drives_per_array = 16,
+        .level = RAID_LEVEL_5, .arrays = 1, .drives_per_array = 16,
         .rebuilding = true, .rebuilt_frac = 0.5, .write_back = true,
         .rate = 30,
     };
@@ -340,24 +368,43 @@ static void test_rebuild_floor_share(void)
         .iodepth = 64, .ramp_s = 0.02, .runtime_s = 0.05,
     };
     double g = timing_background_floor(c, 30);
-    double fw_per_byte = c->fw_line_ns / 4096;
-    double fw_cap = 1e9 / c->fw_degraded_read_ns;
+    /* one back-end link: half the lanes, posted-write efficiency */
+    double link = c->backend_lanes / c->backend_links *
+                  (16e9 * 128 / 130 / 8) * c->host_eff_d2h;
+    double fw_per_byte = c->fw_line_ns / 4096, share;
     SimResult busy, idle;
 
-    /* degraded reads saturate the firmware ... */
+    g_assert_cmpuint(c->backend_links, ==, 2);
+    /*
+     * RAID 5 degraded reads saturate the back-end link of the second
+     * enclosure, which carries 8 of the 15 survivors' reads per rebuilt
+     * byte; the rebuild keeps its floor share of it.
+     */
     g_assert_true(sim_run(&bed, &job, &busy, NULL));
-    g_assert_cmpstr(busy.bottleneck, ==, "roc-fw");
-    /* ... and the rebuild keeps its floor share of it */
-    assert_near(busy.rebuild_mbps * 1e6 * fw_per_byte / 1e9, g, 0.1);
-    /* the foreground gets the rest */
-    assert_near(busy.iops, (1 - g) * fw_cap, 0.05);
+    g_assert_cmpstr(busy.bottleneck, ==, "backend1-up");
+    assert_near(busy.rebuild_mbps * 1e6 * 8 / link, g, 0.1);
     /* with a light foreground the rebuild runs at its idle speed */
     job.numjobs = 1;
     job.iodepth = 1;
     g_assert_true(sim_run(&bed, &job, &idle, NULL));
-    g_assert_cmpfloat(idle.rebuild_mbps, >, 1.2 * busy.rebuild_mbps);
-    assert_near(idle.rebuild_mbps * 1e6 * 60.7 * 60,
+    g_assert_cmpfloat(idle.rebuild_mbps, >, 2 * busy.rebuild_mbps);
+    assert_near(idle.rebuild_mbps * 1e6 * 82.3 * 60,
                 bed.drive->capacity, 0.1);
+
+    /*
+     * RAID 10 degraded reads saturate the firmware; the rebuild's chunk
+     * pipeline takes less of it than the floor, and the foreground keeps
+     * exactly what the rebuild leaves.
+     */
+    bed.level = RAID_LEVEL_10;
+    job.numjobs = 64;
+    job.iodepth = 64;
+    g_assert_true(sim_run(&bed, &job, &busy, NULL));
+    g_assert_cmpstr(busy.bottleneck, ==, "roc-fw");
+    share = busy.rebuild_mbps * 1e6 * fw_per_byte / 1e9;
+    g_assert_cmpfloat(share, <, g);
+    g_assert_cmpfloat(share, >, 0.5 * g);
+    assert_near(busy.iops, (1 - share) * 1e9 / c->fw_degraded_read_ns, 0.05);
 }
 
 int main(int argc, char **argv)
@@ -368,6 +415,7 @@ int main(int argc, char **argv)
     g_test_add_func("/timing/host-link-saturates", test_host_link_saturates);
     g_test_add_func("/timing/raid5-write-penalty", test_raid5_write_penalty);
     g_test_add_func("/timing/mirror-survivor", test_mirror_survivor);
+    g_test_add_func("/timing/backend-links", test_backend_links);
     g_test_add_func("/timing/qd1-latency", test_qd1_latency);
     g_test_add_func("/timing/idle-rebuild", test_idle_rebuild);
     g_test_add_func("/timing/rebuild-floor-share", test_rebuild_floor_share);
