@@ -10,9 +10,11 @@
 #   start    QEMU's resident memory (VmRSS) right after the machine is
 #            built, paused (-S), with no guest: the device model's own
 #   visible  a 6.12 guest under TCG (tests/guest/bench/scale.sh): the
-#            seconds from mpi3mr's load to the last disk in /sys/block,
-#            once as /init loads it (boot) and once by rmmod + modprobe
-#            (reload), and VmRSS while the guest holds still after each
+#            seconds from mpi3mr's load to the last disk: as /init loads
+#            it (boot: its first message to the last "Attached SCSI disk"
+#            in dmesg) and by rmmod + modprobe (reload: from the modprobe
+#            until all are in /sys/block), and VmRSS while the guest holds
+#            still after each
 # Each VmRSS is also printed without the guest's RAM ("dev": the RSS of
 # the guest RAM block, the largest anonymous mapping, taken away), which is
 # what the device model and the rest of QEMU hold; per-drive growth is
@@ -199,7 +201,8 @@ img=$("$top/tests/guest/host-megaraid-img.sh")
 kib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 echo "bench-scale: kernel $kernel, guest $mem MiB, TCG, smp 2; drive images $size sparse"
 echo "MiB: rss = QEMU VmRSS, dev = without the guest RAM"
-base_start=""; base_vis=""
+base_start=""
+declare -A base_vis=()
 printf '%-8s %8s %8s %9s %8s %8s %9s %8s %8s %9s\n' drives start_rss start_dev \
     per_drive boot_s vis_dev per_drive reload_s vis_dev per_drive
 for n in $drives; do
@@ -214,9 +217,9 @@ for n in $drives; do
     row=$(printf '%-8s %8s %8s %9s' "$n" "$(kib "$srss")" "$(kib "$sdev")" "$per")
     if [ $guest = 1 ]; then
         while read -r name secs rss dev; do
-            [ -n "$base_vis" ] || [ "$name" != boot ] || base_vis=$dev
+            [ -n "${base_vis[$name]:-}" ] || base_vis[$name]=$dev
             per="-"
-            [ "$n" = 0 ] || per=$(awk -v a="$dev" -v b="$base_vis" -v n="$n" \
+            [ "$n" = 0 ] || per=$(awk -v a="$dev" -v b="${base_vis[$name]}" -v n="$n" \
                                   'BEGIN { printf "%.3f", (a - b) / 1024 / n }')
             row="$row $(printf '%8s %8s %9s' "$secs" "$(kib "$dev")" "$per")"
             echo "  $name: $n disks visible after ${secs}s, rss $(kib "$rss") MiB, dev $(kib "$dev") MiB" >&2
