@@ -15,6 +15,8 @@
 #include "qemu/coroutine.h"
 #include "qemu/iov.h"
 #include "qemu/units.h"
+#include "qemu/bswap.h"
+#include "qemu/crc32c.h"
 #include "qapi/error.h"
 #include "block/aio.h"
 #include "array.h"
@@ -391,6 +393,8 @@ static void test_journal_header(void)
 
     mr_journal_file_hdr_encode(hdr);
     g_assert_null(mr_journal_file_hdr_check(hdr, sizeof(hdr)));
+    /* the checksum is CRC-32C as QEMU's crc32c() computes it */
+    g_assert_cmphex(ldl_le_p(hdr + 60), ==, crc32c(0xffffffff, hdr, 60));
     g_assert(strstr(mr_journal_file_hdr_check(hdr, 10), "shorter"));
     hdr[20] ^= 1;
     g_assert(strstr(mr_journal_file_hdr_check(hdr, sizeof(hdr)),
@@ -445,6 +449,11 @@ static void test_journal_split(void)
     mr_journal_rec_encode(h1, &rec, &one, 1);
     mr_journal_rec_encode(h2, &rec, three, 3);
     g_assert(!memcmp(h1, h2, sizeof(h1)));
+    /* the record checksum: CRC-32C of the header (crc zero), then data */
+    memcpy(h2, h1, sizeof(h2));
+    stl_le_p(h2 + 28, 0);
+    g_assert_cmphex(ldl_le_p(h1 + 28), ==,
+                    crc32c(~crc32c(0xffffffff, h2, sizeof(h2)), data, 1024));
     data[1000] ^= 4;
     mr_journal_rec_encode(h2, &rec, &one, 1);
     g_assert(memcmp(h1, h2, sizeof(h1)));
