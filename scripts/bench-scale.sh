@@ -14,7 +14,9 @@
 #            it (boot: its first message to the last "Attached SCSI disk"
 #            in dmesg) and by rmmod + modprobe (reload: from the modprobe
 #            until all are in /sys/block), and VmRSS while the guest holds
-#            still after each
+#            still after each; between the two, a SCSI host reset
+#            (sg_reset -H: a controller reset that announces every device
+#            again) timed until the driver reports success (reset)
 # Each VmRSS is also printed without the guest's RAM ("dev": the RSS of
 # the guest RAM block, the largest anonymous mapping, taken away), which is
 # what the device model and the rest of QEMU hold; per-drive growth is
@@ -169,6 +171,7 @@ guest_run() {
     MRSIM_IMAGE_READY=1 "$top/tests/guest/run.sh" --kernel "$kernel" \
         --script "$top/tests/guest/bench/scale.sh" --smp 2 --mem "$mem" \
         --env "BENCH_DISKS=$want" --env "BENCH_RELOAD=$reload" \
+        --env "BENCH_RESET=$reload" \
         --append log_buf_len=16M --log "$work/serial-$want.log" \
         -- -pidfile "$work/qemu.pid" -device megaraid-9600,id=raid0 \
         ${da[@]+"${da[@]}"} ${BENCH_SCALE_QEMU_ARGS:-} > "$work/run.log" 2>&1 &
@@ -203,8 +206,9 @@ echo "bench-scale: kernel $kernel, guest $mem MiB, TCG, smp 2; drive images $siz
 echo "MiB: rss = QEMU VmRSS, dev = without the guest RAM"
 base_start=""
 declare -A base_vis=()
-printf '%-8s %8s %8s %9s %8s %8s %9s %8s %8s %9s\n' drives start_rss start_dev \
-    per_drive boot_s vis_dev per_drive reload_s vis_dev per_drive
+printf '%-8s %8s %8s %9s %8s %8s %9s %8s %8s %8s %9s\n' drives start_rss \
+    start_dev per_drive boot_s vis_dev per_drive reset_s reload_s vis_dev \
+    per_drive
 for n in $drives; do
     images "$n"
     drive_args "$n"
@@ -216,7 +220,17 @@ for n in $drives; do
                           'BEGIN { printf "%.3f", (a - b) / 1024 / n }')
     row=$(printf '%-8s %8s %8s %9s' "$n" "$(kib "$srss")" "$(kib "$sdev")" "$per")
     if [ $guest = 1 ]; then
+        got_reset=0
         while read -r name secs rss dev; do
+            if [ "$name" = reset ]; then
+                row="$row $(printf '%8s' "$secs")"
+                got_reset=1
+                echo "  reset: controller reset with $n disks took ${secs}s" >&2
+                continue
+            fi
+            # no reset with no disk
+            [ "$name" != reload ] || [ $got_reset = 1 ] ||
+                row="$row $(printf '%8s' -)"
             [ -n "${base_vis[$name]:-}" ] || base_vis[$name]=$dev
             per="-"
             [ "$n" = 0 ] || per=$(awk -v a="$dev" -v b="${base_vis[$name]}" -v n="$n" \
