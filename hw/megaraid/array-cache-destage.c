@@ -309,6 +309,7 @@ void coroutine_fn mr_cache_co_try_reset(MRArray *a)
         } else {
             trace_megaraid_cache_journal_reset(j->tail);
             j->tail = j->synced = j->written = MR_JOURNAL_FILE_HDR;
+            j->sync_target = MR_JOURNAL_FILE_HDR;
             j->records = 0;
             j->epoch++;
             for (int i = 0; i < RAID_MAX_VDS; i++) {

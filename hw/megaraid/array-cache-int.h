@@ -24,6 +24,7 @@
 /* destage writes of a VD in flight at once, and the size of each */
 #define MR_DESTAGE_MAX_INFLIGHT 8
 #define MR_DESTAGE_MAX_SECTORS  2048            /* 1 MiB, whole rows */
+#define MR_JOURNAL_MAX_SYNCS    4       /* journal fdatasyncs at once */
 
 typedef struct MRCacheLine {
     uint64_t idx;               /* VD sector / MR_LINE_SECTORS */
@@ -69,7 +70,8 @@ struct MRJournal {
     uint64_t epoch;             /* bumped when the journal is emptied */
     uint64_t next_seq;
     uint64_t limit;             /* journal size that forces a checkpoint */
-    bool syncing;
+    unsigned syncs;             /* fdatasyncs running */
+    uint64_t sync_target;       /* what the last one started covers */
     CoQueue sync_wait;
     unsigned busy;              /* background coroutines running */
 };

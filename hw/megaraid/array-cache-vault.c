@@ -178,7 +178,11 @@ int coroutine_fn mr_journal_co_append_finish(MRJournalAppend *ap,
 
 /*
  * Wait until the journal is durable up to @end of @epoch (group commit:
- * one fdatasync covers every record written before it started).
+ * one fdatasync covers every record written before it started).  Up to
+ * MR_JOURNAL_MAX_SYNCS run at once: a record written while one runs
+ * starts the next instead of waiting for it to end, so that under a
+ * steady stream a record waits for about one fdatasync, not two.  Syncs
+ * may end out of order; synced only grows.
  */
 int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
                                     uint64_t end)
@@ -190,15 +194,17 @@ int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
         if (j->failed) {
             return -EIO;
         }
-        if (j->syncing || j->written < end) {
+        if (j->written < end || j->sync_target >= end ||
+            j->syncs >= MR_JOURNAL_MAX_SYNCS) {
+            /* not written yet, a running sync covers it, or no slot */
             qemu_co_queue_wait(&j->sync_wait, NULL);
             continue;
         }
-        j->syncing = true;
-        target = j->written;
+        j->syncs++;
+        target = j->sync_target = j->written;
         ep = j->epoch;
         ret = mr_journal_co_io(j, MR_JIO_SYNC, NULL, 0);
-        j->syncing = false;
+        j->syncs--;
         if (ret < 0) {
             mr_journal_fail(j, "fdatasync", ret);
         } else if (ep == j->epoch && target > j->synced) {
@@ -323,6 +329,7 @@ static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
             goto fail;
         }
         j->tail = j->synced = j->written = MR_JOURNAL_FILE_HDR;
+        j->sync_target = MR_JOURNAL_FILE_HDR;
         j->fd = fd;
         trace_megaraid_cache_journal_open(path, 0, 0, 0, "new");
         return true;
@@ -359,6 +366,7 @@ static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
         goto fail;
     }
     j->tail = j->synced = j->written = scan.valid_end;
+    j->sync_target = scan.valid_end;
     j->records = scan.records;
     j->next_seq = scan.records ? scan.last_seq + 1 : 0;
     j->fd = fd;
