@@ -1005,6 +1005,38 @@ static void test_timing_load(void)
     rig_destroy(&r);
 }
 
+/*
+ * Device handles from VD_HANDLE on are the VDs', even where 1 + enclosure
+ * x 256 + slot lands there (enclosure 3 and above): a RAID 1 over two
+ * drives and a JBOD drive, all in enclosure 3; the VD keeps 0x300 and no
+ * drive gets a handle at or above it.
+ */
+static void test_drive_handles(void)
+{
+    Rig r;
+    MR *m;
+    int drives = 0;
+
+    rig_create(&r, 3, 2, 0, RAID_LEVEL_1);
+    drive_extra = ",enclosure=3";
+    m = mr_start(&r, NULL);
+    drive_extra = "";
+    g_assert_nonnull(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    for (guint k = 0; k < m->events->len; k++) {
+        Event *e = &g_array_index(m->events, Event, k);
+
+        if (e->event != EV_DEVICE_ADDED || e->page[PG0_FORM] == FORM_VD) {
+            continue;
+        }
+        g_assert_cmphex(e->handle, !=, 0);
+        g_assert_cmphex(e->handle, <, VD_HANDLE);
+        drives++;
+    }
+    g_assert_cmpint(drives, ==, 3);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1023,6 +1055,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/rebuild-target-returns",
                    test_rebuild_target_returns);
     qtest_add_func("/megaraid-raid/visibility", test_visibility);
+    qtest_add_func("/megaraid-raid/drive-handles", test_drive_handles);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
     qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
     qtest_add_func("/megaraid-raid/timing-rate", test_timing_rate);
