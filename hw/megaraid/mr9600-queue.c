@@ -6,10 +6,9 @@
  * reply-free and sense-buffer-free queues, phase bits, reply posting with
  * back-pressure when a ring or free queue is full (a request queue is not
  * read while its reply queue holds back too many replies), MSI-X
- * signalling (coalesced: one interrupt per reply queue for all the replies
- * posted in one pass of the main loop), and the re-entrancy guard around
- * everything the device writes on its own (replies, interrupts) so that
- * none of it reaches the device's own registers.
+ * signalling, and the re-entrancy guard around everything the device
+ * writes on its own (replies, interrupts) so that none of it reaches the
+ * device's own registers.
  */
 #include "qemu/osdep.h"
 #include "qemu/rcu.h"
@@ -26,14 +25,9 @@ static uint32_t mr9600_nqueues(MR9600State *s)
     return s->max_op_queues + 1;
 }
 
-static void mr9600_irq_bh(void *opaque);
-
 void mr9600_queues_init(MR9600State *s)
 {
     uint32_t n = mr9600_nqueues(s);
-
-    s->irq_bh = qemu_bh_new_guarded(mr9600_irq_bh, s,
-                                    &DEVICE(s)->mem_reentrancy_guard);
 
     s->reqq = g_new0(MR9600Queue, n);
     s->replyq = g_new0(MR9600Queue, n);
@@ -84,8 +78,6 @@ void mr9600_queues_reset(MR9600State *s)
 void mr9600_queues_free(MR9600State *s)
 {
     mr9600_queues_reset(s);
-    qemu_bh_delete(s->irq_bh);
-    s->irq_bh = NULL;
     g_free(s->reqq);
     g_free(s->replyq);
     s->reqq = NULL;
@@ -310,50 +302,13 @@ static bool mr9600_try_post_guarded(MR9600State *s, MR9600Queue *q,
         q->pi = 0;
         q->phase = !q->phase;
     }
-    if (q->irq_enabled && !q->irq_pending) {
-        /*
-         * The driver's handler takes every reply up to the phase change,
-         * so one interrupt covers all the replies posted before it runs:
-         * sent from irq_bh once the completions of this pass are in.
-         */
-        q->irq_pending = true;
-        qemu_bh_schedule(s->irq_bh);
-    }
-    return true;
-}
-
-/*
- * The coalesced interrupts: one per reply queue that had replies posted
- * since the last run.  A queue deleted or reset in between (its state
- * cleared, irq_pending with it) gets none: its replies went with it.
- */
-static void mr9600_irq_bh(void *opaque)
-{
-    MR9600State *s = opaque;
-    PCIDevice *pci = PCI_DEVICE(s);
-    bool was;
-
-    if (!s->replyq) {
-        return;
-    }
-    was = mr9600_guard_enter(s);
-    for (uint32_t i = 0; i < mr9600_nqueues(s); i++) {
-        MR9600Queue *q = &s->replyq[i];
-
-        if (!q->irq_pending) {
-            continue;
-        }
-        q->irq_pending = false;
-        if (!q->created || !q->irq_enabled) {
-            continue;
-        }
+    if (q->irq_enabled) {
         if (trace_event_get_state_backends(TRACE_MEGARAID_UB_MSIX_SELF_WRITE)) {
             mr9600_msix_check_target(s, q->msix);
         }
-        trace_megaraid_9600_irq(q->id, q->msix);
         msix_notify(pci, q->msix);
     }
-    mr9600_guard_leave(s, was);
+    return true;
 }
 
 static bool mr9600_try_post(MR9600State *s, MR9600Queue *q,

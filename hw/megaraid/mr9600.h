@@ -114,7 +114,6 @@ typedef struct MR9600Queue {
     QTAILQ_HEAD(, MR9600PendingReply) pending;
     uint32_t npending;          /* entries on pending */
     bool stalled;               /* its request queues wait for room */
-    bool irq_pending;           /* replies posted, interrupt not yet sent */
 } MR9600Queue;
 
 struct MR9600Request {
@@ -151,7 +150,6 @@ struct MR9600State {
     MRBus bus;
     QEMUBH *bh;
     QEMUBH *shutdown_bh;
-    QEMUBH *irq_bh;             /* one interrupt per reply queue per pass */
 
     /* properties */
     char *model_str;
