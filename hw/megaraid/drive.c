@@ -121,12 +121,34 @@ static void mr_drive_defaults(MRDrive *d, const MRDriveProfile *p)
     }
 }
 
-/* Slot uniqueness and the card's limits, against realized siblings. */
+/* Is bay @slot of enclosure @encl taken by a realized sibling of @d? */
+static bool mr_drive_bay_used(MRDrive *d, uint32_t encl, uint32_t slot)
+{
+    BusChild *kid;
+
+    QTAILQ_FOREACH(kid, &qdev_get_parent_bus(DEVICE(d))->children, sibling) {
+        MRDrive *o = (MRDrive *)object_dynamic_cast(OBJECT(kid->child),
+                                                     TYPE_MEGARAID_DRIVE);
+
+        if (o && o != d && DEVICE(o)->realized && o->enclosure == encl &&
+            o->slot == slot) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * Slot uniqueness and the card's limits, against realized siblings.  A
+ * drive with no slot takes the first free bay of its enclosure or, when
+ * that one is full, of the next enclosure with room (so that the card's
+ * 272 drives can be given without slot numbers).
+ */
 static bool mr_drive_check_bus(MRDrive *d, Error **errp)
 {
     BusState *bus = qdev_get_parent_bus(DEVICE(d));
-    uint32_t nvme = 0, other = 0, slot;
-    bool used[MR_MAX_SLOTS] = { false };
+    uint32_t nvme = 0, other = 0, encl, slot;
+    g_autofree bool *used = g_new0(bool, MR_MAX_SLOTS);
     BusChild *kid;
 
     QTAILQ_FOREACH(kid, &bus->children, sibling) {
@@ -141,9 +163,6 @@ static bool mr_drive_check_bus(MRDrive *d, Error **errp)
         } else {
             other++;
         }
-        if (o->enclosure == d->enclosure && o->slot < MR_MAX_SLOTS) {
-            used[o->slot] = true;
-        }
     }
     if (d->iface == MR_IF_NVME && nvme >= MR_MAX_NVME_DRIVES) {
         error_setg(errp, "megaraid-drive: interface=nvme: the controller "
@@ -156,26 +175,42 @@ static bool mr_drive_check_bus(MRDrive *d, Error **errp)
                    mr_if_names[d->iface], MR_MAX_SAS_SATA_DRIVES);
         return false;
     }
-    if (d->slot == MR_SLOT_AUTO) {
+    if (d->slot != MR_SLOT_AUTO) {
+        if (d->slot >= MR_MAX_SLOTS) {
+            error_setg(errp, "megaraid-drive: slot=%u is out of range "
+                       "(0 to %d)", d->slot, MR_MAX_SLOTS - 1);
+            return false;
+        }
+        if (mr_drive_bay_used(d, d->enclosure, d->slot)) {
+            error_setg(errp, "megaraid-drive: slot=%u of enclosure=%u is "
+                       "already taken", d->slot, d->enclosure);
+            return false;
+        }
+        return true;
+    }
+    for (encl = d->enclosure; encl <= MR_MAX_ENCLOSURE; encl++) {
+        memset(used, 0, MR_MAX_SLOTS * sizeof(*used));
+        QTAILQ_FOREACH(kid, &bus->children, sibling) {
+            MRDrive *o = (MRDrive *)object_dynamic_cast(OBJECT(kid->child),
+                                                         TYPE_MEGARAID_DRIVE);
+
+            if (o && o != d && DEVICE(o)->realized && o->enclosure == encl &&
+                o->slot < MR_MAX_SLOTS) {
+                used[o->slot] = true;
+            }
+        }
         for (slot = 0; slot < MR_MAX_SLOTS && used[slot]; slot++) {
             /* first free bay */
         }
-        if (slot == MR_MAX_SLOTS) {
-            error_setg(errp, "megaraid-drive: enclosure=%u has no free slot",
-                       d->enclosure);
-            return false;
+        if (slot < MR_MAX_SLOTS) {
+            d->enclosure = encl;
+            d->slot = slot;
+            return true;
         }
-        d->slot = slot;
-    } else if (d->slot >= MR_MAX_SLOTS) {
-        error_setg(errp, "megaraid-drive: slot=%u is out of range "
-                   "(0 to %d)", d->slot, MR_MAX_SLOTS - 1);
-        return false;
-    } else if (used[d->slot]) {
-        error_setg(errp, "megaraid-drive: slot=%u of enclosure=%u is "
-                   "already taken", d->slot, d->enclosure);
-        return false;
     }
-    return true;
+    error_setg(errp, "megaraid-drive: no free slot in enclosure=%u or after",
+               d->enclosure);
+    return false;
 }
 
 static bool mr_drive_init_blk(MRDrive *d, Error **errp)
@@ -329,7 +364,9 @@ static const struct {
 } mr_drive_prop_desc[] = {
     { "drive", "backing block device (any -drive/-blockdev node); "
       "discard=unmap on an SSD enables UNMAP and WRITE SAME(UNMAP)" },
-    { "slot", "bay number in the enclosure, 0-239 (default: first free)" },
+    { "slot", "bay number in the enclosure, 0-239 (default: the first free "
+      "bay of the enclosure, or of the next one with room when it is "
+      "full)" },
     { "enclosure", "enclosure number, 0-255 (default 0)" },
     { "interface", "nvme|sas|sata (default nvme); the card takes up to 32 "
       "NVMe and 240 SAS/SATA drives" },

@@ -183,6 +183,50 @@ static void test_limit_sas(void)
     test_limit("sas", 240, "takes at most 240 SAS/SATA drives");
 }
 
+static int64_t qom_int(QTestState *qts, const char *id, const char *prop)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': %s, 'property': %s}}", id, prop);
+    int64_t v = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return v;
+}
+
+/*
+ * The whole card with no slot given: 240 SAS drives fill enclosure 0, the
+ * 32 NVMe drives after them go on in enclosure 1; a 33rd NVMe is refused.
+ */
+static void test_full_card(void)
+{
+    GString *args = g_string_new("");
+    QTestState *qts;
+    int i;
+
+    for (i = 0; i < 272; i++) {
+        g_string_append_printf(args, "-blockdev null-co,node-name=n%d,"
+                               "size=1073741824 -device megaraid-drive,"
+                               "id=hd%d,bus=r.0,drive=n%d,interface=%s ",
+                               i, i, i, i < 240 ? "sas" : "nvme");
+    }
+    qts = start(args->str);
+    g_assert_cmpint(qom_int(qts, "/machine/peripheral/hd239", "enclosure"),
+                    ==, 0);
+    g_assert_cmpint(qom_int(qts, "/machine/peripheral/hd239", "slot"),
+                    ==, 239);
+    g_assert_cmpint(qom_int(qts, "/machine/peripheral/hd240", "enclosure"),
+                    ==, 1);
+    g_assert_cmpint(qom_int(qts, "/machine/peripheral/hd240", "slot"),
+                    ==, 0);
+    g_assert_cmpint(qom_int(qts, "/machine/peripheral/hd271", "slot"),
+                    ==, 31);
+    add_drive_node(qts, "extra", 1024 * 1024 * 1024);
+    expect_error(qts, "'drive': 'extra', 'interface': 'nvme'",
+                 "takes at most 32 NVMe drives");
+    qtest_quit(qts);
+    g_string_free(args, true);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -190,5 +234,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-drive/defaults", test_defaults);
     qtest_add_func("/megaraid-drive/limit-nvme", test_limit_nvme);
     qtest_add_func("/megaraid-drive/limit-sas", test_limit_sas);
+    qtest_add_func("/megaraid-drive/full-card", test_full_card);
     return g_test_run();
 }
