@@ -274,17 +274,15 @@ static void test_error_burst(void)
 
     /* All N writes in flight at once, each from its own buffer. */
     for (int i = 0; i < N; i++) {
-        uint8_t cdb[10] = { 0x2A }, f[128], buf[BLOCKS * 512];
+        uint8_t cdb[10] = { 0x2A }, buf[BLOCKS * 512];
         uint64_t addr = m->data + i * sizeof(buf);
 
         pattern(buf, i * GAP, BLOCKS, 61);
         qtest_bufwrite(m->qts, addr, buf, sizeof(buf));
         stl_be_p(cdb + 2, i * GAP);
         stw_be_p(cdb + 7, BLOCKS);
-        tags[i] = m->tag = m->tag % 0x1000 + 1;
-        h_scsi_frame(f, tags[i], VD_HANDLE, DIR_WRITE, sizeof(buf), cdb, 10);
-        h_put_sge(f + 0x40, addr, sizeof(buf), 0x08);
-        h_submit_op(m, f);
+        tags[i] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(buf),
+                               addr);
     }
     for (int i = 0; i < N; i++) {
         g_assert_true(h_op_reply(m, &d, 30000));

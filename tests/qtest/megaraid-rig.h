@@ -455,17 +455,25 @@ static inline void parse_sense(const uint8_t *s, IoRes *r)
 }
 
 /* One SCSI command on @handle with m->data as the buffer. */
-/* Post a SCSI IO request (data at m->data); returns its host tag. */
-static inline uint16_t scsi_post(MR *m, uint16_t handle, const uint8_t *cdb,
-                          size_t cdb_len, uint32_t dir, uint32_t len)
+/* Post a SCSI IO request with its data at @addr; returns its host tag. */
+static inline uint16_t scsi_post_at(MR *m, uint16_t handle, const uint8_t *cdb,
+                                    size_t cdb_len, uint32_t dir, uint32_t len,
+                                    uint64_t addr)
 {
     uint8_t f[128];
     uint16_t tag = m->tag = m->tag % 0x1000 + 1;
 
     h_scsi_frame(f, tag, handle, dir, len, cdb, cdb_len);
-    h_put_sge(f + 0x40, len ? m->data : ~0ULL, len, 0x08);
+    h_put_sge(f + 0x40, len ? addr : ~0ULL, len, 0x08);
     h_submit_op(m, f);
     return tag;
+}
+
+/* Post a SCSI IO request (data at m->data); returns its host tag. */
+static inline uint16_t scsi_post(MR *m, uint16_t handle, const uint8_t *cdb,
+                          size_t cdb_len, uint32_t dir, uint32_t len)
+{
+    return scsi_post_at(m, handle, cdb, cdb_len, dir, len, m->data);
 }
 
 static inline IoRes scsi_cmd(MR *m, uint16_t handle, const uint8_t *cdb,
