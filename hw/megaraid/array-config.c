@@ -339,8 +339,9 @@ bool mr_array_stop_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
         mr_jobs_stop(vd);
         vd->job_paused = false;
         mr_ev_job(vd, MR_EV_JOB_ABORTED, RAID_JOB_REBUILD, 0);
+        memset(&rv->job, 0, sizeof(rv->job));
+        rv->seq++;
     }
-    /* failing the drive drops the rebuild cursors onto it */
     if (!raid_config_fail_pd(a->cfg, pd, &gerr)) {
         return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
     }

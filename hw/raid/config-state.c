@@ -72,7 +72,12 @@ bool raid_pd_transition_valid(RaidPdState from, RaidPdState to)
     return from == to || pd_transitions[from][to];
 }
 
-void raid_config_drop_rebuilds(RaidConfig *cfg, uint32_t ref)
+/*
+ * A drive being rebuilt that fails or leaves takes its rebuild with it:
+ * the rows already rebuilt onto it miss every write made while it is
+ * out, so a later rebuild of it starts again from the first row.
+ */
+static void drop_rebuild_cursors(RaidConfig *cfg, uint32_t ref)
 {
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         RaidVd *vd = &cfg->vds[v];
@@ -105,12 +110,7 @@ bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
     }
     if (p->state == RAID_PD_REBUILD && to != RAID_PD_REBUILD &&
         to != RAID_PD_ONLINE) {
-        /*
-         * A drive being rebuilt that fails or leaves takes its rebuild
-         * with it: the rows already rebuilt onto it miss every write made
-         * while it is out, so a later rebuild starts from the first row.
-         */
-        raid_config_drop_rebuilds(cfg, p->ref);
+        drop_rebuild_cursors(cfg, p->ref);
     }
     p->state = to;
     raid_config_update_states(cfg);

@@ -731,7 +731,14 @@ bool raid_config_rebuild_done(RaidConfig *cfg, int pd, GError **errp)
     if (!raid_config_set_pd_state(cfg, pd, RAID_PD_ONLINE, errp)) {
         return false;
     }
-    raid_config_drop_rebuilds(cfg, cfg->pds[pd].ref);
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        RaidVd *vd = &cfg->vds[v];
+        if (vd->used && vd->dg == dg && vd->job.kind == RAID_JOB_REBUILD &&
+            vd->job.target_ref == cfg->pds[pd].ref) {
+            memset(&vd->job, 0, sizeof(vd->job));
+            vd->seq++;
+        }
+    }
     return true;
 }
 

@@ -172,11 +172,6 @@ int raid_config_find_pd_slot(const RaidConfig *cfg, int slot);
 bool raid_pd_transition_valid(RaidPdState from, RaidPdState to);
 bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
                               GError **errp);
-/*
- * Forget the rebuild cursor of every VD rebuilding onto the drive @ref
- * (it finished, failed or left); the VDs' sequence numbers move.
- */
-void raid_config_drop_rebuilds(RaidConfig *cfg, uint32_t ref);
 
 /*
  * Create a drive group from @npd unconfigured good drives (in member
