@@ -4,7 +4,8 @@
 # Installs, as root on a Debian bookworm host, what the guest test harness
 # (tests/guest/) and scripts/bench.sh need: firmware for booting QEMU, the
 # tools copied into the guest initramfs (taken from the host with their
-# shared libraries) and the tools used to pack the initramfs.  Kernels are
+# shared libraries), the tools used to pack the initramfs and gdb (run.sh
+# shows where a QEMU that ran out of time was).  Kernels are
 # not installed: tests/guest/build-image.sh downloads them as packages.
 # Idempotent: installs only what is missing.
 set -eu
@@ -28,6 +29,7 @@ e2fsprogs
 mdadm
 seabios
 qemu-system-data
+gdb
 "
 
 missing=""

@@ -135,6 +135,19 @@ count_summary build/controls.log "negative controls" "" ""
 stage_add "negative controls" "log: build/controls.log"
 
 echo
+# The end of each failed guest run's log (a CI that keeps only this
+# output still shows where the run stopped: the last console lines of a
+# timeout, the failed check).
+if [ -f build/guest-suite.log ]; then
+    sed -n 's/^FAIL \([^ ]*\) (log: \([^;)]*\).*/\1 \2/p' \
+        build/guest-suite.log | head -n 6 |
+    while read -r run log; do
+        [ -f "$log" ] || continue
+        echo "-- $run: the end of $log"
+        grep -avE '^(QMP-RELAY|<[4-7]>|@@MRSIM-|#[0-9]|Thread )' "$log" | tail -n 12 |
+            cut -c1-160 | sed 's/^/   | /'
+    done
+fi
 if [ ${#FAILURES[@]} -gt 0 ]; then
     echo "Failures:"
     printf '  %s\n' "${FAILURES[@]}"

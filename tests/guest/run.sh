@@ -319,6 +319,27 @@ if [ $shell = 1 ]; then
     exit $?
 fi
 
+# hang_report K: what QEMU was doing when phase K ran out of time (every
+# thread's stack, by gdb, when it is installed), so that a hang found only
+# in CI shows where it was.  The "run.sh: QEMU main thread:" line is the
+# main loop's innermost frames, for summaries.
+hang_report() {
+    local pid bt
+    pid=$(cat "$work/qemu.pid" 2>/dev/null)
+    echo "==== run.sh: phase $1 ran out of time (${timeout}s); QEMU pid ${pid:-?}"
+    if [ -z "$pid" ] || ! command -v gdb > /dev/null; then
+        echo "run.sh: QEMU main thread: unknown (no pid or no gdb)"
+        return 0
+    fi
+    bt=$(timeout 60 gdb -p "$pid" -batch -nx -ex 'set pagination off' \
+             -ex 'thread apply all bt 20' 2>&1 | grep -E '^(Thread|#)')
+    echo "$bt"
+    echo "run.sh: QEMU main thread: $(echo "$bt" |
+        awk '/^Thread 1 / { on = 1; next } /^Thread / { on = 0 }
+             on && /^#/ { sub(/^#[0-9]+ +(0x[0-9a-f]+ in )?/, ""); sub(/ \(.*/, "");
+                          printf "%s%s", (n++ ? " < " : ""), $0; if (n == 8) exit }')"
+}
+
 # run_phase K: one boot; sets plog (its serial log), qrc (QEMU's exit
 # status through timeout), panicked and killed (the guest had the relay
 # kill QEMU).
@@ -329,13 +350,14 @@ run_phase() {
     qemu_args "$k"
     : > "$plog"
     rm -f "$work/killed"
+    rm -f "$work/qemu.pid"
+    qemu_cmd+=(-pidfile "$work/qemu.pid")
     if [ $qmp = 1 ]; then
-        rm -f "$work/qmp.sock" "$work/port.sock" "$work/qemu.pid"
+        rm -f "$work/qmp.sock" "$work/port.sock"
         # shellcheck disable=SC2054
         qemu_cmd+=(-qmp "unix:$work/qmp.sock,server=on,wait=off"
             -chardev "socket,id=mrsim-port,path=$work/port.sock,server=on,wait=off"
-            -device isa-serial,chardev=mrsim-port,index=1
-            -pidfile "$work/qemu.pid")
+            -device isa-serial,chardev=mrsim-port,index=1)
         python3 "$here/qmp-relay.py" "$plog" "$work/qmp.sock" "$token" \
             "$work/qmp-$k.log" "$work/port.sock" "$work/qemu.pid" \
             "$work/killed" &
@@ -343,9 +365,13 @@ run_phase() {
     fi
     set +e
     # (The subshell's stderr takes bash's notice of a SIGKILLed QEMU.)
-    ( timeout -k 5 "$timeout" "${qemu_cmd[@]}" -serial stdio -monitor none \
-        < /dev/null >> "$plog" 2>&1; exit $? ) 2>/dev/null &
+    # The test's timeout is kept below (with a look at QEMU first);
+    # timeout(1) is the backstop.
+    ( timeout -k 5 $((timeout + 60)) "${qemu_cmd[@]}" -serial stdio \
+        -monitor none < /dev/null >> "$plog" 2>&1; exit $? ) 2>/dev/null &
     qpid=$!
+    deadline=$((SECONDS + timeout))
+    timed_out=0
     if [ $verbose = 1 ]; then
         tail -n +1 -f --pid=$qpid "$plog" &
         tailpid=$!
@@ -360,10 +386,18 @@ run_phase() {
             kill $qpid 2>/dev/null
             break
         fi
+        if [ $SECONDS -ge $deadline ]; then
+            timed_out=1
+            hang_report "$k" >> "$plog" 2>&1
+            kill -KILL "$(cat "$work/qemu.pid" 2>/dev/null)" 2>/dev/null ||
+                kill $qpid 2>/dev/null
+            break
+        fi
         sleep 0.5
     done
     wait $qpid 2>/dev/null
     qrc=$?
+    [ $timed_out = 0 ] || qrc=124
     [ -z "$tailpid" ] || wait "$tailpid"
     set -e
     killed=0

@@ -45,7 +45,7 @@ if [ "${1:-}" = --host-prepare ]; then
     raid_host_ctrl c-k "journal=$2/journal.bin"
     raid_host_group k5 raid5 nvme 3 0 "" --write-back
     raid_host_ctrl c-r rebuild-rate=1
-    RAID_PREFILL=1 RAID_DRIVE_SIZE=64M raid_host_group rr raid5 sas 3 1
+    RAID_PREFILL=1 RAID_DRIVE_SIZE=128M raid_host_group rr raid5 sas 3 1
     exit 0
 fi
 
@@ -109,12 +109,9 @@ if [ "$MRSIM_PHASE" = 1 ]; then
         log "CONTROL: CacheVault failed before the writes (write-through)"
         qom_set /machine/peripheral/c-k cachevault '"failed"'
     fi
-    # The rebuild that the kill interrupts.
+    # What rr holds before the rebuild that the kill interrupts.
     vd_sum rr
     carry SUM_rr "$SUM"
-    drive_set rr-m1 state '"offline"'
-    expect_vd rr state '^degraded$'
-    expect_vd rr job '^rebuild$'
     for w in $WRITERS; do
         ( n=1
           while :; do
@@ -140,13 +137,17 @@ if [ "$MRSIM_PHASE" = 1 ]; then
     done
     # Once each writer had 20 writes acknowledged (every slot written,
     # destaged once a second), the cache holds what comes next: cache
-    # flush interval 255 s.  Kill once each writer wrote every slot again
-    # after that (and the rebuild checkpointed progress), so that the
-    # members hold older writes and only the cache and the journal the
-    # newest ones.  Meanwhile the rebuild cursor is sampled ("uptime-ms
-    # row").
+    # flush interval 255 s.  Once each writer wrote every slot again after
+    # that, so that the members hold older writes and only the cache and
+    # the journal the newest ones, a member of rr fails and its rebuild
+    # starts; kill once it checkpointed progress.  The rebuild starts this
+    # late so that it cannot end before the kill however fast the host's
+    # I/O is against the guest's writers: at 1 % its 2,000 rows take 30 s
+    # or more, from the failure to the kill takes 5-15 s.
+    # Meanwhile its cursor is sampled ("uptime-ms row").
     t=0
     held=""
+    rebuilding=""
     : > /tmp/rr-rows
     while :; do
         low=1000000
@@ -160,14 +161,23 @@ if [ "$MRSIM_PHASE" = 1 ]; then
             qom_set /machine/peripheral/c-k cache-flush-interval 255
             held=$high
         fi
-        vd_qom rr job-row
-        [ "$QOM" != -1 ] ||
-            fail "rr: the rebuild ended before the writers filled the cache"
-        echo "$(now_ms) $QOM" >> /tmp/rr-rows
-        vd_qom rr checkpoint-row
-        ckpt=$QOM
-        [ -z "$held" ] || [ "$low" -lt $((held + SLOTS + 1)) ] ||
-            [ "$low" -lt 40 ] || [ "$ckpt" -le 0 ] || break
+        if [ -z "$rebuilding" ] && [ -n "$held" ] &&
+               [ "$low" -ge $((held + SLOTS + 1)) ] && [ "$low" -ge 40 ]; then
+            drive_set rr-m1 state '"offline"'
+            expect_vd rr state '^degraded$'
+            expect_vd rr job '^rebuild$'
+            rebuilding=1
+        fi
+        ckpt=0
+        if [ -n "$rebuilding" ]; then
+            vd_qom rr job-row
+            [ "$QOM" != -1 ] ||
+                fail "rr: the rebuild at rate 1 % ended before its first checkpoint"
+            echo "$(now_ms) $QOM" >> /tmp/rr-rows
+            vd_qom rr checkpoint-row
+            ckpt=$QOM
+            [ "$ckpt" -le 0 ] || break
+        fi
         [ "$(jobs -rp | wc -l)" = 4 ] || fail "a writer stopped"
         t=$((t + 1))
         [ $t -lt 600 ] || fail "writers too slow or no rebuild checkpoint (row $ckpt)"
