@@ -389,6 +389,9 @@ run_phase() {
         if [ $SECONDS -ge $deadline ]; then
             timed_out=1
             hang_report "$k" >> "$plog" 2>&1
+            echo "run.sh: phase $k ran out of time (${timeout}s): $(grep -a \
+                '^run.sh: QEMU main thread:' "$plog" | tail -n 1 |
+                cut -c9-)" >&2
             kill -KILL "$(cat "$work/qemu.pid" 2>/dev/null)" 2>/dev/null ||
                 kill $qpid 2>/dev/null
             break
