@@ -30,7 +30,7 @@ declare -A ctrl=(
     # the row by 100 for the modelled card: a Micron 7450 MAX as JBOD)
     [megaraid-9600-timing]="-device megaraid-9600,id=c0,timing=on,time-scale=100 -device megaraid-drive,bus=c0.0,slot=0,drive=d0,interface=nvme"
 )
-order="virtio-scsi nvme megasas-gen2 megaraid-9600 megaraid-9600-timing megaraid-9600-r5 megaraid-9600-r5-timing md-raid5"
+order="virtio-scsi nvme megasas-gen2 megaraid-9600 megaraid-9600-timing megaraid-9600-r5 megaraid-9600-r5-sync megaraid-9600-r5-timing md-raid5"
 # A RAID 5 VD over 4 NVMe drive images made by megaraid-img (write-back
 # cache with a journal); fio runs on the VD.
 r5dir="$top/build/guest/bench/r5"
@@ -42,6 +42,9 @@ done
 ctrl[megaraid-9600-r5]=$r5
 # the same RAID 5 with timing=on at time-scale 100 (x100: the modelled card)
 ctrl[megaraid-9600-r5-timing]=${r5/id=c0,/id=c0,timing=on,time-scale=100,}
+# the same RAID 5 with journal-sync=on: every acknowledged write waits for
+# an fdatasync of the journal (host crash safe), the cost of that promise
+ctrl[megaraid-9600-r5-sync]=${r5/id=c0,/id=c0,journal-sync=on,}
 # Linux md RAID 5 built in the guest (mdadm --assume-clean, chunk 256K as
 # megaraid-img's default strip) over four image files of the RAID 5 row's
 # size on virtio-blk: what the RAID 5 VD is compared with.
@@ -55,6 +58,7 @@ ctrl[md-raid5]=${md# }
 # per-row guest environment (fio-bench.sh): BENCH_VD=1 the disk is a VD
 # (not d0's size), BENCH_MD=1 build md0 over vda-vdd first
 declare -A genv=([megaraid-9600-r5]="BENCH_VD=1" [megaraid-9600-r5-timing]="BENCH_VD=1"
+                 [megaraid-9600-r5-sync]="BENCH_VD=1"
                  [md-raid5]="BENCH_MD=1")
 r5_prepare() {
     local img

@@ -98,6 +98,9 @@ int coroutine_fn mr_journal_co_append_finish(MRJournalAppend *ap,
 /* Wait until the journal is durable up to @end of @epoch. */
 int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
                                     uint64_t end);
+/* Wait until the journal is written, without a gap, up to @end of @epoch. */
+int coroutine_fn mr_journal_co_written(MRJournal *j, uint64_t epoch,
+                                       uint64_t end);
 
 /* ---- array-cache.c: cache lines ---- */
 

@@ -215,6 +215,23 @@ int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
     return 0;
 }
 
+/*
+ * Wait until every record up to @end of @epoch is written (j->written: no
+ * record before it still unwritten), so that a QEMU that dies now leaves
+ * them to the replay: what the file was given survives the process.
+ */
+int coroutine_fn mr_journal_co_written(MRJournal *j, uint64_t epoch,
+                                       uint64_t end)
+{
+    while (j->epoch == epoch && j->written < end) {
+        if (j->failed) {
+            return -EIO;
+        }
+        qemu_co_queue_wait(&j->sync_wait, NULL);
+    }
+    return j->failed && j->epoch == epoch ? -EIO : 0;
+}
+
 /* ---- start (replay) and stop ---- */
 
 typedef struct MRReplay {

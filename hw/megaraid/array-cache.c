@@ -28,14 +28,17 @@
  *    place in the journal under one CoMutex, so the journal order is the
  *    cache order; the record is written after the mutex is dropped, so
  *    writers' records go to the file concurrently; a write is
- *    acknowledged only once an fdatasync that started after its record
- *    and every record before it were written has returned (group commit:
- *    one fdatasync covers every record written before it);
+ *    acknowledged once its record and every record before it are written
+ *    (a QEMU that dies then leaves them to the replay), with
+ *    journal-sync only once an fdatasync that started after that has
+ *    returned (group commit: one fdatasync covers every record written
+ *    before it);
  *  - FUA writes and SYNCHRONIZE CACHE of a write-back VD whose CacheVault
- *    is optimal complete once journaled, as on the card (the journal is
- *    its non-volatile cache): a FUA write is cached like any other, and a
- *    SYNCHRONIZE CACHE only flushes the members if data went to them
- *    without a journal record (write-through) since their last flush.
+ *    is optimal complete once journaled and fdatasync'ed, as on the card
+ *    (the journal is its non-volatile cache): a FUA write is cached like
+ *    any other, and a SYNCHRONIZE CACHE syncs the journal and only
+ *    flushes the members if data went to them without a journal record
+ *    (write-through) since their last flush.
  *    Otherwise (write-through VD, CacheVault failed or absent, no
  *    journal) FUA writes through and SYNCHRONIZE CACHE destages;
  *  - before a range goes below the cache (write-through, unmap) while
@@ -217,8 +220,9 @@ uint64_t mr_cache_lines_needed(MRVdCache *c, uint64_t lba,
 /*
  * Is the VD's cache non-volatile now: write-back with the CacheVault
  * optimal and the journal open and healthy?  Then an acknowledged cached
- * write is durable (its record was fdatasync'ed before the ack), so FUA
- * and SYNCHRONIZE CACHE need not go below the cache.
+ * write is in the journal (written, or with journal-sync fdatasync'ed,
+ * before the ack), so FUA and SYNCHRONIZE CACHE need not go below the
+ * cache: syncing the journal makes them durable.
  */
 bool mr_cache_nonvolatile(MRVirtualDisk *vd)
 {
@@ -251,11 +255,13 @@ static int coroutine_fn mr_cache_co_write_through(MRVdCache *c, uint64_t lba,
 
 /*
  * Cache a write; returns 1 when it must go write-through instead (does
- * not fit, journal full or failed before the data was cached).
+ * not fit, journal full or failed before the data was cached).  With a
+ * journal it returns once the write's record is written (with @fua or
+ * journal-sync: fdatasync'ed).
  */
 static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
                                                uint64_t sectors,
-                                               QEMUIOVector *qiov)
+                                               QEMUIOVector *qiov, bool fua)
 {
     MRArray *a = c->vd->array;
     MRJournal *j = a->journal;
@@ -322,7 +328,8 @@ static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
     }
     g_free(bounce);
     if (journal && !ret) {
-        ret = mr_journal_co_sync(j, epoch, end);
+        ret = a->journal_sync || fua ? mr_journal_co_sync(j, epoch, end) :
+                                       mr_journal_co_written(j, epoch, end);
     }
     if (ret < 0) {
         /* cached but not durable: put it on the members before the ack */
@@ -359,7 +366,7 @@ static int coroutine_fn mr_cache_co_do_write(MRVirtualDisk *vd,
         return mr_vd_co_io(vd, RAID_OP_WRITE, lba, sectors, qiov);
     }
     if (wb) {
-        ret = mr_cache_co_write_back(c, lba, sectors, qiov);
+        ret = mr_cache_co_write_back(c, lba, sectors, qiov, fua);
         if (ret <= 0) {
             return ret;
         }
@@ -426,10 +433,11 @@ static int coroutine_fn mr_cache_co_do_read(MRVirtualDisk *vd,
 /*
  * SYNCHRONIZE CACHE.  With the cache non-volatile (the journal open on a
  * healthy CacheVault's flash), the cached data of acknowledged writes is
- * already durable, as on the real card, and so is what was destaged of
- * it (its records stay until the members are flushed): it completes at
- * once, unless data went to the members without a record (write-through)
- * since their last flush; only then are the members flushed.  Without a
+ * in the journal, as on the real card, and so is what was destaged of it
+ * (its records stay until the members are flushed): it completes once
+ * the journal is fdatasync'ed (at once with journal-sync), and flushes the
+ * members only if data went to them without a record (write-through)
+ * since their last flush.  Without a
  * journal, with the CacheVault failed or absent, or when the VD is
  * write-through, every dirty line is destaged and the members flushed.
  */
@@ -444,6 +452,15 @@ static int coroutine_fn mr_cache_co_do_flush(MRVirtualDisk *vd)
     }
     trace_megaraid_cache_flush(vd->idx, !durable, g_tree_nnodes(c->lines));
     if (durable) {
+        MRJournal *j = vd->array->journal;
+
+        if (!vd->array->journal_sync) {
+            /* what acknowledged writes wrote to the journal, to its disk */
+            ret = mr_journal_co_sync(j, j->epoch, j->written);
+            if (ret < 0) {
+                return ret;
+            }
+        }
         return c->members_unjournaled ? mr_cache_co_member_flush(c) : 0;
     }
     ret = mr_cache_co_destage_all(c);

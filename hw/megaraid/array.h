@@ -122,6 +122,12 @@ struct MRArray {
     bool import_foreign;        /* adopt a foreign configuration at start */
     MRCacheVaultState cachevault;
     char *journal_path;         /* cache journal file, NULL: none */
+    /*
+     * journal-sync: every write-back write waits for the fdatasync of its
+     * record (host crash safe); otherwise only FUA and SYNCHRONIZE CACHE
+     * do, and a write is acknowledged once its record is written.
+     */
+    bool journal_sync;
     MRJournal *journal;         /* array-cache.c */
     /* the controller's event log (evlog.h, evlog-array.c); NULL: none */
     struct MREvLog *evlog;

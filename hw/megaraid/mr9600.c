@@ -584,6 +584,7 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
     DEFINE_PROP_STRING("serial", MR9600State, array.serial),
     DEFINE_PROP_STRING("journal", MR9600State, array.journal_path),
+    DEFINE_PROP_BOOL("journal-sync", MR9600State, array.journal_sync, false),
     DEFINE_PROP_STRING("event-log", MR9600State, array.evlog_path),
     DEFINE_PROP_STRING("config-nvram", MR9600State, config_nvram),
     DEFINE_PROP_BOOL("import-foreign", MR9600State, array.import_foreign,
@@ -653,6 +654,11 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "journal",
         "file that keeps the write-back cache across a crash (the "
         "CacheVault's flash); without it write-back VDs run write-through");
+    object_class_property_set_description(oc, "journal-sync",
+        "on: each write-back write is acknowledged once its journal record "
+        "is fdatasync'ed (survives a host crash); off: once it is written "
+        "(survives QEMU's crash or kill; FUA writes and SYNCHRONIZE CACHE "
+        "wait for the fdatasync)");
     object_class_property_set_description(oc, "event-log",
         "file that keeps the controller's event log across a restart (the "
         "card's NVRAM; created when missing, a damaged one is refused); "

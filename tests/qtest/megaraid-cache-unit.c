@@ -21,6 +21,7 @@
 #include "block/aio.h"
 #include "array.h"
 #include "array-journal.h"
+#include "array-cache-int.h"
 
 #define VD_SECTORS      4096            /* 2 MiB per VD */
 #define VD_BYTES        (VD_SECTORS * 512)
@@ -824,6 +825,57 @@ static void test_fua(void)
     unlink(j2);
 }
 
+/*
+ * When an acknowledged write-back write is on the journal's disk: without
+ * journal-sync its record is written before the ack (a kill -9 replays
+ * it) but fdatasync'ed only for FUA and SYNCHRONIZE CACHE; with
+ * journal-sync every ack waits for the fdatasync.
+ */
+static void test_journal_sync(void)
+{
+    g_autofree char *j1 = jpath("jsync1.jnl"), *j2 = jpath("jsync2.jnl");
+    TArray *ta = ta_new(j1, 1 * MiB, 1, NULL, 0), *tb;
+    MRJournal *j;
+    TVd *t;
+
+    ta_start(ta);
+    t = ta->t[0];
+    j = ta->a.journal;
+    t_write(t, 0, 16, 1, false);
+    g_assert_cmpuint(j->written, ==, file_size(j1));
+    g_assert_cmpuint(j->synced, <, j->written);
+    /* written, not synced: a kill -9 now still replays it */
+    tb = ta_crash(ta, j2, 0);
+    ta_start(tb);
+    t_check_disk(tb->t[0]);
+    ta_free(tb);
+    /* a FUA write is synced before its ack, with what came before it */
+    t_write(t, 64, 8, 2, true);
+    g_assert_cmpuint(j->synced, ==, j->written);
+    /* SYNCHRONIZE CACHE syncs the journal, the members stay untouched */
+    t_write(t, 128, 8, 3, false);
+    g_assert_cmpuint(j->synced, <, j->written);
+    g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+    g_assert_cmpuint(j->synced, ==, j->written);
+    g_assert_cmpuint(t->writes, ==, 0);
+    g_assert_cmpuint(t->flushes, ==, 0);
+    ta_free(ta);
+    unlink(j1);
+    unlink(j2);
+
+    /* journal-sync: every write is synced before its ack */
+    ta = ta_new(j1, 1 * MiB, 1, NULL, 0);
+    ta->a.journal_sync = true;
+    ta_start(ta);
+    t = ta->t[0];
+    j = ta->a.journal;
+    t_write(t, 0, 16, 4, false);
+    g_assert_cmpuint(j->written, >, 0);
+    g_assert_cmpuint(j->synced, ==, j->written);
+    ta_free(ta);
+    unlink(j1);
+}
+
 /* CacheVault failed: the VD turns write-through and is destaged. */
 static void test_policy_change(void)
 {
@@ -1311,6 +1363,7 @@ int main(int argc, char **argv)
     g_test_add_func("/megaraid/cache/idle-destage", test_idle_destage);
     g_test_add_func("/megaraid/cache/flush", test_flush);
     g_test_add_func("/megaraid/cache/fua", test_fua);
+    g_test_add_func("/megaraid/cache/journal-sync", test_journal_sync);
     g_test_add_func("/megaraid/cache/policy-change", test_policy_change);
     g_test_add_func("/megaraid/cache/destage-error", test_destage_error);
     g_test_add_func("/megaraid/cache/small-cache", test_small_cache);
