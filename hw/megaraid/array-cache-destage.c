@@ -283,26 +283,45 @@ static bool mr_cache_all_clean(MRArray *a, bool flushed)
     return true;
 }
 
+/*
+ * Must the members be flushed before the journal lets go of their data?
+ * Only as far as the journal made it durable: without journal-sync, when
+ * no record of this epoch was fdatasync'ed (no FUA write, no SYNCHRONIZE
+ * CACHE) nor is being, the records only protected against QEMU's death,
+ * which data written to the members' files survives as well.  The members
+ * then count as unjournaled: the next SYNCHRONIZE CACHE flushes them.
+ */
+static bool mr_cache_reset_needs_flush(MRArray *a)
+{
+    MRJournal *j = a->journal;
+
+    return a->journal_sync || j->synced > MR_JOURNAL_FILE_HDR || j->syncs;
+}
+
 /* Empty the journal if the whole cache is clean. */
 void coroutine_fn mr_cache_co_try_reset(MRArray *a)
 {
     MRJournal *j = a->journal;
+    bool flush;
     int ret;
 
     if (!j || j->fd < 0 || j->tail == MR_JOURNAL_FILE_HDR ||
         !g_queue_is_empty(&j->pending) || !mr_cache_all_clean(a, false)) {
         return;
     }
+    flush = mr_cache_reset_needs_flush(a);
     for (int i = 0; i < RAID_MAX_VDS; i++) {
         MRVdCache *c = a->vds[i] ? a->vds[i]->cache : NULL;
 
-        if (c && c->members_dirty && mr_cache_co_member_flush(c) < 0) {
+        if (flush && c && c->members_dirty &&
+            mr_cache_co_member_flush(c) < 0) {
             return;
         }
     }
     qemu_co_mutex_lock(&j->append);
     if (j->tail != MR_JOURNAL_FILE_HDR && g_queue_is_empty(&j->pending) &&
-        mr_cache_all_clean(a, true)) {
+        mr_cache_all_clean(a, flush) &&
+        (flush || !mr_cache_reset_needs_flush(a))) {
         ret = mr_journal_co_io(j, MR_JIO_TRUNCATE, NULL, MR_JOURNAL_FILE_HDR);
         if (ret < 0) {
             mr_journal_fail(j, "truncate", ret);
@@ -313,8 +332,11 @@ void coroutine_fn mr_cache_co_try_reset(MRArray *a)
             j->records = 0;
             j->epoch++;
             for (int i = 0; i < RAID_MAX_VDS; i++) {
-                if (a->vds[i] && a->vds[i]->cache) {
-                    a->vds[i]->cache->journaled = false;
+                MRVdCache *c = a->vds[i] ? a->vds[i]->cache : NULL;
+
+                if (c) {
+                    c->journaled = false;
+                    c->members_unjournaled |= c->members_dirty;
                 }
             }
             qemu_co_queue_restart_all(&j->sync_wait);

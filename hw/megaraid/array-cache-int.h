@@ -65,6 +65,8 @@ struct MRJournal {
     uint64_t tail;              /* end of the placed records */
     uint64_t written;           /* records written up to, no gap */
     GQueue pending;             /* MRJournalAppend in file order */
+    bool writing;               /* a batch of records is being written */
+    CoQueue write_wait;         /* records waiting for the next batch */
     uint64_t records;           /* records in the file (up to tail) */
     uint64_t synced;            /* fdatasync'ed up to (this epoch) */
     uint64_t epoch;             /* bumped when the journal is emptied */

@@ -98,7 +98,11 @@ void mr_journal_fail(MRJournal *j, const char *op, int ret)
  * file writes: mr_journal_append_begin(), under j->append, gives the
  * record its sequence number and its place in the file (so the journal
  * order stays the cache order); mr_journal_co_append_finish(), after the
- * caller dropped j->append, writes it, concurrently with other records.
+ * caller dropped j->append, has it written.  One write is in flight at a
+ * time and takes every record placed and not yet written, in file order,
+ * as one pwritev (up to MR_JOURNAL_BATCH_BYTES): records placed while a
+ * write runs go out together in the next one, so a stream of small
+ * writes costs one system call per batch, not per record.
  * j->written is the end of the records written without a gap: an
  * fdatasync covers only up to it, so no record is reported durable while
  * one before it is still unwritten (a crash then leaves a hole, and the
@@ -107,10 +111,15 @@ void mr_journal_fail(MRJournal *j, const char *op, int ret)
 struct MRJournalAppend {
     MRJournal *j;
     uint64_t off, end;
-    bool done;
+    bool issued;                /* in a write (in flight or done) */
+    bool done;                  /* written (or failed): ret */
+    bool finished;              /* its writer saw it: may be freed */
+    int ret;
     uint8_t hdr[MR_JOURNAL_REC_HDR];
     QEMUIOVector q;
 };
+
+#define MR_JOURNAL_BATCH_BYTES  (4 * MiB)
 
 /*
  * Place a record (caller holds j->append).  @data covers the record's
@@ -151,22 +160,75 @@ MRJournalAppend *mr_journal_append_begin(MRJournal *j, MRVdCache *c,
     return ap;
 }
 
-/* Write a placed record; its end goes to *@end (for mr_journal_co_sync). */
+/*
+ * Write the records placed and not yet in a write, from the first one on,
+ * in one pwritev; the caller is the one writer (j->writing).
+ */
+static void coroutine_fn mr_journal_co_write_batch(MRJournal *j)
+{
+    g_autofree MRJournalAppend **batch = NULL;
+    MRJournalAppend *prev = NULL;
+    QEMUIOVector q;
+    GList *l;
+    unsigned n = 0, i;
+    int ret;
+
+    qemu_iovec_init(&q, 16);
+    batch = g_new(MRJournalAppend *, g_queue_get_length(&j->pending));
+    for (l = j->pending.head; l; l = l->next) {
+        MRJournalAppend *ap = l->data;
+
+        if (ap->issued) {
+            continue;
+        }
+        if (prev && (ap->off != prev->end ||
+                     q.size + ap->q.size > MR_JOURNAL_BATCH_BYTES)) {
+            break;
+        }
+        ap->issued = true;
+        qemu_iovec_concat(&q, &ap->q, 0, ap->q.size);
+        batch[n++] = ap;
+        prev = ap;
+    }
+    if (!n) {
+        qemu_iovec_destroy(&q);
+        return;
+    }
+    ret = mr_journal_co_io(j, MR_JIO_WRITE, &q, batch[0]->off);
+    qemu_iovec_destroy(&q);
+    if (ret < 0) {
+        mr_journal_fail(j, "write", ret);
+    }
+    for (i = 0; i < n; i++) {
+        batch[i]->ret = ret;
+        batch[i]->done = true;
+    }
+}
+
+/* Have a placed record written; its end goes to *@end (mr_journal_co_sync). */
 int coroutine_fn mr_journal_co_append_finish(MRJournalAppend *ap,
                                              uint64_t *end)
 {
     MRJournal *j = ap->j;
     int ret;
 
-    ret = mr_journal_co_io(j, MR_JIO_WRITE, &ap->q, ap->off);
-    qemu_iovec_destroy(&ap->q);
-    if (ret < 0) {
-        mr_journal_fail(j, "write", ret);
+    while (!ap->done) {
+        if (j->writing) {
+            qemu_co_queue_wait(&j->write_wait, NULL);
+            continue;
+        }
+        j->writing = true;
+        mr_journal_co_write_batch(j);
+        j->writing = false;
+        qemu_co_queue_restart_all(&j->write_wait);
     }
+    ret = ap->ret;
+    qemu_iovec_destroy(&ap->q);
     *end = ap->end;
-    ap->done = true;
+    ap->finished = true;
+    /* records written in a batch are freed once their writers saw them */
     while (!g_queue_is_empty(&j->pending) &&
-           ((MRJournalAppend *)g_queue_peek_head(&j->pending))->done) {
+           ((MRJournalAppend *)g_queue_peek_head(&j->pending))->finished) {
         MRJournalAppend *head = g_queue_pop_head(&j->pending);
 
         j->written = head->end;
@@ -404,6 +466,7 @@ bool mr_cache_start(MRArray *a, Error **errp)
     j->limit = MAX(2 * a->cache_bytes, MR_JOURNAL_MIN_LIMIT);
     qemu_co_queue_init(&j->space);
     qemu_co_queue_init(&j->sync_wait);
+    qemu_co_queue_init(&j->write_wait);
     g_queue_init(&j->pending);
     qemu_co_mutex_init(&j->append);
     a->journal = j;

@@ -6,7 +6,7 @@
  * appended to a journal file (array-cache-vault.c) before the write is
  * acknowledged; the destager (array-cache-destage.c) writes dirty lines
  * to the members through mr_vd_co_io(); the journal is replayed at start
- * and emptied whenever the whole cache is clean and the members flushed.
+ * and emptied whenever the whole cache is clean.
  * What the three files share is array-cache-int.h; the journal's on-disk
  * format is array-journal.c.
  *
@@ -45,8 +45,9 @@
  *    the journal holds records of the VD, its dirty data is destaged, the
  *    members are flushed and an invalidate record is made durable, so a
  *    replay never writes older journaled data over newer data;
- *  - when every VD is clean and its members flushed, the journal is
- *    truncated to its header (ftruncate + fdatasync).
+ *  - when every VD is clean and its members flushed (when the journal
+ *    made records durable; otherwise they count as unjournaled), the
+ *    journal is truncated to its header (ftruncate + fdatasync).
  * Journal I/O runs in the thread pool, never blocking the main loop.
  */
 

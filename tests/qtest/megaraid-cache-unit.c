@@ -693,22 +693,43 @@ static void test_bad_journal(void)
 }
 
 /* Dirty data is destaged after about a second and the journal emptied. */
+/*
+ * An idle cache is destaged and the journal emptied.  The members are
+ * flushed first only if the journal had made its records durable (FUA,
+ * SYNCHRONIZE CACHE, journal-sync); otherwise the records only kept the
+ * data across QEMU's death, as the members' files now do, and the next
+ * SYNCHRONIZE CACHE flushes the members instead.
+ */
 static void test_idle_destage(void)
 {
     g_autofree char *j = jpath("idle.jnl");
-    TArray *ta = ta_new(j, 1 * MiB, 1, NULL, 0);
+    TArray *ta;
     TVd *t;
 
-    ta_start(ta);
-    t = ta->t[0];
-    t->yield = true;
-    t_write(t, 10, 100, 1, false);
-    g_assert_cmpuint(t->writes, ==, 0);
-    g_assert(POLL_UNTIL(file_size(j) == MR_JOURNAL_FILE_HDR, 5000));
-    t_check_disk(t);
-    g_assert_cmpuint(t->flushes, >, 0);
-    ta_free(ta);
-    unlink(j);
+    for (int mode = 0; mode < 3; mode++) {
+        /* 0: plain writes, 1: a FUA write among them, 2: journal-sync */
+        ta = ta_new(j, 1 * MiB, 1, NULL, 0);
+        ta->a.journal_sync = mode == 2;
+        ta_start(ta);
+        t = ta->t[0];
+        t->yield = true;
+        t_write(t, 10, 100, 1, false);
+        if (mode == 1) {
+            t_write(t, 300, 8, 2, true);
+        }
+        g_assert_cmpuint(t->writes, ==, 0);
+        g_assert(POLL_UNTIL(file_size(j) == MR_JOURNAL_FILE_HDR, 5000));
+        t_check_disk(t);
+        if (mode == 0) {
+            g_assert_cmpuint(t->flushes, ==, 0);
+            g_assert_cmpint(t_req(t, T_FLUSH, 0, 0, NULL), ==, 0);
+            g_assert_cmpuint(t->flushes, ==, 1);
+        } else {
+            g_assert_cmpuint(t->flushes, >, 0);
+        }
+        ta_free(ta);
+        unlink(j);
+    }
 }
 
 /*
