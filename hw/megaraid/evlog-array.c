@@ -20,6 +20,8 @@ typedef struct MREvArray {
     bool vd_used[RAID_MAX_VDS];
     uint8_t vd_state[RAID_MAX_VDS];
     uint8_t job_tenth[RAID_MAX_VDS];    /* progress last logged, 0..10 */
+    uint8_t job_kind[RAID_MAX_VDS];     /* job logged as running */
+    uint8_t job_pct[RAID_MAX_VDS];      /* its progress last seen */
     uint8_t cachevault;
 } MREvArray;
 
@@ -128,6 +130,7 @@ static void mr_ev_sync_vds(MRArray *a, MREvArray *ev, bool first)
             ev->vd_used[v] = used;
             ev->vd_state[v] = used ? vd->state : RAID_VD_OPTIMAL;
             ev->job_tenth[v] = 0;
+            ev->job_kind[v] = RAID_JOB_NONE;
             if (!(used && first && vd->state != RAID_VD_OPTIMAL)) {
                 continue;
             }
@@ -137,6 +140,16 @@ static void mr_ev_sync_vds(MRArray *a, MREvArray *ev, bool first)
                          vd->state, "VD %d is %s at start", v,
                          raid_vd_state_name(vd->state));
             continue;
+        }
+        if (used && ev->job_kind[v] != RAID_JOB_NONE &&
+            vd->job.kind != ev->job_kind[v]) {
+            /* gone without its done entry: its drive failed or left */
+            mr_evlog_add(a->evlog, MR_EV_JOB_ABORTED, MR_EV_SEV_WARNING, v,
+                         ev->job_kind[v], ev->job_pct[v],
+                         "VD %d: %s stopped at %u%%", v,
+                         raid_job_name(ev->job_kind[v]), ev->job_pct[v]);
+            ev->job_kind[v] = RAID_JOB_NONE;
+            ev->job_tenth[v] = 0;
         }
         if (!used || ev->vd_state[v] == vd->state) {
             continue;
@@ -224,18 +237,22 @@ void mr_ev_job(MRVirtualDisk *vd, MREvCode code, RaidJobKind kind,
     switch (code) {
     case MR_EV_JOB_STARTED:
         a->ev->job_tenth[vd->idx] = pct / 10;
+        a->ev->job_kind[vd->idx] = kind;
+        a->ev->job_pct[vd->idx] = pct;
         mr_evlog_add(a->evlog, code, MR_EV_SEV_INFO, vd->idx, kind, arg != 0,
                      "VD %d: %s %s at %u%%", vd->idx, name,
                      arg ? "resumed" : "started", pct);
         break;
     case MR_EV_JOB_DONE:
         a->ev->job_tenth[vd->idx] = 0;
+        a->ev->job_kind[vd->idx] = RAID_JOB_NONE;
         mr_evlog_add(a->evlog, code, MR_EV_SEV_INFO, vd->idx, kind,
                      (uint32_t)MIN(arg, UINT32_MAX), "VD %d: %s done",
                      vd->idx, name);
         break;
     case MR_EV_JOB_ABORTED:
         a->ev->job_tenth[vd->idx] = 0;
+        a->ev->job_kind[vd->idx] = RAID_JOB_NONE;
         mr_evlog_add(a->evlog, code, MR_EV_SEV_WARNING, vd->idx, kind, pct,
                      "VD %d: %s stopped at %u%%", vd->idx, name, pct);
         break;
@@ -253,7 +270,8 @@ void mr_ev_job_progress(MRVirtualDisk *vd)
     if (!a->evlog || !a->ev || c->kind == RAID_JOB_NONE) {
         return;
     }
-    tenth = mr_ev_job_percent(vd) / 10;
+    a->ev->job_pct[vd->idx] = mr_ev_job_percent(vd);
+    tenth = a->ev->job_pct[vd->idx] / 10;
     if (tenth <= a->ev->job_tenth[vd->idx] || tenth >= 10) {
         return;                 /* 100 % is the job's "done" entry */
     }

@@ -262,6 +262,27 @@ static uint16_t remove_device(MR *m, uint16_t handle)
 }
 
 /* Is there an event log entry of @code (for @target, -1: any)? */
+/* How many entries of the event log have @code and @target (-1: any). */
+static unsigned evlog_count(MR *m, uint16_t code, int32_t target)
+{
+    uint32_t seq = 0;
+    unsigned n = 0;
+
+    do {
+        const MgmtListHeader *h;
+        const MgmtEvent *ev;
+
+        OK(mg(m, MGMT_OP_EVLOG_READ, seq, 0, 0, 0, NULL, 0));
+        h = mg_list();
+        ev = (const void *)(h + 1);
+        for (uint32_t i = 0; i < h->count; i++) {
+            n += ev[i].code == code && (target < 0 || ev[i].target == target);
+        }
+        seq = h->next;
+    } while (seq != MGMT_NONE32);
+    return n;
+}
+
 static bool evlog_has(MR *m, uint16_t code, int32_t target)
 {
     uint32_t seq = 0;
@@ -674,6 +695,7 @@ static void test_spares(void)
 static void test_jobs(void)
 {
     MgmtJobStatus js, js2;
+    unsigned n;
     Rig r;
     MR *m;
 
@@ -735,6 +757,13 @@ static void test_jobs(void)
     g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_DEGRADED);
     g_assert_cmphex(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_STOP, 0), ==,
                     MGMT_STAT_WRONG_STATE);
+
+    /* the rebuild's target fails: the log says that the rebuild stopped */
+    n = evlog_count(m, 0x0304, 0);
+    OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_START, 0));
+    OK(set_state(m, 3, MGMT_SET_OFFLINE, 0));
+    g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+    g_assert_cmpuint(evlog_count(m, 0x0304, 0), ==, n + 1);
 
     /* a rebuild started again, paused and resumed */
     OK(job(m, 3, MGMT_JOB_REBUILD, MGMT_JOB_START, 0));
