@@ -366,6 +366,57 @@ static void test_rebuild_target_returns(void)
     rig_destroy(&r);
 }
 
+/*
+ * Members leave (device_del) while a rebuild at 100 % has its chunks in
+ * flight on them (throttled drives: the 16 MiB drives' whole rebuild is
+ * one window, queued in the throttle): each removal waits for the I/O
+ * already issued, the rebuilds go on from the members left, QEMU keeps
+ * answering and the data stays intact.  Two rounds on the RAID 6, each
+ * failing one member and pulling another.
+ */
+static void test_pull_during_rebuild(void)
+{
+    g_autoptr(GString) objs = g_string_new(",rebuild-rate=1");
+    char *files[7];
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 7, 4, 3, RAID_LEVEL_6);
+    /* every drive behind a throttle: 32 MiB/s, so a rebuild takes ~1 s */
+    for (int i = 0; i < 7; i++) {
+        g_string_append_printf(objs, " -object throttle-group,id=tg%d,"
+                               "x-bps-total=33554432", i);
+        /* (single quotes: libqtest starts QEMU through the shell) */
+        files[i] = g_strdup_printf("'json:{\"file\":{"
+                                   "\"driver\":\"throttle\",,"
+                                   "\"throttle-group\":\"tg%d\",,"
+                                   "\"file\":{\"driver\":\"file\",,"
+                                   "\"filename\":\"%s\"}}}'", i,
+                                   r.path[i]);
+        drive_file[i] = files[i];
+    }
+    m = mr_start(&r, objs->str);
+    for (int i = 0; i < 7; i++) {
+        drive_file[i] = NULL;
+        g_free(files[i]);
+    }
+    vd_write(m, 0, 2048, 81, false);
+    qom_set_int(m, CTRL, "rebuild-rate", 100);
+    fail_drive(m, 0);
+    qtest_qmp_device_del(m->qts, "hd1");
+    g_assert_true(wait_rebuild(m, 5, 120));
+    assert_vd_state(m, "optimal");
+    vd_check(m, 0, 2048, 81, false);
+    vd_write(m, 1024, 512, 82, false);
+    fail_drive(m, 2);
+    qtest_qmp_device_del(m->qts, "hd3");
+    mr_pump_events(m, 200);
+    vd_check(m, 0, 1024, 81, false);
+    vd_check(m, 1024, 512, 82, false);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 /* RAID 5 without a spare loses two members: offline, errors, no data. */
 static void test_offline(void)
 {
@@ -1049,6 +1100,8 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/persist", test_persist);
     qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/offline", test_offline);
+    qtest_add_func("/megaraid-raid/pull-during-rebuild",
+                   test_pull_during_rebuild);
     qtest_add_func("/megaraid-raid/error-burst", test_error_burst);
     qtest_add_func("/megaraid-raid/rebuild-target-returns",
                    test_rebuild_target_returns);
