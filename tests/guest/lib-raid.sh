@@ -633,12 +633,12 @@ raid_fail_test() {
     done
 
     # First round, under fio (writes held to 768 KiB/s: 32 s or more, while
-    # the drives fail).
+    # the drives fail).  Each VD's fio starts just before its drives fail,
+    # so that however slow the host makes the QMP calls of the VDs before
+    # it, it is still running then.
     for n in $FAIL_VDS; do
         fio_start "$n" 24M --rate=,768k
-    done
-    sleep 2
-    for n in $FAIL_VDS; do
+        sleep 1
         # shellcheck disable=SC2046
         set -- $(fail_first "$n")
         fail_drive "$m" "$(vd_member "$n" "$1")"
