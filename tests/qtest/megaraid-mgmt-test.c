@@ -262,7 +262,10 @@ static uint16_t remove_device(MR *m, uint16_t handle)
 }
 
 /* Is there an event log entry of @code (for @target, -1: any)? */
-/* How many entries of the event log have @code and @target (-1: any). */
+/*
+ * How many entries of the event log have @code and @target (-1: any);
+ * every entry read is checked for consistency on the way.
+ */
 static unsigned evlog_count(MR *m, uint16_t code, int32_t target)
 {
     uint32_t seq = 0;
@@ -276,6 +279,9 @@ static unsigned evlog_count(MR *m, uint16_t code, int32_t target)
         h = mg_list();
         ev = (const void *)(h + 1);
         for (uint32_t i = 0; i < h->count; i++) {
+            g_assert_cmpuint(ev[i].seq, ==, h->first + i);
+            g_assert_cmpuint(ev[i].cls, ==, ev[i].code >> 8);
+            g_assert_cmpuint(ev[i].text[MGMT_EV_TEXT_LEN - 1], ==, 0);
             n += ev[i].code == code && (target < 0 || ev[i].target == target);
         }
         seq = h->next;
@@ -285,26 +291,7 @@ static unsigned evlog_count(MR *m, uint16_t code, int32_t target)
 
 static bool evlog_has(MR *m, uint16_t code, int32_t target)
 {
-    uint32_t seq = 0;
-
-    do {
-        const MgmtListHeader *h;
-        const MgmtEvent *ev;
-
-        OK(mg(m, MGMT_OP_EVLOG_READ, seq, 0, 0, 0, NULL, 0));
-        h = mg_list();
-        ev = (const void *)(h + 1);
-        for (uint32_t i = 0; i < h->count; i++) {
-            g_assert_cmpuint(ev[i].seq, ==, h->first + i);
-            g_assert_cmpuint(ev[i].cls, ==, ev[i].code >> 8);
-            g_assert_cmpuint(ev[i].text[MGMT_EV_TEXT_LEN - 1], ==, 0);
-            if (ev[i].code == code && (target < 0 || ev[i].target == target)) {
-                return true;
-            }
-        }
-        seq = h->next;
-    } while (seq != MGMT_NONE32);
-    return false;
+    return evlog_count(m, code, target) > 0;
 }
 
 /* ------------------------------------------------------------- tests */
