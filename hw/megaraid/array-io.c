@@ -23,6 +23,9 @@
 #include "array.h"
 #include "trace.h"
 
+/* Plans made again for a request whose members changed under it, at most */
+#define MR_VD_MAX_STALE 16
+
 /* One plan run: the executor's opaque. */
 typedef struct MRVdRun {
     MRVirtualDisk *vd;
@@ -39,6 +42,18 @@ typedef struct MRVdRun {
      * in flight, and their errors are that drive's, not the spare's.
      */
     MRDrive *issued[RAID_MAX_MEMBERS];
+    /*
+     * The members as the plan saw them (mr_run_bind): a state change does
+     * not wait for the row locks (a drive fails, a spare takes its
+     * member), so a plan that waited for its rows, or is part way, may
+     * meet a member that another drive, or another state, stands behind
+     * now.  Its I/O there fails as stale (no drive is blamed) and the
+     * request is planned again.
+     */
+    bool bound;
+    bool stale;
+    MRDrive *planned[RAID_MAX_MEMBERS];
+    RaidMemberState planned_st[RAID_MAX_MEMBERS];
 } MRVdRun;
 
 typedef struct MRMemberIO {
@@ -73,12 +88,54 @@ static void mr_member_io_done(void *opaque, int ret)
     g_free(io);
 }
 
-/* The drive for @member's next I/O, remembered as where it went. */
+/* Remember the members as they are now, for the plan made from them. */
+static void mr_run_bind(MRVdRun *run)
+{
+    MRVirtualDisk *vd = run->vd;
+
+    for (uint32_t m = 0; m < vd->layout.members; m++) {
+        run->planned[m] = mr_member_drive(vd, m);
+        run->planned_st[m] = vd->st[m];
+    }
+    run->bound = true;
+    run->stale = false;
+}
+
+/* Is @member no longer what the plan saw (drive, state, rebuilt part)? */
+static bool mr_run_member_changed(MRVdRun *run, uint32_t member)
+{
+    const RaidMemberState *now = &run->vd->st[member];
+
+    return mr_member_drive(run->vd, member) != run->planned[member] ||
+           now->status != run->planned_st[member].status ||
+           now->rebuilt < run->planned_st[member].rebuilt;
+}
+
+static bool mr_run_changed(MRVdRun *run)
+{
+    for (uint32_t m = 0; m < run->vd->layout.members; m++) {
+        if (mr_run_member_changed(run, m)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * The drive for @member's next I/O, remembered as where it went; NULL
+ * (the I/O fails) when the member changed since the plan was made.
+ */
 static MRDrive *mr_run_member_drive(MRVdRun *run, uint32_t member)
 {
     MRDrive *d = mr_member_drive(run->vd, member);
 
     if (member < RAID_MAX_MEMBERS) {
+        if (run->bound && member < run->vd->layout.members &&
+            mr_run_member_changed(run, member)) {
+            trace_megaraid_array_member_stale(run->vd->idx, member);
+            run->stale = true;
+            return NULL;
+        }
         run->issued[member] = d;
     }
     return d;
@@ -281,9 +338,11 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
     int ret;
 
     vd->in_flight++;
+    /* (the caller planned under its row locks, without yielding since) */
+    mr_run_bind(&run);
     ret = mr_run(&run, plan);
     *res = run.res;
-    if (ret < 0 && run.res.failed_member != UINT32_MAX) {
+    if (ret < 0 && run.res.failed_member != UINT32_MAX && !run.stale) {
         MRDrive *d = mr_run_failed_drive(&run, run.res.failed_member);
 
         if (d && run.media_member != run.res.failed_member) {
@@ -303,6 +362,7 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
     uint32_t skip[RAID_MAX_MEMBERS];
     uint32_t nskip = 0;
     MRVdRun run = { .vd = vd, .qiov = qiov };
+    unsigned stale = 0;
     int ret;
 
     trace_megaraid_array_io(vd->idx, op, lba, sectors);
@@ -320,6 +380,7 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
         for (uint32_t i = 0; i < nskip; i++) {
             st[skip[i]].status = RAID_MEMBER_MISSING;
         }
+        mr_run_bind(&run);
         plan = raid_plan_request(&vd->layout, st, &rq, RAID_WRITE_AUTO);
         if (plan->error) {
             ret = plan->error;
@@ -330,7 +391,13 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
         if (plan->has_rows) {
             lock = mr_lock_rows(&run, plan);
         }
-        ret = mr_run(&run, plan);
+        if (lock && mr_run_changed(&run)) {
+            /* the members changed while the rows were awaited */
+            ret = -EIO;
+            run.stale = true;
+        } else {
+            ret = mr_run(&run, plan);
+        }
         if (lock) {
             raid_stripe_unlock(vd->locks, lock);
         }
@@ -338,8 +405,16 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
         if (ret == 0) {
             break;
         }
+        if (run.stale) {
+            /* planned on members that changed since: plan it again */
+            if (++stale > MR_VD_MAX_STALE) {
+                trace_megaraid_array_io_error(vd->idx, op, lba, ret);
+                break;
+            }
+            continue;
+        }
         if (run.res.failed_member == UINT32_MAX ||
-            attempt > vd->layout.members) {
+            attempt - stale > vd->layout.members) {
             trace_megaraid_array_io_error(vd->idx, op, lba, ret);
             break;
         }

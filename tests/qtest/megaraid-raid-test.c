@@ -374,32 +374,45 @@ static void test_rebuild_target_returns(void)
  * answering and the data stays intact.  Two rounds on the RAID 6, each
  * failing one member and pulling another.
  */
-static void test_pull_during_rebuild(void)
+/*
+ * Start the rig with every drive behind a throttle group of its own
+ * (@limit: the group's QEMU properties), so that member I/O stays in
+ * flight; @ctrl: controller properties.
+ */
+static MR *mr_start_throttled(Rig *r, const char *ctrl, const char *limit)
 {
-    g_autoptr(GString) objs = g_string_new(",rebuild-rate=1");
-    char *files[7];
-    Rig r;
+    g_autoptr(GString) args = g_string_new(ctrl);
+    char *files[MAX_DRIVES];
     MR *m;
 
-    rig_create(&r, 7, 4, 3, RAID_LEVEL_6);
-    /* every drive behind a throttle: 32 MiB/s, so a rebuild takes ~1 s */
-    for (int i = 0; i < 7; i++) {
-        g_string_append_printf(objs, " -object throttle-group,id=tg%d,"
-                               "x-bps-total=33554432", i);
+    for (int i = 0; i < r->n; i++) {
+        g_string_append_printf(args, " -object throttle-group,id=tg%d,%s",
+                               i, limit);
         /* (single quotes: libqtest starts QEMU through the shell) */
         files[i] = g_strdup_printf("'json:{\"file\":{"
                                    "\"driver\":\"throttle\",,"
                                    "\"throttle-group\":\"tg%d\",,"
                                    "\"file\":{\"driver\":\"file\",,"
                                    "\"filename\":\"%s\"}}}'", i,
-                                   r.path[i]);
+                                   r->path[i]);
         drive_file[i] = files[i];
     }
-    m = mr_start(&r, objs->str);
-    for (int i = 0; i < 7; i++) {
+    m = mr_start(r, args->str);
+    for (int i = 0; i < r->n; i++) {
         drive_file[i] = NULL;
         g_free(files[i]);
     }
+    return m;
+}
+
+static void test_pull_during_rebuild(void)
+{
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 7, 4, 3, RAID_LEVEL_6);
+    /* 32 MiB/s per drive: a rebuild takes about a second */
+    m = mr_start_throttled(&r, ",rebuild-rate=1", "x-bps-total=33554432");
     vd_write(m, 0, 2048, 81, false);
     qom_set_int(m, CTRL, "rebuild-rate", 100);
     fail_drive(m, 0);
@@ -413,6 +426,63 @@ static void test_pull_during_rebuild(void)
     mr_pump_events(m, 200);
     vd_check(m, 0, 1024, 81, false);
     vd_check(m, 1024, 512, 82, false);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/*
+ * A write planned while the member it reads was healthy, which waits for
+ * its row behind another write while that member fails and the hot
+ * spare (blank, not yet rebuilt there) takes its place, must not read
+ * the spare as if it held the data: it is planned again.  On a RAID 5
+ * of 4 (row 80: strip k on member k, parity on member 3), W1 rewrites
+ * the end of strip 0 and holds the row;
+ * W2, a write of the start of strip 2, plans a reconstruct-write that
+ * reads strip 1 from member 1; member 1 fails meanwhile.  Strip 1 must
+ * still read back (it was read as zeros from the spare, and the parity
+ * W2 wrote then lost it).  The drives are throttled to 256 KiB/s so that
+ * W1 is still in flight when the failure comes; the spare takes member 1
+ * before the metadata is written, and W1 completes while it is.
+ */
+static void test_stale_plan(void)
+{
+    enum { ROW = 80, RB = ROW * 3 * STRIP_SECTORS };
+    uint8_t w1[32 * 512], w2[64 * 512], cdb[10] = { 0x2A };
+    uint16_t tags[2];
+    int ok = 0;
+    Desc d;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    m = mr_start_throttled(&r, ",rebuild-rate=1", "x-bps-total=262144");
+    vd_write(m, RB, 3 * STRIP_SECTORS, 90, false);
+
+    pattern(w1, RB + 96, 32, 91);
+    qtest_bufwrite(m->qts, m->data, w1, sizeof(w1));
+    stl_be_p(cdb + 2, RB + 96);
+    stw_be_p(cdb + 7, 32);
+    tags[0] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(w1),
+                           m->data);
+    pattern(w2, RB + 2 * STRIP_SECTORS, 64, 92);
+    qtest_bufwrite(m->qts, m->data + sizeof(w1), w2, sizeof(w2));
+    stl_be_p(cdb + 2, RB + 2 * STRIP_SECTORS);
+    stw_be_p(cdb + 7, 64);
+    tags[1] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(w2),
+                           m->data + sizeof(w1));
+    fail_drive(m, 1);
+    for (int i = 0; i < 2; i++) {
+        g_assert_true(h_op_reply(m, &d, 30000));
+        ok += (d.tag == tags[0] || d.tag == tags[1]) &&
+              d.type == H_DT_SUCCESS;
+    }
+    g_assert_cmpint(ok, ==, 2);
+    assert_drive_state(m, 4, "rebuild");
+    vd_check(m, RB, 96, 90, false);
+    vd_check(m, RB + 96, 32, 91, false);
+    vd_check(m, RB + STRIP_SECTORS, STRIP_SECTORS, 90, false);
+    vd_check(m, RB + 2 * STRIP_SECTORS, 64, 92, false);
+    vd_check(m, RB + 2 * STRIP_SECTORS + 64, 64, 90, false);
     mr_stop(&r);
     rig_destroy(&r);
 }
@@ -1102,6 +1172,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/offline", test_offline);
     qtest_add_func("/megaraid-raid/pull-during-rebuild",
                    test_pull_during_rebuild);
+    qtest_add_func("/megaraid-raid/stale-plan", test_stale_plan);
     qtest_add_func("/megaraid-raid/error-burst", test_error_burst);
     qtest_add_func("/megaraid-raid/rebuild-target-returns",
                    test_rebuild_target_returns);
