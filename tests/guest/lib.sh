@@ -52,6 +52,21 @@ trim() {
     sed 's/^[[:space:]]*//; s/[[:space:]]*$//'
 }
 
+# md_stop DESC DEV: mdadm --stop DEV; retried for up to 5 s while md says
+# the array is still in use (a reader that just closed it, such as
+# e2fsck, can hold it a moment longer: "md: mdN still in use").
+md_stop() {
+    _i=0
+    until _out=$(mdadm --stop "$2" 2>&1); do
+        _i=$((_i + 1))
+        if [ $_i -ge 10 ]; then
+            echo "$_out" | tail -n 40
+            fail "$1: 'mdadm --stop $2' failed"
+        fi
+        sleep 0.5
+    done
+}
+
 # ---- modules and PCI drivers ----
 
 # need_modules MODULE...: loads modules the image holds but does not load

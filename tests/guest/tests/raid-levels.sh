@@ -130,6 +130,6 @@ for n in $MD; do
     assert_eq "content of $n under md ($md)" "$want" "$got"
     assert_cmd "ext4 on $n under md is clean" e2fsck -fn "$md"
     log "mdadm: $n ($md) holds what the guest wrote through megaraid-9600"
-    assert_cmd "stop $md" mdadm --stop "$md"
-    assert_cmd "stop container $n" mdadm --stop "/dev/md/${n}c"
+    md_stop "stop $md" "$md"
+    md_stop "stop container $n" "/dev/md/${n}c"
 done

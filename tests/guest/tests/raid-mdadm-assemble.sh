@@ -209,8 +209,8 @@ check() {
     _sum=$(sha256sum < "$_md" | cut -d' ' -f1)
     assert_eq "content of $_name ($_md, without members '$*')" "$refsum" "$_sum"
     log "$_name ($_level) read back identical without members '$*'"
-    assert_cmd "stop $_md" mdadm --stop "$_md"
-    assert_cmd "stop container $_name" mdadm --stop "/dev/md/${_name}c"
+    md_stop "stop $_md" "$_md"
+    md_stop "stop container $_name" "/dev/md/${_name}c"
 }
 
 check r0 raid0 2

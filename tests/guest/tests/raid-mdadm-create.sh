@@ -153,8 +153,8 @@ for set in $SETS; do
     echo 3 > /proc/sys/vm/drop_caches
     assert_eq "read back of $md" "$(head -c 8388608 "$ref" | sha256sum)" \
         "$(head -c 8388608 "$md" | sha256sum)"
-    assert_cmd "stop $md" mdadm --stop "$md"
-    assert_cmd "stop container $name" mdadm --stop "/dev/md/$name"
+    md_stop "stop $md" "$md"
+    md_stop "stop container $name" "/dev/md/$name"
     log "mdadm wrote RAID $level set $name"
 done
 sync
