@@ -27,7 +27,7 @@
 # Numbers only: it never fails on speed or memory; it fails when it could
 # not measure (QEMU refused the configuration, the disks never appeared).
 # BENCH_SCALE_QEMU_ARGS adds QEMU arguments to the guest runs (e.g.
-# "-trace megaraid_scsi_io -D /tmp/trace.log").
+# "-trace megaraid_9600_scsi_io -D /tmp/trace.log").
 #
 #   scripts/bench-scale.sh [--drives "0 16 64 272"] [--vds "0 1 16 64"]
 #                          [--kernel 6.12] [--mem MIB] [--size SIZE]

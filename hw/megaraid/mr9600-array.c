@@ -101,7 +101,7 @@ static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
     vd->unit->slot = h;         /* what the target's traces print */
     vd->host_state = mr9600_vd_state[mr_vd_cfg(vd)->state];
     s->handles[h] = vd->unit;
-    trace_megaraid_vd_handle(vd->idx, h);
+    trace_megaraid_9600_vd_handle(vd->idx, h);
     if (mr9600_can_notify(s)) {
         mr9600_device_page0(s, vd->unit, &pg);
         mr9600_send_event(s, MPI3_EVENT_DEVICE_ADDED, &pg, sizeof(pg));

@@ -431,8 +431,8 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
     uint64_t addr;
     uint32_t len;
 
-    trace_megaraid_config(req->page_type, req->page_number, req->action,
-                          page_address);
+    trace_megaraid_9600_config(req->page_type, req->page_number, req->action,
+                               page_address);
     if (!pg) {
         st = MPI3_IOCSTATUS_CONFIG_INVALID_PAGE;
         goto out;

@@ -48,7 +48,7 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
 
     assert(len % 4 == 0 && len <= sizeof(frame) - sizeof(*ev));
     if (!mr9600_event_enabled(s, event)) {
-        trace_megaraid_event_masked(event);
+        trace_megaraid_9600_event_masked(event);
         return;
     }
     s->change_count++;
@@ -59,7 +59,7 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
     ev->ioc_change_count = cpu_to_le16(s->change_count);
     ev->event_context = cpu_to_le32(s->change_count);
     memcpy(frame + sizeof(*ev), data, len);
-    trace_megaraid_event(event, s->change_count);
+    trace_megaraid_9600_event(event, s->change_count);
     mr9600_post_frame(s, 0, frame, sizeof(frame), NULL);
 }
 
@@ -83,7 +83,7 @@ void mr9600_send_visibility(MR9600State *s, MRDrive *d, bool hidden)
     ev.parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
     ev.dev_handle = cpu_to_le16(d->dev_handle);
     ev.wwid = cpu_to_le64(d->wwn);
-    trace_megaraid_device_visibility(d->dev_handle, hidden);
+    trace_megaraid_9600_device_visibility(d->dev_handle, hidden);
     mr9600_send_event(s, MPI3_EVENT_DEVICE_STATUS_CHANGE, &ev, sizeof(ev));
 }
 
@@ -97,7 +97,7 @@ static void mr9600_announce(MR9600State *s, MRDrive *d)
 
 void mr9600_port_enable(MR9600State *s, uint16_t host_tag)
 {
-    trace_megaraid_port_enable(host_tag);
+    trace_megaraid_9600_port_enable(host_tag);
     for (uint32_t h = 1; h < MR9600_MAX_DEV_HANDLE; h++) {
         if (s->handles[h]) {
             mr9600_announce(s, s->handles[h]);
@@ -112,12 +112,12 @@ uint16_t mr9600_remove_device(MR9600State *s, uint16_t handle)
 {
     if (handle >= MR9600_MAX_DEV_HANDLE || s->handles[handle] ||
         !s->handle_reserved[handle]) {
-        trace_megaraid_err_remove_device(handle);
+        trace_megaraid_9600_err_remove_device(handle);
         return handle < MR9600_MAX_DEV_HANDLE && s->handles[handle]
                ? MPI3_IOCSTATUS_INVALID_STATE : MPI3_IOCSTATUS_INVALID_FIELD;
     }
     s->handle_reserved[handle] = false;
-    trace_megaraid_handle_freed(handle);
+    trace_megaraid_9600_handle_freed(handle);
     return MPI3_IOCSTATUS_SUCCESS;
 }
 
@@ -175,7 +175,7 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     }
     d->dev_handle = h;
     s->handles[h] = d;
-    trace_megaraid_drive_plug(h, d->slot, d->iface, dev->hotplugged);
+    trace_megaraid_9600_drive_plug(h, d->slot, d->iface, dev->hotplugged);
     if (s->array.imported) {
         mr_array_drive_added(&s->array, d);
     }
@@ -220,7 +220,7 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     MRDrive *d = MEGARAID_DRIVE(dev);
     uint16_t h = d->dev_handle;
 
-    trace_megaraid_drive_unplug(h, d->slot);
+    trace_megaraid_9600_drive_unplug(h, d->slot);
     if (s->array.imported) {
         mr_array_drive_removed(&s->array, d);
     }

@@ -38,11 +38,11 @@ static void mr9600_fault_timer_cb(void *opaque)
     if (s->fault_save_until && now >= s->fault_save_until) {
         s->fault_save_until = 0;
         s->host_diag &= ~MPI3_HOST_DIAG_SAVE_IN_PROGRESS;
-        trace_megaraid_fault_save_done(s->fault);
+        trace_megaraid_9600_fault_save_done(s->fault);
     }
     if (s->fault_reset_at && now >= s->fault_reset_at) {
         s->fault_reset_at = 0;
-        trace_megaraid_fault_self_reset();
+        trace_megaraid_9600_fault_self_reset();
         mr9600_ioc_reset(s);
     }
     if (s->fault_save_until || s->fault_reset_at) {
@@ -74,8 +74,8 @@ bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
         return false;
     }
     s->fault_drop_replies--;
-    trace_megaraid_fault_reply_dropped(req_qid, host_tag,
-                                       s->fault_drop_replies);
+    trace_megaraid_9600_fault_reply_dropped(req_qid, host_tag,
+                                            s->fault_drop_replies);
     return true;
 }
 
@@ -126,7 +126,7 @@ static void mr9600_fault_set(Object *obj, const char *value, Error **errp)
                    "(code 0x%04x)", s->fault);
         return;
     }
-    trace_megaraid_fault_inject(words[0], words[1], words[2], words[3]);
+    trace_megaraid_9600_fault_inject(words[0], words[1], words[2], words[3]);
     mr9600_ioc_fault(s, words[0]);
     for (int i = 0; i < 3; i++) {
         s->fault_info[i] = words[i + 1];
@@ -164,7 +164,7 @@ static void mr9600_prepare_set(Object *obj, bool on, Error **errp)
         error_setg(errp, "megaraid-9600: a prepared reset is pending");
         return;
     }
-    trace_megaraid_fault_prepare_reset(s->prepare_reset_ms);
+    trace_megaraid_9600_fault_prepare_reset(s->prepare_reset_ms);
     mr9600_send_event(s, MPI3_EVENT_PREPARE_FOR_RESET, &ev, sizeof(ev));
     s->fault_reset_at = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
                         (int64_t)s->prepare_reset_ms * SCALE_MS;

@@ -34,7 +34,7 @@ void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
     if (ioc_status == MPI3_IOCSTATUS_SUCCESS) {
         mr9600_post_success(s, req_qid, tag);
     } else {
-        trace_megaraid_err_request(hdr->function, tag, ioc_status);
+        trace_megaraid_9600_err_request(hdr->function, tag, ioc_status);
         mr9600_post_status(s, req_qid, tag, ioc_status, 0);
     }
 }
@@ -50,7 +50,7 @@ bool mr9600_read_sge(MR9600State *s, const MPI3SGE *sge, uint64_t *addr,
     if (type != MPI3_SGE_FLAGS_TYPE_SIMPLE ||
         (sge->flags & MPI3_SGE_FLAGS_DLAS_MASK) || *len == 0 ||
         !mr9600_dma_ok(s, *addr, *len)) {
-        trace_megaraid_err_sge(sge->flags, *addr, *len);
+        trace_megaraid_9600_err_sge(sge->flags, *addr, *len);
         return false;
     }
     return true;
@@ -112,7 +112,7 @@ static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
     f.max_operational_reply_queues = cpu_to_le16(s->max_op_queues);
     f.shutdown_timeout = cpu_to_le16(mr9600_shutdown_timeout(s));
 
-    trace_megaraid_ioc_facts(len);
+    trace_megaraid_9600_ioc_facts(len);
     pci_dma_write(PCI_DEVICE(s), addr, &f, len);
     mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_SUCCESS);
 }
@@ -133,7 +133,7 @@ void mr9600_energy_pack_changed(MR9600State *s)
         return;
     }
     stw_le_p(ev + 4, mr9600_shutdown_timeout(s));
-    trace_megaraid_energy_pack_change(mr9600_shutdown_timeout(s));
+    trace_megaraid_9600_energy_pack_change(mr9600_shutdown_timeout(s));
     mr9600_send_event(s, MPI3_EVENT_ENERGY_PACK_CHANGE, ev, sizeof(ev));
 }
 
@@ -165,10 +165,11 @@ static void mr9600_ioc_init(MR9600State *s, const uint8_t *frame)
     const MPI3IOCInitRequest *req = (const void *)frame;
     uint16_t st = mr9600_check_ioc_init(s, req);
 
-    trace_megaraid_ioc_init(le32_to_cpu(req->mpi_version), req->hdr.msg_flags,
-                            le16_to_cpu(req->reply_free_queue_depth),
-                            le16_to_cpu(req->sense_buffer_free_queue_depth),
-                            le16_to_cpu(req->sense_buffer_length), st);
+    trace_megaraid_9600_ioc_init(
+        le32_to_cpu(req->mpi_version), req->hdr.msg_flags,
+        le16_to_cpu(req->reply_free_queue_depth),
+        le16_to_cpu(req->sense_buffer_free_queue_depth),
+        le16_to_cpu(req->sense_buffer_length), st);
     if (st == MPI3_IOCSTATUS_SUCCESS) {
         s->reply_free_base = le64_to_cpu(req->reply_free_queue_address);
         s->reply_free_depth = le16_to_cpu(req->reply_free_queue_depth);
@@ -221,8 +222,8 @@ static void mr9600_event_notification(MR9600State *s, const uint8_t *frame)
         s->event_masks[i] = le32_to_cpu(req->event_masks[i]);
     }
     s->events_enabled = true;
-    trace_megaraid_event_masks(s->event_masks[0], s->event_masks[1],
-                               s->event_masks[2], s->event_masks[3]);
+    trace_megaraid_9600_event_masks(s->event_masks[0], s->event_masks[1],
+                                    s->event_masks[2], s->event_masks[3]);
     mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_SUCCESS);
 }
 
@@ -234,7 +235,7 @@ static void mr9600_io_unit_control(MR9600State *s, const uint8_t *frame)
     uint16_t st = MPI3_IOCSTATUS_SUCCESS;
     uint64_t now;
 
-    trace_megaraid_io_unit_control(op, le16_to_cpu(req->param16[0]));
+    trace_megaraid_9600_io_unit_control(op, le16_to_cpu(req->param16[0]));
     switch (op) {
     case MPI3_CTRL_OP_UPDATE_TIMESTAMP:
         s->timestamp_ms = le64_to_cpu(req->param64[0]);
@@ -284,7 +285,8 @@ void mr9600_admin_request(MR9600State *s, const uint8_t *frame)
     const MPI3CreateQueueRequest *cq = (const void *)frame;
     uint16_t st;
 
-    trace_megaraid_admin_request(hdr->function, le16_to_cpu(hdr->host_tag));
+    trace_megaraid_9600_admin_request(hdr->function,
+                                      le16_to_cpu(hdr->host_tag));
     if (!s->initialized && !mr9600_allowed_before_init(hdr->function)) {
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_STATE);
         return;

@@ -40,7 +40,7 @@ static void mr9600_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
     mr9600_requests_cancel(s, h, true, 0, NULL);
     s->handles[h] = NULL;
     u->dev_handle = 0;
-    trace_megaraid_mgmt_vd_removed(vd->idx, h);
+    trace_megaraid_9600_mgmt_vd_removed(vd->idx, h);
     if (!s->port_enabled || !mr9600_ioc_ready(s) ||
         !mr9600_event_enabled(s, MPI3_EVENT_DEVICE_STATUS_CHANGE)) {
         return;                 /* the host never learns of it: free now */
@@ -92,7 +92,7 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)
 
     for (int i = MR9600_MGMT_RESERVED; i < MR9600_MGMT_COMMAND_SGL; i++) {
         if (frame[i]) {
-            trace_megaraid_err_mgmt_frame(i, frame[i]);
+            trace_megaraid_9600_err_mgmt_frame(i, frame[i]);
             mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
             return;
         }
@@ -100,7 +100,7 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)
     if (!mr9600_read_sge(s, cmd_sge, &cmd_addr, &cmd_len) ||
         !mr9600_read_sge(s, resp_sge, &resp_addr, &resp_len) ||
         resp_len < sizeof(MgmtReply)) {
-        trace_megaraid_err_mgmt_sgl(cmd_len, resp_len);
+        trace_megaraid_9600_err_mgmt_sgl(cmd_len, resp_len);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_SGL);
         return;
     }
@@ -109,13 +109,13 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)
     cmd = g_malloc(cmd_len);
     resp = g_malloc(resp_len);
     if (pci_dma_read(PCI_DEVICE(s), cmd_addr, cmd, cmd_len) != MEMTX_OK) {
-        trace_megaraid_err_mgmt_sgl(cmd_len, resp_len);
+        trace_megaraid_9600_err_mgmt_sgl(cmd_len, resp_len);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_SGL);
         return;
     }
     len = mr_mgmt_execute(mr9600_mgmt(s), cmd, cmd_len, resp, resp_len);
     if (pci_dma_write(PCI_DEVICE(s), resp_addr, resp, len) != MEMTX_OK) {
-        trace_megaraid_err_mgmt_sgl(cmd_len, resp_len);
+        trace_megaraid_9600_err_mgmt_sgl(cmd_len, resp_len);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_SGL);
         return;
     }

@@ -119,7 +119,7 @@ static void mr9600_pel_reply(MR9600State *s, uint16_t tag, uint8_t action,
     rep.action = action;
     rep.pe_log_status = cpu_to_le16(pel_status);
     rep.transfer_length = cpu_to_le32(xfer);
-    trace_megaraid_pel_reply(tag, action, pel_status, xfer);
+    trace_megaraid_9600_pel_reply(tag, action, pel_status, xfer);
     mr9600_post_frame(s, 0, &rep, sizeof(rep), NULL);
 }
 
@@ -134,7 +134,7 @@ static uint16_t mr9600_pel_buffer(MR9600State *s, const uint8_t *frame,
         return MPI3_IOCSTATUS_INVALID_SGL;
     }
     if (*len < min) {
-        trace_megaraid_err_pel_short(frame[0x0A], *len, min);
+        trace_megaraid_9600_err_pel_short(frame[0x0A], *len, min);
         return MPI3_IOCSTATUS_INVALID_FIELD;
     }
     return MPI3_IOCSTATUS_SUCCESS;
@@ -168,7 +168,7 @@ static void mr9600_pel_timeout(void *opaque)
     MR9600State *s = opaque;
 
     if (s->pel_wait_tag && mr9600_ioc_ready(s)) {
-        trace_megaraid_pel_wait_timeout(s->pel_wait_tag);
+        trace_megaraid_9600_pel_wait_timeout(s->pel_wait_tag);
         mr9600_pel_wait_done(s, MR9600_PEL_STATUS_NOT_FOUND);
     }
 }
@@ -187,7 +187,7 @@ static void mr9600_pel_notify(Notifier *n, void *data)
     }
     if (s->pel_wait_tag && e->seq >= s->pel_wait_seq &&
         mr9600_pel_match(e, s->pel_wait_locale, s->pel_wait_class)) {
-        trace_megaraid_pel_wait_done(s->pel_wait_tag, e->seq);
+        trace_megaraid_9600_pel_wait_done(s->pel_wait_tag, e->seq);
         mr9600_pel_wait_done(s, MPI3_PEL_STATUS_SUCCESS);
     }
     if (e->code == MR_EV_CV_STATE) {
@@ -243,7 +243,7 @@ static void mr9600_pel_get_log(MR9600State *s, const uint8_t *frame,
     uint16_t st;
 
     if (cls > MR9600_PEL_CLASS_MAX) {
-        trace_megaraid_err_pel_field(action, "class", cls);
+        trace_megaraid_9600_err_pel_field(action, "class", cls);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
         return;
     }
@@ -280,19 +280,19 @@ static void mr9600_pel_wait(MR9600State *s, const uint8_t *frame)
     MREvEntry e;
 
     if (s->pel_wait_tag) {
-        trace_megaraid_err_pel_field(MPI3_PEL_ACTION_WAIT, "second wait",
-                                     s->pel_wait_tag);
+        trace_megaraid_9600_err_pel_field(MPI3_PEL_ACTION_WAIT, "second wait",
+                                          s->pel_wait_tag);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_STATE);
         return;
     }
     if (cls > MR9600_PEL_CLASS_MAX) {
-        trace_megaraid_err_pel_field(MPI3_PEL_ACTION_WAIT, "class", cls);
+        trace_megaraid_9600_err_pel_field(MPI3_PEL_ACTION_WAIT, "class", cls);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
         return;
     }
     if (!hdr->host_tag) {
         /* 0 is the invalid host tag (and "no WAIT held" here) */
-        trace_megaraid_err_pel_field(MPI3_PEL_ACTION_WAIT, "host tag", 0);
+        trace_megaraid_9600_err_pel_field(MPI3_PEL_ACTION_WAIT, "host tag", 0);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
         return;
     }
@@ -300,12 +300,12 @@ static void mr9600_pel_wait(MR9600State *s, const uint8_t *frame)
     s->pel_wait_seq = ldl_le_p(frame + MR9600_PEL_REQ_SEQ);
     s->pel_wait_locale = lduw_le_p(frame + MR9600_PEL_REQ_LOCALE);
     s->pel_wait_class = cls;
-    trace_megaraid_pel_wait(s->pel_wait_tag, s->pel_wait_seq,
-                            s->pel_wait_locale, cls, wait_s);
+    trace_megaraid_9600_pel_wait(s->pel_wait_tag, s->pel_wait_seq,
+                                 s->pel_wait_locale, cls, wait_s);
     if (mr9600_pel_next(s->array.evlog, s->pel_wait_seq, s->pel_wait_locale,
                         cls, &e)) {
         /* already there: the host missed nothing, it is told at once */
-        trace_megaraid_pel_wait_done(s->pel_wait_tag, e.seq);
+        trace_megaraid_9600_pel_wait_done(s->pel_wait_tag, e.seq);
         mr9600_pel_wait_done(s, MPI3_PEL_STATUS_SUCCESS);
         return;
     }
@@ -320,7 +320,7 @@ static void mr9600_pel_abort(MR9600State *s, const uint8_t *frame)
     const MPI3RequestHeader *hdr = (const void *)frame;
     uint16_t victim = lduw_le_p(frame + MR9600_PEL_REQ_ABORT_TAG);
 
-    trace_megaraid_pel_abort(victim, s->pel_wait_tag);
+    trace_megaraid_9600_pel_abort(victim, s->pel_wait_tag);
     if (s->pel_wait_tag && victim == s->pel_wait_tag) {
         mr9600_pel_wait_done(s, MPI3_PEL_STATUS_ABORTED);
     }
@@ -355,7 +355,7 @@ void mr9600_pel_request(MR9600State *s, const uint8_t *frame)
     MREvLog *log = s->array.evlog;
     uint32_t seq;
 
-    trace_megaraid_pel(action, tag);
+    trace_megaraid_9600_pel(action, tag);
     switch (action) {
     case MPI3_PEL_ACTION_GET_SEQNUM:
         mr9600_pel_get_seqnum(s, frame);
@@ -374,8 +374,8 @@ void mr9600_pel_request(MR9600State *s, const uint8_t *frame)
         break;
     case MR9600_PEL_ACTION_MARK_CLEAR:
         if (frame[MR9600_PEL_REQ_SEQ] != 0) {
-            trace_megaraid_err_pel_field(action, "clear type",
-                                         frame[MR9600_PEL_REQ_SEQ]);
+            trace_megaraid_9600_err_pel_field(action, "clear type",
+                                              frame[MR9600_PEL_REQ_SEQ]);
             mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
             break;
         }
@@ -395,7 +395,7 @@ void mr9600_pel_request(MR9600State *s, const uint8_t *frame)
         mr9600_pel_print_strings(s, frame);
         break;
     default:
-        trace_megaraid_err_pel_field(action, "action", action);
+        trace_megaraid_9600_err_pel_field(action, "action", action);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_FIELD);
         break;
     }

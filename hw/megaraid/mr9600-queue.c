@@ -133,8 +133,8 @@ bool mr9600_admin_enable(MR9600State *s)
                        (uint64_t)nreq * MPI3_REQUEST_FRAME_SIZE) ||
         !mr9600_dma_ok(s, s->admin_reply_addr,
                        (uint64_t)nrep * MPI3_REPLY_DESCRIPTOR_SIZE)) {
-        trace_megaraid_err_admin_queue(nreq, nrep, s->admin_req_addr,
-                                       s->admin_reply_addr);
+        trace_megaraid_9600_err_admin_queue(nreq, nrep, s->admin_req_addr,
+                                            s->admin_reply_addr);
         return false;
     }
     mr9600_queue_clear(s, rq);
@@ -150,8 +150,8 @@ bool mr9600_admin_enable(MR9600State *s)
     pq->phase = true;
     pq->irq_enabled = true;
     pq->msix = 0;
-    trace_megaraid_admin_queue(nreq, nrep, s->admin_req_addr,
-                               s->admin_reply_addr);
+    trace_megaraid_9600_admin_queue(nreq, nrep, s->admin_req_addr,
+                                    s->admin_reply_addr);
     return true;
 }
 
@@ -189,7 +189,7 @@ static bool mr9600_pop_free(MR9600State *s, uint64_t base, uint32_t depth,
     *ci = (*ci + 1) % depth;
     a = le64_to_cpu(a);
     if (!mr9600_dma_ok(s, a, len)) {
-        trace_megaraid_err_free_entry(a);
+        trace_megaraid_9600_err_free_entry(a);
         return false;
     }
     *addr = a;
@@ -235,8 +235,8 @@ static void mr9600_msix_check_target(MR9600State *s, uint16_t vector)
         if (base != PCI_BAR_UNMAPPED &&
             !(pci->io_regions[i].type & PCI_BASE_ADDRESS_SPACE_IO) &&
             msg.address - base < pci->io_regions[i].size) {
-            trace_megaraid_ub_msix_self_write(vector, msg.address, msg.data,
-                                              i);
+            trace_megaraid_9600_ub_msix_self_write(vector, msg.address,
+                                                   msg.data, i);
             return;
         }
     }
@@ -295,15 +295,16 @@ static bool mr9600_try_post_guarded(MR9600State *s, MR9600Queue *q,
         mr9600_ioc_fault(s, MR9600_FAULT_QUEUE_DMA);
         return false;
     }
-    trace_megaraid_reply_post(q->id, q->pi, le16_to_cpu(desc.reply_flags),
-                              le16_to_cpu(p->desc.host_tag));
+    trace_megaraid_9600_reply_post(q->id, q->pi, le16_to_cpu(desc.reply_flags),
+                                   le16_to_cpu(p->desc.host_tag));
     q->pi++;
     if (q->pi == q->size) {
         q->pi = 0;
         q->phase = !q->phase;
     }
     if (q->irq_enabled) {
-        if (trace_event_get_state_backends(TRACE_MEGARAID_UB_MSIX_SELF_WRITE)) {
+        if (trace_event_get_state_backends(
+                TRACE_MEGARAID_9600_UB_MSIX_SELF_WRITE)) {
             mr9600_msix_check_target(s, q->msix);
         }
         msix_notify(pci, q->msix);
@@ -400,8 +401,8 @@ static void mr9600_post(MR9600State *s, MR9600PendingReply *p)
     MR9600TaskMgmt *tm = p->tm;
 
     if (!q || !mr9600_ioc_ready(s)) {
-        trace_megaraid_err_reply_dropped(p->req_qid,
-                                         le16_to_cpu(p->desc.host_tag));
+        trace_megaraid_9600_err_reply_dropped(p->req_qid,
+                                              le16_to_cpu(p->desc.host_tag));
         if (tm) {
             mr9600_tm_put(s, tm, false);
         }
@@ -423,7 +424,7 @@ static void mr9600_post(MR9600State *s, MR9600PendingReply *p)
         }
         return;
     }
-    trace_megaraid_reply_deferred(q->id, le16_to_cpu(p->desc.host_tag));
+    trace_megaraid_9600_reply_deferred(q->id, le16_to_cpu(p->desc.host_tag));
     p = g_memdup2(p, sizeof(*p));
     QTAILQ_INSERT_TAIL(&q->pending, p, next);
     q->npending++;
@@ -489,25 +490,25 @@ void mr9600_doorbell_write(MR9600State *s, hwaddr addr, uint32_t val)
     MR9600Queue *q;
 
     if (!mr9600_ioc_ready(s)) {
-        trace_megaraid_ub_doorbell_state(addr, val, s->ioc_status);
+        trace_megaraid_9600_ub_doorbell_state(addr, val, s->ioc_status);
         return;
     }
     if (qid >= mr9600_nqueues(s)) {
-        trace_megaraid_err_doorbell_queue(addr, qid);
+        trace_megaraid_9600_err_doorbell_queue(addr, qid);
         return;
     }
     q = is_ci ? &s->replyq[qid] : &s->reqq[qid];
     if (!q->created) {
-        trace_megaraid_err_doorbell_queue(addr, qid);
+        trace_megaraid_9600_err_doorbell_queue(addr, qid);
         return;
     }
     val &= 0xFFFF;
     if (val >= q->size) {
-        trace_megaraid_err_doorbell_index(qid, is_ci, val, q->size);
+        trace_megaraid_9600_err_doorbell_index(qid, is_ci, val, q->size);
         mr9600_ioc_fault(s, MR9600_FAULT_DOORBELL_RANGE);
         return;
     }
-    trace_megaraid_doorbell(qid, is_ci, val);
+    trace_megaraid_9600_doorbell(qid, is_ci, val);
     if (is_ci) {
         q->ci = val;
         mr9600_flush_pending(s, q);
@@ -524,11 +525,11 @@ void mr9600_doorbell_write(MR9600State *s, hwaddr addr, uint32_t val)
 static bool mr9600_free_index_ok(MR9600State *s, uint32_t val, uint32_t depth)
 {
     if (!mr9600_ioc_ready(s) || !s->initialized) {
-        trace_megaraid_ub_free_index_state(val);
+        trace_megaraid_9600_ub_free_index_state(val);
         return false;
     }
     if (val >= depth) {
-        trace_megaraid_err_free_index(val, depth);
+        trace_megaraid_9600_err_free_index(val, depth);
         mr9600_ioc_fault(s, MR9600_FAULT_FREE_QUEUE);
         return false;
     }
@@ -557,7 +558,7 @@ static bool mr9600_fetch(MR9600State *s, MR9600Queue *q, uint8_t *frame)
 {
     if (pci_dma_read(PCI_DEVICE(s), mr9600_entry_addr(q, q->ci), frame,
                      MPI3_REQUEST_FRAME_SIZE)) {
-        trace_megaraid_err_queue_dma(q->id, q->ci);
+        trace_megaraid_9600_err_queue_dma(q->id, q->ci);
         mr9600_ioc_fault(s, MR9600_FAULT_QUEUE_DMA);
         return false;
     }
@@ -604,7 +605,7 @@ void mr9600_process_queues(MR9600State *s)
             }
             if (!mr9600_request_available(s)) {
                 /* Resumed when a request completes. */
-                trace_megaraid_err_no_request_slot(i);
+                trace_megaraid_9600_err_no_request_slot(i);
                 break;
             }
             if (!mr9600_fetch(s, q, frame)) {
@@ -648,7 +649,7 @@ static uint16_t mr9600_queue_memory(MR9600State *s, MR9600Queue *q,
     for (uint32_t i = 0; i < q->nsegs; i++) {
         q->segs[i] = le64_to_cpu(q->segs[i]);
         if (!mr9600_dma_ok(s, q->segs[i], MPI3_QUEUE_SEGMENT_SIZE)) {
-            trace_megaraid_err_queue_segment(q->id, i, q->segs[i]);
+            trace_megaraid_9600_err_queue_segment(q->id, i, q->segs[i]);
             return MPI3_IOCSTATUS_INVALID_FIELD;
         }
     }
@@ -665,8 +666,8 @@ uint16_t mr9600_create_queue(MR9600State *s, const MPI3CreateQueueRequest *r,
     MR9600Queue *q;
     uint16_t st;
 
-    trace_megaraid_create_queue(reply, qid, size, arg, flags,
-                                le64_to_cpu(r->base_address));
+    trace_megaraid_9600_create_queue(reply, qid, size, arg, flags,
+                                     le64_to_cpu(r->base_address));
     if (qid == 0 || qid >= mr9600_nqueues(s)) {
         return MPI3_IOCSTATUS_INVALID_QUEUE_ID;
     }
@@ -711,7 +712,7 @@ uint16_t mr9600_delete_queue(MR9600State *s, uint16_t qid, bool reply)
     MR9600Queue *q;
     MR9600Request *r;
 
-    trace_megaraid_delete_queue(reply, qid);
+    trace_megaraid_9600_delete_queue(reply, qid);
     if (qid == 0 || qid >= mr9600_nqueues(s)) {
         return MPI3_IOCSTATUS_INVALID_QUEUE_ID;
     }

@@ -103,11 +103,11 @@ static uint16_t mr9600_build_sgl(MR9600State *s, const MPI3SCSIIORequest *req,
         uint32_t len = le32_to_cpu(e.length);
 
         if (++count > MR9600_MAX_SGES) {
-            trace_megaraid_err_sgl_too_long(count);
+            trace_megaraid_9600_err_sgl_too_long(count);
             return MPI3_IOCSTATUS_INVALID_SGL;
         }
         if (e.flags & MPI3_SGE_FLAGS_DLAS_MASK) {
-            trace_megaraid_err_sge(e.flags, addr, len);
+            trace_megaraid_9600_err_sge(e.flags, addr, len);
             return MPI3_IOCSTATUS_INVALID_SGL;
         }
         switch (e.flags & MPI3_SGE_FLAGS_TYPE_MASK) {
@@ -115,7 +115,7 @@ static uint16_t mr9600_build_sgl(MR9600State *s, const MPI3SCSIIORequest *req,
             len = MIN((uint64_t)len, data_len - total);
             if (len) {
                 if (!mr9600_dma_ok(s, addr, len)) {
-                    trace_megaraid_err_sge(e.flags, addr, len);
+                    trace_megaraid_9600_err_sge(e.flags, addr, len);
                     return MPI3_IOCSTATUS_INVALID_SGL;
                 }
                 qemu_sglist_add(sg, addr, len);
@@ -128,19 +128,19 @@ static uint16_t mr9600_build_sgl(MR9600State *s, const MPI3SCSIIORequest *req,
         case MPI3_SGE_FLAGS_TYPE_CHAIN:
         case MPI3_SGE_FLAGS_TYPE_LAST_CHAIN:
             if (depth == MR9600_MAX_CHAIN_DEPTH) {
-                trace_megaraid_err_sgl_chain_depth(depth);
+                trace_megaraid_9600_err_sgl_chain_depth(depth);
                 return MPI3_IOCSTATUS_INVALID_SGL;
             }
             for (uint32_t k = 0; k < depth; k++) {
                 if (visited[k] == addr) {
-                    trace_megaraid_err_sgl_chain_loop(addr);
+                    trace_megaraid_9600_err_sgl_chain_loop(addr);
                     return MPI3_IOCSTATUS_INVALID_SGL;
                 }
             }
             if (len == 0 || len % sizeof(MPI3SGE) ||
                 len > MR9600_MAX_SGES * sizeof(MPI3SGE) ||
                 !mr9600_dma_ok(s, addr, len)) {
-                trace_megaraid_err_sge(e.flags, addr, len);
+                trace_megaraid_9600_err_sge(e.flags, addr, len);
                 return MPI3_IOCSTATUS_INVALID_SGL;
             }
             visited[depth++] = addr;
@@ -155,12 +155,12 @@ static uint16_t mr9600_build_sgl(MR9600State *s, const MPI3SCSIIORequest *req,
             break;
         default:
             /* Bit buckets and EEDP elements: no PI is ever reported. */
-            trace_megaraid_err_sge(e.flags, addr, len);
+            trace_megaraid_9600_err_sge(e.flags, addr, len);
             return MPI3_IOCSTATUS_INVALID_SGL;
         }
     }
     if (total < data_len) {
-        trace_megaraid_err_sgl_short(total, data_len);
+        trace_megaraid_9600_err_sgl_short(total, data_len);
         return MPI3_IOCSTATUS_INVALID_SGL;
     }
     return MPI3_IOCSTATUS_SUCCESS;
@@ -173,9 +173,9 @@ static void mr9600_scsi_error(MR9600State *s, uint16_t qid,
 {
     MPI3SCSIIOReply rep = { 0 };
 
-    trace_megaraid_err_scsi_io(le16_to_cpu(req->hdr.host_tag),
-                               le16_to_cpu(req->hdr.function_dependent),
-                               ioc_status);
+    trace_megaraid_9600_err_scsi_io(le16_to_cpu(req->hdr.host_tag),
+                                    le16_to_cpu(req->hdr.function_dependent),
+                                    ioc_status);
     rep.hdr.host_tag = req->hdr.host_tag;
     rep.hdr.function = MPI3_FUNCTION_SCSI_IO;
     rep.hdr.ioc_status = cpu_to_le16(ioc_status);
@@ -197,8 +197,8 @@ static void mr9600_scsi_done(MRTargetReq *treq)
     uint8_t status = treq->status;
     uint16_t ioc_status;
 
-    trace_megaraid_scsi_io_done(tag, r->dev_handle, treq->status, xfer,
-                                sense_len);
+    trace_megaraid_9600_scsi_io_done(tag, r->dev_handle, treq->status, xfer,
+                                     sense_len);
     if (r->generation != s->generation) {
         /* The IOC was reset while this ran: no completion is posted. */
         mr9600_request_release(s, r);
@@ -252,11 +252,11 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
     uint16_t st;
 
     if (req->hdr.function != MPI3_FUNCTION_SCSI_IO) {
-        trace_megaraid_err_op_function(qid, req->hdr.function, tag);
+        trace_megaraid_9600_err_op_function(qid, req->hdr.function, tag);
         mr9600_post_status(s, qid, tag, MPI3_IOCSTATUS_INVALID_FUNCTION, 0);
         return;
     }
-    trace_megaraid_scsi_io(qid, tag, handle, req->cdb[0], dlen, flags);
+    trace_megaraid_9600_scsi_io(qid, tag, handle, req->cdb[0], dlen, flags);
     d = mr9600_drive_by_handle(s, handle);
     if (!d || d->in_array) {
         /* array members, spares and foreign drives take no host I/O */
@@ -377,8 +377,8 @@ void mr9600_tm_put(MR9600State *s, MR9600TaskMgmt *tm, bool posted)
         rep.hdr.ioc_status = cpu_to_le16(tm->ioc_status);
         rep.termination_count = cpu_to_le32(tm->termination_count);
         rep.response_data = cpu_to_le32(tm->response_code);
-        trace_megaraid_task_mgmt_done(tm->host_tag, tm->response_code,
-                                      tm->termination_count);
+        trace_megaraid_9600_task_mgmt_done(tm->host_tag, tm->response_code,
+                                           tm->termination_count);
         mr9600_post_frame(s, 0, &rep, sizeof(rep), NULL);
     }
     g_free(tm);
@@ -412,7 +412,8 @@ void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req)
     tm->generation = s->generation;
     tm->host_tag = le16_to_cpu(req->hdr.host_tag);
     tm->response_code = MPI3_SCSITASKMGMT_RSPCODE_TM_COMPLETE;
-    trace_megaraid_task_mgmt(tm->host_tag, handle, req->task_type, task_tag);
+    trace_megaraid_9600_task_mgmt(tm->host_tag, handle, req->task_type,
+                                  task_tag);
 
     if (!mr9600_drive_by_handle(s, handle) &&
         !(handle < MR9600_MAX_DEV_HANDLE && s->handle_reserved[handle])) {

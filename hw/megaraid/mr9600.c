@@ -88,7 +88,7 @@ void mr9600_ioc_fault(MR9600State *s, uint16_t code)
     if (s->ioc_status & MPI3_IOC_STATUS_FAULT) {
         return;
     }
-    trace_megaraid_err_ioc_fault(code);
+    trace_megaraid_9600_err_ioc_fault(code);
     s->ioc_status |= MPI3_IOC_STATUS_FAULT;
     s->fault = code;
     /* Nothing is processed or posted until a soft reset. */
@@ -122,7 +122,7 @@ static void mr9600_shutdown_flushed(void *opaque, int ret)
         MPI3_IOC_STATUS_SHUTDOWN_IN_PROGRESS) {
         s->ioc_status = (s->ioc_status & ~MPI3_IOC_STATUS_SHUTDOWN_MASK) |
                         MPI3_IOC_STATUS_SHUTDOWN_COMPLETE;
-        trace_megaraid_shutdown();
+        trace_megaraid_9600_shutdown();
         mr_ev_ctrl(&s->array, MR_EV_CTRL_SHUTDOWN, 1);
     }
 }
@@ -177,7 +177,7 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
     val = (val & ~MPI3_IOC_CONFIG_ENTRY_SIZES_MASK) |
           MPI3_IOC_CONFIG_ENTRY_SIZES;
     s->ioc_config = val;
-    trace_megaraid_ioc_config(old, val);
+    trace_megaraid_9600_ioc_config(old, val);
 
     if ((val & MPI3_IOC_CONFIG_SHUTDOWN_MASK) ==
         MPI3_IOC_CONFIG_SHUTDOWN_NORMAL &&
@@ -189,7 +189,7 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
     if (!(old & MPI3_IOC_CONFIG_ENABLE_IOC) &&
         (val & MPI3_IOC_CONFIG_ENABLE_IOC)) {
         if (s->ioc_status & (MPI3_IOC_STATUS_FAULT | MPI3_IOC_STATUS_READY)) {
-            trace_megaraid_ub_enable_in_state(s->ioc_status);
+            trace_megaraid_9600_ub_enable_in_state(s->ioc_status);
             return;
         }
         /* A new session: no shutdown is pending or reported. */
@@ -200,15 +200,15 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
             return;
         }
         s->ioc_status |= MPI3_IOC_STATUS_READY;
-        trace_megaraid_ioc_ready();
+        trace_megaraid_9600_ioc_ready();
     } else if ((old & MPI3_IOC_CONFIG_ENABLE_IOC) &&
                !(val & MPI3_IOC_CONFIG_ENABLE_IOC)) {
         if (s->ioc_status & MPI3_IOC_STATUS_FAULT) {
             /* Only a soft reset leaves FAULT. */
-            trace_megaraid_ub_mur_in_fault();
+            trace_megaraid_9600_ub_mur_in_fault();
             return;
         }
-        trace_megaraid_mur(s->scratchpad[0]);
+        trace_megaraid_9600_mur(s->scratchpad[0]);
         mr9600_ioc_reset(s);
         mr_ev_ctrl(&s->array, MR_EV_CTRL_RESET, 0);
     }
@@ -231,7 +231,7 @@ static void mr9600_write_sequence(MR9600State *s, uint32_t val)
     if (s->write_seq_state == ARRAY_SIZE(mr9600_diag_keys)) {
         s->write_seq_state = 0;
         s->host_diag |= MPI3_HOST_DIAG_WRITE_ENABLE;
-        trace_megaraid_diag_unlocked();
+        trace_megaraid_9600_diag_unlocked();
     }
 }
 
@@ -240,12 +240,12 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
     uint32_t action;
 
     if (!(s->host_diag & MPI3_HOST_DIAG_WRITE_ENABLE)) {
-        trace_megaraid_ub_host_diag_locked(val);
+        trace_megaraid_9600_ub_host_diag_locked(val);
         return;
     }
     action = (val & MPI3_HOST_DIAG_RESET_ACTION_MASK) >>
              MPI3_HOST_DIAG_RESET_ACTION_SHIFT;
-    trace_megaraid_host_diag(val, action, s->scratchpad[0]);
+    trace_megaraid_9600_host_diag(val, action, s->scratchpad[0]);
     switch (action) {
     case 0:
         break;
@@ -259,7 +259,7 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
         mr_ev_ctrl(&s->array, MR_EV_CTRL_RESET, 1);
         break;
     default:
-        trace_megaraid_ub_host_diag_action(action);
+        trace_megaraid_9600_ub_host_diag_action(action);
         break;
     }
 }
@@ -333,7 +333,7 @@ static uint64_t mr9600_mmio_read(void *opaque, hwaddr addr, unsigned size)
         /* Doorbells and reserved space read as zero. */
         break;
     }
-    trace_megaraid_mmio_read(addr, val);
+    trace_megaraid_9600_mmio_read(addr, val);
     return val;
 }
 
@@ -343,7 +343,7 @@ static void mr9600_mmio_write(void *opaque, hwaddr addr, uint64_t data,
     MR9600State *s = opaque;
     uint32_t val = data;
 
-    trace_megaraid_mmio_write(addr, val);
+    trace_megaraid_9600_mmio_write(addr, val);
     if (addr >= MPI3_REG_DOORBELL_BASE && addr < MPI3_REG_DOORBELL_END) {
         mr9600_doorbell_write(s, addr, val);
         return;
@@ -398,7 +398,7 @@ static void mr9600_mmio_write(void *opaque, hwaddr addr, uint64_t data,
         s->scratchpad[(addr - MPI3_REG_SCRATCHPAD0) / 4] = val;
         break;
     default:
-        trace_megaraid_ub_mmio_write(addr, val);
+        trace_megaraid_9600_ub_mmio_write(addr, val);
         break;
     }
 }

@@ -22,7 +22,7 @@
  *     QTEST_QEMU_BINARY=./qemu-system-x86_64 \
  *     tests/qtest/megaraid-fuzz-test --tap
  * A failing seed and batch are printed so that the run can be replayed;
- * MRSIM_FUZZ_QEMU_ARGS adds QEMU arguments (e.g. -trace 'megaraid_err_*').
+ * MRSIM_FUZZ_QEMU_ARGS adds QEMU arguments (e.g. -trace 'megaraid*_err_*').
  *
  * /megaraid-fuzz/corpus replays every qtest command stream (*.qtest) of
  * tests/qtest/megaraid-fuzz-corpus/ (or MRSIM_FUZZ_CORPUS) on a fresh
