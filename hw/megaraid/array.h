@@ -6,7 +6,8 @@
  * An MRArray holds the controller's RAID configuration (RaidConfig, read
  * from the DDF metadata on its drives), the drives that back each physical
  * drive entry, and one MRVirtualDisk per VD.  It runs core plans on the
- * drives' BlockBackends (array-io.c), caches VD writes (array-cache.c),
+ * drives' BlockBackends (array-member.c), takes the SCSI target's requests
+ * (array-vd.c), caches VD writes (array-cache.c),
  * runs rebuild, consistency check and background initialization as
  * coroutines (array-jobs.c) and keeps the metadata and the drive/VD states
  * (array.c).  It knows nothing of the host interface: the controller
@@ -199,7 +200,7 @@ RaidVd *mr_vd_cfg(MRVirtualDisk *vd);
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset);
 void mr_array_vd_props(MRVirtualDisk *vd);
 
-/* ---- array-io.c: the data path on the members' BlockBackends ---- */
+/* ---- array-member.c: a VD's I/O on the members' BlockBackends ---- */
 
 /*
  * Run a request on the VD's members, below the cache: plan, take the
@@ -214,6 +215,8 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
                                    RaidRunResult *res);
 /* Wait until the VD has no request in flight. */
 void mr_vd_drain(MRVirtualDisk *vd);
+
+/* ---- array-vd.c: the VD's entry points, above the cache ---- */
 
 /*
  * The SCSI target's entry points for a VD (byte offsets and lengths in

@@ -1,20 +1,24 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * megaraid-sim: the VD data path on the members' BlockBackends.
+ * megaraid-sim: a VD's I/O on its members' BlockBackends, below the
+ * controller cache.
  *
  * A request becomes a RAID-core plan (raid_plan_request) over the VD's
- * current member states; the plan's rows are locked (shared for reads,
- * exclusive for writes), and the plan runs with an executor whose member
- * reads and writes are blk_aio requests, all of a phase in flight at once.
- * A member that fails an I/O is failed in the configuration and the
- * request is planned again around it, so the guest sees no error while the
- * VD has redundancy left.  An injected media error on a read only makes
- * that request read around the member, as firmware recovers a read.
+ * current member states; the members the plan saw are bound to it, the
+ * plan's rows are locked (shared for reads, exclusive for writes), and the
+ * plan runs with an executor whose member reads and writes are blk_aio
+ * requests, all of a phase in flight at once.  A plan whose members
+ * changed while it waited or ran is stale: it is planned again, no drive
+ * blamed.  A member that fails an I/O is failed in the configuration
+ * (array.c) and the request is planned again around it, so the guest sees
+ * no error while the VD has redundancy left.  An injected media error on a
+ * read only makes that request read around the member, as firmware
+ * recovers a read.
  *
- * The SCSI target enters through mr_vd_co_* / mr_vd_aio_* (above the
- * controller cache, array-cache.c); the cache and the background jobs use
- * mr_vd_co_io() and mr_vd_co_run_plan() below it.
+ * The cache (array-cache*.c), an unmap from array-vd.c and the background
+ * jobs (array-jobs.c, mr_vd_co_run_plan: plans made under their own row
+ * locks) call in here; array.c drains it.
  */
 #include "qemu/osdep.h"
 #include "qemu/main-loop.h"
@@ -447,178 +451,4 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
 void mr_vd_drain(MRVirtualDisk *vd)
 {
     AIO_WAIT_WHILE_UNLOCKED(NULL, vd->in_flight > 0);
-}
-
-/* ---- entry points of the SCSI target ---- */
-
-static bool mr_vd_range(MRVirtualDisk *vd, int64_t offset, int64_t bytes,
-                        uint64_t *lba, uint64_t *sectors)
-{
-    if (offset < 0 || bytes < 0 || offset % RAID_SECTOR_SIZE ||
-        bytes % RAID_SECTOR_SIZE ||
-        (uint64_t)(offset + bytes) >
-        vd->layout.vd_sectors * RAID_SECTOR_SIZE) {
-        return false;
-    }
-    *lba = offset / RAID_SECTOR_SIZE;
-    *sectors = bytes / RAID_SECTOR_SIZE;
-    return true;
-}
-
-int coroutine_fn mr_vd_co_preadv(MRVirtualDisk *vd, int64_t offset,
-                                 int64_t bytes, QEMUIOVector *qiov)
-{
-    uint64_t lba, sectors;
-
-    if (!mr_vd_range(vd, offset, bytes, &lba, &sectors)) {
-        return -EINVAL;
-    }
-    if (!sectors) {
-        return 0;
-    }
-    return mr_cache_co_read(vd, lba, sectors, qiov);
-}
-
-int coroutine_fn mr_vd_co_pwritev(MRVirtualDisk *vd, int64_t offset,
-                                  int64_t bytes, QEMUIOVector *qiov,
-                                  bool fua)
-{
-    uint64_t lba, sectors;
-
-    if (!mr_vd_range(vd, offset, bytes, &lba, &sectors)) {
-        return -EINVAL;
-    }
-    if (!sectors) {
-        return 0;
-    }
-    return mr_cache_co_write(vd, lba, sectors, qiov, fua);
-}
-
-int coroutine_fn mr_vd_co_flush(MRVirtualDisk *vd)
-{
-    return mr_cache_co_flush(vd);
-}
-
-int coroutine_fn mr_vd_co_pdiscard(MRVirtualDisk *vd, int64_t offset,
-                                   int64_t bytes)
-{
-    uint64_t lba, sectors;
-    int ret;
-
-    if (!mr_vd_range(vd, offset, bytes, &lba, &sectors)) {
-        return -EINVAL;
-    }
-    if (!sectors) {
-        return 0;
-    }
-    ret = mr_cache_co_invalidate(vd, lba, sectors);
-    if (ret < 0) {
-        return ret;
-    }
-    return mr_vd_co_io(vd, RAID_OP_UNMAP, lba, sectors, NULL);
-}
-
-/* ---- AIO wrappers for the dma helpers ---- */
-
-typedef enum MRVdAioKind {
-    MR_VD_AIO_READ,
-    MR_VD_AIO_WRITE,
-    MR_VD_AIO_FLUSH,
-} MRVdAioKind;
-
-typedef struct MRVdAIOCB {
-    BlockAIOCB common;
-    MRVirtualDisk *vd;
-    MRVdAioKind kind;
-    int64_t offset;
-    QEMUIOVector *qiov;
-    bool fua;
-    bool returned;              /* the submitter has its pointer */
-    bool finished;
-    int ret;
-} MRVdAIOCB;
-
-static const AIOCBInfo mr_vd_aiocb_info = {
-    .aiocb_size = sizeof(MRVdAIOCB),
-};
-
-static void mr_vd_aio_complete(MRVdAIOCB *acb)
-{
-    acb->common.cb(acb->common.opaque, acb->ret);
-    qemu_aio_unref(acb);
-}
-
-static void mr_vd_aio_bh(void *opaque)
-{
-    mr_vd_aio_complete(opaque);
-}
-
-static void coroutine_fn mr_vd_aio_entry(void *opaque)
-{
-    MRVdAIOCB *acb = opaque;
-    int64_t bytes = acb->qiov ? acb->qiov->size : 0;
-
-    switch (acb->kind) {
-    case MR_VD_AIO_READ:
-        acb->ret = mr_vd_co_preadv(acb->vd, acb->offset, bytes, acb->qiov);
-        break;
-    case MR_VD_AIO_WRITE:
-        acb->ret = mr_vd_co_pwritev(acb->vd, acb->offset, bytes, acb->qiov,
-                                    acb->fua);
-        break;
-    case MR_VD_AIO_FLUSH:
-        acb->ret = mr_vd_co_flush(acb->vd);
-        break;
-    }
-    acb->finished = true;
-    if (acb->returned) {
-        mr_vd_aio_complete(acb);
-    }
-}
-
-static BlockAIOCB *mr_vd_aio_start(MRVirtualDisk *vd, MRVdAioKind kind,
-                                   int64_t offset, QEMUIOVector *qiov,
-                                   bool fua, BlockCompletionFunc *cb,
-                                   void *opaque)
-{
-    MRVdAIOCB *acb = qemu_aio_get(&mr_vd_aiocb_info, NULL, cb, opaque);
-    Coroutine *co;
-
-    acb->vd = vd;
-    acb->kind = kind;
-    acb->offset = offset;
-    acb->qiov = qiov;
-    acb->fua = fua;
-    acb->returned = false;
-    acb->finished = false;
-    co = qemu_coroutine_create(mr_vd_aio_entry, acb);
-    aio_co_enter(qemu_get_aio_context(), co);
-    acb->returned = true;
-    if (acb->finished) {
-        /* never call back before the submitter has the AIOCB */
-        aio_bh_schedule_oneshot(qemu_get_aio_context(), mr_vd_aio_bh, acb);
-    }
-    return &acb->common;
-}
-
-BlockAIOCB *mr_vd_aio_preadv(MRVirtualDisk *vd, int64_t offset,
-                             QEMUIOVector *qiov, BlockCompletionFunc *cb,
-                             void *opaque)
-{
-    return mr_vd_aio_start(vd, MR_VD_AIO_READ, offset, qiov, false, cb,
-                           opaque);
-}
-
-BlockAIOCB *mr_vd_aio_pwritev(MRVirtualDisk *vd, int64_t offset,
-                              QEMUIOVector *qiov, bool fua,
-                              BlockCompletionFunc *cb, void *opaque)
-{
-    return mr_vd_aio_start(vd, MR_VD_AIO_WRITE, offset, qiov, fua, cb,
-                           opaque);
-}
-
-BlockAIOCB *mr_vd_aio_flush(MRVirtualDisk *vd, BlockCompletionFunc *cb,
-                            void *opaque)
-{
-    return mr_vd_aio_start(vd, MR_VD_AIO_FLUSH, 0, NULL, false, cb, opaque);
 }
