@@ -497,7 +497,7 @@ bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,
 /* Zero the metadata area at the end of a drive: it is blank afterwards. */
 static bool mr_cfg_wipe(MRDrive *d, Error **errp)
 {
-    uint64_t bytes = d->num_blocks * d->block_size;
+    uint64_t bytes = d->unit.num_blocks * d->unit.block_size;
     uint64_t reserve = raid_reserve_sectors(bytes / RAID_SECTOR_SIZE) *
                        RAID_SECTOR_SIZE;
     int ret;

@@ -339,15 +339,15 @@ bool mr_drive_perf_realize(MRDrive *d, Error **errp)
                        "allowed: %s", d->perf_str, names);
             return false;
         }
-    } else if (d->media == MR_MEDIA_HDD) {
+    } else if (d->unit.media == MR_MEDIA_HDD) {
         p = mr_timing_hdd_profile();
     }
     if (!p) {
-        p = timing_drive_profile_default(mr_timing_iface(d->iface));
+        p = timing_drive_profile_default(mr_timing_iface(d->unit.iface));
     }
     d->perf = p;
     d->timing_idx = -1;
-    d->timing_next_lba = 0;
+    d->unit.timing_next_lba = 0;
     return true;
 }
 

@@ -113,7 +113,7 @@ void mr_timing_vd(MRTiming *t, MRVirtualDisk *vd, TimingVd *tv, int *drive)
 /* Modelled capacity of a drive: the property, else its profile's. */
 static uint64_t mr_timing_capacity(MRDrive *d)
 {
-    uint64_t real = d->num_blocks * d->block_size;
+    uint64_t real = d->unit.num_blocks * d->unit.block_size;
     uint64_t cap = d->modelled_capacity ? d->modelled_capacity :
                    d->perf ? d->perf->capacity : 0;
 
@@ -132,11 +132,11 @@ uint64_t mr_timing_vd_member_bytes(MRVirtualDisk *vd)
         MRDrive *d = pd >= 0 ? vd->array->pd_drive[pd] : NULL;
         double r;
 
-        if (!d || !d->num_blocks) {
+        if (!d || !d->unit.num_blocks) {
             continue;
         }
         r = (double)mr_timing_capacity(d) /
-            ((double)d->num_blocks * d->block_size);
+            ((double)d->unit.num_blocks * d->unit.block_size);
         if (ratio == 0 || r < ratio) {
             ratio = r;
         }
@@ -147,8 +147,8 @@ uint64_t mr_timing_vd_member_bytes(MRVirtualDisk *vd)
 uint64_t mr_timing_request(MRTiming *t, MRTargetReq *req, int op,
                            uint64_t arrival)
 {
-    MRDrive *d = req->drive;
-    MRVirtualDisk *vd = d->vd;
+    MRUnit *u = req->unit;
+    MRVirtualDisk *vd = u->vd;
     TimingDriveIo io[MR_TIMING_MAX_IO];
     int drive[RAID_MAX_MEMBERS];
     TimingVd tv;
@@ -158,12 +158,12 @@ uint64_t mr_timing_request(MRTiming *t, MRTargetReq *req, int op,
     };
 
     if (op == TIMING_OP_READ || op == TIMING_OP_WRITE) {
-        tr.bytes = (uint64_t)req->nblocks * d->block_size;
-        tr.sequential = req->lba == d->timing_next_lba;
-        d->timing_next_lba = req->lba + req->nblocks;
+        tr.bytes = (uint64_t)req->nblocks * u->block_size;
+        tr.sequential = req->lba == u->timing_next_lba;
+        u->timing_next_lba = req->lba + req->nblocks;
     }
     if (!vd) {
-        tr.jbod_drive = mr_timing_drive(t, d);
+        tr.jbod_drive = mr_timing_drive(t, u->drive);
         if (tr.jbod_drive < 0) {
             return arrival;
         }
@@ -177,7 +177,7 @@ uint64_t mr_timing_request(MRTiming *t, MRTargetReq *req, int op,
     if (tr.bytes) {
         RaidRequest rq = {
             .op = op == TIMING_OP_READ ? RAID_OP_READ : RAID_OP_WRITE,
-            .lba = req->lba * (d->block_size / RAID_SECTOR_SIZE),
+            .lba = req->lba * (u->block_size / RAID_SECTOR_SIZE),
             .sectors = tr.bytes / RAID_SECTOR_SIZE,
         };
         RaidPlan *plan = raid_plan_request(&vd->layout, vd->st, &rq,

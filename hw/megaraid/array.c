@@ -102,7 +102,7 @@ DdfDriveIO mr_ddf_io(MRDrive *d)
         .write = mr_ddf_write,
         .flush = mr_ddf_flush,
         .opaque = d,
-        .bytes = d->num_blocks * d->block_size,
+        .bytes = d->unit.num_blocks * d->unit.block_size,
     };
 }
 
@@ -112,8 +112,8 @@ static void mr_drive_guid(MRDrive *d, uint8_t guid[RAID_GUID_LEN])
     char tail[17];
 
     memset(guid, ' ', RAID_GUID_LEN);
-    memcpy(guid, d->vendor, MIN(strlen(d->vendor), 8));
-    snprintf(tail, sizeof(tail), "%016" PRIx64, d->wwn);
+    memcpy(guid, d->unit.vendor, MIN(strlen(d->unit.vendor), 8));
+    snprintf(tail, sizeof(tail), "%016" PRIx64, d->unit.wwn);
     memcpy(guid + 8, tail, 16);
 }
 
@@ -217,7 +217,7 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
 {
     MRArray *a = vd->array;
     RaidVd *v = mr_vd_cfg(vd);
-    MRDrive *u = MEGARAID_DRIVE(object_new(TYPE_MEGARAID_DRIVE));
+    MRUnit *u = &vd->unit;
     uint32_t bs = 512, pbs = 512, crc = 0;
     bool ssd = true, discard = true;
 
@@ -228,15 +228,16 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
         if (!d) {
             continue;
         }
-        bs = MAX(bs, d->block_size);
-        pbs = MAX(pbs, d->phys_block_size);
-        ssd &= d->media == MR_MEDIA_SSD;
-        discard &= d->discard;
+        bs = MAX(bs, d->unit.block_size);
+        pbs = MAX(pbs, d->unit.phys_block_size);
+        ssd &= d->unit.media == MR_MEDIA_SSD;
+        discard &= d->unit.discard;
     }
     for (int i = 0; i < RAID_GUID_LEN; i++) {
         crc = crc * 31 + v->guid[i];
     }
     u->vd = vd;
+    u->drive = NULL;
     u->iface = MR_IF_SAS;
     u->media = ssd ? MR_MEDIA_SSD : MR_MEDIA_HDD;
     u->rotation_rate = ssd ? 1 : 7200;
@@ -271,7 +272,14 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
     u->ts.default_wce = u->ts.wce;
     u->ts.mrie = 6;
     u->ts.realized_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
-    vd->unit = u;
+}
+
+static void mr_vd_unit_free(MRVirtualDisk *vd)
+{
+    g_free(vd->unit.vendor);
+    g_free(vd->unit.model);
+    g_free(vd->unit.serial);
+    g_free(vd->unit.firmware);
 }
 
 /* Member states and drives of a VD, from the configuration. */
@@ -323,7 +331,7 @@ void mr_vd_free(MRVirtualDisk *vd)
     mr_vd_drain(vd);
     mr_cache_vd_cleanup(vd);
     raid_stripe_locks_free(vd->locks);
-    object_unref(OBJECT(vd->unit));
+    mr_vd_unit_free(vd);
     g_free(vd);
 }
 
@@ -345,7 +353,7 @@ void mr_array_refresh(MRArray *a)
         }
         mr_vd_sync(vd);
         /* the caching mode page shows the controller cache's policy */
-        vd->unit->ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+        vd->unit.ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
         trace_megaraid_array_vd_state(i, raid_vd_state_name(before[i]),
                 raid_vd_state_name(mr_vd_cfg(vd)->state));
         if (a->ops->vd_changed) {
@@ -484,7 +492,8 @@ void mr_array_drive_removed(MRArray *a, MRDrive *d)
 static int mr_array_add_blank(MRArray *a, MRDrive *d)
 {
     uint8_t guid[RAID_GUID_LEN];
-    uint64_t sectors = d->num_blocks * d->block_size / RAID_SECTOR_SIZE;
+    uint64_t sectors = d->unit.num_blocks * d->unit.block_size /
+                       RAID_SECTOR_SIZE;
     GError *err = NULL;
     int pd;
 
@@ -649,7 +658,7 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
         MRDrive *d = drives->pdata[i];
         DdfDriveIO io = mr_ddf_io(d);
 
-        sectors[i] = d->num_blocks * d->block_size / RAID_SECTOR_SIZE;
+        sectors[i] = d->unit.num_blocks * d->unit.block_size / RAID_SECTOR_SIZE;
         pd_of[i] = -1;
         if (ddf_drive_read(&io, &reads[i], &err)) {
             metas[i] = reads[i].meta;

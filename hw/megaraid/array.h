@@ -64,11 +64,12 @@ struct MRVirtualDisk {
     int member_pd[RAID_MAX_MEMBERS];    /* PD index per member, -1 absent */
     RaidStripeLocks *locks;
     /*
-     * The SCSI target's view of the VD: an MRDrive that is never realized
-     * and sits on no bus; unit->vd points back here.
+     * The SCSI logical unit the VD presents (unit.h), made with the VD;
+     * unit.vd points back here, unit.drive is NULL.
      */
-    MRDrive *unit;
+    MRUnit unit;
     uint32_t in_flight;         /* data-path requests (drain, pull) */
+    uint16_t dev_handle;        /* the host interface's handle, 0: none */
     int host_state;             /* VD state last told to the host */
     MRVdCache *cache;           /* array-cache.c, NULL: none */
     /* array-jobs.c */
@@ -190,6 +191,14 @@ DdfDriveIO mr_ddf_io(MRDrive *d);
 /* Effective write policy of a VD (cache policy and CacheVault). */
 MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
 RaidVd *mr_vd_cfg(MRVirtualDisk *vd);
+/*
+ * The device handle the host interface gave a logical unit: the drive's
+ * (MRDrive.dev_handle) or the VD's (MRVirtualDisk.dev_handle); 0: none.
+ */
+static inline uint16_t mr_unit_dev_handle(const MRUnit *u)
+{
+    return u->drive ? u->drive->dev_handle : u->vd->dev_handle;
+}
 /*
  * array-props.c: the controller's runtime QOM properties of the array
  * (cachevault, rebuild-rate, cache-dirty-bytes, journal-records, ...),

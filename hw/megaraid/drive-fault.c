@@ -24,7 +24,7 @@
 
 static void mr_fault_unhold(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRDrive *d = req->unit->drive;
 
     g_queue_remove(&d->fault_held, req);
     req->fault_held = false;
@@ -36,7 +36,7 @@ static void mr_fault_delay_expired(void *opaque)
     MRTargetReq *req = opaque;
 
     mr_fault_unhold(req);
-    trace_megaraid_drive_fault_release(req->drive->slot, req->cdb[0]);
+    trace_megaraid_drive_fault_release(req->unit->slot, req->cdb[0]);
     mr_target_execute(req);
 }
 
@@ -46,8 +46,11 @@ static void mr_fault_delay_expired(void *opaque)
  */
 bool mr_drive_fault_submit(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRDrive *d = req->unit->drive;
 
+    if (!d) {
+        return false;           /* a VD's unit */
+    }
     if (d->fault_status_count) {
         d->fault_status_count--;
         trace_megaraid_drive_fault_status(d->slot, req->cdb[0],
@@ -92,7 +95,7 @@ bool mr_drive_fault_cancel(MRTargetReq *req)
     }
     timer_del(&req->hold_timer);
     mr_fault_unhold(req);
-    trace_megaraid_drive_fault_abort(req->drive->slot, req->cdb[0]);
+    trace_megaraid_drive_fault_abort(req->unit->slot, req->cdb[0]);
     mr_target_aborted(req);
     return true;
 }

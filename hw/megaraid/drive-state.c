@@ -25,8 +25,8 @@ static MRArray *mr_drive_array(MRDrive *d)
 bool mr_drive_media_error(MRDrive *d, uint64_t offset, uint64_t bytes,
                           uint64_t *bad_lba)
 {
-    uint64_t first = offset / d->block_size;
-    uint64_t end = DIV_ROUND_UP(offset + bytes, d->block_size);
+    uint64_t first = offset / d->unit.block_size;
+    uint64_t end = DIV_ROUND_UP(offset + bytes, d->unit.block_size);
 
     for (uint32_t i = 0; i < d->n_media_errors; i++) {
         const MRMediaError *e = &d->media_errors[i];
@@ -43,8 +43,8 @@ bool mr_drive_media_error(MRDrive *d, uint64_t offset, uint64_t bytes,
 /* A write over a bad range reallocates those blocks: they read again. */
 void mr_drive_media_rewritten(MRDrive *d, uint64_t offset, uint64_t bytes)
 {
-    uint64_t first = DIV_ROUND_UP(offset, d->block_size);
-    uint64_t end = (offset + bytes) / d->block_size;
+    uint64_t first = DIV_ROUND_UP(offset, d->unit.block_size);
+    uint64_t end = (offset + bytes) / d->unit.block_size;
     MRMediaError keep[MR_MAX_MEDIA_ERRORS * 2];
     uint32_t n = 0;
 
@@ -108,10 +108,10 @@ static void mr_drive_set_media_error(Object *obj, const char *value,
         }
     }
     if (DEVICE(d)->realized &&
-        (lba >= d->num_blocks || count > d->num_blocks - lba)) {
+        (lba >= d->unit.num_blocks || count > d->unit.num_blocks - lba)) {
         error_setg(errp, "megaraid-drive: media-error %" PRIu64 "+%" PRIu64
                    " is beyond the drive's %" PRIu64 " blocks", lba, count,
-                   d->num_blocks);
+                   d->unit.num_blocks);
         return;
     }
     if (d->n_media_errors == MR_MAX_MEDIA_ERRORS) {

@@ -94,30 +94,30 @@ static void mr_drive_defaults(MRDrive *d, const MRDriveProfile *p)
 {
     uint32_t seed = mr_drive_seed(d);
 
-    if (!d->vendor) {
-        d->vendor = g_strdup(p->vendor);
+    if (!d->unit.vendor) {
+        d->unit.vendor = g_strdup(p->vendor);
     }
-    if (!d->model) {
-        d->model = g_strdup(p->model);
+    if (!d->unit.model) {
+        d->unit.model = g_strdup(p->model);
     }
-    if (!d->firmware) {
-        d->firmware = g_strdup(p->firmware);
+    if (!d->unit.firmware) {
+        d->unit.firmware = g_strdup(p->firmware);
     }
-    if (!d->serial) {
+    if (!d->unit.serial) {
         uint32_t mask = p->serial_digits >= 8 ? UINT32_MAX :
                         (1u << (4 * p->serial_digits)) - 1;
 
-        d->serial = g_strdup_printf("%s%0*X%s", p->serial_prefix,
+        d->unit.serial = g_strdup_printf("%s%0*X%s", p->serial_prefix,
                                     p->serial_digits, seed & mask,
                                     p->serial_suffix);
     }
-    if (!d->wwn) {
+    if (!d->unit.wwn) {
         /* NAA 5, the vendor's OUI, 36 bits from the bay, ports at +1..3 */
-        d->wwn = (5ULL << 60) | ((uint64_t)p->oui << 36) |
+        d->unit.wwn = (5ULL << 60) | ((uint64_t)p->oui << 36) |
                  (((uint64_t)seed << 4) & 0xffffffff0ULL);
     }
-    if (!d->rotation_rate) {
-        d->rotation_rate = p->rotation_rate;
+    if (!d->unit.rotation_rate) {
+        d->unit.rotation_rate = p->rotation_rate;
     }
 }
 
@@ -158,21 +158,21 @@ static bool mr_drive_check_bus(MRDrive *d, Error **errp)
         if (!o || o == d || !DEVICE(o)->realized) {
             continue;
         }
-        if (o->iface == MR_IF_NVME) {
+        if (o->unit.iface == MR_IF_NVME) {
             nvme++;
         } else {
             other++;
         }
     }
-    if (d->iface == MR_IF_NVME && nvme >= MR_MAX_NVME_DRIVES) {
+    if (d->unit.iface == MR_IF_NVME && nvme >= MR_MAX_NVME_DRIVES) {
         error_setg(errp, "megaraid-drive: interface=nvme: the controller "
                    "takes at most %d NVMe drives", MR_MAX_NVME_DRIVES);
         return false;
     }
-    if (d->iface != MR_IF_NVME && other >= MR_MAX_SAS_SATA_DRIVES) {
+    if (d->unit.iface != MR_IF_NVME && other >= MR_MAX_SAS_SATA_DRIVES) {
         error_setg(errp, "megaraid-drive: interface=%s: the controller "
                    "takes at most %d SAS/SATA drives",
-                   mr_if_names[d->iface], MR_MAX_SAS_SATA_DRIVES);
+                   mr_if_names[d->unit.iface], MR_MAX_SAS_SATA_DRIVES);
         return false;
     }
     if (d->slot != MR_SLOT_AUTO) {
@@ -258,12 +258,13 @@ static bool mr_drive_init_blk(MRDrive *d, Error **errp)
                    "less than the 1 MiB minimum", blk_name(blk), len);
         return false;
     }
-    d->block_size = d->conf.logical_block_size;
-    d->phys_block_size = MAX(d->conf.physical_block_size, d->block_size);
-    d->num_blocks = len / d->block_size;
-    d->read_only = !blk_is_writable(blk);
-    d->discard = d->media == MR_MEDIA_SSD &&
-                 (blk_get_flags(blk) & BDRV_O_UNMAP);
+    d->unit.block_size = d->conf.logical_block_size;
+    d->unit.phys_block_size = MAX(d->conf.physical_block_size,
+                                  d->unit.block_size);
+    d->unit.num_blocks = len / d->unit.block_size;
+    d->unit.read_only = !blk_is_writable(blk);
+    d->unit.discard = d->unit.media == MR_MEDIA_SSD &&
+                      (blk_get_flags(blk) & BDRV_O_UNMAP);
     return true;
 }
 
@@ -278,17 +279,17 @@ static void mr_drive_realize(DeviceState *dev, Error **errp)
                        MR_IF_NVME, &v, errp)) {
         return;
     }
-    d->iface = v;
+    d->unit.iface = v;
     if (!mr_parse_enum("media", d->media_str, media_names, 2, MR_MEDIA_SSD,
                        &v, errp)) {
         return;
     }
-    d->media = v;
-    p = mr_drive_profile(d->iface, d->media);
+    d->unit.media = v;
+    p = mr_drive_profile(d->unit.iface, d->unit.media);
     if (!p) {
         error_setg(errp, "megaraid-drive: media=%s is not offered with "
-                   "interface=%s", media_names[d->media],
-                   mr_if_names[d->iface]);
+                   "interface=%s", media_names[d->unit.media],
+                   mr_if_names[d->unit.iface]);
         return;
     }
     if (d->enclosure > MR_MAX_ENCLOSURE) {
@@ -300,19 +301,19 @@ static void mr_drive_realize(DeviceState *dev, Error **errp)
         return;
     }
     mr_drive_defaults(d, p);
-    if (!mr_check_ident("vendor", d->vendor, 8, errp) ||
-        !mr_check_ident("model", d->model,
-                        d->iface == MR_IF_SAS ? 16 : 40, errp) ||
-        !mr_check_ident("serial", d->serial, 20, errp) ||
-        !mr_check_ident("firmware", d->firmware,
-                        d->iface == MR_IF_SAS ? 4 : 8, errp)) {
+    if (!mr_check_ident("vendor", d->unit.vendor, 8, errp) ||
+        !mr_check_ident("model", d->unit.model,
+                        d->unit.iface == MR_IF_SAS ? 16 : 40, errp) ||
+        !mr_check_ident("serial", d->unit.serial, 20, errp) ||
+        !mr_check_ident("firmware", d->unit.firmware,
+                        d->unit.iface == MR_IF_SAS ? 4 : 8, errp)) {
         return;
     }
-    if (d->rotation_rate != 1 &&
-        (d->rotation_rate < 0x401 || d->rotation_rate > 0xfffe)) {
+    if (d->unit.rotation_rate != 1 &&
+        (d->unit.rotation_rate < 0x401 || d->unit.rotation_rate > 0xfffe)) {
         error_setg(errp, "megaraid-drive: rotation_rate=%u is not valid "
                    "(1 for non-rotating, or 1025 to 65534 rpm)",
-                   d->rotation_rate);
+                   d->unit.rotation_rate);
         return;
     }
 
@@ -320,16 +321,21 @@ static void mr_drive_realize(DeviceState *dev, Error **errp)
         return;
     }
 
-    memset(&d->ts, 0, sizeof(d->ts));
-    d->ts.wce = blk_enable_write_cache(d->conf.blk);
-    d->ts.saved_wce = d->ts.wce;
-    d->ts.default_wce = d->ts.wce;
-    d->ts.mrie = 6;
-    d->ts.realized_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+    /* the drive's logical unit: identity and geometry are set above */
+    d->unit.drive = d;
+    d->unit.vd = NULL;
+    d->unit.slot = d->slot;
+    memset(&d->unit.ts, 0, sizeof(d->unit.ts));
+    d->unit.ts.wce = blk_enable_write_cache(d->conf.blk);
+    d->unit.ts.saved_wce = d->unit.ts.wce;
+    d->unit.ts.default_wce = d->unit.ts.wce;
+    d->unit.ts.mrie = 6;
+    d->unit.ts.realized_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
 
     trace_megaraid_drive_realize(d->enclosure, d->slot,
-                                 mr_if_names[d->iface], d->num_blocks,
-                                 d->block_size, d->discard);
+                                 mr_if_names[d->unit.iface],
+                                 d->unit.num_blocks, d->unit.block_size,
+                                 d->unit.discard);
 }
 
 static void mr_drive_unrealize(DeviceState *dev)
@@ -348,12 +354,12 @@ static const Property mr_drive_props[] = {
     DEFINE_PROP_UINT32("enclosure", MRDrive, enclosure, 0),
     DEFINE_PROP_STRING("interface", MRDrive, interface_str),
     DEFINE_PROP_STRING("media", MRDrive, media_str),
-    DEFINE_PROP_STRING("vendor", MRDrive, vendor),
-    DEFINE_PROP_STRING("model", MRDrive, model),
-    DEFINE_PROP_STRING("serial", MRDrive, serial),
-    DEFINE_PROP_STRING("firmware", MRDrive, firmware),
-    DEFINE_PROP_UINT64("wwn", MRDrive, wwn, 0),
-    DEFINE_PROP_UINT32("rotation_rate", MRDrive, rotation_rate, 0),
+    DEFINE_PROP_STRING("vendor", MRDrive, unit.vendor),
+    DEFINE_PROP_STRING("model", MRDrive, unit.model),
+    DEFINE_PROP_STRING("serial", MRDrive, unit.serial),
+    DEFINE_PROP_STRING("firmware", MRDrive, unit.firmware),
+    DEFINE_PROP_UINT64("wwn", MRDrive, unit.wwn, 0),
+    DEFINE_PROP_UINT32("rotation_rate", MRDrive, unit.rotation_rate, 0),
     DEFINE_PROP_STRING("perf-profile", MRDrive, perf_str),
     DEFINE_PROP_SIZE("modelled-capacity", MRDrive, modelled_capacity, 0),
 };

@@ -148,13 +148,13 @@ void mgmt_fill_pd_entry(MRArray *a, MRDrive *d, MgmtPdEntry *e)
     e->enclosure = cpu_to_le16(d->enclosure);
     e->slot = cpu_to_le16(d->slot);
     e->state = mgmt_pd_state(a, d);
-    e->interface = d->iface == MR_IF_NVME ? MGMT_IF_NVME :
-                   d->iface == MR_IF_SAS ? MGMT_IF_SAS : MGMT_IF_SATA;
-    e->media = d->media == MR_MEDIA_HDD ? MGMT_MEDIA_HDD : MGMT_MEDIA_SSD;
+    e->interface = d->unit.iface == MR_IF_NVME ? MGMT_IF_NVME :
+                   d->unit.iface == MR_IF_SAS ? MGMT_IF_SAS : MGMT_IF_SATA;
+    e->media = d->unit.media == MR_MEDIA_HDD ? MGMT_MEDIA_HDD : MGMT_MEDIA_SSD;
     e->dg = cpu_to_le16(MGMT_NONE16);
     e->spare_dg = cpu_to_le16(MGMT_NONE16);
-    e->block_size = cpu_to_le32(d->block_size);
-    e->blocks = cpu_to_le64(d->num_blocks);
+    e->block_size = cpu_to_le32(d->unit.block_size);
+    e->blocks = cpu_to_le64(d->unit.num_blocks);
     if (!d->in_array) {
         e->flags |= MGMT_PD_F_EXPOSED;
         e->dev_handle = cpu_to_le16(d->dev_handle);
@@ -207,7 +207,7 @@ void mgmt_fill_vd_entry(MRVirtualDisk *vd, MgmtVdEntry *e)
     e->job = mgmt_job_kind(v);
     e->job_percent = e->job ? raid_job_percent(&v->job) : 0;
     memcpy(e->name, v->name, MIN(strlen(v->name), sizeof(e->name)));
-    e->dev_handle = cpu_to_le16(vd->unit->dev_handle);
+    e->dev_handle = cpu_to_le16(mr_unit_dev_handle(&vd->unit));
     e->flags = (v->initialized ? MGMT_VD_F_INITIALIZED : 0) |
                (v->consistent ? MGMT_VD_F_CONSISTENT : 0);
 }
@@ -287,15 +287,15 @@ uint8_t mgmt_op_pd_info(MgmtCtx *c)
     }
     memset(pi, 0, sizeof(*pi));
     mgmt_fill_pd_entry(a, d, &pi->e);
-    mgmt_strpad(pi->vendor, sizeof(pi->vendor), d->vendor);
-    mgmt_strpad(pi->model, sizeof(pi->model), d->model);
-    mgmt_strpad(pi->serial, sizeof(pi->serial), d->serial);
-    mgmt_strpad(pi->firmware, sizeof(pi->firmware), d->firmware);
+    mgmt_strpad(pi->vendor, sizeof(pi->vendor), d->unit.vendor);
+    mgmt_strpad(pi->model, sizeof(pi->model), d->unit.model);
+    mgmt_strpad(pi->serial, sizeof(pi->serial), d->unit.serial);
+    mgmt_strpad(pi->firmware, sizeof(pi->firmware), d->unit.firmware);
     pi->span = cpu_to_le16(MGMT_NONE16);
     pi->span_pos = cpu_to_le16(MGMT_NONE16);
     pi->media_errors = cpu_to_le32(d->n_media_errors);
-    pi->read_errors = cpu_to_le32(d->ts.read_errors);
-    pi->write_errors = cpu_to_le32(d->ts.write_errors);
+    pi->read_errors = cpu_to_le32(d->unit.ts.read_errors);
+    pi->write_errors = cpu_to_le32(d->unit.ts.write_errors);
     pi->rebuild_eta_s = cpu_to_le32(MGMT_NONE32);
     c->out_len = sizeof(*pi);
     pd = mr_array_pd_of(a, d);
@@ -450,7 +450,7 @@ uint8_t mgmt_op_vd_info(MgmtCtx *c)
     memcpy(vi->guid, mr_vd_cfg(vd)->guid, sizeof(vi->guid));
     vi->start_sector = cpu_to_le64(mr_vd_cfg(vd)->start);
     vi->member_sectors = cpu_to_le64(mr_vd_cfg(vd)->blocks);
-    vi->logical_block = cpu_to_le32(vd->unit->block_size);
+    vi->logical_block = cpu_to_le32(vd->unit.block_size);
     vi->nmembers = cpu_to_le16(n);
     mgmt_fill_job(vd, &vi->job);
     for (int i = 0; i < n; i++) {

@@ -39,7 +39,7 @@ static const uint8_t mr9600_vd_level[] = {
     [RAID_LEVEL_JBOD] = MPI3_DEVICE0_VD_RAIDLEVEL_JBOD,
 };
 
-void mr9600_vd_page0(MR9600State *s, MRDrive *u, MPI3DevicePage0 *p)
+void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
 {
     MRVirtualDisk *vd = u->vd;
     MPI3Device0VD *v = &p->device_specific.vd;
@@ -59,8 +59,10 @@ void mr9600_vd_page0(MR9600State *s, MRDrive *u, MPI3DevicePage0 *p)
         MRDrive *d = pd >= 0 ? vd->array->pd_drive[pd] : NULL;
 
         if (d) {
-            info |= d->iface == MR_IF_NVME ? MPI3_DEVICE0_VD_DEVICE_INFO_NVME :
-                    d->iface == MR_IF_SATA ? MPI3_DEVICE0_VD_DEVICE_INFO_SATA :
+            info |= d->unit.iface == MR_IF_NVME ?
+                    MPI3_DEVICE0_VD_DEVICE_INFO_NVME :
+                    d->unit.iface == MR_IF_SATA ?
+                    MPI3_DEVICE0_VD_DEVICE_INFO_SATA :
                     MPI3_DEVICE0_VD_DEVICE_INFO_SAS;
         }
     }
@@ -76,14 +78,14 @@ static bool mr9600_can_notify(MR9600State *s)
     return s->port_enabled && mr9600_ioc_ready(s);
 }
 
-static void mr9600_info_changed(MR9600State *s, MRDrive *d)
+static void mr9600_info_changed(MR9600State *s, MRUnit *u)
 {
     MPI3DevicePage0 pg;
 
-    if (!mr9600_can_notify(s) || !d->dev_handle) {
+    if (!mr9600_can_notify(s) || !mr_unit_dev_handle(u)) {
         return;
     }
-    mr9600_device_page0(s, d, &pg);
+    mr9600_device_page0(s, u, &pg);
     mr9600_send_event(s, MPI3_EVENT_DEVICE_INFO_CHANGED, &pg, sizeof(pg));
 }
 
@@ -97,13 +99,13 @@ static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
         warn_report("megaraid-9600: no device handle for VD %d", vd->idx);
         return;
     }
-    vd->unit->dev_handle = h;
-    vd->unit->slot = h;         /* what the target's traces print */
+    vd->dev_handle = h;
+    vd->unit.slot = h;          /* what the target's traces print */
     vd->host_state = mr9600_vd_state[mr_vd_cfg(vd)->state];
-    s->handles[h] = vd->unit;
+    s->handles[h] = &vd->unit;
     trace_megaraid_9600_vd_handle(vd->idx, h);
     if (mr9600_can_notify(s)) {
-        mr9600_device_page0(s, vd->unit, &pg);
+        mr9600_device_page0(s, &vd->unit, &pg);
         mr9600_send_event(s, MPI3_EVENT_DEVICE_ADDED, &pg, sizeof(pg));
     }
 }
@@ -118,9 +120,9 @@ static void mr9600_vd_changed(void *opaque, MRVirtualDisk *vd)
         return;                 /* the host already has this state */
     }
     vd->host_state = state;
-    mr9600_info_changed(s, vd->unit);
+    mr9600_info_changed(s, &vd->unit);
     if (was_hidden != (state == MPI3_DEVICE0_VD_STATE_OFFLINE)) {
-        mr9600_send_visibility(s, vd->unit, !was_hidden);
+        mr9600_send_visibility(s, &vd->unit, !was_hidden);
     }
 }
 
@@ -136,8 +138,8 @@ static void mr9600_drive_changed(void *opaque, MRDrive *d)
     if (hidden) {
         mr9600_requests_cancel(s, d->dev_handle, true, 0, NULL);
     }
-    mr9600_info_changed(s, d);
-    mr9600_send_visibility(s, d, hidden);
+    mr9600_info_changed(s, &d->unit);
+    mr9600_send_visibility(s, &d->unit, hidden);
 }
 
 static const MRArrayOps mr9600_array_ops = {
@@ -194,10 +196,10 @@ void mr9600_array_unrealize(MR9600State *s)
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         MRVirtualDisk *vd = s->array.vds[v];
 
-        if (vd && vd->unit->dev_handle &&
-            s->handles[vd->unit->dev_handle] == vd->unit) {
-            mr9600_requests_cancel(s, vd->unit->dev_handle, true, 0, NULL);
-            s->handles[vd->unit->dev_handle] = NULL;
+        if (vd && vd->dev_handle &&
+            s->handles[vd->dev_handle] == &vd->unit) {
+            mr9600_requests_cancel(s, vd->dev_handle, true, 0, NULL);
+            s->handles[vd->dev_handle] = NULL;
         }
     }
     mr_array_cleanup(&s->array);

@@ -199,35 +199,36 @@ static bool mr9600_cfg_save(MR9600State *s)
     return true;
 }
 
-void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *p)
+void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
 {
     const MR9600Page *pg = mr9600_find_page(MPI3_CONFIG_PAGETYPE_DEVICE, 0);
     uint16_t flags = MPI3_DEVICE0_FLAGS_DEVICE_PRESENT |
                      MPI3_DEVICE0_FLAGS_ATT_METHOD_DIR_ATT;
     /* set at realize (drive.c) or by the array for a VD */
-    uint64_t wwid = d->wwn;
+    uint64_t wwid = u->wwn;
+    uint16_t handle = mr_unit_dev_handle(u);
 
     memset(p, 0, sizeof(*p));
     mr9600_page_header(pg, &p->header);
-    if (d->in_array) {
+    if (u->drive && u->drive->in_array) {
         flags |= MPI3_DEVICE0_FLAGS_HIDDEN;
     }
-    p->dev_handle = cpu_to_le16(d->dev_handle);
-    p->persistent_id = cpu_to_le16(d->dev_handle - 1);
-    if (d->vd) {
-        mr9600_vd_page0(s, d, p);
+    p->dev_handle = cpu_to_le16(handle);
+    p->persistent_id = cpu_to_le16(handle - 1);
+    if (u->vd) {
+        mr9600_vd_page0(s, u, p);
         return;
     }
     p->parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
-    p->slot = cpu_to_le16(d->slot);
+    p->slot = cpu_to_le16(u->slot);
     p->enclosure_handle = 0;
     p->wwid = cpu_to_le64(wwid);
-    p->persistent_id = cpu_to_le16(d->dev_handle - 1);
-    p->io_unit_port = d->slot / 4;
+    p->persistent_id = cpu_to_le16(handle - 1);
+    p->io_unit_port = u->slot / 4;
     p->access_status = 0;
     p->flags = cpu_to_le16(flags);
-    p->slot_index = cpu_to_le16(d->slot);
-    if (d->iface == MR_IF_NVME) {
+    p->slot_index = cpu_to_le16(u->slot);
+    if (u->iface == MR_IF_NVME) {
         MPI3Device0PCIe *n = &p->device_specific.pcie;
 
         p->queue_depth = cpu_to_le16(128);
@@ -236,13 +237,13 @@ void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *p)
         n->max_port_width = 4;
         n->negotiated_port_width = 4;
         n->negotiated_link_rate = MPI3_PCIE_NEG_LINK_RATE_16_0;
-        n->port_num = d->slot;
+        n->port_num = u->slot;
         n->device_info = cpu_to_le16(MPI3_DEVICE0_PCIE_DEVICE_INFO_TYPE_NVME);
         n->maximum_data_transfer_size = cpu_to_le32(MR9600_MAX_DATA_LENGTH);
         n->page_size = 12;
     } else {
         MPI3Device0SASSATA *a = &p->device_specific.sas_sata;
-        bool sata = d->iface == MR_IF_SATA;
+        bool sata = u->iface == MR_IF_SATA;
 
         p->queue_depth = cpu_to_le16(sata ? 32 : 64);
         p->device_form = MPI3_DEVICE_DEVFORM_SAS_SATA;
@@ -250,7 +251,7 @@ void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *p)
         a->device_info = cpu_to_le16(MPI3_SAS_DEVICE_INFO_END_DEVICE |
             (sata ? MPI3_SAS_DEVICE_INFO_STP_SATA_TARGET
                   : MPI3_SAS_DEVICE_INFO_SSP_TARGET));
-        a->phy_num = d->slot;
+        a->phy_num = u->slot;
         a->max_port_connections = 1;
     }
 }
@@ -281,7 +282,7 @@ static void mr9600_mfg_page0(MR9600State *s, uint8_t *buf)
 static uint16_t mr9600_build_page(MR9600State *s, const MR9600Page *pg,
                                   uint32_t page_address, uint8_t *buf)
 {
-    MRDrive *d;
+    MRUnit *u;
     uint16_t handle;
 
     memset(buf, 0, MR9600_PAGE_MAX);
@@ -291,18 +292,18 @@ static uint16_t mr9600_build_page(MR9600State *s, const MR9600Page *pg,
         handle = page_address & MPI3_DEVICE_PGAD_HANDLE_MASK;
         switch (page_address & MPI3_DEVICE_PGAD_FORM_MASK) {
         case MPI3_DEVICE_PGAD_FORM_HANDLE:
-            d = mr9600_drive_by_handle(s, handle);
+            u = mr9600_unit_by_handle(s, handle);
             break;
         case MPI3_DEVICE_PGAD_FORM_GET_NEXT:
-            d = mr9600_next_drive(s, handle);
+            u = mr9600_next_unit(s, handle);
             break;
         default:
             return MPI3_IOCSTATUS_INVALID_FIELD;
         }
-        if (!d) {
+        if (!u) {
             return MPI3_IOCSTATUS_CONFIG_INVALID_PAGE;
         }
-        mr9600_device_page0(s, d, (MPI3DevicePage0 *)buf);
+        mr9600_device_page0(s, u, (MPI3DevicePage0 *)buf);
         break;
     case MPI3_CONFIG_PAGETYPE_IOC:
         mr9600_ioc_page0(s, buf);

@@ -17,12 +17,12 @@
 #include "mr9600.h"
 #include "trace.h"
 
-MRDrive *mr9600_drive_by_handle(MR9600State *s, uint16_t handle)
+MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle)
 {
     return handle < MR9600_MAX_DEV_HANDLE ? s->handles[handle] : NULL;
 }
 
-MRDrive *mr9600_next_drive(MR9600State *s, uint16_t after_handle)
+MRUnit *mr9600_next_unit(MR9600State *s, uint16_t after_handle)
 {
     uint32_t h = after_handle == 0xFFFF ? 1 : after_handle + 1;
 
@@ -70,28 +70,29 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
  * acted on by all of them.  The driver answers a hide with the hide
  * handshake: a target reset, then IO UNIT CONTROL HIDDEN ACK.
  */
-void mr9600_send_visibility(MR9600State *s, MRDrive *d, bool hidden)
+void mr9600_send_visibility(MR9600State *s, MRUnit *u, bool hidden)
 {
     MPI3EventDeviceStatusChange ev = { 0 };
+    uint16_t handle = mr_unit_dev_handle(u);
 
-    if (!s->port_enabled || !mr9600_ioc_ready(s) || !d->dev_handle) {
+    if (!s->port_enabled || !mr9600_ioc_ready(s) || !handle) {
         return;
     }
     ev.reason_code = hidden ? MPI3_EVENT_DEV_STAT_RC_HIDDEN
                             : MPI3_EVENT_DEV_STAT_RC_NOT_HIDDEN;
-    ev.io_unit_port = d->vd ? 0 : d->slot / 4;
+    ev.io_unit_port = u->vd ? 0 : u->slot / 4;
     ev.parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
-    ev.dev_handle = cpu_to_le16(d->dev_handle);
-    ev.wwid = cpu_to_le64(d->wwn);
-    trace_megaraid_9600_device_visibility(d->dev_handle, hidden);
+    ev.dev_handle = cpu_to_le16(handle);
+    ev.wwid = cpu_to_le64(u->wwn);
+    trace_megaraid_9600_device_visibility(handle, hidden);
     mr9600_send_event(s, MPI3_EVENT_DEVICE_STATUS_CHANGE, &ev, sizeof(ev));
 }
 
-static void mr9600_announce(MR9600State *s, MRDrive *d)
+static void mr9600_announce(MR9600State *s, MRUnit *u)
 {
     MPI3DevicePage0 pg;
 
-    mr9600_device_page0(s, d, &pg);
+    mr9600_device_page0(s, u, &pg);
     mr9600_send_event(s, MPI3_EVENT_DEVICE_ADDED, &pg, sizeof(pg));
 }
 
@@ -174,19 +175,19 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
         return;
     }
     d->dev_handle = h;
-    s->handles[h] = d;
-    trace_megaraid_9600_drive_plug(h, d->slot, d->iface, dev->hotplugged);
+    s->handles[h] = &d->unit;
+    trace_megaraid_9600_drive_plug(h, d->slot, d->unit.iface, dev->hotplugged);
     if (s->array.imported) {
         mr_array_drive_added(&s->array, d);
     }
     if (s->port_enabled && mr9600_ioc_ready(s)) {
-        mr9600_announce(s, d);
+        mr9600_announce(s, &d->unit);
     }
 }
 
 static void mr9600_announce_removal(MR9600State *s, MRDrive *d)
 {
-    if (d->iface == MR_IF_NVME) {
+    if (d->unit.iface == MR_IF_NVME) {
         MPI3EventPCIeTopoChange ev = { 0 };
 
         ev.num_ports = 1;
@@ -224,11 +225,11 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     if (s->array.imported) {
         mr_array_drive_removed(&s->array, d);
     }
-    if (h && h < MR9600_MAX_DEV_HANDLE && s->handles[h] == d) {
+    if (h && h < MR9600_MAX_DEV_HANDLE && s->handles[h] == &d->unit) {
         mr9600_requests_cancel(s, h, true, 0, NULL);
         s->handles[h] = NULL;
         if (s->port_enabled && mr9600_ioc_ready(s) &&
-            mr9600_event_enabled(s, d->iface == MR_IF_NVME ?
+            mr9600_event_enabled(s, d->unit.iface == MR_IF_NVME ?
                                  MPI3_EVENT_PCIE_TOPOLOGY_CHANGE_LIST :
                                  MPI3_EVENT_SAS_TOPOLOGY_CHANGE_LIST)) {
             /* Keep the handle until the host's REMOVE_DEVICE. */

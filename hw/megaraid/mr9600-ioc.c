@@ -245,7 +245,7 @@ static void mr9600_io_unit_control(MR9600State *s, const uint8_t *frame)
         st = mr9600_remove_device(s, le16_to_cpu(req->param16[0]));
         break;
     case MPI3_CTRL_OP_HIDDEN_ACK:
-        st = mr9600_drive_by_handle(s, le16_to_cpu(req->param16[0]))
+        st = mr9600_unit_by_handle(s, le16_to_cpu(req->param16[0]))
              ? MPI3_IOCSTATUS_SUCCESS : MPI3_IOCSTATUS_INVALID_FIELD;
         break;
     case MPI3_CTRL_OP_GET_TIMESTAMP:

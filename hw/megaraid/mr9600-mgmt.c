@@ -30,8 +30,8 @@
 static void mr9600_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
-    MRDrive *u = vd->unit;
-    uint16_t h = u->dev_handle;
+    MRUnit *u = &vd->unit;
+    uint16_t h = vd->dev_handle;
     uint8_t ev[MR9600_DSC_LEN] = { 0 };
 
     if (!h || h >= MR9600_MAX_DEV_HANDLE || s->handles[h] != u) {
@@ -39,7 +39,7 @@ static void mr9600_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
     }
     mr9600_requests_cancel(s, h, true, 0, NULL);
     s->handles[h] = NULL;
-    u->dev_handle = 0;
+    vd->dev_handle = 0;
     trace_megaraid_9600_mgmt_vd_removed(vd->idx, h);
     if (!s->port_enabled || !mr9600_ioc_ready(s) ||
         !mr9600_event_enabled(s, MPI3_EVENT_DEVICE_STATUS_CHANGE)) {

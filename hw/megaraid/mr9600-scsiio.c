@@ -248,7 +248,7 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
     uint32_t dlen = le32_to_cpu(req->data_length);
     MRDataDir dir;
     MR9600Request *r;
-    MRDrive *d;
+    MRUnit *u;
     uint16_t st;
 
     if (req->hdr.function != MPI3_FUNCTION_SCSI_IO) {
@@ -257,8 +257,8 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
         return;
     }
     trace_megaraid_9600_scsi_io(qid, tag, handle, req->cdb[0], dlen, flags);
-    d = mr9600_drive_by_handle(s, handle);
-    if (!d || d->in_array) {
+    u = mr9600_unit_by_handle(s, handle);
+    if (!u || (u->drive && u->drive->in_array)) {
         /* array members, spares and foreign drives take no host I/O */
         mr9600_scsi_error(s, qid, req, MPI3_IOCSTATUS_SCSI_DEVICE_NOT_THERE);
         return;
@@ -313,7 +313,7 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
             return;
         }
     }
-    r->treq.drive = d;
+    r->treq.unit = u;
     r->treq.lun = mr9600_decode_lun(req->lun);
     memcpy(r->treq.cdb, req->cdb, sizeof(r->treq.cdb));
     r->treq.cdb_len = (flags & MPI3_SCSIIO_FLAGS_CDB_GREATER_THAN_16) ? 32
@@ -415,7 +415,7 @@ void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req)
     trace_megaraid_9600_task_mgmt(tm->host_tag, handle, req->task_type,
                                   task_tag);
 
-    if (!mr9600_drive_by_handle(s, handle) &&
+    if (!mr9600_unit_by_handle(s, handle) &&
         !(handle < MR9600_MAX_DEV_HANDLE && s->handle_reserved[handle])) {
         tm->ioc_status = MPI3_IOCSTATUS_SCSI_INVALID_DEVHANDLE;
         tm->response_code = MPI3_SCSITASKMGMT_RSPCODE_INVALID_FRAME;

@@ -209,7 +209,7 @@ struct MR9600State {
     int64_t slots_freed_ns;     /* timing=on: the pool was refilled */
 
     /* devices */
-    MRDrive *handles[MR9600_MAX_DEV_HANDLE];
+    MRUnit *handles[MR9600_MAX_DEV_HANDLE];
     bool handle_reserved[MR9600_MAX_DEV_HANDLE];
 
     /* shutdown notification (mr9600.c) */
@@ -294,7 +294,7 @@ void mr9600_pel_exit(MR9600State *s);
 
 /* mr9600-config.c */
 void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
-void mr9600_device_page0(MR9600State *s, MRDrive *d, MPI3DevicePage0 *pg);
+void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
 
 /* mr9600-scsiio.c */
 void mr9600_requests_init(MR9600State *s);
@@ -311,7 +311,7 @@ void mr9600_tm_put(MR9600State *s, MR9600TaskMgmt *tm, bool posted);
 /* mr9600-array.c */
 void mr9600_array_realize(MR9600State *s);
 void mr9600_array_unrealize(MR9600State *s);
-void mr9600_vd_page0(MR9600State *s, MRDrive *u, MPI3DevicePage0 *pg);
+void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
 
 /* mr9600-fault.c */
 void mr9600_fault_init(MR9600State *s);
@@ -327,15 +327,15 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-devices.c */
 void mr9600_devices_realize(MR9600State *s, Error **errp);
-MRDrive *mr9600_drive_by_handle(MR9600State *s, uint16_t handle);
+MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);
 void mr9600_devices_reset(MR9600State *s);
 void mr9600_port_enable(MR9600State *s, uint16_t host_tag);
 bool mr9600_event_enabled(MR9600State *s, uint8_t event);
-void mr9600_send_visibility(MR9600State *s, MRDrive *d, bool hidden);
+void mr9600_send_visibility(MR9600State *s, MRUnit *u, bool hidden);
 void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
                        size_t len);
 uint16_t mr9600_remove_device(MR9600State *s, uint16_t handle);
-MRDrive *mr9600_next_drive(MR9600State *s, uint16_t after_handle);
+MRUnit *mr9600_next_unit(MR9600State *s, uint16_t after_handle);
 void mr9600_hotplug_class_init(ObjectClass *oc);
 
 #endif

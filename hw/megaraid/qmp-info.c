@@ -128,15 +128,15 @@ static MegaraidDriveInfo *mr_qmp_drive(MRArray *a, MRDrive *d)
     di->slot = d->slot;
     di->present = true;
     di->qom_path = object_get_canonical_path(OBJECT(d));
-    di->interface = g_strdup(mr_qmp_if_names[d->iface]);
-    di->media = g_strdup(mr_qmp_media_names[d->media]);
+    di->interface = g_strdup(mr_qmp_if_names[d->unit.iface]);
+    di->media = g_strdup(mr_qmp_media_names[d->unit.media]);
     di->state = g_strdup(a->cfg ? mr_array_drive_state(a, d)
                                 : "unconfigured-good");
-    di->size = d->num_blocks * d->block_size;
-    di->vendor = g_strdup(d->vendor);
-    di->model = g_strdup(d->model);
-    di->serial = g_strdup(d->serial);
-    di->firmware = g_strdup(d->firmware);
+    di->size = d->unit.num_blocks * d->unit.block_size;
+    di->vendor = g_strdup(d->unit.vendor);
+    di->model = g_strdup(d->unit.model);
+    di->serial = g_strdup(d->unit.serial);
+    di->firmware = g_strdup(d->unit.firmware);
     if (a->cfg) {
         mr_qmp_drive_cfg(di, a->cfg, mr_array_pd_of(a, d));
     }

@@ -68,10 +68,10 @@ static void mr_ata_words_to_bytes(const uint16_t *id, uint8_t *b)
 }
 
 /* IDENTIFY DEVICE data (ACS-3), as 256 host-order words. */
-void mr_ata_identify(const MRDrive *d, uint16_t *id)
+void mr_ata_identify(const MRUnit *u, uint16_t *id)
 {
-    uint64_t sectors = d->num_blocks;
-    uint32_t ratio = d->phys_block_size / d->block_size;
+    uint64_t sectors = u->num_blocks;
+    uint32_t ratio = u->phys_block_size / u->block_size;
     uint8_t sum = 0;
     int i;
 
@@ -81,9 +81,9 @@ void mr_ata_identify(const MRDrive *d, uint16_t *id)
     id[2] = 0xc837;
     id[3] = 16;
     id[6] = 63;
-    mr_ata_string(id + 10, d->serial, 20);
-    mr_ata_string(id + 23, d->firmware, 8);
-    mr_ata_string(id + 27, d->model, 40);
+    mr_ata_string(id + 10, u->serial, 20);
+    mr_ata_string(id + 23, u->firmware, 8);
+    mr_ata_string(id + 27, u->model, 40);
     id[47] = 0x8010;
     id[48] = 0x4000;
     id[49] = 0x0f00;                            /* LBA, DMA, IORDY */
@@ -95,7 +95,7 @@ void mr_ata_identify(const MRDrive *d, uint16_t *id)
     id[63] = 0x0007;
     id[64] = 0x0003;
     id[65] = id[66] = id[67] = id[68] = 120;
-    if (d->discard) {
+    if (u->discard) {
         id[69] = 0x4020;                        /* DRAT, RZAT */
     }
     id[75] = 31;                                /* queue depth 32 */
@@ -106,8 +106,8 @@ void mr_ata_identify(const MRDrive *d, uint16_t *id)
     id[82] = 0x7069;                            /* SMART, PM, WC, ... */
     id[83] = 0x7400;                            /* 48-bit, FLUSH (EXT) */
     id[84] = 0x4123;                            /* WWN, GPL, self-test */
-    id[85] = 0x7048 | (d->ts.wce ? 0x0020 : 0) |
-             (d->ts.dexcpt ? 0 : 0x0001);
+    id[85] = 0x7048 | (u->ts.wce ? 0x0020 : 0) |
+             (u->ts.dexcpt ? 0 : 0x0001);
     id[86] = 0xb400;
     id[87] = 0x4123;
     id[88] = 0x407f;                            /* UDMA 0-6, mode 6 */
@@ -119,20 +119,20 @@ void mr_ata_identify(const MRDrive *d, uint16_t *id)
     if (ratio > 1) {
         id[106] |= 0x2000;
     }
-    if (d->block_size > 512) {
+    if (u->block_size > 512) {
         id[106] |= 0x1000;
-        id[117] = d->block_size / 2;
-        id[118] = (d->block_size / 2) >> 16;
+        id[117] = u->block_size / 2;
+        id[118] = (u->block_size / 2) >> 16;
     }
-    id[108] = d->wwn >> 48;
-    id[109] = d->wwn >> 32;
-    id[110] = d->wwn >> 16;
-    id[111] = d->wwn;
+    id[108] = u->wwn >> 48;
+    id[109] = u->wwn >> 32;
+    id[110] = u->wwn >> 16;
+    id[111] = u->wwn;
     id[119] = 0x4000;
     id[120] = 0x4000;
-    id[168] = d->media == MR_MEDIA_HDD ? 2 : 3; /* 3.5" or 2.5" */
-    id[169] = d->discard ? 0x0001 : 0;          /* DSM TRIM */
-    id[217] = d->rotation_rate;
+    id[168] = u->media == MR_MEDIA_HDD ? 2 : 3; /* 3.5" or 2.5" */
+    id[169] = u->discard ? 0x0001 : 0;          /* DSM TRIM */
+    id[217] = u->rotation_rate;
     id[222] = 0x107f;                           /* SATA 3.1 */
     id[255] = 0x00a5;
     for (i = 0; i < 255; i++) {
@@ -202,23 +202,23 @@ static const MRSmartAttr mr_hdd_attrs[] = {
     { 199, 0x003e, 200, 200, 0, MR_RAW_ZERO },
 };
 
-static uint64_t mr_smart_raw(const MRDrive *d, const MRSmartAttr *a)
+static uint64_t mr_smart_raw(const MRUnit *u, const MRSmartAttr *a)
 {
     uint64_t bytes32m = 32ULL << 20;
 
     switch (a->raw) {
     case MR_RAW_HOURS:
-        return mr_power_on_hours(d);
+        return mr_power_on_hours(u);
     case MR_RAW_CYCLES:
-        return d->ts.start_stop_cycles + 12;
+        return u->ts.start_stop_cycles + 12;
     case MR_RAW_TEMP:
         return MR_TEMP_C;
     case MR_RAW_UNCORR:
-        return d->ts.read_errors;
+        return u->ts.read_errors;
     case MR_RAW_WRITES_32M:
-        return d->ts.blocks_written * d->block_size / bytes32m;
+        return u->ts.blocks_written * u->block_size / bytes32m;
     case MR_RAW_READS_32M:
-        return d->ts.blocks_read * d->block_size / bytes32m;
+        return u->ts.blocks_read * u->block_size / bytes32m;
     case MR_RAW_FIXED:
         return a->fixed;
     default:
@@ -227,9 +227,9 @@ static uint64_t mr_smart_raw(const MRDrive *d, const MRSmartAttr *a)
 }
 
 /* SMART READ DATA (thresholds=false) or READ THRESHOLDS. */
-static void mr_smart_data(const MRDrive *d, bool thresholds, uint8_t *b)
+static void mr_smart_data(const MRUnit *u, bool thresholds, uint8_t *b)
 {
-    bool ssd = d->media == MR_MEDIA_SSD;
+    bool ssd = u->media == MR_MEDIA_SSD;
     const MRSmartAttr *attrs = ssd ? mr_ssd_attrs : mr_hdd_attrs;
     int count = ssd ? ARRAY_SIZE(mr_ssd_attrs) : ARRAY_SIZE(mr_hdd_attrs);
     int i, k;
@@ -238,7 +238,7 @@ static void mr_smart_data(const MRDrive *d, bool thresholds, uint8_t *b)
     b[0] = 0x01;
     for (i = 0; i < count; i++) {
         uint8_t *e = b + 2 + 12 * i;
-        uint64_t raw = mr_smart_raw(d, &attrs[i]);
+        uint64_t raw = mr_smart_raw(u, &attrs[i]);
 
         e[0] = attrs[i].id;
         if (thresholds) {
@@ -270,9 +270,9 @@ static void mr_smart_data(const MRDrive *d, bool thresholds, uint8_t *b)
 }
 
 /* SMART self-test log (06h), or extended self-test log (07h, ext). */
-static void mr_smart_selftest_log(const MRDrive *d, bool ext, uint8_t *b)
+static void mr_smart_selftest_log(const MRUnit *u, bool ext, uint8_t *b)
 {
-    int i, n = MIN(d->ts.selftest_count, MR_SELFTEST_LOG);
+    int i, n = MIN(u->ts.selftest_count, MR_SELFTEST_LOG);
     int size = ext ? 26 : 24;
 
     memset(b, 0, 512);
@@ -282,10 +282,10 @@ static void mr_smart_selftest_log(const MRDrive *d, bool ext, uint8_t *b)
         uint8_t *e = b + (ext ? 4 : 2) + size * i;
         int j = n - 1 - i;
 
-        e[0] = d->ts.selftest_code[j];          /* LBA low: test type */
+        e[0] = u->ts.selftest_code[j];          /* LBA low: test type */
         e[1] = 0x00;                            /* completed, no error */
-        e[2] = d->ts.selftest_hours[j];
-        e[3] = d->ts.selftest_hours[j] >> 8;
+        e[2] = u->ts.selftest_hours[j];
+        e[3] = u->ts.selftest_hours[j] >> 8;
     }
     if (ext) {
         b[2] = n;
@@ -309,9 +309,9 @@ static void mr_devstat(uint8_t *q, uint64_t v)
  * general (01h), general errors (04h), temperature (05h), transport
  * (06h) and, for an SSD, solid state (07h).  False for another page.
  */
-static bool mr_ata_devstats(const MRDrive *d, uint16_t page, uint8_t *b)
+static bool mr_ata_devstats(const MRUnit *u, uint16_t page, uint8_t *b)
 {
-    bool ssd = d->media == MR_MEDIA_SSD;
+    bool ssd = u->media == MR_MEDIA_SSD;
     uint8_t *q = b + 8;
 
     if (page >= MR_DEVSTAT_PAGES || page == 2 || page == 3 ||
@@ -333,14 +333,14 @@ static bool mr_ata_devstats(const MRDrive *d, uint16_t page, uint8_t *b)
         }
         break;
     case 0x01:
-        mr_devstat(q, d->ts.start_stop_cycles + 12);   /* power-on resets */
-        mr_devstat(q + 8, mr_power_on_hours(d));
-        mr_devstat(q + 16, d->ts.blocks_written);
+        mr_devstat(q, u->ts.start_stop_cycles + 12);   /* power-on resets */
+        mr_devstat(q + 8, mr_power_on_hours(u));
+        mr_devstat(q + 16, u->ts.blocks_written);
         /* command counts are not kept: those two are not supported */
-        mr_devstat(q + 32, d->ts.blocks_read);
+        mr_devstat(q + 32, u->ts.blocks_read);
         break;
     case 0x04:
-        mr_devstat(q, d->ts.read_errors + d->ts.write_errors);
+        mr_devstat(q, u->ts.read_errors + u->ts.write_errors);
         mr_devstat(q + 8, 0);       /* resets during a command */
         break;
     case 0x05:
@@ -359,7 +359,7 @@ static bool mr_ata_devstats(const MRDrive *d, uint16_t page, uint8_t *b)
         break;
     case 0x07:
         /* percentage used endurance indicator, as log page 11h says */
-        mr_devstat(q, MIN(100, 1 + d->ts.blocks_written / (1ULL << 31)));
+        mr_devstat(q, MIN(100, 1 + u->ts.blocks_written / (1ULL << 31)));
         break;
     }
     return true;
@@ -391,13 +391,13 @@ static void mr_ata_phy_events(uint8_t *b)
  * SMART READ LOG (gpl=false) or READ LOG EXT page `page` of a log
  * address (only Device Statistics has more than page 0).
  */
-static bool mr_ata_log(const MRDrive *d, bool gpl, uint8_t addr, uint16_t page,
+static bool mr_ata_log(const MRUnit *u, bool gpl, uint8_t addr, uint16_t page,
                        uint8_t *b)
 {
     memset(b, 0, 512);
     if (addr == 0x04) {
         /* Device Statistics: page by page (READ LOG EXT) */
-        return gpl && mr_ata_devstats(d, page, b);
+        return gpl && mr_ata_devstats(u, page, b);
     }
     if (page != 0) {
         return false;
@@ -439,13 +439,13 @@ static bool mr_ata_log(const MRDrive *d, bool gpl, uint8_t addr, uint16_t page,
         if (gpl) {
             return false;
         }
-        mr_smart_selftest_log(d, false, b);
+        mr_smart_selftest_log(u, false, b);
         return true;
     case 0x07:
         if (!gpl) {
             return false;
         }
-        mr_smart_selftest_log(d, true, b);
+        mr_smart_selftest_log(u, true, b);
         return true;
     }
     return false;
@@ -455,20 +455,20 @@ static bool mr_ata_log(const MRDrive *d, bool gpl, uint8_t addr, uint16_t page,
  * Record a completed self-test (SMART or SEND DIAGNOSTIC), by its ATA
  * code: 01h short, 02h extended, 81h/82h the same in captive mode.
  */
-void mr_selftest_record(MRDrive *d, uint8_t code)
+void mr_selftest_record(MRUnit *u, uint8_t code)
 {
-    MRTargetState *ts = &d->ts;
+    MRTargetState *ts = &u->ts;
 
     memmove(ts->selftest_code + 1, ts->selftest_code, MR_SELFTEST_LOG - 1);
     memmove(ts->selftest_hours + 1, ts->selftest_hours,
             sizeof(ts->selftest_hours[0]) * (MR_SELFTEST_LOG - 1));
     ts->selftest_code[0] = code;
-    ts->selftest_hours[0] = mr_power_on_hours(d);
+    ts->selftest_hours[0] = mr_power_on_hours(u);
     ts->selftest_count = MIN(ts->selftest_count + 1, MR_SELFTEST_LOG);
 }
 
 /* SMART (B0h); returns bytes of data-in, or -1 to abort. */
-static int mr_ata_smart(MRDrive *d, MRAtaRegs *r, uint8_t *buf)
+static int mr_ata_smart(MRUnit *u, MRAtaRegs *r, uint8_t *buf)
 {
     uint8_t mid = r->lba >> 8, high = r->lba >> 16;
 
@@ -477,10 +477,10 @@ static int mr_ata_smart(MRDrive *d, MRAtaRegs *r, uint8_t *buf)
     }
     switch (r->feature & 0xff) {
     case 0xd0:                                  /* READ DATA */
-        mr_smart_data(d, false, buf);
+        mr_smart_data(u, false, buf);
         return 512;
     case 0xd1:                                  /* READ THRESHOLDS */
-        mr_smart_data(d, true, buf);
+        mr_smart_data(u, true, buf);
         return 512;
     case 0xd2:                                  /* ATTRIBUTE AUTOSAVE */
     case 0xd3:                                  /* SAVE ATTRIBUTE VALUES */
@@ -494,21 +494,21 @@ static int mr_ata_smart(MRDrive *d, MRAtaRegs *r, uint8_t *buf)
         case 0x02:
         case 0x81:
         case 0x82:
-            mr_selftest_record(d, r->lba & 0xff);
+            mr_selftest_record(u, r->lba & 0xff);
             return 0;
         }
         return -1;
     case 0xd5:                                  /* READ LOG */
         if ((r->count & 0xff) != 1 ||
-            !mr_ata_log(d, false, r->lba & 0xff, 0, buf)) {
+            !mr_ata_log(u, false, r->lba & 0xff, 0, buf)) {
             return -1;
         }
         return 512;
     case 0xd8:                                  /* ENABLE OPERATIONS */
-        d->ts.dexcpt = false;
+        u->ts.dexcpt = false;
         return 0;
     case 0xd9:                                  /* DISABLE OPERATIONS */
-        d->ts.dexcpt = true;
+        u->ts.dexcpt = true;
         return 0;
     case 0xda:                                  /* RETURN STATUS */
         /* no threshold exceeded: the signature stays 4Fh/C2h */
@@ -518,20 +518,20 @@ static int mr_ata_smart(MRDrive *d, MRAtaRegs *r, uint8_t *buf)
 }
 
 /* One ATA command; returns bytes of data-in, or -1 to abort it. */
-static int mr_ata_command(MRDrive *d, MRAtaRegs *r, uint8_t *buf)
+static int mr_ata_command(MRUnit *u, MRAtaRegs *r, uint8_t *buf)
 {
     uint16_t id[256];
 
     switch (r->command) {
     case 0xec:                                  /* IDENTIFY DEVICE */
-        mr_ata_identify(d, id);
+        mr_ata_identify(u, id);
         mr_ata_words_to_bytes(id, buf);
         return 512;
     case 0xb0:
-        return mr_ata_smart(d, r, buf);
+        return mr_ata_smart(u, r, buf);
     case 0x2f:                                  /* READ LOG EXT */
         if (r->count != 1 ||
-            !mr_ata_log(d, true, r->lba & 0xff, (r->lba >> 8) & 0xffff,
+            !mr_ata_log(u, true, r->lba & 0xff, (r->lba >> 8) & 0xffff,
                         buf)) {
             return -1;
         }
@@ -541,9 +541,9 @@ static int mr_ata_command(MRDrive *d, MRAtaRegs *r, uint8_t *buf)
         return 0;
     case 0xef:                                  /* SET FEATURES */
         if ((r->feature & 0xff) == 0x02) {
-            d->ts.wce = true;
+            u->ts.wce = true;
         } else if ((r->feature & 0xff) == 0x82) {
-            d->ts.wce = false;
+            u->ts.wce = false;
         }
         return 0;
     case 0xe0:                                  /* STANDBY IMMEDIATE */
@@ -579,7 +579,7 @@ static void mr_ata_descriptor(MRSense *s, const MRAtaRegs *r, bool extend)
  * ATA status return descriptor (CK_COND, or the command was aborted).
  * Data-in, if any, is in buf with its length in *len_out.
  */
-int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+int mr_ata_passthrough(MRUnit *u, const uint8_t *cdb, uint8_t *buf,
                        uint32_t *len_out, MRSense *s)
 {
     bool is16 = cdb[0] == ATA_PASSTHROUGH_16;
@@ -631,7 +631,7 @@ int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         return -1;
     }
 
-    n = (proto == 5 || proto == 11) ? -1 : mr_ata_command(d, &r, buf);
+    n = (proto == 5 || proto == 11) ? -1 : mr_ata_command(u, &r, buf);
     if (n < 0) {
         r.status = ATA_STATUS_ERR;
         r.error = ATA_ERROR_ABRT;

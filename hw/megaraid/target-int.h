@@ -5,7 +5,7 @@
  * (target.c dispatch and media I/O, target-sense.c, target-inquiry.c,
  * target-pages.c, target-ata.c) and the drive profiles.
  *
- * The builders here are pure: they read the drive's identity and state and
+ * The builders here are pure: they read the unit's identity and state and
  * a CDB, write a response into a caller buffer or fill an MRSense, and do
  * no I/O, so they can be unit-tested without a controller.
  */
@@ -86,33 +86,33 @@ bool mr_target_io_cancel(MRTargetReq *req);
 /* Build results: length of the response, or -1 with *s filled. */
 
 /* target-inquiry.c */
-int mr_build_inquiry(const MRDrive *d, uint64_t lun, const uint8_t *cdb,
+int mr_build_inquiry(const MRUnit *u, uint64_t lun, const uint8_t *cdb,
                      uint8_t *buf, MRSense *s);
-int mr_build_read_capacity(const MRDrive *d, const uint8_t *cdb,
+int mr_build_read_capacity(const MRUnit *u, const uint8_t *cdb,
                            uint8_t *buf, MRSense *s);
 int mr_build_report_luns(const uint8_t *cdb, uint8_t *buf, MRSense *s);
 int mr_build_read_defect(const uint8_t *cdb, uint8_t *buf, MRSense *s);
-void mr_inquiry_product(const MRDrive *d, char *out16);
-void mr_inquiry_revision(const MRDrive *d, char *out4);
+void mr_inquiry_product(const MRUnit *u, char *out16);
+void mr_inquiry_revision(const MRUnit *u, char *out4);
 
 /* target-opcodes.c */
-int mr_build_report_opcodes(const MRDrive *d, const uint8_t *cdb,
+int mr_build_report_opcodes(const MRUnit *u, const uint8_t *cdb,
                             uint8_t *buf, MRSense *s);
 
 /* target-pages.c */
-int mr_build_mode_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+int mr_build_mode_sense(const MRUnit *u, const uint8_t *cdb, uint8_t *buf,
                         MRSense *s);
-int mr_apply_mode_select(MRDrive *d, const uint8_t *cdb,
+int mr_apply_mode_select(MRUnit *u, const uint8_t *cdb,
                          const uint8_t *param, uint32_t len, MRSense *s);
-int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+int mr_build_log_sense(const MRUnit *u, const uint8_t *cdb, uint8_t *buf,
                        MRSense *s);
-uint32_t mr_power_on_hours(const MRDrive *d);
+uint32_t mr_power_on_hours(const MRUnit *u);
 
 /* target-ata.c: ATA PASS-THROUGH (12/16) for SATA drives */
-int mr_ata_passthrough(MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+int mr_ata_passthrough(MRUnit *u, const uint8_t *cdb, uint8_t *buf,
                        uint32_t *len_out, MRSense *s);
-void mr_ata_identify(const MRDrive *d, uint16_t *id);
-void mr_selftest_record(MRDrive *d, uint8_t code);
+void mr_ata_identify(const MRUnit *u, uint16_t *id);
+void mr_selftest_record(MRUnit *u, uint8_t code);
 
 /* drive-profiles.c */
 typedef struct MRDriveProfile {
@@ -176,24 +176,24 @@ static inline void mr_pad(uint8_t *dst, const char *s, size_t n)
 }
 
 /* target-medium.c: the drive's BlockBackend or the VD behind the target */
-bool mr_medium_present(MRDrive *d);
-BlockAcctStats *mr_medium_stats(MRDrive *d);
-BlockAIOCB *mr_medium_aio_preadv(MRDrive *d, int64_t offset,
+bool mr_medium_present(MRUnit *u);
+BlockAcctStats *mr_medium_stats(MRUnit *u);
+BlockAIOCB *mr_medium_aio_preadv(MRUnit *u, int64_t offset,
                                  QEMUIOVector *qiov, BlockCompletionFunc *cb,
                                  void *opaque);
-BlockAIOCB *mr_medium_aio_pwritev(MRDrive *d, int64_t offset,
+BlockAIOCB *mr_medium_aio_pwritev(MRUnit *u, int64_t offset,
                                   QEMUIOVector *qiov, bool fua,
                                   BlockCompletionFunc *cb, void *opaque);
-BlockAIOCB *mr_medium_aio_flush(MRDrive *d, BlockCompletionFunc *cb,
+BlockAIOCB *mr_medium_aio_flush(MRUnit *u, BlockCompletionFunc *cb,
                                 void *opaque);
-int coroutine_fn mr_medium_co_pread(MRDrive *d, int64_t offset,
+int coroutine_fn mr_medium_co_pread(MRUnit *u, int64_t offset,
                                     int64_t bytes, void *buf);
-int coroutine_fn mr_medium_co_pwrite(MRDrive *d, int64_t offset,
+int coroutine_fn mr_medium_co_pwrite(MRUnit *u, int64_t offset,
                                      int64_t bytes, const void *buf,
                                      bool fua);
-int coroutine_fn mr_medium_co_zero(MRDrive *d, int64_t offset, int64_t bytes,
+int coroutine_fn mr_medium_co_zero(MRUnit *u, int64_t offset, int64_t bytes,
                                    bool unmap, bool fua);
-void mr_medium_inc_in_flight(MRDrive *d);
-void mr_medium_dec_in_flight(MRDrive *d);
+void mr_medium_inc_in_flight(MRUnit *u);
+void mr_medium_dec_in_flight(MRUnit *u);
 
 #endif

@@ -59,10 +59,10 @@ static void mr_cdb_lba_len(const uint8_t *cdb, uint64_t *lba, uint32_t *len,
 static bool mr_check_range(MRTargetReq *req, uint64_t lba, uint64_t n,
                            MRSense *s)
 {
-    uint64_t num = req->drive->num_blocks;
+    uint64_t num = req->unit->num_blocks;
 
     if (lba > num || n > num - lba) {
-        trace_megaraid_err_target_lba_range(req->drive->slot, req->cdb[0],
+        trace_megaraid_err_target_lba_range(req->unit->slot, req->cdb[0],
                                             lba, n, num);
         mr_sense_set(s, ILLEGAL_REQUEST, 0x21, 0x00);
         return false;
@@ -72,14 +72,14 @@ static bool mr_check_range(MRTargetReq *req, uint64_t lba, uint64_t n,
 
 static void mr_io_error(MRTargetReq *req, int ret, bool write, uint64_t lba)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     MRSense s;
 
     if (ret == -ECANCELED) {
         mr_target_aborted(req);
         return;
     }
-    trace_megaraid_err_target_io(d->slot, req->cdb[0], lba, ret);
+    trace_megaraid_err_target_io(u->slot, req->cdb[0], lba, ret);
     switch (-ret) {
     case ENOMEDIUM:
         mr_sense_set(&s, NOT_READY, 0x3a, 0x00);
@@ -91,10 +91,10 @@ static void mr_io_error(MRTargetReq *req, int ret, bool write, uint64_t lba)
         break;
     default:
         if (write) {
-            d->ts.write_errors++;
+            u->ts.write_errors++;
             mr_sense_set(&s, MEDIUM_ERROR, 0x0c, 0x00);
         } else {
-            d->ts.read_errors++;
+            u->ts.read_errors++;
             mr_sense_set(&s, MEDIUM_ERROR, 0x11, 0x00);
         }
         s.info_valid = true;
@@ -125,7 +125,7 @@ static BlockAIOCB *mr_dma_readv(int64_t offset, QEMUIOVector *iov,
 {
     MRTargetReq *req = opaque;
 
-    return mr_medium_aio_preadv(req->drive, offset, iov, cb, cb_opaque);
+    return mr_medium_aio_preadv(req->unit, offset, iov, cb, cb_opaque);
 }
 
 static BlockAIOCB *mr_dma_writev(int64_t offset, QEMUIOVector *iov,
@@ -134,15 +134,15 @@ static BlockAIOCB *mr_dma_writev(int64_t offset, QEMUIOVector *iov,
 {
     MRTargetReq *req = opaque;
 
-    return mr_medium_aio_pwritev(req->drive, offset, iov, req->fua, cb,
+    return mr_medium_aio_pwritev(req->unit, offset, iov, req->fua, cb,
                                  cb_opaque);
 }
 
 static void mr_rw_complete(void *opaque, int ret)
 {
     MRTargetReq *req = opaque;
-    MRDrive *d = req->drive;
-    BlockAcctStats *stats = mr_medium_stats(d);
+    MRUnit *u = req->unit;
+    BlockAcctStats *stats = mr_medium_stats(u);
     bool write = mr_target_is_write(req->cdb[0]);
 
     req->aiocb = NULL;
@@ -161,11 +161,11 @@ static void mr_rw_complete(void *opaque, int ret)
         block_acct_done(stats, &req->acct);
     }
     if (write) {
-        d->ts.blocks_written += req->nblocks;
+        u->ts.blocks_written += req->nblocks;
     } else {
-        d->ts.blocks_read += req->nblocks;
+        u->ts.blocks_read += req->nblocks;
     }
-    req->xfer_count = req->nblocks * d->block_size;
+    req->xfer_count = req->nblocks * u->block_size;
     mr_target_good(req);
 }
 
@@ -195,7 +195,7 @@ static QEMUSGList *mr_trim_sg(MRTargetReq *req, uint64_t bytes)
 /* READ and WRITE (6/10/12/16), WRITE AND VERIFY (10/12/16). */
 void mr_target_rw(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     const uint8_t *cdb = req->cdb;
     bool write = mr_target_is_write(cdb[0]);
     uint16_t len_byte;
@@ -209,7 +209,7 @@ void mr_target_rw(MRTargetReq *req)
     }
     if ((cdb[0] >> 5) != 0 && (cdb[1] & 0xe0)) {
         /* RDPROTECT/WRPROTECT: no protection information */
-        trace_megaraid_err_target_protect(d->slot, cdb[0]);
+        trace_megaraid_err_target_protect(u->slot, cdb[0]);
         mr_sense_bad_cdb(&s, 1, 7);
         goto fail;
     }
@@ -217,25 +217,25 @@ void mr_target_rw(MRTargetReq *req)
     if (!mr_check_range(req, lba, n, &s)) {
         goto fail;
     }
-    if (write && d->read_only) {
-        trace_megaraid_err_target_read_only(d->slot, cdb[0]);
+    if (write && u->read_only) {
+        trace_megaraid_err_target_read_only(u->slot, cdb[0]);
         mr_sense_set(&s, DATA_PROTECT, 0x27, 0x00);
         goto fail;
     }
     req->lba = lba;
     req->nblocks = n;
-    bytes = (uint64_t)n * d->block_size;
+    bytes = (uint64_t)n * u->block_size;
     if (bytes == 0) {
         mr_target_good(req);
         return;
     }
     if (req->dir != (write ? MR_DIR_TO_DEVICE : MR_DIR_FROM_DEVICE)) {
-        trace_megaraid_err_target_dir(d->slot, cdb[0], req->dir);
+        trace_megaraid_err_target_dir(u->slot, cdb[0], req->dir);
         mr_sense_bad_cdb(&s, 0, -1);
         goto fail;
     }
     if (mr_target_avail(req) < bytes) {
-        trace_megaraid_err_target_overrun(d->slot, cdb[0], bytes,
+        trace_megaraid_err_target_overrun(u->slot, cdb[0], bytes,
                                           mr_target_avail(req));
         mr_sense_bad_cdb(&s, len_byte, -1);
         goto fail;
@@ -245,14 +245,14 @@ void mr_target_rw(MRTargetReq *req)
      * clear; a VD's cache follows its write policy (array-cache.c).
      */
     req->fua = write && (((cdb[0] >> 5) != 0 && (cdb[1] & 0x08)) ||
-                         (!d->ts.wce && !d->vd));
+                         (!u->ts.wce && !u->vd));
     sg = mr_trim_sg(req, bytes);
-    trace_megaraid_target_rw(d->slot, write, lba, n, req->fua);
-    if (mr_medium_stats(d)) {
-        block_acct_start(mr_medium_stats(d), &req->acct, bytes,
+    trace_megaraid_target_rw(u->slot, write, lba, n, req->fua);
+    if (mr_medium_stats(u)) {
+        block_acct_start(mr_medium_stats(u), &req->acct, bytes,
                          write ? BLOCK_ACCT_WRITE : BLOCK_ACCT_READ);
     }
-    req->aiocb = dma_blk_io(sg, lba * d->block_size, d->block_size,
+    req->aiocb = dma_blk_io(sg, lba * u->block_size, u->block_size,
                             write ? mr_dma_writev : mr_dma_readv, req,
                             mr_rw_complete, req,
                             write ? DMA_DIRECTION_TO_DEVICE :
@@ -278,7 +278,7 @@ static void mr_flush_complete(void *opaque, int ret)
 /* SYNCHRONIZE CACHE (10/16): the range is checked, the whole cache flushed. */
 void mr_target_sync(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     uint16_t len_byte;
     uint64_t lba;
     uint32_t n;
@@ -293,14 +293,14 @@ void mr_target_sync(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_sync(d->slot, lba, n);
-    req->aiocb = mr_medium_aio_flush(d, mr_flush_complete, req);
+    trace_megaraid_target_sync(u->slot, lba, n);
+    req->aiocb = mr_medium_aio_flush(u, mr_flush_complete, req);
 }
 
 /* START STOP UNIT with START=0: flush before stopping. */
 void mr_target_stop_flush(MRTargetReq *req)
 {
-    req->aiocb = mr_medium_aio_flush(req->drive, mr_flush_complete, req);
+    req->aiocb = mr_medium_aio_flush(req->unit, mr_flush_complete, req);
 }
 
 bool mr_target_io_cancel(MRTargetReq *req)
@@ -329,7 +329,7 @@ static void coroutine_fn mr_io_co_entry(void *opaque)
 {
     MRIOCo *co = opaque;
     MRTargetReq *req = co->cmd.req;
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     int ret = co->body(&co->cmd);
 
     if (ret == 0 && req->cancelled) {
@@ -343,7 +343,7 @@ static void coroutine_fn mr_io_co_entry(void *opaque)
         mr_target_good(req);
     }
     g_free(co);
-    mr_medium_dec_in_flight(d);
+    mr_medium_dec_in_flight(u);
 }
 
 static void mr_io_co_start(MRTargetReq *req, MRIOBody *body, bool write)
@@ -355,18 +355,18 @@ static void mr_io_co_start(MRTargetReq *req, MRIOBody *body, bool write)
     co->body = body;
     co->write = write;
     /* counted in flight, so that draining the drive waits for it */
-    mr_medium_inc_in_flight(req->drive);
+    mr_medium_inc_in_flight(req->unit);
     c = qemu_coroutine_create(mr_io_co_entry, co);
-    aio_co_enter(req->drive->vd ? qemu_get_aio_context() :
-                 blk_get_aio_context(req->drive->conf.blk), c);
+    aio_co_enter(req->unit->vd ? qemu_get_aio_context() :
+                 blk_get_aio_context(req->unit->drive->conf.blk), c);
 }
 
 static int coroutine_fn mr_verify_body(MRIOCmd *c)
 {
     MRTargetReq *req = c->req;
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     uint8_t bytchk = (req->cdb[1] >> 1) & 3;
-    uint32_t bs = d->block_size;
+    uint32_t bs = u->block_size;
     uint16_t len_byte;
     uint64_t lba, done = 0, total;
     uint32_t n;
@@ -390,7 +390,7 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
         return 1;
     }
     total = (uint64_t)n * bs;
-    trace_megaraid_target_verify(d->slot, lba, n, bytchk);
+    trace_megaraid_target_verify(u->slot, lba, n, bytchk);
     if (n == 0) {
         return 0;
     }
@@ -398,13 +398,13 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
         uint64_t want = bytchk == 1 ? total : bs;
 
         if (want > MR_MAX_VERIFY_BYTES) {
-            trace_megaraid_err_target_verify_len(d->slot, n);
+            trace_megaraid_err_target_verify_len(u->slot, n);
             mr_sense_bad_cdb(&c->sense, len_byte, -1);
             return 1;
         }
         data = g_malloc(want);
         if (mr_target_fetch(req, data, want) < want) {
-            trace_megaraid_err_target_overrun(d->slot, req->cdb[0], want,
+            trace_megaraid_err_target_overrun(u->slot, req->cdb[0], want,
                                               req->xfer_count);
             mr_sense_bad_cdb(&c->sense, len_byte, -1);
             return 1;
@@ -419,7 +419,7 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
             return -ECANCELED;
         }
         c->lba = lba + done / bs;
-        ret = mr_medium_co_pread(d, lba * bs + done, chunk, media);
+        ret = mr_medium_co_pread(u, lba * bs + done, chunk, media);
         if (ret < 0) {
             return ret;
         }
@@ -433,7 +433,7 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
             for (j = 0; media[i + j] == want[j]; j++) {
                 /* find the first differing byte */
             }
-            trace_megaraid_err_target_miscompare(d->slot, lba, done + i + j);
+            trace_megaraid_err_target_miscompare(u->slot, lba, done + i + j);
             mr_sense_set(&c->sense, MISCOMPARE, 0x1d, 0x00);
             c->sense.info_valid = true;
             c->sense.info = done + i + j;
@@ -441,7 +441,7 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
         }
         done += chunk;
     }
-    d->ts.blocks_read += n;
+    u->ts.blocks_read += n;
     return 0;
 }
 
@@ -453,12 +453,12 @@ void mr_target_verify(MRTargetReq *req)
 static int coroutine_fn mr_write_same_body(MRIOCmd *c)
 {
     MRTargetReq *req = c->req;
-    MRDrive *d = req->drive;
-    uint32_t bs = d->block_size;
+    MRUnit *u = req->unit;
+    uint32_t bs = u->block_size;
     uint8_t flags = req->cdb[1];
     bool unmap = flags & 0x08;
     bool ndob = req->cdb[0] == WRITE_SAME_16 && (flags & 0x01);
-    bool fua = !d->ts.wce && !d->vd;
+    bool fua = !u->ts.wce && !u->vd;
     g_autofree uint8_t *pattern = g_malloc0(bs);
     g_autofree uint8_t *buf = NULL;
     uint16_t len_byte;
@@ -477,8 +477,8 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
         mr_sense_bad_cdb(&c->sense, 1, 4);
         return 1;
     }
-    if (unmap && !d->discard) {
-        trace_megaraid_err_target_no_discard(d->slot, req->cdb[0]);
+    if (unmap && !u->discard) {
+        trace_megaraid_err_target_no_discard(u->slot, req->cdb[0]);
         mr_sense_bad_cdb(&c->sense, 1, 3);
         return 1;
     }
@@ -490,26 +490,26 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
     if (!mr_check_range(req, lba, n, &c->sense)) {
         return 1;
     }
-    if (d->read_only) {
-        trace_megaraid_err_target_read_only(d->slot, req->cdb[0]);
+    if (u->read_only) {
+        trace_megaraid_err_target_read_only(u->slot, req->cdb[0]);
         mr_sense_set(&c->sense, DATA_PROTECT, 0x27, 0x00);
         return 1;
     }
     if (!ndob && mr_target_fetch(req, pattern, bs) < bs) {
-        trace_megaraid_err_target_overrun(d->slot, req->cdb[0], bs,
+        trace_megaraid_err_target_overrun(u->slot, req->cdb[0], bs,
                                           req->xfer_count);
         mr_sense_set(&c->sense, ILLEGAL_REQUEST, 0x1a, 0x00);
         return 1;
     }
     c->lba = lba;
     total = (uint64_t)n * bs;
-    trace_megaraid_target_write_same(d->slot, lba, n, unmap, ndob);
+    trace_megaraid_target_write_same(u->slot, lba, n, unmap, ndob);
     if (buffer_is_zero(pattern, bs)) {
-        ret = mr_medium_co_zero(d, lba * bs, total, unmap, fua);
+        ret = mr_medium_co_zero(u, lba * bs, total, unmap, fua);
         if (ret < 0) {
             return ret;
         }
-        d->ts.blocks_written += n;
+        u->ts.blocks_written += n;
         return 0;
     }
     buf = g_malloc(MIN(total, MR_CHUNK_BYTES));
@@ -523,13 +523,13 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
             return -ECANCELED;
         }
         c->lba = lba + done / bs;
-        ret = mr_medium_co_pwrite(d, lba * bs + done, chunk, buf, fua);
+        ret = mr_medium_co_pwrite(u, lba * bs + done, chunk, buf, fua);
         if (ret < 0) {
             return ret;
         }
         done += chunk;
     }
-    d->ts.blocks_written += n;
+    u->ts.blocks_written += n;
     return 0;
 }
 
@@ -541,8 +541,8 @@ void mr_target_write_same(MRTargetReq *req)
 static int coroutine_fn mr_unmap_body(MRIOCmd *c)
 {
     MRTargetReq *req = c->req;
-    MRDrive *d = req->drive;
-    uint32_t bs = d->block_size;
+    MRUnit *u = req->unit;
+    uint32_t bs = u->block_size;
     uint32_t plen = mr_get16(req->cdb + 7);
     uint32_t bdl, ndesc, i;
     g_autofree uint8_t *p = NULL;
@@ -562,14 +562,14 @@ static int coroutine_fn mr_unmap_body(MRIOCmd *c)
         mr_sense_set(&c->sense, ILLEGAL_REQUEST, 0x1a, 0x00);
         return 1;
     }
-    if (d->read_only) {
-        trace_megaraid_err_target_read_only(d->slot, req->cdb[0]);
+    if (u->read_only) {
+        trace_megaraid_err_target_read_only(u->slot, req->cdb[0]);
         mr_sense_set(&c->sense, DATA_PROTECT, 0x27, 0x00);
         return 1;
     }
     p = g_malloc0(plen);
     if (mr_target_fetch(req, p, plen) < plen) {
-        trace_megaraid_err_target_overrun(d->slot, req->cdb[0], plen,
+        trace_megaraid_err_target_overrun(u->slot, req->cdb[0], plen,
                                           req->xfer_count);
         mr_sense_set(&c->sense, ILLEGAL_REQUEST, 0x1a, 0x00);
         return 1;
@@ -605,9 +605,9 @@ static int coroutine_fn mr_unmap_body(MRIOCmd *c)
         if (n == 0) {
             continue;
         }
-        trace_megaraid_target_unmap(d->slot, lba, n);
+        trace_megaraid_target_unmap(u->slot, lba, n);
         c->lba = lba;
-        ret = mr_medium_co_zero(d, lba * bs, (uint64_t)n * bs, true, false);
+        ret = mr_medium_co_zero(u, lba * bs, (uint64_t)n * bs, true, false);
         if (ret < 0) {
             return ret;
         }
@@ -619,8 +619,8 @@ void mr_target_unmap(MRTargetReq *req)
 {
     MRSense s;
 
-    if (!req->drive->discard) {
-        trace_megaraid_err_target_no_discard(req->drive->slot, req->cdb[0]);
+    if (!req->unit->discard) {
+        trace_megaraid_err_target_no_discard(req->unit->slot, req->cdb[0]);
         mr_sense_bad_opcode(&s);
         mr_target_fail(req, &s);
         return;

@@ -1,11 +1,11 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * megaraid-sim: the medium behind a SCSI target.  A JBOD drive's medium
- * is its BlockBackend; a RAID VD's is the array (array-io.c).  The target
- * reads, writes, flushes and unmaps through these few calls and need not
- * know which it serves.  Injected media errors of a JBOD drive are
- * checked here too.
+ * megaraid-sim: the medium behind a SCSI target's logical unit.  A JBOD
+ * drive's medium is its BlockBackend (unit->drive); a RAID VD's is the
+ * array (unit->vd, array-io.c).  The target reads, writes, flushes and
+ * unmaps through these few calls and need not know which it serves.
+ * Injected media errors of a JBOD drive are checked here too.
  */
 #include "qemu/osdep.h"
 #include "qemu/main-loop.h"
@@ -15,17 +15,21 @@
 #include "array.h"
 #include "target-int.h"
 
-bool mr_medium_present(MRDrive *d)
+bool mr_medium_present(MRUnit *u)
 {
-    if (d->vd) {
+    MRDrive *d = u->drive;
+
+    if (u->vd) {
         return true;
     }
     return d->conf.blk && blk_is_inserted(d->conf.blk);
 }
 
-BlockAcctStats *mr_medium_stats(MRDrive *d)
+BlockAcctStats *mr_medium_stats(MRUnit *u)
 {
-    return d->vd ? NULL : blk_get_stats(d->conf.blk);
+    MRDrive *d = u->drive;
+
+    return u->vd ? NULL : blk_get_stats(d->conf.blk);
 }
 
 static void mr_medium_fail_bh(void *opaque)
@@ -49,14 +53,15 @@ static BlockAIOCB *mr_medium_fail(BlockCompletionFunc *cb, void *opaque)
     return acb;
 }
 
-BlockAIOCB *mr_medium_aio_preadv(MRDrive *d, int64_t offset,
+BlockAIOCB *mr_medium_aio_preadv(MRUnit *u, int64_t offset,
                                  QEMUIOVector *qiov, BlockCompletionFunc *cb,
                                  void *opaque)
 {
+    MRDrive *d = u->drive;
     uint64_t bad;
 
-    if (d->vd) {
-        return mr_vd_aio_preadv(d->vd, offset, qiov, cb, opaque);
+    if (u->vd) {
+        return mr_vd_aio_preadv(u->vd, offset, qiov, cb, opaque);
     }
     if (d->n_media_errors &&
         mr_drive_media_error(d, offset, qiov->size, &bad)) {
@@ -65,39 +70,44 @@ BlockAIOCB *mr_medium_aio_preadv(MRDrive *d, int64_t offset,
     return blk_aio_preadv(d->conf.blk, offset, qiov, 0, cb, opaque);
 }
 
-BlockAIOCB *mr_medium_aio_pwritev(MRDrive *d, int64_t offset,
+BlockAIOCB *mr_medium_aio_pwritev(MRUnit *u, int64_t offset,
                                   QEMUIOVector *qiov, bool fua,
                                   BlockCompletionFunc *cb, void *opaque)
 {
-    if (d->vd) {
-        return mr_vd_aio_pwritev(d->vd, offset, qiov, fua, cb, opaque);
+    MRDrive *d = u->drive;
+
+    if (u->vd) {
+        return mr_vd_aio_pwritev(u->vd, offset, qiov, fua, cb, opaque);
     }
     if (d->n_media_errors) {
         mr_drive_media_rewritten(d, offset, qiov->size);
     }
-    return blk_aio_pwritev(d->conf.blk, offset, qiov, fua ? BDRV_REQ_FUA : 0,
-                           cb, opaque);
+    return blk_aio_pwritev(d->conf.blk, offset, qiov,
+                           fua ? BDRV_REQ_FUA : 0, cb, opaque);
 }
 
-BlockAIOCB *mr_medium_aio_flush(MRDrive *d, BlockCompletionFunc *cb,
+BlockAIOCB *mr_medium_aio_flush(MRUnit *u, BlockCompletionFunc *cb,
                                 void *opaque)
 {
-    if (d->vd) {
-        return mr_vd_aio_flush(d->vd, cb, opaque);
+    MRDrive *d = u->drive;
+
+    if (u->vd) {
+        return mr_vd_aio_flush(u->vd, cb, opaque);
     }
     return blk_aio_flush(d->conf.blk, cb, opaque);
 }
 
-int coroutine_fn mr_medium_co_pread(MRDrive *d, int64_t offset,
+int coroutine_fn mr_medium_co_pread(MRUnit *u, int64_t offset,
                                     int64_t bytes, void *buf)
 {
+    MRDrive *d = u->drive;
     uint64_t bad;
 
-    if (d->vd) {
+    if (u->vd) {
         QEMUIOVector qiov;
 
         qemu_iovec_init_buf(&qiov, buf, bytes);
-        return mr_vd_co_preadv(d->vd, offset, bytes, &qiov);
+        return mr_vd_co_preadv(u->vd, offset, bytes, &qiov);
     }
     if (d->n_media_errors && mr_drive_media_error(d, offset, bytes, &bad)) {
         return -EIO;
@@ -105,15 +115,17 @@ int coroutine_fn mr_medium_co_pread(MRDrive *d, int64_t offset,
     return blk_co_pread(d->conf.blk, offset, bytes, buf, 0);
 }
 
-int coroutine_fn mr_medium_co_pwrite(MRDrive *d, int64_t offset,
+int coroutine_fn mr_medium_co_pwrite(MRUnit *u, int64_t offset,
                                      int64_t bytes, const void *buf,
                                      bool fua)
 {
-    if (d->vd) {
+    MRDrive *d = u->drive;
+
+    if (u->vd) {
         QEMUIOVector qiov;
 
         qemu_iovec_init_buf(&qiov, buf, bytes);
-        return mr_vd_co_pwritev(d->vd, offset, bytes, &qiov, fua);
+        return mr_vd_co_pwritev(u->vd, offset, bytes, &qiov, fua);
     }
     if (d->n_media_errors) {
         mr_drive_media_rewritten(d, offset, bytes);
@@ -123,22 +135,24 @@ int coroutine_fn mr_medium_co_pwrite(MRDrive *d, int64_t offset,
 }
 
 /* Afterwards the range reads as zeroes; @unmap allows deallocation. */
-int coroutine_fn mr_medium_co_zero(MRDrive *d, int64_t offset, int64_t bytes,
+int coroutine_fn mr_medium_co_zero(MRUnit *u, int64_t offset, int64_t bytes,
                                    bool unmap, bool fua)
 {
-    if (d->vd) {
+    MRDrive *d = u->drive;
+
+    if (u->vd) {
         g_autofree void *zero = NULL;
         int ret;
 
         if (unmap) {
-            return mr_vd_co_pdiscard(d->vd, offset, bytes);
+            return mr_vd_co_pdiscard(u->vd, offset, bytes);
         }
         /* zeroes written as data, a chunk at a time */
         zero = g_malloc0(MIN(bytes, 1024 * 1024));
         while (bytes > 0) {
             int64_t n = MIN(bytes, 1024 * 1024);
 
-            ret = mr_medium_co_pwrite(d, offset, n, zero, fua);
+            ret = mr_medium_co_pwrite(u, offset, n, zero, fua);
             if (ret < 0) {
                 return ret;
             }
@@ -155,19 +169,23 @@ int coroutine_fn mr_medium_co_zero(MRDrive *d, int64_t offset, int64_t bytes,
                                 (fua ? BDRV_REQ_FUA : 0));
 }
 
-void mr_medium_inc_in_flight(MRDrive *d)
+void mr_medium_inc_in_flight(MRUnit *u)
 {
-    if (d->vd) {
-        d->vd->in_flight++;
+    MRDrive *d = u->drive;
+
+    if (u->vd) {
+        u->vd->in_flight++;
     } else {
         blk_inc_in_flight(d->conf.blk);
     }
 }
 
-void mr_medium_dec_in_flight(MRDrive *d)
+void mr_medium_dec_in_flight(MRUnit *u)
 {
-    if (d->vd) {
-        d->vd->in_flight--;
+    MRDrive *d = u->drive;
+
+    if (u->vd) {
+        u->vd->in_flight--;
         aio_wait_kick();
     } else {
         blk_dec_in_flight(d->conf.blk);

@@ -93,10 +93,10 @@ static const MROpcode mr_opcodes[] = {
                            0xff, 0xff, 0xff, 0, 0 } },
 };
 
-static bool mr_opcode_offered(const MRDrive *d, const MROpcode *o)
+static bool mr_opcode_offered(const MRUnit *u, const MROpcode *o)
 {
-    return o->only == 0 || (o->only == 1 && d->iface == MR_IF_SATA) ||
-           (o->only == 2 && d->discard);
+    return o->only == 0 || (o->only == 1 && u->iface == MR_IF_SATA) ||
+           (o->only == 2 && u->discard);
 }
 
 /* Command timeouts descriptor (no timeouts reported); returns 12. */
@@ -108,7 +108,7 @@ static int mr_timeouts_desc(uint8_t *p)
 }
 
 /* REPORT SUPPORTED OPERATION CODES (A3h/0Ch) into buf (MR_RESP_MAX). */
-int mr_build_report_opcodes(const MRDrive *d, const uint8_t *cdb,
+int mr_build_report_opcodes(const MRUnit *u, const uint8_t *cdb,
                             uint8_t *buf, MRSense *s)
 {
     bool rctd = cdb[2] & 0x80;
@@ -122,7 +122,7 @@ int mr_build_report_opcodes(const MRDrive *d, const uint8_t *cdb,
         n = 4;
         for (i = 0; i < ARRAY_SIZE(mr_opcodes); i++) {
             o = &mr_opcodes[i];
-            if (!mr_opcode_offered(d, o)) {
+            if (!mr_opcode_offered(u, o)) {
                 continue;
             }
             memset(buf + n, 0, 8);
@@ -149,7 +149,7 @@ int mr_build_report_opcodes(const MRDrive *d, const uint8_t *cdb,
     for (i = 0; i < ARRAY_SIZE(mr_opcodes); i++) {
         const MROpcode *c = &mr_opcodes[i];
 
-        if (c->usage[0] != op || !mr_opcode_offered(d, c)) {
+        if (c->usage[0] != op || !mr_opcode_offered(u, c)) {
             continue;
         }
         if (option == 1 && c->sa != MR_SA_NONE) {

@@ -26,13 +26,13 @@ enum {
 static const uint8_t mr_mode_pages[] = { 0x01, 0x08, 0x0a, 0x1c };
 
 /* Mode page `page` for page control pc into p; returns its length or 0. */
-static int mr_mode_page(const MRDrive *d, uint8_t page, int pc, uint8_t *p)
+static int mr_mode_page(const MRUnit *u, uint8_t page, int pc, uint8_t *p)
 {
-    const MRTargetState *ts = &d->ts;
+    const MRTargetState *ts = &u->ts;
     bool chg = pc == MR_PC_CHANGEABLE;
     bool wce;
 
-    if (d->vd && (page == 0x01 || page == 0x1c)) {
+    if (u->vd && (page == 0x01 || page == 0x1c)) {
         /* a volume: no error recovery or SMART of its own */
         return 0;
     }
@@ -76,7 +76,7 @@ static int mr_mode_page(const MRDrive *d, uint8_t page, int pc, uint8_t *p)
         }
         p[3] = 0x10;                            /* unrestricted reordering */
         mr_put16(p + 8, 0xffff);                /* busy timeout: unlimited */
-        mr_put16(p + 10, d->media == MR_MEDIA_HDD ? 36000 : 1800);
+        mr_put16(p + 10, u->media == MR_MEDIA_HDD ? 36000 : 1800);
         return 12;
     case 0x1c:                                  /* informational exceptions */
         memset(p, 0, 12);
@@ -103,7 +103,7 @@ static int mr_mode_page(const MRDrive *d, uint8_t page, int pc, uint8_t *p)
     return 0;
 }
 
-int mr_build_mode_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+int mr_build_mode_sense(const MRUnit *u, const uint8_t *cdb, uint8_t *buf,
                         MRSense *s)
 {
     bool ten = cdb[0] == MODE_SENSE_10;
@@ -122,8 +122,8 @@ int mr_build_mode_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
     }
     memset(buf, 0, hdr);
     if (!dbd) {
-        uint64_t blocks = pc == MR_PC_CHANGEABLE ? 0 : d->num_blocks;
-        uint32_t bs = pc == MR_PC_CHANGEABLE ? 0 : d->block_size;
+        uint64_t blocks = pc == MR_PC_CHANGEABLE ? 0 : u->num_blocks;
+        uint32_t bs = pc == MR_PC_CHANGEABLE ? 0 : u->block_size;
 
         if (llbaa) {
             memset(buf + n, 0, 16);
@@ -141,10 +141,10 @@ int mr_build_mode_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
     }
     if (page == 0x3f) {
         for (i = 0; i < ARRAY_SIZE(mr_mode_pages); i++) {
-            n += mr_mode_page(d, mr_mode_pages[i], pc, buf + n);
+            n += mr_mode_page(u, mr_mode_pages[i], pc, buf + n);
         }
     } else {
-        l = mr_mode_page(d, page, pc, buf + n);
+        l = mr_mode_page(u, page, pc, buf + n);
         if (!l) {
             mr_sense_bad_cdb(s, 2, 5);
             return -1;
@@ -154,17 +154,17 @@ int mr_build_mode_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
     /* header: mode data length, medium type, device-specific parameter */
     if (ten) {
         mr_put16(buf, n - 2);
-        buf[3] = (d->read_only ? 0x80 : 0) | 0x10;     /* WP, DPOFUA */
+        buf[3] = (u->read_only ? 0x80 : 0) | 0x10;     /* WP, DPOFUA */
         mr_put16(buf + 6, bdlen);
     } else {
         buf[0] = n - 1;
-        buf[2] = (d->read_only ? 0x80 : 0) | 0x10;
+        buf[2] = (u->read_only ? 0x80 : 0) | 0x10;
         buf[3] = bdlen;
     }
     return n;
 }
 
-int mr_apply_mode_select(MRDrive *d, const uint8_t *cdb,
+int mr_apply_mode_select(MRUnit *u, const uint8_t *cdb,
                          const uint8_t *param, uint32_t len, MRSense *s)
 {
     bool ten = cdb[0] == MODE_SELECT_10;
@@ -172,7 +172,7 @@ int mr_apply_mode_select(MRDrive *d, const uint8_t *cdb,
     uint32_t hdr = ten ? 8 : 4;
     uint32_t bdlen, off;
     uint8_t cur[32], chg[32];
-    MRTargetState ns = d->ts;
+    MRTargetState ns = u->ts;
 
     if (len < hdr) {
         mr_sense_set(s, ILLEGAL_REQUEST, 0x1a, 0x00);
@@ -192,7 +192,7 @@ int mr_apply_mode_select(MRDrive *d, const uint8_t *cdb,
         uint32_t bl = bdlen == 16 ? mr_get32(param + hdr + 12) :
                       mr_get32(param + hdr + 4) & 0xffffff;
 
-        if (bl && bl != d->block_size) {
+        if (bl && bl != u->block_size) {
             mr_sense_bad_param(s, hdr + bdlen - 3, -1);
             return -1;
         }
@@ -216,12 +216,12 @@ int mr_apply_mode_select(MRDrive *d, const uint8_t *cdb,
             mr_sense_set(s, ILLEGAL_REQUEST, 0x1a, 0x00);
             return -1;
         }
-        if (mr_mode_page(d, page, MR_PC_CURRENT, cur) != plen) {
-            mr_sense_bad_param(s, off + (mr_mode_page(d, page, 0, cur) ?
+        if (mr_mode_page(u, page, MR_PC_CURRENT, cur) != plen) {
+            mr_sense_bad_param(s, off + (mr_mode_page(u, page, 0, cur) ?
                                          1 : 0), -1);
             return -1;
         }
-        mr_mode_page(d, page, MR_PC_CHANGEABLE, chg);
+        mr_mode_page(u, page, MR_PC_CHANGEABLE, chg);
         for (k = 2; k < plen; k++) {
             if ((p[k] ^ cur[k]) & ~chg[k]) {
                 mr_sense_bad_param(s, off + k, -1);
@@ -249,14 +249,14 @@ int mr_apply_mode_select(MRDrive *d, const uint8_t *cdb,
     if (save) {
         ns.saved_wce = ns.wce;
     }
-    d->ts = ns;
+    u->ts = ns;
     return 0;
 }
 
 /* Power-on hours: a profile-like history plus the time since realize. */
-uint32_t mr_power_on_hours(const MRDrive *d)
+uint32_t mr_power_on_hours(const MRUnit *u)
 {
-    int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - d->ts.realized_ns;
+    int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - u->ts.realized_ns;
 
     return 1200 + MAX(ns, 0) / (3600 * NANOSECONDS_PER_SECOND);
 }
@@ -280,12 +280,12 @@ static int mr_log_counter(uint8_t *p, uint16_t code, uint64_t v)
     return mr_log_param(p, code, 0x02, b, 8);
 }
 
-static int mr_log_pages(const MRDrive *d, uint8_t *list)
+static int mr_log_pages(const MRUnit *u, uint8_t *list)
 {
     int n = 0;
 
     list[n++] = 0x00;
-    if (d->vd) {
+    if (u->vd) {
         /* a volume keeps no drive logs: SMART is the members' */
         return n;
     }
@@ -295,21 +295,21 @@ static int mr_log_pages(const MRDrive *d, uint8_t *list)
     list[n++] = 0x0d;
     list[n++] = 0x0e;
     list[n++] = 0x10;
-    if (d->media == MR_MEDIA_SSD) {
+    if (u->media == MR_MEDIA_SSD) {
         list[n++] = 0x11;
     }
     list[n++] = 0x15;
-    if (d->iface == MR_IF_SAS) {
+    if (u->iface == MR_IF_SAS) {
         list[n++] = 0x18;
     }
     list[n++] = 0x2f;
     return n;
 }
 
-static int mr_log_errors(const MRDrive *d, bool write, uint8_t *p)
+static int mr_log_errors(const MRUnit *u, bool write, uint8_t *p)
 {
-    uint64_t blocks = write ? d->ts.blocks_written : d->ts.blocks_read;
-    uint32_t bad = write ? d->ts.write_errors : d->ts.read_errors;
+    uint64_t blocks = write ? u->ts.blocks_written : u->ts.blocks_read;
+    uint32_t bad = write ? u->ts.write_errors : u->ts.read_errors;
     int n = 0;
 
     n += mr_log_counter(p + n, 0x0000, 0);      /* corrected, no delay */
@@ -317,7 +317,7 @@ static int mr_log_errors(const MRDrive *d, bool write, uint8_t *p)
     n += mr_log_counter(p + n, 0x0002, 0);      /* rereads/rewrites */
     n += mr_log_counter(p + n, 0x0003, 0);      /* total corrected */
     n += mr_log_counter(p + n, 0x0004, 0);      /* algorithm invocations */
-    n += mr_log_counter(p + n, 0x0005, blocks * d->block_size);
+    n += mr_log_counter(p + n, 0x0005, blocks * u->block_size);
     n += mr_log_counter(p + n, 0x0006, bad);    /* total uncorrected */
     return n;
 }
@@ -346,11 +346,11 @@ static int mr_log_from_pointer(uint8_t *p, int n, uint16_t pointer)
 }
 
 /* Background scan results (15h): status parameter only, no scan active. */
-static int mr_log_background_scan(const MRDrive *d, uint8_t *p)
+static int mr_log_background_scan(const MRUnit *u, uint8_t *p)
 {
     uint8_t b[12] = { 0 };
 
-    mr_put32(b, mr_power_on_hours(d) * 60);     /* power-on minutes */
+    mr_put32(b, mr_power_on_hours(u) * 60);     /* power-on minutes */
     b[5] = 0x00;                                /* no scan active */
     mr_put16(b + 6, 1);                         /* scans performed */
     mr_put16(b + 10, 1);                        /* medium scans performed */
@@ -362,7 +362,7 @@ static int mr_log_background_scan(const MRDrive *d, uint8_t *p)
  * attached to the controller, whose link came up at power on (reason and
  * attached reason 1h), no link errors.
  */
-static int mr_log_sas_port(const MRDrive *d, uint8_t *p)
+static int mr_log_sas_port(const MRUnit *u, uint8_t *p)
 {
     uint8_t b[4 + 52] = { 0 };
     uint8_t *phy = b + 4;
@@ -374,12 +374,12 @@ static int mr_log_sas_port(const MRDrive *d, uint8_t *p)
     phy[4] = 0x11;                  /* attached: end device; power on */
     phy[5] = 0x1b;                  /* reason: power on; 12 Gb/s */
     phy[6] = 0x08;                              /* attached SSP initiator */
-    mr_put64(phy + 8, d->wwn + 1);              /* port A */
-    mr_put64(phy + 16, 0x500605b000000000ULL | (d->slot & 0xff));
+    mr_put64(phy + 8, u->wwn + 1);              /* port A */
+    mr_put64(phy + 16, 0x500605b000000000ULL | (u->slot & 0xff));
     return mr_log_param(p, 0x0001, 0x03, b, sizeof(b));
 }
 
-int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
+int mr_build_log_sense(const MRUnit *u, const uint8_t *cdb, uint8_t *buf,
                        MRSense *s)
 {
     uint8_t page = cdb[2] & 0x3f;
@@ -396,7 +396,7 @@ int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         mr_sense_bad_cdb(s, 1, 0);
         return -1;
     }
-    cnt = mr_log_pages(d, list);
+    cnt = mr_log_pages(u, list);
     if (subpage == 0xff && page == 0x00) {
         /* supported pages and subpages */
         for (i = 0; i < cnt; i++) {
@@ -426,10 +426,10 @@ int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         n = cnt;
         break;
     case 0x02:
-        n = mr_log_errors(d, true, p);
+        n = mr_log_errors(u, true, p);
         break;
     case 0x03:
-        n = mr_log_errors(d, false, p);
+        n = mr_log_errors(u, false, p);
         break;
     case 0x06:
         n = mr_log_counter(p, 0x0000, 0);
@@ -446,26 +446,26 @@ int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         n += mr_log_param(p + n, 0x0002, 0x01, "      ", 6);
         mr_put32(b, 50000);
         n += mr_log_param(p + n, 0x0003, 0x03, b, 4);
-        mr_put32(b, d->ts.start_stop_cycles + 12);
+        mr_put32(b, u->ts.start_stop_cycles + 12);
         n += mr_log_param(p + n, 0x0004, 0x03, b, 4);
         mr_put32(b, 600000);
         n += mr_log_param(p + n, 0x0005, 0x03, b, 4);
-        mr_put32(b, d->media == MR_MEDIA_HDD ?
-                    d->ts.start_stop_cycles + 40 : 0);
+        mr_put32(b, u->media == MR_MEDIA_HDD ?
+                    u->ts.start_stop_cycles + 40 : 0);
         n += mr_log_param(p + n, 0x0006, 0x03, b, 4);
         break;
     case 0x10:
         /* twenty self-test result entries, most recent first */
         for (i = 0; i < 20; i++) {
-            uint8_t code = i < d->ts.selftest_count ?
-                           d->ts.selftest_code[i] : 0;
+            uint8_t code = i < u->ts.selftest_count ?
+                           u->ts.selftest_code[i] : 0;
 
             memset(b, 0, sizeof(b));
             if (code) {
                 /* SCSI code: 1/2 background, 5/6 foreground; passed */
                 b[0] = ((code & 0x80 ? 4 : 0) + (code & 0x7f)) << 5;
-                b[1] = d->ts.selftest_count - i;
-                mr_put16(b + 2, d->ts.selftest_hours[i]);
+                b[1] = u->ts.selftest_count - i;
+                mr_put16(b + 2, u->ts.selftest_hours[i]);
                 mr_put64(b + 4, UINT64_MAX);
             }
             n += mr_log_param(p + n, i + 1, 0x03, b, 0x10);
@@ -473,14 +473,14 @@ int mr_build_log_sense(const MRDrive *d, const uint8_t *cdb, uint8_t *buf,
         break;
     case 0x11:
         memset(b, 0, 4);
-        b[3] = MIN(100, 1 + d->ts.blocks_written / (1ULL << 31));
+        b[3] = MIN(100, 1 + u->ts.blocks_written / (1ULL << 31));
         n += mr_log_param(p + n, 0x0001, 0x03, b, 4);
         break;
     case 0x15:
-        n = mr_log_background_scan(d, p);
+        n = mr_log_background_scan(u, p);
         break;
     case 0x18:
-        n = mr_log_sas_port(d, p);
+        n = mr_log_sas_port(u, p);
         break;
     case 0x2f:
         b[0] = 0;                               /* IE ASC: no failure */

@@ -46,7 +46,7 @@ static void mr_timing_release(void *opaque)
 
     req->held = false;
     t->held--;
-    trace_megaraid_timing_release(req->drive->slot, req->cdb[0]);
+    trace_megaraid_timing_release(req->unit->slot, req->cdb[0]);
     req->done(req);
 }
 
@@ -57,7 +57,7 @@ static void mr_timing_release(void *opaque)
 bool mr_target_timing_hold(MRTargetReq *req)
 {
     MRTiming *t = req->timing;
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     int op = mr_timing_op(req);
     uint64_t arrival, done;
     int64_t now, deadline;
@@ -73,11 +73,11 @@ bool mr_target_timing_hold(MRTargetReq *req)
     if (deadline <= now) {
         if (deadline < now) {
             t->late++;
-            trace_megaraid_timing_late(d->slot, req->cdb[0], now - deadline);
+            trace_megaraid_timing_late(u->slot, req->cdb[0], now - deadline);
         }
         return false;
     }
-    trace_megaraid_timing_hold(d->slot, req->cdb[0], done - arrival,
+    trace_megaraid_timing_hold(u->slot, req->cdb[0], done - arrival,
                                deadline - now);
     req->held = true;
     t->held++;
@@ -96,7 +96,7 @@ bool mr_target_timing_cancel(MRTargetReq *req)
     timer_del(&req->hold_timer);
     req->held = false;
     req->timing->held--;
-    trace_megaraid_timing_abort(req->drive->slot, req->cdb[0]);
+    trace_megaraid_timing_abort(req->unit->slot, req->cdb[0]);
     mr_target_aborted(req);
     return true;
 }

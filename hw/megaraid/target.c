@@ -39,7 +39,7 @@ void mr_target_good(MRTargetReq *req)
 {
     req->status = GOOD;
     req->sense_len = 0;
-    trace_megaraid_target_done(req->drive->slot, req->cdb[0], req->status,
+    trace_megaraid_target_done(req->unit->slot, req->cdb[0], req->status,
                                req->xfer_count);
     /* timing=on: held until the model says the card would be done */
     if (req->timing && !req->cancelled && mr_target_timing_hold(req)) {
@@ -51,9 +51,9 @@ void mr_target_good(MRTargetReq *req)
 void mr_target_fail(MRTargetReq *req, const MRSense *s)
 {
     req->status = CHECK_CONDITION;
-    req->sense_len = mr_sense_build(s, req->drive->ts.d_sense, req->sense,
+    req->sense_len = mr_sense_build(s, req->unit->ts.d_sense, req->sense,
                                     sizeof(req->sense));
-    trace_megaraid_target_check_condition(req->drive->slot, req->cdb[0],
+    trace_megaraid_target_check_condition(req->unit->slot, req->cdb[0],
                                           s->key, s->asc, s->ascq);
     req->done(req);
 }
@@ -62,7 +62,7 @@ void mr_target_aborted(MRTargetReq *req)
 {
     req->status = TASK_ABORTED;
     req->sense_len = 0;
-    trace_megaraid_target_aborted(req->drive->slot, req->cdb[0]);
+    trace_megaraid_target_aborted(req->unit->slot, req->cdb[0]);
     req->done(req);
 }
 
@@ -84,7 +84,7 @@ static void mr_target_copy_out(MRTargetReq *req, const uint8_t *buf,
     n = MIN(n, alloc);
     if (req->dir != MR_DIR_FROM_DEVICE) {
         if (n) {
-            trace_megaraid_err_target_dir(req->drive->slot, req->cdb[0],
+            trace_megaraid_err_target_dir(req->unit->slot, req->cdb[0],
                                           req->dir);
         }
         n = 0;
@@ -127,13 +127,13 @@ uint32_t mr_target_fetch(MRTargetReq *req, void *buf, uint32_t len)
 /* NOT READY conditions for commands that need the medium. */
 bool mr_target_ready(MRTargetReq *req, MRSense *s)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
 
-    if (!mr_medium_present(d)) {
+    if (!mr_medium_present(u)) {
         mr_sense_set(s, NOT_READY, 0x3a, 0x00);
         return false;
     }
-    if (d->ts.stopped) {
+    if (u->ts.stopped) {
         mr_sense_set(s, NOT_READY, 0x04, 0x02);
         return false;
     }
@@ -142,14 +142,14 @@ bool mr_target_ready(MRTargetReq *req, MRSense *s)
 
 static void mr_target_request_sense(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     uint8_t buf[MR_SENSE_MAX];
     MRSense s;
     size_t n;
 
     if (req->lun) {
         mr_sense_set(&s, ILLEGAL_REQUEST, 0x25, 0x00);
-    } else if (d->ts.stopped) {
+    } else if (u->ts.stopped) {
         mr_sense_set(&s, NOT_READY, 0x04, 0x02);
     } else {
         mr_sense_set(&s, NO_SENSE, 0x00, 0x00);
@@ -160,7 +160,7 @@ static void mr_target_request_sense(MRTargetReq *req)
 
 static void mr_target_start_stop(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     uint8_t pc = req->cdb[4] >> 4;
     bool start = req->cdb[4] & 1;
     MRSense s;
@@ -170,21 +170,21 @@ static void mr_target_start_stop(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_start_stop(d->slot, pc, start);
+    trace_megaraid_target_start_stop(u->slot, pc, start);
     if (pc != 0) {
         /* power conditions: active, idle, standby all keep the medium */
         mr_target_good(req);
         return;
     }
     if (start) {
-        if (d->ts.stopped) {
-            d->ts.start_stop_cycles++;
+        if (u->ts.stopped) {
+            u->ts.start_stop_cycles++;
         }
-        d->ts.stopped = false;
+        u->ts.stopped = false;
         mr_target_good(req);
         return;
     }
-    d->ts.stopped = true;
+    u->ts.stopped = true;
     if (req->cdb[4] & 0x04) {                   /* NO_FLUSH */
         mr_target_good(req);
         return;
@@ -210,26 +210,26 @@ static void mr_target_mode_select(MRTargetReq *req)
     }
     buf = g_malloc0(len);
     if (mr_target_fetch(req, buf, len) < len) {
-        trace_megaraid_err_target_short_param(req->drive->slot, req->cdb[0],
+        trace_megaraid_err_target_short_param(req->unit->slot, req->cdb[0],
                                               len, req->xfer_count);
         mr_sense_set(&s, ILLEGAL_REQUEST, 0x1a, 0x00);
         mr_target_fail(req, &s);
         return;
     }
-    if (mr_apply_mode_select(req->drive, req->cdb, buf, len, &s) < 0) {
+    if (mr_apply_mode_select(req->unit, req->cdb, buf, len, &s) < 0) {
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_mode_select(req->drive->slot, req->drive->ts.wce,
-                                      req->drive->ts.d_sense,
-                                      req->drive->ts.dexcpt,
-                                      req->drive->ts.mrie);
+    trace_megaraid_target_mode_select(req->unit->slot, req->unit->ts.wce,
+                                      req->unit->ts.d_sense,
+                                      req->unit->ts.dexcpt,
+                                      req->unit->ts.mrie);
     mr_target_good(req);
 }
 
 static void mr_target_log_select(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     MRSense s;
 
     /* Only PCR (reset the cumulative counters) with no parameter list. */
@@ -238,12 +238,12 @@ static void mr_target_log_select(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_log_select(d->slot, req->cdb[1] & 0x02);
+    trace_megaraid_target_log_select(u->slot, req->cdb[1] & 0x02);
     if (req->cdb[1] & 0x02) {
-        d->ts.blocks_read = 0;
-        d->ts.blocks_written = 0;
-        d->ts.read_errors = 0;
-        d->ts.write_errors = 0;
+        u->ts.blocks_read = 0;
+        u->ts.blocks_written = 0;
+        u->ts.read_errors = 0;
+        u->ts.write_errors = 0;
     }
     mr_target_good(req);
 }
@@ -264,14 +264,14 @@ static void mr_target_send_diag(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_self_test(req->drive->slot, code);
+    trace_megaraid_target_self_test(req->unit->slot, code);
     /* log it with the ATA codes: 01h/02h background, 81h/82h foreground */
     if (req->cdb[1] & 0x04) {
-        mr_selftest_record(req->drive, 0x81);
+        mr_selftest_record(req->unit, 0x81);
     } else if (code == 1 || code == 2) {
-        mr_selftest_record(req->drive, code);
+        mr_selftest_record(req->unit, code);
     } else if (code == 5 || code == 6) {
-        mr_selftest_record(req->drive, 0x80 | (code - 4));
+        mr_selftest_record(req->unit, 0x80 | (code - 4));
     }
     mr_target_good(req);
 }
@@ -286,18 +286,18 @@ static void mr_target_ata_pt(MRTargetReq *req)
     MRSense s;
     int r;
 
-    trace_megaraid_target_ata(req->drive->slot, cmd, feature,
+    trace_megaraid_target_ata(req->unit->slot, cmd, feature,
                               (req->cdb[1] >> 1) & 0xf, req->cdb[2] & 0x20);
-    r = mr_ata_passthrough(req->drive, req->cdb, buf, &n, &s);
+    r = mr_ata_passthrough(req->unit, req->cdb, buf, &n, &s);
     if (r < 0) {
-        trace_megaraid_err_target_ata_cdb(req->drive->slot,
+        trace_megaraid_err_target_ata_cdb(req->unit->slot,
                                           (req->cdb[1] >> 1) & 0xf,
                                           req->cdb[2] & 3);
         mr_target_fail(req, &s);
         return;
     }
     if (r > 0 && s.key == ABORTED_COMMAND) {
-        trace_megaraid_err_target_ata(req->drive->slot, cmd, feature);
+        trace_megaraid_err_target_ata(req->unit->slot, cmd, feature);
     }
     mr_target_copy_out(req, buf, n, n);
     if (r == 0) {
@@ -307,7 +307,7 @@ static void mr_target_ata_pt(MRTargetReq *req)
     /* CK_COND or ATA error: the ATA status return descriptor */
     req->status = CHECK_CONDITION;
     req->sense_len = mr_sense_build(&s, true, req->sense, sizeof(req->sense));
-    trace_megaraid_target_check_condition(req->drive->slot, req->cdb[0],
+    trace_megaraid_target_check_condition(req->unit->slot, req->cdb[0],
                                           s.key, s.asc, s.ascq);
     req->done(req);
 }
@@ -318,7 +318,7 @@ static void mr_target_ata_pt(MRTargetReq *req)
  */
 static bool mr_target_emulate(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     const uint8_t *cdb = req->cdb;
     g_autofree uint8_t *buf = NULL;
     uint32_t alloc;
@@ -345,14 +345,14 @@ static bool mr_target_emulate(MRTargetReq *req)
     switch (cdb[0]) {
     case INQUIRY:
         alloc = mr_get16(cdb + 3);
-        n = mr_build_inquiry(d, req->lun, cdb, buf, &s);
+        n = mr_build_inquiry(u, req->lun, cdb, buf, &s);
         if (n >= 0) {
-            trace_megaraid_target_inquiry(d->slot, cdb[1] & 1, cdb[2], n);
+            trace_megaraid_target_inquiry(u->slot, cdb[1] & 1, cdb[2], n);
         }
         break;
     case READ_CAPACITY_10:
         alloc = 8;
-        n = mr_build_read_capacity(d, cdb, buf, &s);
+        n = mr_build_read_capacity(u, cdb, buf, &s);
         break;
     case SERVICE_ACTION_IN_16:
         if ((cdb[1] & 0x1f) != SAI_READ_CAPACITY_16) {
@@ -362,7 +362,7 @@ static bool mr_target_emulate(MRTargetReq *req)
             break;
         }
         alloc = mr_get32(cdb + 10);
-        n = mr_build_read_capacity(d, cdb, buf, &s);
+        n = mr_build_read_capacity(u, cdb, buf, &s);
         break;
     case REPORT_LUNS:
         alloc = mr_get32(cdb + 6);
@@ -370,11 +370,11 @@ static bool mr_target_emulate(MRTargetReq *req)
         break;
     case MODE_SENSE:
         alloc = cdb[4];
-        n = mr_build_mode_sense(d, cdb, buf, &s);
+        n = mr_build_mode_sense(u, cdb, buf, &s);
         break;
     case MODE_SENSE_10:
         alloc = mr_get16(cdb + 7);
-        n = mr_build_mode_sense(d, cdb, buf, &s);
+        n = mr_build_mode_sense(u, cdb, buf, &s);
         break;
     case READ_DEFECT_DATA:
         alloc = mr_get16(cdb + 7);
@@ -391,11 +391,11 @@ static bool mr_target_emulate(MRTargetReq *req)
             n = -1;
             break;
         }
-        n = mr_build_report_opcodes(d, cdb, buf, &s);
+        n = mr_build_report_opcodes(u, cdb, buf, &s);
         break;
     default: /* LOG_SENSE */
         alloc = mr_get16(cdb + 7);
-        n = mr_build_log_sense(d, cdb, buf, &s);
+        n = mr_build_log_sense(u, cdb, buf, &s);
         break;
     }
     if (n < 0) {
@@ -425,7 +425,7 @@ void mr_target_submit(MRTargetReq *req)
     req->held = false;
     req->fault_held = false;
 
-    trace_megaraid_target_submit(req->drive->slot, req->lun, req->cdb[0],
+    trace_megaraid_target_submit(req->unit->slot, req->lun, req->cdb[0],
                                  req->cdb_len, req->dir, req->data_len);
     if (mr_drive_fault_submit(req)) {
         return;
@@ -435,28 +435,28 @@ void mr_target_submit(MRTargetReq *req)
 
 void mr_target_execute(MRTargetReq *req)
 {
-    MRDrive *d = req->drive;
+    MRUnit *u = req->unit;
     uint8_t opcode = req->cdb[0];
     uint32_t need = mr_cdb_group_len(opcode);
     MRSense s;
 
     if (req->cdb_len > sizeof(req->cdb)) {
-        trace_megaraid_ub_target_cdb_len(d->slot, opcode, req->cdb_len);
+        trace_megaraid_ub_target_cdb_len(u->slot, opcode, req->cdb_len);
         req->cdb_len = sizeof(req->cdb);
     }
     if (need == 0) {
-        trace_megaraid_err_target_opcode(d->slot, opcode);
+        trace_megaraid_err_target_opcode(u->slot, opcode);
         mr_sense_bad_opcode(&s);
         mr_target_fail(req, &s);
         return;
     }
     if (req->cdb_len < need) {
         /* the bytes the guest did not send read as zero */
-        trace_megaraid_ub_target_cdb_len(d->slot, opcode, req->cdb_len);
+        trace_megaraid_ub_target_cdb_len(u->slot, opcode, req->cdb_len);
         memset(req->cdb + req->cdb_len, 0, sizeof(req->cdb) - req->cdb_len);
     }
     if (req->lun != 0 && !mr_opcode_any_lun(opcode)) {
-        trace_megaraid_err_target_lun(d->slot, req->lun, opcode);
+        trace_megaraid_err_target_lun(u->slot, req->lun, opcode);
         mr_sense_set(&s, ILLEGAL_REQUEST, 0x25, 0x00);
         mr_target_fail(req, &s);
         return;
@@ -521,20 +521,20 @@ void mr_target_execute(MRTargetReq *req)
         return;
     case ATA_PASSTHROUGH_12:
     case ATA_PASSTHROUGH_16:
-        if (d->iface == MR_IF_SATA) {
+        if (u->iface == MR_IF_SATA) {
             mr_target_ata_pt(req);
             return;
         }
         break;
     }
-    trace_megaraid_err_target_opcode(d->slot, opcode);
+    trace_megaraid_err_target_opcode(u->slot, opcode);
     mr_sense_bad_opcode(&s);
     mr_target_fail(req, &s);
 }
 
 void mr_target_cancel(MRTargetReq *req)
 {
-    trace_megaraid_target_cancel(req->drive->slot, req->cdb[0]);
+    trace_megaraid_target_cancel(req->unit->slot, req->cdb[0]);
     req->cancelled = true;
     if (mr_drive_fault_cancel(req)) {
         return;

@@ -3,8 +3,9 @@
  *
  * megaraid-sim: unit tests of the SCSI target's pure builders (sense,
  * INQUIRY/VPD, READ CAPACITY, REPORT LUNS, MODE SENSE/SELECT, LOG SENSE,
- * ATA PASS-THROUGH) on hand-made drives, without a controller, plus
- * random CDBs through every builder.
+ * ATA PASS-THROUGH) on hand-made logical units (a JBOD drive's identity,
+ * with no drive object behind it), without a controller, plus random CDBs
+ * through every builder.
  */
 
 #include "qemu/osdep.h"
@@ -12,9 +13,9 @@
 #include "scsi/constants.h"
 #include "target-int.h"
 
-static MRDrive *make_drive(MRDriveInterface iface, MRDriveMedia media)
+static MRUnit *make_unit(MRDriveInterface iface, MRDriveMedia media)
 {
-    MRDrive *d = g_new0(MRDrive, 1);
+    MRUnit *d = g_new0(MRUnit, 1);
     const MRDriveProfile *p = mr_drive_profile(iface, media);
 
     g_assert(p);
@@ -38,7 +39,7 @@ static MRDrive *make_drive(MRDriveInterface iface, MRDriveMedia media)
     return d;
 }
 
-static void free_drive(MRDrive *d)
+static void free_unit(MRUnit *d)
 {
     g_free(d->vendor);
     g_free(d->model);
@@ -104,7 +105,7 @@ static void test_sense_formats(void)
 
 static void test_inquiry_standard(void)
 {
-    MRDrive *d = make_drive(MR_IF_SAS, MR_MEDIA_SSD);
+    MRUnit *d = make_unit(MR_IF_SAS, MR_MEDIA_SSD);
     uint8_t cdb[16] = { INQUIRY, 0, 0, 0, 96 };
     uint8_t *b = g_malloc0(MR_RESP_MAX);
     MRSense s;
@@ -132,31 +133,31 @@ static void test_inquiry_standard(void)
     cdb[2] = 0x80;                                      /* page, no EVPD */
     g_assert_cmpint(mr_build_inquiry(d, 0, cdb, b, &s), ==, -1);
     assert_cdb_field(&s, 0x24, 2, -1);
-    free_drive(d);
+    free_unit(d);
     g_free(b);
 }
 
 static void test_inquiry_revision(void)
 {
-    MRDrive *d = make_drive(MR_IF_SATA, MR_MEDIA_SSD);
+    MRUnit *d = make_unit(MR_IF_SATA, MR_MEDIA_SSD);
     char rev[4], prod[16];
 
     mr_inquiry_revision(d, rev);
     g_assert_cmpmem(rev, 4, "0132", 4);                 /* XCV10132 */
     mr_inquiry_product(d, prod);
     g_assert_cmpmem(prod, 16, "INTEL SSDSC2KB03", 16);
-    free_drive(d);
-    d = make_drive(MR_IF_NVME, MR_MEDIA_SSD);
+    free_unit(d);
+    d = make_unit(MR_IF_NVME, MR_MEDIA_SSD);
     mr_inquiry_revision(d, rev);
     g_assert_cmpmem(rev, 4, "U200", 4);                 /* E2MU200 */
     g_free(d->firmware);
     d->firmware = g_strdup("AB  ");
     mr_inquiry_revision(d, rev);
     g_assert_cmpmem(rev, 4, "AB  ", 4);
-    free_drive(d);
+    free_unit(d);
 }
 
-static int vpd(MRDrive *d, uint8_t page, uint8_t *b, MRSense *s)
+static int vpd(MRUnit *d, uint8_t page, uint8_t *b, MRSense *s)
 {
     uint8_t cdb[16] = { INQUIRY, 1, page, 0x10, 0 };
 
@@ -165,9 +166,9 @@ static int vpd(MRDrive *d, uint8_t page, uint8_t *b, MRSense *s)
 
 static void test_vpd_pages(void)
 {
-    MRDrive *sas = make_drive(MR_IF_SAS, MR_MEDIA_SSD);
-    MRDrive *sata = make_drive(MR_IF_SATA, MR_MEDIA_SSD);
-    MRDrive *hdd = make_drive(MR_IF_SAS, MR_MEDIA_HDD);
+    MRUnit *sas = make_unit(MR_IF_SAS, MR_MEDIA_SSD);
+    MRUnit *sata = make_unit(MR_IF_SATA, MR_MEDIA_SSD);
+    MRUnit *hdd = make_unit(MR_IF_SAS, MR_MEDIA_HDD);
     uint8_t *b = g_malloc0(MR_RESP_MAX);
     uint16_t id[256];
     MRSense s;
@@ -231,15 +232,15 @@ static void test_vpd_pages(void)
     for (i = 0; i < 256; i++) {
         g_assert_cmpint(b[60 + 2 * i] | (b[61 + 2 * i] << 8), ==, id[i]);
     }
-    free_drive(sas);
-    free_drive(sata);
-    free_drive(hdd);
+    free_unit(sas);
+    free_unit(sata);
+    free_unit(hdd);
     g_free(b);
 }
 
 static void test_read_capacity(void)
 {
-    MRDrive *d = make_drive(MR_IF_SAS, MR_MEDIA_SSD);
+    MRUnit *d = make_unit(MR_IF_SAS, MR_MEDIA_SSD);
     uint8_t rc10[10] = { READ_CAPACITY_10 };
     uint8_t rc16[16] = { SERVICE_ACTION_IN_16, SAI_READ_CAPACITY_16 };
     uint8_t b[64];
@@ -262,7 +263,7 @@ static void test_read_capacity(void)
     rc10[5] = 1;                                        /* LBA, PMI=0 */
     g_assert_cmpint(mr_build_read_capacity(d, rc10, b, &s), ==, -1);
     assert_cdb_field(&s, 0x24, 2, -1);
-    free_drive(d);
+    free_unit(d);
 }
 
 static void test_report_luns(void)
@@ -304,7 +305,7 @@ static void test_read_defect(void)
 
 static void test_mode_sense(void)
 {
-    MRDrive *d = make_drive(MR_IF_SAS, MR_MEDIA_SSD);
+    MRUnit *d = make_unit(MR_IF_SAS, MR_MEDIA_SSD);
     uint8_t ms6[6] = { MODE_SENSE, 0, 0x08, 0, 255 };
     uint8_t ms10[10] = { MODE_SENSE_10, 0x10, 0x3f, 0, 0, 0, 0, 0x10, 0 };
     uint8_t *b = g_malloc0(MR_RESP_MAX);
@@ -345,13 +346,13 @@ static void test_mode_sense(void)
     ms6[3] = 0x01;                                      /* subpage */
     g_assert_cmpint(mr_build_mode_sense(d, ms6, b, &s), ==, -1);
     assert_cdb_field(&s, 0x24, 3, -1);
-    free_drive(d);
+    free_unit(d);
     g_free(b);
 }
 
 static void test_mode_select(void)
 {
-    MRDrive *d = make_drive(MR_IF_SAS, MR_MEDIA_SSD);
+    MRUnit *d = make_unit(MR_IF_SAS, MR_MEDIA_SSD);
     uint8_t ms6[6] = { MODE_SENSE, 0x08, 0x08, 0, 255 };
     uint8_t sel[6] = { MODE_SELECT, 0x10, 0, 0, 0 };
     uint8_t ctl[6] = { MODE_SENSE, 0x08, 0x0a, 0, 255 };
@@ -400,14 +401,14 @@ static void test_mode_select(void)
     param[6] |= 0x04;
     g_assert_cmpint(mr_apply_mode_select(d, sel, param, n, &s), ==, 0);
     g_assert_true(d->ts.d_sense);
-    free_drive(d);
+    free_unit(d);
     g_free(b);
 }
 
 static void test_log_sense(void)
 {
-    MRDrive *d = make_drive(MR_IF_SAS, MR_MEDIA_SSD);
-    MRDrive *hdd = make_drive(MR_IF_SAS, MR_MEDIA_HDD);
+    MRUnit *d = make_unit(MR_IF_SAS, MR_MEDIA_SSD);
+    MRUnit *hdd = make_unit(MR_IF_SAS, MR_MEDIA_HDD);
     uint8_t cdb[10] = { LOG_SENSE, 0, 0x40, 0, 0, 0, 0, 0x10, 0 };
     uint8_t *b = g_malloc0(MR_RESP_MAX);
     MRSense s;
@@ -469,12 +470,12 @@ static void test_log_sense(void)
     cdb[1] = 0x02;                                      /* PPC */
     g_assert_cmpint(mr_build_log_sense(d, cdb, b, &s), ==, -1);
     assert_cdb_field(&s, 0x24, 1, 1);
-    free_drive(d);
-    free_drive(hdd);
+    free_unit(d);
+    free_unit(hdd);
     g_free(b);
 }
 
-static int ata16(MRDrive *d, uint8_t proto, bool ck, uint8_t feature,
+static int ata16(MRUnit *d, uint8_t proto, bool ck, uint8_t feature,
                  uint8_t lba_lo, uint8_t mid, uint8_t high, uint8_t cmd,
                  uint8_t *b, uint32_t *len, MRSense *s)
 {
@@ -498,7 +499,7 @@ static uint8_t sum512(const uint8_t *b)
 
 static void test_ata(void)
 {
-    MRDrive *d = make_drive(MR_IF_SATA, MR_MEDIA_SSD);
+    MRUnit *d = make_unit(MR_IF_SATA, MR_MEDIA_SSD);
     uint8_t *b = g_malloc0(MR_RESP_MAX);
     uint8_t sb[96];
     uint32_t len;
@@ -564,14 +565,14 @@ static void test_ata(void)
     g_assert_cmpint(ata16(d, 7, false, 0, 0, 0, 0, 0xec, b, &len, &s), ==,
                     -1);
     assert_cdb_field(&s, 0x24, 1, 4);
-    free_drive(d);
+    free_unit(d);
     g_free(b);
 }
 
 static void test_report_opcodes(void)
 {
-    MRDrive *sas = make_drive(MR_IF_SAS, MR_MEDIA_HDD);
-    MRDrive *sata = make_drive(MR_IF_SATA, MR_MEDIA_SSD);
+    MRUnit *sas = make_unit(MR_IF_SAS, MR_MEDIA_HDD);
+    MRUnit *sata = make_unit(MR_IF_SATA, MR_MEDIA_SSD);
     uint8_t cdb[12] = { MAINTENANCE_IN, 0x0c, 0, 0, 0, 0, 0, 0, 0x10, 0 };
     uint8_t *b = g_malloc0(MR_RESP_MAX);
     MRSense s;
@@ -624,8 +625,8 @@ static void test_report_opcodes(void)
     g_assert_true(b[1] & 0x80);
     cdb[2] = 5;
     g_assert_cmpint(mr_build_report_opcodes(sas, cdb, b, &s), ==, -1);
-    free_drive(sas);
-    free_drive(sata);
+    free_unit(sas);
+    free_unit(sata);
     g_free(b);
 }
 
@@ -644,7 +645,7 @@ static void test_random_cdbs(void)
     int i, k, iface;
 
     for (iface = 0; iface < 3; iface++) {
-        MRDrive *d = make_drive(iface, MR_MEDIA_SSD);
+        MRUnit *d = make_unit(iface, MR_MEDIA_SSD);
 
         for (i = 0; i < 20000; i++) {
             MRSense s;
@@ -706,7 +707,7 @@ static void test_random_cdbs(void)
                                 <=, sizeof(sb));
             }
         }
-        free_drive(d);
+        free_unit(d);
     }
     g_rand_free(r);
     g_free(b);

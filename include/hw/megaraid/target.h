@@ -2,14 +2,15 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * megaraid-sim: the SCSI target the controller firmware presents for a
- * JBOD drive (and, later, a RAID virtual disk).
+ * logical unit (unit.h): a JBOD drive or a RAID virtual disk.
  *
  * The host-interface front end (MPI3 for megaraid-9600) parses the guest's
  * request, walks and bounds-checks its SGL into a QEMUSGList, fills an
- * MRTargetReq and calls mr_target_submit().  The target executes the CDB
- * (emulated commands from buffers, media access with the dma helpers on
- * the drive's BlockBackend) and calls req->done exactly once, possibly
- * before mr_target_submit() returns.
+ * MRTargetReq for the unit it addresses and calls mr_target_submit().  The
+ * target executes the CDB (emulated commands from buffers, media access
+ * with the dma helpers on the drive's BlockBackend or through the VD's
+ * data path) and calls req->done exactly once, possibly before
+ * mr_target_submit() returns.
  */
 #ifndef HW_MEGARAID_TARGET_H
 #define HW_MEGARAID_TARGET_H
@@ -17,7 +18,7 @@
 #include "qemu/timer.h"
 #include "system/dma.h"
 #include "block/accounting.h"
-#include "hw/megaraid/drive.h"
+#include "hw/megaraid/unit.h"
 
 #define MR_SENSE_MAX 96
 
@@ -32,7 +33,7 @@ typedef void MRTargetDone(MRTargetReq *req);
 
 struct MRTargetReq {
     /* Filled by the front end. */
-    MRDrive *drive;
+    MRUnit *unit;               /* the logical unit addressed */
     uint64_t lun;
     uint8_t cdb[32];
     uint32_t cdb_len;
