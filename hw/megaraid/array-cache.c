@@ -8,7 +8,8 @@
  * to the members through mr_vd_co_io(); the journal is replayed at start
  * and emptied whenever the whole cache is clean.
  * What the three files share is array-cache-int.h; the journal's on-disk
- * format is array-journal.c.
+ * format is array-journal.c.  The cache calls only down (array-member.c);
+ * the VD's write policy is array.c's, asked through MRArrayHooks.
  *
  * Why fixed cache lines: a line (128 sectors) with a dirty bitmap makes
  * "newest data wins" a plain overwrite in place, keeps the memory bound
@@ -65,6 +66,12 @@
 #include "array-journal.h"
 #include "array-cache-int.h"
 #include "trace.h"
+
+/* The VD's write policy: array.c's, through MRArrayHooks (array.h). */
+static MRWritePolicy mr_cache_policy(MRVirtualDisk *vd)
+{
+    return vd->array->hooks->cache.write_policy(vd);
+}
 
 /* ---- cache lines ---- */
 
@@ -231,7 +238,7 @@ bool mr_cache_nonvolatile(MRVirtualDisk *vd)
 
     return vd->cache && j && j->fd >= 0 && !j->failed &&
            vd->array->cachevault == MR_CV_OPTIMAL &&
-           mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+           mr_cache_policy(vd) != MR_WP_WRITE_THROUGH;
 }
 
 static int coroutine_fn mr_cache_co_write_through(MRVdCache *c, uint64_t lba,
@@ -355,7 +362,7 @@ static int coroutine_fn mr_cache_co_do_write(MRVirtualDisk *vd,
     MRVdCache *c = vd->cache;
     MRJournal *j = vd->array->journal;
     bool wb = c && j && !(j->fd >= 0 && j->failed) &&
-              mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH &&
+              mr_cache_policy(vd) != MR_WP_WRITE_THROUGH &&
               (!fua || mr_cache_nonvolatile(vd));
     int ret;
 
@@ -550,9 +557,9 @@ void mr_cache_policy_changed(MRArray *a)
         if (!vd || !vd->cache) {
             continue;
         }
-        trace_megaraid_cache_policy(vd->idx, mr_array_write_policy(vd),
+        trace_megaraid_cache_policy(vd->idx, mr_cache_policy(vd),
                                     g_tree_nnodes(vd->cache->lines));
-        if (mr_array_write_policy(vd) == MR_WP_WRITE_THROUGH) {
+        if (mr_cache_policy(vd) == MR_WP_WRITE_THROUGH) {
             mr_cache_kick(vd->cache);
         }
     }

@@ -22,7 +22,10 @@
  * drive takes a fraction of each wait, and progress, duration and the
  * load on the model follow the modelled capacity.  The cursor and what a
  * finished job changes in the configuration belong to the RAID core
- * (raid/job.h).
+ * (raid/job.h).  The jobs run their plans on the members through
+ * array-member.c (mr_vd_co_run_plan); what array.c must hear (the
+ * configuration changed, the cursor to store, event-log entries) goes
+ * through MRArrayHooks (array.h).
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -35,7 +38,6 @@
 #include "system/reset.h"
 #include "hw/megaraid/array.h"
 #include "array-timing.h"
-#include "evlog-array.h"
 #include "trace.h"
 
 /* Member I/O of the chunks in flight at once (the pipeline's window). */
@@ -281,13 +283,13 @@ static void coroutine_fn job_checkpoint(MRVirtualDisk *vd, bool force)
     int64_t now = now_ns();
     Error *err = NULL;
 
-    mr_ev_job_progress(vd);
+    vd->array->hooks->jobs.progress(vd);
     if (!force && now - vd->job_last_ckpt_ns < MR_JOB_CKPT_NS) {
         return;
     }
     vd->job_last_ckpt_ns = now;
     trace_megaraid_job_checkpoint(vd->idx, mr_vd_cfg(vd)->job.next_row);
-    if (!mr_array_store(vd->array, &err)) {
+    if (!vd->array->hooks->jobs.store(vd->array, &err)) {
         trace_megaraid_err_job_store(vd->idx, error_get_pretty(err));
         error_free(err);
     }
@@ -656,7 +658,7 @@ static MRBatchResult job_slot_count(MRJobRun *r, MRJobSlot *sl, bool drop)
         }
         r->rows += pr.rows;
         /* each 10 % in the event log, however many rows a chunk holds */
-        mr_ev_job_progress(vd);
+        vd->array->hooks->jobs.progress(vd);
         if (pr.finished) {
             job_slot_drop(sl, i + 1);
             return MR_BATCH_FINISHED;
@@ -1030,8 +1032,9 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
             trace_megaraid_job_start(vd->idx, raid_job_name(v->job.kind),
                                      v->job.repair, v->job.next_row,
                                      vd->layout.rows);
-            mr_ev_job(vd, MR_EV_JOB_STARTED, v->job.kind, v->job.next_row);
-            mr_array_refresh(a);
+            a->hooks->jobs.event(vd, MR_EV_JOB_STARTED, v->job.kind,
+                                 v->job.next_row);
+            a->hooks->jobs.config_changed(a);
             job_checkpoint(vd, true);
             dirty = false;
             continue;
@@ -1057,9 +1060,10 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
             trace_megaraid_job_done(vd->idx, raid_job_name(r->kind),
                                     r->rows, now_ns() - r->started_ns);
             job_record_done(r);
-            mr_ev_job(vd, MR_EV_JOB_DONE, r->kind, v->job.mismatches);
+            a->hooks->jobs.event(vd, MR_EV_JOB_DONE, r->kind,
+                                 v->job.mismatches);
             /* The core changed the configuration (drive online, ...). */
-            mr_array_refresh(a);
+            a->hooks->jobs.config_changed(a);
             job_checkpoint(vd, true);
             dirty = false;
             /* Whatever should follow (second rebuild, BGI) starts now. */
@@ -1074,7 +1078,7 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
              * The data path failed the member that errored: the new
              * states decide whether the job goes on (job_may_run).
              */
-            mr_array_refresh(a);
+            a->hooks->jobs.config_changed(a);
             if (v->job.next_row != fail_row) {
                 fail_row = v->job.next_row;
                 fails = 0;
@@ -1083,7 +1087,7 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
                 trace_megaraid_job_paused(vd->idx, raid_job_name(v->job.kind),
                                           v->job.next_row,
                                           "the row keeps failing");
-                mr_ev_job(vd, MR_EV_JOB_ABORTED, v->job.kind, 0);
+                a->hooks->jobs.event(vd, MR_EV_JOB_ABORTED, v->job.kind, 0);
                 *give_up = true;
                 break;
             }
@@ -1106,8 +1110,9 @@ static void coroutine_fn job_co_entry(void *opaque)
     job_measure_reset(r);
     if (!r->announce) {
         /* a job the cursor already held: new to this run of the VD */
-        mr_ev_job(vd, MR_EV_JOB_STARTED, mr_vd_cfg(vd)->job.kind,
-                  mr_vd_cfg(vd)->job.next_row);
+        vd->array->hooks->jobs.event(vd, MR_EV_JOB_STARTED,
+                                     mr_vd_cfg(vd)->job.kind,
+                                     mr_vd_cfg(vd)->job.next_row);
     }
     for (;;) {
         if (job_run_loop(r, &give_up)) {

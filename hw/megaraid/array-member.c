@@ -10,15 +10,17 @@
  * plan runs with an executor whose member reads and writes are blk_aio
  * requests, all of a phase in flight at once.  A plan whose members
  * changed while it waited or ran is stale: it is planned again, no drive
- * blamed.  A member that fails an I/O is failed in the configuration
- * (array.c) and the request is planned again around it, so the guest sees
- * no error while the VD has redundancy left.  An injected media error on a
+ * blamed.  A member that fails an I/O is reported upwards
+ * (MRArrayHooks.member.failed: array.c fails the drive) and the request is
+ * planned again around it, so the guest sees no error while the VD has
+ * redundancy left.  An injected media error on a
  * read only makes that request read around the member, as firmware
  * recovers a read.
  *
  * The cache (array-cache*.c), an unmap from array-vd.c and the background
  * jobs (array-jobs.c, mr_vd_co_run_plan: plans made under their own row
- * locks) call in here; array.c drains it.
+ * locks) call in here; array.c drains it.  The lowest layer of the
+ * array: it calls no other array file.
  */
 #include "qemu/osdep.h"
 #include "qemu/main-loop.h"
@@ -350,7 +352,7 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
         MRDrive *d = mr_run_failed_drive(&run, run.res.failed_member);
 
         if (d && run.media_member != run.res.failed_member) {
-            mr_array_fail_drive(vd->array, d, "I/O error");
+            vd->array->hooks->member.failed(vd->array, d, "I/O error");
         }
     }
     vd->in_flight--;
@@ -431,7 +433,7 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
             MRDrive *d = mr_run_failed_drive(&run, run.res.failed_member);
 
             if (d) {
-                mr_array_fail_drive(vd->array, d, "I/O error");
+                vd->array->hooks->member.failed(vd->array, d, "I/O error");
             }
             if (vd->st[run.res.failed_member].status != RAID_MEMBER_MISSING &&
                 mr_member_drive(vd, run.res.failed_member) == d) {

@@ -7,9 +7,11 @@
  * starts (as firmware does at boot), the VDs built from it, the metadata
  * written back to the drives on every change, drive failures (from the
  * host, from I/O errors, from a pulled drive) with the hot-spare takeover
- * that follows, and drives inserted while running.  The data path is in
- * array-io.c, the cache in array-cache.c, rebuild and the other
- * background jobs in array-jobs.c.
+ * that follows, and drives inserted while running.  It owns and drives
+ * the layers below it (array.h): the VD entry points in array-vd.c, the
+ * cache in array-cache*.c, rebuild and the other background jobs in
+ * array-jobs.c, the member I/O in array-member.c; they report back
+ * through the MRArrayHooks installed here.
  */
 #include "qemu/osdep.h"
 #include "qemu/units.h"
@@ -22,11 +24,6 @@
 #include "evlog-array.h"
 #include "array-timing.h"
 #include "trace.h"
-
-RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
-{
-    return &vd->array->cfg->vds[vd->idx];
-}
 
 int mr_array_pd_of(MRArray *a, MRDrive *d)
 {
@@ -789,10 +786,21 @@ static void mr_array_shutdown(Notifier *n, void *data)
     trace_megaraid_array_shutdown(a->cfg->seq);
 }
 
+/* What the layers below report up to here (array.h). */
+static const MRArrayHooks mr_array_hooks = {
+    .member.failed = mr_array_fail_drive,
+    .cache.write_policy = mr_array_write_policy,
+    .jobs.config_changed = mr_array_refresh,
+    .jobs.store = mr_array_store,
+    .jobs.event = mr_ev_job,
+    .jobs.progress = mr_ev_job_progress,
+};
+
 void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
 {
     a->ops = ops;
     a->opaque = opaque;
+    a->hooks = &mr_array_hooks;
     a->impl = RAID_PARITY_ISAL;
     a->pool = raid_buf_pool_new(64 * MiB);
 }

@@ -5,13 +5,58 @@
  *
  * An MRArray holds the controller's RAID configuration (RaidConfig, read
  * from the DDF metadata on its drives), the drives that back each physical
- * drive entry, and one MRVirtualDisk per VD.  It runs core plans on the
- * drives' BlockBackends (array-member.c), takes the SCSI target's requests
- * (array-vd.c), caches VD writes (array-cache.c),
- * runs rebuild, consistency check and background initialization as
- * coroutines (array-jobs.c) and keeps the metadata and the drive/VD states
- * (array.c).  It knows nothing of the host interface: the controller
- * learns of changes through MRArrayOps.
+ * drive entry, and one MRVirtualDisk per VD.  It knows nothing of the host
+ * interface: a controller calls the entry points below and learns of
+ * changes through MRArrayOps.
+ *
+ * The array's files are layers, and calls go down only:
+ *
+ *  controller (mr9600*.c, mgmt-ops*.c,             SCSI target (target*.c)
+ *  qmp*.c; drive-state.c: QOM)                          |
+ *       |                                               v
+ *       v                                          array-vd.c: a VD's entry
+ *  array.c: configuration, drive/VD                points, range checks
+ *  states, metadata; owns and drives                    |                 |
+ *  the layers below (init, cleanup,                     v                 |
+ *  kick, stop, drain), installs                    array-cache*.c: the    |
+ *  MRArrayHooks.  Beside it: array-                controller cache;    (unmap)
+ *  config.c, array-props.c,                  +---> array-journal.c:       |
+ *  evlog-array.c                             |     its format             |
+ *       |        |           |               |          |                 |
+ *       |        |           +---------------+          |                 |
+ *       |        v                                      |                 |
+ *       |     array-jobs.c: rebuild,                    |                 |
+ *       |     consistency check, init                   |                 |
+ *       |        |                                      |                 |
+ *       v        v                                      v                 v
+ *  array-member.c: binding, stale-plan replanning, row locks, plans run
+ *  on the members' BlockBackends, drain
+ *       |
+ *       v
+ *  RAID core (raid/), drives (drive-fault.c: media errors), block layer
+ *
+ * The edges, file by file (function calls among the array files):
+ *   array.c        -> array-cache (start, stop, vd_init, vd_cleanup),
+ *                     array-jobs (kick, stop), array-member (drain),
+ *                     evlog-array, array-props, array-timing-props
+ *   array-config.c -> array.c, array-jobs (stop), array-cache (start),
+ *                     evlog-array
+ *   array-props.c  -> array.c, array-cache (policy, stats), array-jobs
+ *                     (start)
+ *   array-vd.c     -> array-cache (read, write, flush, invalidate),
+ *                     array-member (mr_vd_co_io: unmap)
+ *   array-cache*.c -> array-member (mr_vd_co_io, drain), array-journal
+ *   array-jobs.c   -> array-member (mr_vd_co_run_plan), array-timing
+ *                     (the VD in the timing model, for the job's pace)
+ *   array-member.c -> no other array file (drive-fault.c: media errors)
+ * What a lower layer reports upwards goes through MRArrayHooks, which
+ * array.c fills (a unit test fills its own), one group per layer: a
+ * member's failed I/O (member I/O), the VD's write policy (cache), a
+ * job's change of the configuration, its cursor to store in the metadata
+ * and its event-log entries (jobs).  array-timing.c is the timing model
+ * beside the layers: the jobs use its VD layout part; its request costing
+ * (which reads the write policy and the cache's dirty state) is called by
+ * the target, its estimates by array-timing-props.c.
  *
  * Everything runs in the main loop's AioContext under the BQL.
  */
@@ -23,6 +68,7 @@
 #include "qemu/notify.h"
 #include "block/aio.h"
 #include "hw/megaraid/drive.h"
+#include "hw/megaraid/evlog.h"
 #include "raid/raid.h"
 #include "raid/config.h"
 #include "raid/job.h"
@@ -55,6 +101,36 @@ typedef enum MRWritePolicy {
     MR_WP_WRITE_BACK,
     MR_WP_ALWAYS_WRITE_BACK,
 } MRWritePolicy;
+
+/*
+ * What the lower layers tell array.c (see the diagram above), one group
+ * per layer: a layer calls only its own group.  array.c installs its table
+ * in mr_array_init(); a unit test of a layer installs its own with the
+ * hooks that layer calls.
+ */
+typedef struct MRArrayHooks {
+    struct {
+        /* @d failed a member I/O (not a stale plan) */
+        void (*failed)(MRArray *a, MRDrive *d, const char *why);
+    } member;                   /* array-member.c */
+    struct {
+        /* the VD's effective write policy now */
+        MRWritePolicy (*write_policy)(MRVirtualDisk *vd);
+    } cache;                    /* array-cache*.c */
+    struct {
+        /*
+         * a job changed the configuration (started, finished, a member
+         * failed under it): recompute the states, tell the controller
+         */
+        void (*config_changed)(MRArray *a);
+        /* write the metadata (the job's cursor) to the drives */
+        bool (*store)(MRArray *a, Error **errp);
+        /* an event-log entry of a job (MR_EV_JOB_*), its progress */
+        void (*event)(MRVirtualDisk *vd, MREvCode code, RaidJobKind kind,
+                      uint64_t arg);
+        void (*progress)(MRVirtualDisk *vd);
+    } jobs;                     /* array-jobs.c */
+} MRArrayHooks;
 
 struct MRVirtualDisk {
     MRArray *array;
@@ -100,6 +176,7 @@ struct MRVirtualDisk {
 struct MRArray {
     const MRArrayOps *ops;
     void *opaque;
+    const MRArrayHooks *hooks;  /* installed by mr_array_init() */
     Object *owner;              /* the controller: QOM properties */
     char *serial;               /* controller serial: gives the ctrl GUID */
     uint8_t ctrl_guid[RAID_GUID_LEN];
@@ -147,7 +224,18 @@ struct MRArray {
     struct MRTiming *timing;    /* array-timing.h; NULL: timing off */
 };
 
-/* ---- array.c: configuration, states, metadata ---- */
+/* The VD's entry in the configuration. */
+static inline RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
+{
+    return &vd->array->cfg->vds[vd->idx];
+}
+
+/*
+ * ---- array.c: configuration, states, metadata ----
+ * For the controller, the target and the files beside array.c
+ * (array-config.c, array-props.c, evlog-array.c, array-timing*.c); never
+ * for the layers below it, which use MRArrayHooks.
+ */
 
 void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque);
 void mr_array_cleanup(MRArray *a);
@@ -190,7 +278,6 @@ void mr_array_changed(MRArray *a);
 DdfDriveIO mr_ddf_io(MRDrive *d);
 /* Effective write policy of a VD (cache policy and CacheVault). */
 MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
-RaidVd *mr_vd_cfg(MRVirtualDisk *vd);
 /*
  * The device handle the host interface gave a logical unit: the drive's
  * (MRDrive.dev_handle) or the VD's (MRVirtualDisk.dev_handle); 0: none.
@@ -209,7 +296,11 @@ static inline uint16_t mr_unit_dev_handle(const MRUnit *u)
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset);
 void mr_array_vd_props(MRVirtualDisk *vd);
 
-/* ---- array-member.c: a VD's I/O on the members' BlockBackends ---- */
+/*
+ * ---- array-member.c: a VD's I/O on the members' BlockBackends ----
+ * The lowest layer: for array-vd.c (unmap), the cache, the jobs, and
+ * array.c (drain).
+ */
 
 /*
  * Run a request on the VD's members, below the cache: plan, take the
@@ -225,7 +316,10 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
 /* Wait until the VD has no request in flight. */
 void mr_vd_drain(MRVirtualDisk *vd);
 
-/* ---- array-vd.c: the VD's entry points, above the cache ---- */
+/*
+ * ---- array-vd.c: the VD's entry points, above the cache ----
+ * For the SCSI target only.
+ */
 
 /*
  * The SCSI target's entry points for a VD (byte offsets and lengths in
@@ -250,7 +344,11 @@ BlockAIOCB *mr_vd_aio_pwritev(MRVirtualDisk *vd, int64_t offset,
 BlockAIOCB *mr_vd_aio_flush(MRVirtualDisk *vd, BlockCompletionFunc *cb,
                             void *opaque);
 
-/* ---- array-cache.c: controller cache and its journal ---- */
+/*
+ * ---- array-cache*.c: controller cache and its journal ----
+ * I/O for array-vd.c; start/stop, per-VD init/cleanup for array.c; the
+ * policy and the statistics for array-props.c and array-timing.c.
+ */
 
 /* Open the journal (a->journal_path) and replay it onto the VDs. */
 bool mr_cache_start(MRArray *a, Error **errp);
@@ -281,7 +379,10 @@ void mr_cache_stats(MRArray *a, MRCacheStats *out);
 /* The cache holds data of @vd not yet on its members (timing model). */
 bool mr_cache_vd_dirty(MRVirtualDisk *vd);
 
-/* ---- array-jobs.c: rebuild, consistency check, initialization ---- */
+/*
+ * ---- array-jobs.c: rebuild, consistency check, initialization ----
+ * For array.c and the files beside it (kick, stop, start, statistics).
+ */
 
 /* Start (or resume) the VD's job coroutine if its cursor holds a job. */
 void mr_jobs_kick(MRVirtualDisk *vd);

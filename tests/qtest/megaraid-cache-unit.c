@@ -108,15 +108,15 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
     return 0;
 }
 
-RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
-{
-    return &vd->array->cfg->vds[vd->idx];
-}
-
-MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
+/* array.c's hooks for the cache: the VD's write policy is the test's. */
+static MRWritePolicy t_write_policy(MRVirtualDisk *vd)
 {
     return container_of(vd, TVd, vd)->policy;
 }
+
+static const MRArrayHooks t_hooks = {
+    .cache.write_policy = t_write_policy,
+};
 
 static char *jpath(const char *name)
 {
@@ -130,6 +130,7 @@ static TArray *ta_new(const char *journal, uint64_t cache_bytes, int nvd,
     TArray *ta = g_new0(TArray, 1);
 
     ta->nvd = nvd;
+    ta->a.hooks = &t_hooks;
     ta->a.cfg = g_new0(RaidConfig, 1);
     ta->a.cachevault = MR_CV_OPTIMAL;
     ta->a.cache_bytes = cache_bytes;

@@ -4,11 +4,11 @@
  * megaraid-sim: unit tests of the array's background jobs (array-jobs.c)
  * in QEMU's main loop, without a controller: the VD's members are memory
  * buffers whose I/O completes from bottom halves, and this file stands in
- * for array.c and array-io.c (refresh, store, running plans, guest I/O
- * under stripe locks).  Rebuild alongside guest writes, stop and resume,
- * background initialization, the rate, and the errors of mr_jobs_start;
- * and the rebuild's multi-row plans (raid_plan_rebuild_rows) against the
- * data they must restore.
+ * for array.c (the hooks the jobs call: refresh, store, events) and
+ * array-member.c (running plans, guest I/O under stripe locks).  Rebuild
+ * alongside guest writes, stop and resume, background initialization,
+ * the rate, and the errors of mr_jobs_start; and the rebuild's multi-row
+ * plans (raid_plan_rebuild_rows) against the data they must restore.
  */
 
 #include "qemu/osdep.h"
@@ -52,11 +52,6 @@ void qemu_register_reset(QEMUResetHandler *func, void *opaque)
 
 /* ---- stand-ins for array.c ---- */
 
-RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
-{
-    return &vd->array->cfg->vds[vd->idx];
-}
-
 static void vd_sync(MRVirtualDisk *vd)
 {
     int pds[RAID_MAX_MEMBERS];
@@ -85,6 +80,24 @@ bool mr_array_store(MRArray *a, Error **errp)
     ta->stored = a->cfg->vds[0].job;
     return true;
 }
+
+/* No event log here. */
+static void test_job_event(MRVirtualDisk *vd, MREvCode code,
+                           RaidJobKind kind, uint64_t arg)
+{
+}
+
+static void test_job_progress(MRVirtualDisk *vd)
+{
+}
+
+/* What the jobs report to array.c (array.h). */
+static const MRArrayHooks test_hooks = {
+    .jobs.config_changed = mr_array_refresh,
+    .jobs.store = mr_array_store,
+    .jobs.event = test_job_event,
+    .jobs.progress = test_job_progress,
+};
 
 /* array-timing.c costs host writes by the write policy: none here. */
 MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
@@ -241,7 +254,7 @@ static int coroutine_fn run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
     return res->ret;
 }
 
-/* ---- stand-in for array-io.c ---- */
+/* ---- stand-in for array-member.c ---- */
 
 int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
                                    RaidRunResult *res)
@@ -303,6 +316,7 @@ static MRVirtualDisk *test_setup(RaidLevel level, int members, int spans)
     int pds[NPD];
 
     ta = g_new0(TestArray, 1);
+    ta->a.hooks = &test_hooks;
     ta->a.cfg = cfg;
     ta->a.rebuild_rate = 100;
     ta->a.cc_rate = 100;
