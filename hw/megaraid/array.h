@@ -232,9 +232,10 @@ static inline RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
 
 /*
  * ---- array.c: configuration, states, metadata ----
- * For the controller, the target and the files beside array.c
- * (array-config.c, array-props.c, evlog-array.c, array-timing*.c); never
- * for the layers below it, which use MRArrayHooks.
+ * For the controller (mr9600*.c, mgmt-ops*.c, qmp*.c), a drive's QOM
+ * state (drive-state.c) and the files beside array.c (array-config.c,
+ * array-props.c, evlog-array.c, array-timing*.c); never for the layers
+ * below it, which use MRArrayHooks.
  */
 
 void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque);
@@ -346,8 +347,9 @@ BlockAIOCB *mr_vd_aio_flush(MRVirtualDisk *vd, BlockCompletionFunc *cb,
 
 /*
  * ---- array-cache*.c: controller cache and its journal ----
- * I/O for array-vd.c; start/stop, per-VD init/cleanup for array.c; the
- * policy and the statistics for array-props.c and array-timing.c.
+ * I/O for array-vd.c; start/stop, per-VD init/cleanup for array.c and
+ * array-config.c; the policy change and the statistics for array-props.c,
+ * array-timing.c and the controller (mgmt-ops.c, qmp-info.c).
  */
 
 /* Open the journal (a->journal_path) and replay it onto the VDs. */
@@ -381,7 +383,9 @@ bool mr_cache_vd_dirty(MRVirtualDisk *vd);
 
 /*
  * ---- array-jobs.c: rebuild, consistency check, initialization ----
- * For array.c and the files beside it (kick, stop, start, statistics).
+ * For array.c and the files beside it (kick, stop, start, statistics)
+ * and the controller (mgmt-ops*.c, qmp-info.c: start, stop, pause,
+ * statistics, rate).
  */
 
 /* Start (or resume) the VD's job coroutine if its cursor holds a job. */
