@@ -129,7 +129,7 @@ static void mr9600_vd_changed(void *opaque, MRVirtualDisk *vd)
 static void mr9600_drive_changed(void *opaque, MRDrive *d)
 {
     MR9600State *s = opaque;
-    bool hidden = mr_array_drive_hidden(&s->array, d);
+    bool hidden = mr_array_drive_hidden(&s->core.array, d);
 
     if (d->in_array == hidden) {
         return;
@@ -148,53 +148,26 @@ static const MRArrayOps mr9600_array_ops = {
     .drive_changed = mr9600_drive_changed,
 };
 
-static void mr9600_import(MR9600State *s)
-{
-    Error *err = NULL;
-
-    if (s->array.imported) {
-        return;
-    }
-    if (!mr_array_import(&s->array, BUS(&s->bus), &err)) {
-        error_report_err(err);
-        exit(1);
-    }
-}
-
-static void mr9600_machine_done(Notifier *n, void *opaque)
-{
-    mr9600_import(container_of(n, MR9600State, machine_done));
-}
-
-void mr9600_array_realize(MR9600State *s)
+bool mr9600_array_realize(MR9600State *s, Error **errp)
 {
     PCIDevice *pci = PCI_DEVICE(s);
+    MRCoreIdentity id = {
+        .model = s->model->name,
+        .product = s->model->product,
+        .pci_vendor = pci_get_word(pci->config + PCI_VENDOR_ID),
+        .pci_device = pci_get_word(pci->config + PCI_DEVICE_ID),
+        .subsys_vendor = s->model->subsys_vendor,
+        .subsys_id = s->model->subsys_id,
+    };
 
-    mr_array_init(&s->array, &mr9600_array_ops, s);
-    s->array.owner = OBJECT(s);
-    s->array.product = s->model->product;
-    s->array.ctrl_type[0] = pci_get_word(pci->config + PCI_VENDOR_ID);
-    s->array.ctrl_type[1] = pci_get_word(pci->config + PCI_DEVICE_ID);
-    s->array.ctrl_type[2] = s->model->subsys_vendor;
-    s->array.ctrl_type[3] = s->model->subsys_id;
-    s->bus.array = &s->array;
-    if (phase_check(PHASE_MACHINE_READY)) {
-        /* hot-plugged: its drives come later, one by one */
-        mr9600_import(s);
-    } else {
-        s->machine_done.notify = mr9600_machine_done;
-        qemu_add_machine_init_done_notifier(&s->machine_done);
-    }
+    return mr_core_realize(&s->core, DEVICE(s), &id, &mr9600_array_ops, s,
+                           errp);
 }
 
 void mr9600_array_unrealize(MR9600State *s)
 {
-    if (s->machine_done.notify) {
-        qemu_remove_machine_init_done_notifier(&s->machine_done);
-        s->machine_done.notify = NULL;
-    }
     for (int v = 0; v < RAID_MAX_VDS; v++) {
-        MRVirtualDisk *vd = s->array.vds[v];
+        MRVirtualDisk *vd = s->core.array.vds[v];
 
         if (vd && vd->dev_handle &&
             s->handles[vd->dev_handle] == &vd->unit) {
@@ -202,6 +175,5 @@ void mr9600_array_unrealize(MR9600State *s)
             s->handles[vd->dev_handle] = NULL;
         }
     }
-    mr_array_cleanup(&s->array);
-    s->bus.array = NULL;
+    mr_core_unrealize(&s->core);
 }

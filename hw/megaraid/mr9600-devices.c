@@ -177,9 +177,7 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     d->dev_handle = h;
     s->handles[h] = &d->unit;
     trace_megaraid_9600_drive_plug(h, d->slot, d->unit.iface, dev->hotplugged);
-    if (s->array.imported) {
-        mr_array_drive_added(&s->array, d);
-    }
+    mr_core_drive_plugged(&s->core, d);
     if (s->port_enabled && mr9600_ioc_ready(s)) {
         mr9600_announce(s, &d->unit);
     }
@@ -222,9 +220,7 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     uint16_t h = d->dev_handle;
 
     trace_megaraid_9600_drive_unplug(h, d->slot);
-    if (s->array.imported) {
-        mr_array_drive_removed(&s->array, d);
-    }
+    mr_core_drive_unplugging(&s->core, d);
     if (h && h < MR9600_MAX_DEV_HANDLE && s->handles[h] == &d->unit) {
         mr9600_requests_cancel(s, h, true, 0, NULL);
         s->handles[h] = NULL;
@@ -238,12 +234,6 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
         }
     }
     qdev_simple_device_unplug_cb(hotplug_dev, dev, errp);
-}
-
-void mr9600_devices_realize(MR9600State *s, Error **errp)
-{
-    qbus_init(&s->bus, sizeof(s->bus), TYPE_MEGARAID_BUS, DEVICE(s), NULL);
-    qbus_set_hotplug_handler(BUS(&s->bus), OBJECT(s));
 }
 
 void mr9600_hotplug_class_init(ObjectClass *oc)

@@ -71,12 +71,13 @@ static const MRMgmtHostOps mr9600_mgmt_ops = {
 
 static MRMgmt *mr9600_mgmt(MR9600State *s)
 {
-    if (!s->mgmt.array) {
-        mr_mgmt_init(&s->mgmt, &s->array, BUS(&s->bus), &mr9600_mgmt_ops, s);
-        g_strlcpy(s->mgmt.fw_version, MR9600_FW_VERSION,
-                  sizeof(s->mgmt.fw_version));
+    if (!s->core.mgmt.array) {
+        mr_mgmt_init(&s->core.mgmt, &s->core.array, BUS(&s->core.bus),
+                     &mr9600_mgmt_ops, s);
+        g_strlcpy(s->core.mgmt.fw_version, MR9600_FW_VERSION,
+                  sizeof(s->core.mgmt.fw_version));
     }
-    return &s->mgmt;
+    return &s->core.mgmt;
 }
 
 void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)

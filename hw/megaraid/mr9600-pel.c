@@ -24,7 +24,6 @@
 #include "system/dma.h"
 #include "mr9600.h"
 #include "evlog-array.h"
-#include "qmp-megaraid.h"
 #include "trace.h"
 
 /* What mpi3.h does not name yet (MPI 3.0 PEL, mpi30_ioc.h layouts). */
@@ -203,7 +202,7 @@ static void mr9600_pel_notify(Notifier *n, void *data)
 static void mr9600_pel_get_seqnum(MR9600State *s, const uint8_t *frame)
 {
     const MPI3RequestHeader *hdr = (const void *)frame;
-    MREvLog *log = s->array.evlog;
+    MREvLog *log = s->core.array.evlog;
     uint8_t seq[MR9600_PEL_SEQ_SIZE];
     uint64_t addr;
     uint32_t len;
@@ -230,7 +229,7 @@ static void mr9600_pel_get_log(MR9600State *s, const uint8_t *frame,
 {
     const MPI3RequestHeader *hdr = (const void *)frame;
     uint8_t action = frame[0x0A];
-    MREvLog *log = s->array.evlog;
+    MREvLog *log = s->core.array.evlog;
     uint32_t seq = ldl_le_p(frame + MR9600_PEL_REQ_SEQ);
     uint16_t locale = lduw_le_p(frame + MR9600_PEL_REQ_LOCALE);
     uint8_t cls = frame[MR9600_PEL_REQ_CLASS];
@@ -302,8 +301,8 @@ static void mr9600_pel_wait(MR9600State *s, const uint8_t *frame)
     s->pel_wait_class = cls;
     trace_megaraid_9600_pel_wait(s->pel_wait_tag, s->pel_wait_seq,
                                  s->pel_wait_locale, cls, wait_s);
-    if (mr9600_pel_next(s->array.evlog, s->pel_wait_seq, s->pel_wait_locale,
-                        cls, &e)) {
+    if (mr9600_pel_next(s->core.array.evlog, s->pel_wait_seq,
+                        s->pel_wait_locale, cls, &e)) {
         /* already there: the host missed nothing, it is told at once */
         trace_megaraid_9600_pel_wait_done(s->pel_wait_tag, e.seq);
         mr9600_pel_wait_done(s, MPI3_PEL_STATUS_SUCCESS);
@@ -352,7 +351,7 @@ void mr9600_pel_request(MR9600State *s, const uint8_t *frame)
     const MPI3RequestHeader *hdr = (const void *)frame;
     uint8_t action = frame[0x0A];
     uint16_t tag = le16_to_cpu(hdr->host_tag);
-    MREvLog *log = s->array.evlog;
+    MREvLog *log = s->core.array.evlog;
     uint32_t seq;
 
     trace_megaraid_9600_pel(action, tag);
@@ -403,13 +402,9 @@ void mr9600_pel_request(MR9600State *s, const uint8_t *frame)
 
 bool mr9600_pel_realize(MR9600State *s, Error **errp)
 {
-    if (!mr_ev_open(&s->array, errp)) {
-        return false;
-    }
-    mr_qmp_events_attach(&s->array);    /* MEGARAID_EVENT (qmp-events.c) */
     s->pel_timer = timer_new_ms(QEMU_CLOCK_VIRTUAL, mr9600_pel_timeout, s);
     s->pel_notifier.notify = mr9600_pel_notify;
-    mr_evlog_add_notifier(s->array.evlog, &s->pel_notifier);
+    mr_evlog_add_notifier(s->core.array.evlog, &s->pel_notifier);
     return true;
 }
 
@@ -423,6 +418,4 @@ void mr9600_pel_exit(MR9600State *s)
         timer_free(s->pel_timer);
         s->pel_timer = NULL;
     }
-    mr_qmp_events_detach(&s->array);
-    mr_ev_close(&s->array);
 }

@@ -8,7 +8,6 @@
  * fault), shutdown notification, the property table and realize checks.
  */
 #include "qemu/osdep.h"
-#include "qemu/units.h"
 #include "qapi/error.h"
 #include "qemu/module.h"
 #include "qemu/main-loop.h"
@@ -21,7 +20,6 @@
 #include "system/block-backend.h"
 #include "mr9600.h"
 #include "evlog-array.h"
-#include "array-timing.h"
 #include "trace.h"
 
 #define MR9600_VENDOR_ID        0x1000
@@ -123,7 +121,7 @@ static void mr9600_shutdown_flushed(void *opaque, int ret)
         s->ioc_status = (s->ioc_status & ~MPI3_IOC_STATUS_SHUTDOWN_MASK) |
                         MPI3_IOC_STATUS_SHUTDOWN_COMPLETE;
         trace_megaraid_9600_shutdown();
-        mr_ev_ctrl(&s->array, MR_EV_CTRL_SHUTDOWN, 1);
+        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_SHUTDOWN, 1);
     }
 }
 
@@ -142,7 +140,7 @@ static void mr9600_shutdown_bh(void *opaque)
     }
     s->shutdown_requested = false;
     s->shutdown_flushes = 1;
-    QTAILQ_FOREACH(kid, &BUS(&s->bus)->children, sibling) {
+    QTAILQ_FOREACH(kid, &BUS(&s->core.bus)->children, sibling) {
         MRDrive *d = MEGARAID_DRIVE(kid->child);
 
         if (d->conf.blk) {
@@ -210,7 +208,7 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
         }
         trace_megaraid_9600_mur(s->scratchpad[0]);
         mr9600_ioc_reset(s);
-        mr_ev_ctrl(&s->array, MR_EV_CTRL_RESET, 0);
+        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 0);
     }
 }
 
@@ -256,7 +254,7 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
     case MPI3_HOST_DIAG_ACTION_HOST_BOOT:
     case MPI3_HOST_DIAG_ACTION_COMPLETE:
         mr9600_ioc_reset(s);
-        mr_ev_ctrl(&s->array, MR_EV_CTRL_RESET, 1);
+        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 1);
         break;
     default:
         trace_megaraid_9600_ub_host_diag_action(action);
@@ -540,15 +538,12 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     mr9600_queues_init(s);
     mr9600_requests_init(s);
     mr9600_fault_init(s);
-    if (s->array.timing_on &&
-        !mr_timing_init(&s->array, s->model->name, errp)) {
+    if (!mr9600_array_realize(s, errp)) {
         return;
     }
     if (!mr9600_pel_realize(s, errp)) {
         return;
     }
-    mr9600_devices_realize(s, errp);
-    mr9600_array_realize(s);
     s->ioc_config = MPI3_IOC_CONFIG_ENTRY_SIZES;
     memset(s->event_masks, 0xff, sizeof(s->event_masks));
 }
@@ -560,9 +555,8 @@ static void mr9600_exit(PCIDevice *pci)
     mr9600_requests_abort_all(s);
     /* the flushes of a shutdown notification call back into s */
     AIO_WAIT_WHILE(NULL, s->shutdown_flushes);
-    mr9600_array_unrealize(s);
     mr9600_pel_exit(s);
-    mr_timing_cleanup(&s->array);
+    mr9600_array_unrealize(s);
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     mr9600_fault_exit(s);
@@ -582,17 +576,8 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT16("max-requests", MR9600State, max_outstanding,
                        MR9600_MAX_OUTSTANDING),
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
-    DEFINE_PROP_STRING("serial", MR9600State, array.serial),
-    DEFINE_PROP_STRING("journal", MR9600State, array.journal_path),
-    DEFINE_PROP_BOOL("journal-sync", MR9600State, array.journal_sync, false),
-    DEFINE_PROP_STRING("event-log", MR9600State, array.evlog_path),
     DEFINE_PROP_STRING("config-nvram", MR9600State, config_nvram),
-    DEFINE_PROP_BOOL("import-foreign", MR9600State, array.import_foreign,
-                     false),
-    DEFINE_PROP_BOOL("auto-rebuild", MR9600State, array.auto_rebuild, true),
-    DEFINE_PROP_SIZE("cache-size", MR9600State, array.cache_bytes,
-                     256 * MiB),
-    DEFINE_PROP_BOOL("timing", MR9600State, array.timing_on, false),
+    DEFINE_MR_CORE_PROPERTIES(MR9600State, core),
 };
 
 static const VMStateDescription mr9600_vmstate = {
@@ -648,38 +633,11 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "MaxOutstandingRequests reported in IOC FACTS");
     object_class_property_set_description(oc, "ready-timeout",
         "IOC ready timeout in seconds reported in IOC Information");
-    object_class_property_set_description(oc, "serial",
-        "controller serial number: the owner of the RAID metadata on the "
-        "drives (default MRSIM00000000001, as megaraid-img)");
-    object_class_property_set_description(oc, "journal",
-        "file that keeps the write-back cache across a crash (the "
-        "CacheVault's flash); without it write-back VDs run write-through");
-    object_class_property_set_description(oc, "journal-sync",
-        "on: each write-back write is acknowledged once its journal record "
-        "is fdatasync'ed (survives a host crash); off: once it is written "
-        "(survives QEMU's crash or kill; FUA writes and SYNCHRONIZE CACHE "
-        "wait for the fdatasync)");
-    object_class_property_set_description(oc, "event-log",
-        "file that keeps the controller's event log across a restart (the "
-        "card's NVRAM; created when missing, a damaged one is refused); "
-        "without it the log is kept for this run only");
     object_class_property_set_description(oc, "config-nvram",
         "file that keeps the persistent CONFIG pages (IO Unit page 1, "
         "Driver pages 1 and 2) across a restart, as the card's NVRAM; "
         "without it they are kept for this run only");
-    object_class_property_set_description(oc, "import-foreign",
-        "adopt a configuration written by another controller at start");
-    object_class_property_set_description(oc, "auto-rebuild",
-        "rebuild onto a drive inserted in a failed member's bay");
-    object_class_property_set_description(oc, "cache-size",
-        "controller cache for write-back VDs (default 256M)");
-    object_class_property_set_description(oc, "timing",
-        "on: hold every completion until the card's modelled time and pace "
-        "rebuild, check and initialization by the model (controller profile "
-        "from model=, drive profiles from perf-profile=); off (default): "
-        "as fast as the host can");
-    mr_array_class_props(oc, offsetof(MR9600State, array));
-    mr_timing_class_props(oc, offsetof(MR9600State, array));
+    mr_core_class_init(oc, offsetof(MR9600State, core));
     mr9600_hotplug_class_init(oc);
     mr9600_fault_class_init(oc);
 }

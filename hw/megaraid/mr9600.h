@@ -17,8 +17,7 @@
 #include "hw/megaraid/mpi3.h"
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/target.h"
-#include "array.h"
-#include "mgmt-ops.h"
+#include "fw-core.h"
 
 #define TYPE_MEGARAID_9600 "megaraid-9600"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
@@ -147,7 +146,6 @@ struct MR9600State {
     PCIDevice parent_obj;
 
     MemoryRegion mmio;
-    MRBus bus;
     QEMUBH *bh;
     QEMUBH *shutdown_bh;
 
@@ -241,11 +239,12 @@ struct MR9600State {
     uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
     uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
 
-    /* RAID configuration, VDs, cache (array*.c) */
-    MRArray array;
-    /* management pass-through (mr9600-mgmt.c; set up at first use) */
-    MRMgmt mgmt;
-    Notifier machine_done;
+    /*
+     * The firmware core: drive bays, RAID configuration, cache, jobs,
+     * event log, management operations (fw-core.h); its MRMgmt is set up
+     * by mr9600-mgmt.c at first use.
+     */
+    MRCore core;
 };
 
 /* mr9600.c */
@@ -309,7 +308,7 @@ uint64_t mr9600_decode_lun(const uint8_t *lun);
 void mr9600_tm_put(MR9600State *s, MR9600TaskMgmt *tm, bool posted);
 
 /* mr9600-array.c */
-void mr9600_array_realize(MR9600State *s);
+bool mr9600_array_realize(MR9600State *s, Error **errp);
 void mr9600_array_unrealize(MR9600State *s);
 void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
 
@@ -326,7 +325,6 @@ bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
 void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-devices.c */
-void mr9600_devices_realize(MR9600State *s, Error **errp);
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);
 void mr9600_devices_reset(MR9600State *s);
 void mr9600_port_enable(MR9600State *s, uint16_t host_tag);
