@@ -1,0 +1,327 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: megaraid-9500 MFI frames tunnelled through MPT Function
+ * 0xF0.  Owns the fetch of the MFI frame from the pass-through chain
+ * element, the MFI SGL (32-bit, 64-bit and IEEE elements, bounds-checked,
+ * DMA only into guest RAM), the DCMDs the driver sends at probe, run time
+ * and remove (controller info, PD and LD lists, PD info, event log info,
+ * the EVENT_WAIT the firmware holds, cache flush, shutdown), ABORT of a
+ * held command, and the MFI completion (status byte, reply descriptor).
+ */
+#include "qemu/osdep.h"
+#include "qemu/cutils.h"
+#include "system/dma.h"
+#include "system/block-backend.h"
+#include "mr9500.h"
+#include "trace.h"
+
+#define MR9500_FW_VERSION   "52.16.1-4405"
+
+typedef struct MR9500Mfi {
+    uint16_t smid;
+    uint8_t queue;
+    uint64_t addr;              /* the MFI frame in host memory */
+    uint8_t f[MFI_FRAME_SIZE];
+} MR9500Mfi;
+
+void mr9500_dcmd_reset(MR9500State *s)
+{
+    /* a held EVENT_WAIT belongs to the host session that is gone */
+    s->aen.active = false;
+}
+
+static void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
+                                uint64_t mfi_addr, uint8_t status)
+{
+    trace_megaraid_9500_mfi_done(smid, status);
+    pci_dma_write(PCI_DEVICE(s), mfi_addr + MFI_HDR_STATUS, &status, 1);
+    mr9500_post_reply(s, queue, smid);
+}
+
+/* Copy @len bytes of @buf to the host through the frame's SGL. */
+static uint8_t mr9500_mfi_to_host(MR9500State *s, MR9500Mfi *m,
+                                  uint32_t sgl_off, const void *buf,
+                                  uint32_t len)
+{
+    uint16_t flags = lduw_le_p(m->f + MFI_HDR_FLAGS);
+    uint32_t esize = flags & MFI_FLAGS_IEEE ? 16 :
+                     flags & MFI_FLAGS_SGL64 ? 12 : 8;
+    uint32_t count = m->f[MFI_HDR_SGE_COUNT];
+    uint32_t done = 0;
+
+    len = MIN(len, ldl_le_p(m->f + MFI_HDR_XFER_LEN));
+    if (count > (MFI_FRAME_SIZE - sgl_off) / esize) {
+        trace_megaraid_9500_err_mfi_sgl(count, 0, 0);
+        return MFI_STAT_INVALID_PARAMETER;
+    }
+    for (uint32_t i = 0; i < count && done < len; i++) {
+        const uint8_t *e = m->f + sgl_off + i * esize;
+        uint64_t addr = esize == 8 ? ldl_le_p(e) : ldq_le_p(e);
+        uint32_t elen = ldl_le_p(e + (esize == 8 ? 4 : 8));
+        uint32_t n = MIN(elen, len - done);
+
+        if (!n) {
+            continue;
+        }
+        if (!mr9500_dma_ok(s, addr, n)) {
+            trace_megaraid_9500_err_mfi_sgl(count, addr, elen);
+            return MFI_STAT_INVALID_PARAMETER;
+        }
+        pci_dma_write(PCI_DEVICE(s), addr, (const uint8_t *)buf + done, n);
+        done += n;
+    }
+    return MFI_STAT_OK;
+}
+
+/* ---- data builders ---- */
+
+static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)
+{
+    const MR9500Model *m = s->model;
+    uint32_t npd = 0;
+
+    for (uint32_t i = 0; i < MR9500_MAX_PDS; i++) {
+        npd += s->pd[i] != NULL;
+    }
+    stw_le_p(ci + CI_PCI_VENDOR, 0x1000);
+    stw_le_p(ci + CI_PCI_DEVICE, 0x10E2);
+    stw_le_p(ci + CI_PCI_SUBVENDOR, m->subsys_vendor);
+    stw_le_p(ci + CI_PCI_SUBDEVICE, m->subsys_id);
+    ci[CI_HOST_INTERFACE] = 0x02;           /* PCIe */
+    stl_le_p(ci + CI_IMAGE_COUNT, 1);
+    strpadcpy((char *)ci + CI_IMAGE_COMPONENT, 8, "APP", 0);
+    strpadcpy((char *)ci + CI_IMAGE_COMPONENT + 8, 32, MR9500_FW_VERSION, 0);
+    ci[CI_MAX_ARMS] = 32;
+    ci[CI_MAX_SPANS] = 8;
+    ci[CI_MAX_ARRAYS] = 128;
+    ci[CI_MAX_LDS] = 240;
+    strpadcpy((char *)ci + CI_PRODUCT_NAME, 80, m->product, 0);
+    strpadcpy((char *)ci + CI_SERIAL, 32,
+              s->core.array.serial ? s->core.array.serial : "SKC0000000", 0);
+    stw_le_p(ci + CI_MAX_CMDS, s->max_cmds);
+    stw_le_p(ci + CI_MAX_SGE, 256);
+    stl_le_p(ci + CI_MAX_REQUEST_SIZE, 2048);
+    stw_le_p(ci + CI_PD_PRESENT, npd);
+    stw_le_p(ci + CI_PD_DISK_PRESENT, npd);
+    stw_le_p(ci + CI_MEMORY_SIZE, 8192);
+    stw_le_p(ci + CI_MAX_STRIPS_PER_IO, 16);
+    stl_le_p(ci + CI_RAID_LEVELS, 0x1F);
+    ci[CI_STRIPE_MIN] = 7;
+    ci[CI_STRIPE_MAX] = 11;
+    stl_le_p(ci + CI_ON_OFF_PROPS, CI_ON_OFF_ENABLE_JBOD);
+    strpadcpy((char *)ci + CI_PACKAGE_VERSION, 96, MR9500_FW_VERSION, 0);
+    stl_le_p(ci + CI_ADAPTER_OPS2, CI_OPS2_SUPPORT_JBOD);
+    stw_le_p(ci + CI_MAX_PDS, MR9500_MAX_PDS);
+    stl_le_p(ci + CI_ADAPTER_OPS3, CI_OPS3_MAX_EXT_LDS);
+    ci[CI_TASK_ABORT_TO] = 30;
+    ci[CI_MAX_RESET_TO] = 60;
+}
+
+/* PD list: the exposed JBODs only (@all: every drive in the bays). */
+static uint32_t mr9500_pd_list(MR9500State *s, uint8_t *buf, bool all)
+{
+    uint32_t n = 0;
+
+    for (uint32_t pd = 0; pd < MR9500_MAX_PDS; pd++) {
+        MRDrive *d = all ? s->pd[pd] : mr9500_pd_drive(s, pd);
+        uint8_t *e = buf + MR_PD_LIST_HDR + n * MR_PD_LIST_ENTRY;
+
+        if (!d) {
+            continue;
+        }
+        stw_le_p(e, pd);
+        stw_le_p(e + 2, 0xFFFF);                /* no enclosure device */
+        e[4] = 0;
+        e[5] = d->slot;
+        e[6] = 0;                               /* disk */
+        e[7] = 1;
+        stq_le_p(e + 8, d->unit.wwn);
+        n++;
+    }
+    stl_le_p(buf, MR_PD_LIST_HDR + n * MR_PD_LIST_ENTRY);
+    stl_le_p(buf + 4, n);
+    return MR_PD_LIST_HDR + n * MR_PD_LIST_ENTRY;
+}
+
+static uint8_t mr9500_pd_info(MR9500State *s, uint32_t pd, uint8_t *pi)
+{
+    MRDrive *d = pd < MR9500_MAX_PDS ? s->pd[pd] : NULL;
+    MRUnit *u;
+    uint64_t blocks;
+
+    if (!d) {
+        return MFI_STAT_DEVICE_NOT_FOUND;
+    }
+    u = &d->unit;
+    blocks = u->num_blocks * (u->block_size / 512);
+    stw_le_p(pi + PDI_DEVICE_ID, pd);
+    pi[PDI_INQUIRY] = 0x00;                      /* direct access */
+    pi[PDI_INQUIRY + 2] = 0x06;
+    pi[PDI_INQUIRY + 3] = 0x02;
+    pi[PDI_INQUIRY + 4] = 31;
+    strpadcpy((char *)pi + PDI_INQUIRY + 8, 8, u->vendor ? u->vendor : "", ' ');
+    strpadcpy((char *)pi + PDI_INQUIRY + 16, 16, u->model ? u->model : "",
+              ' ');
+    strpadcpy((char *)pi + PDI_INQUIRY + 32, 4,
+              u->firmware ? u->firmware : "", ' ');
+    pi[PDI_SCSI_TYPE] = 0;
+    stw_le_p(pi + PDI_FW_STATE,
+             mr9500_pd_drive(s, pd) ? MR_PD_STATE_SYSTEM : 0x18);
+    /* NVMe drives are reported as SAS: no NVMe PRPs are parsed */
+    stw_le_p(pi + PDI_DDF_TYPE,
+             (u->iface == MR_IF_SATA ? MR_PD_IF_SATA : MR_PD_IF_SAS) << 12);
+    stq_le_p(pi + PDI_RAW_SIZE, blocks);
+    stq_le_p(pi + PDI_NONCOERCED_SIZE, blocks);
+    stq_le_p(pi + PDI_COERCED_SIZE, blocks);
+    stw_le_p(pi + PDI_ENCL_ID, 0xFFFF);
+    pi[PDI_SLOT] = d->slot;
+    return MFI_STAT_OK;
+}
+
+static void mr9500_flush_drives(MR9500State *s)
+{
+    BusChild *kid;
+
+    QTAILQ_FOREACH(kid, &BUS(&s->core.bus)->children, sibling) {
+        MRDrive *d = MEGARAID_DRIVE(kid->child);
+
+        if (d->conf.blk) {
+            blk_flush(d->conf.blk);
+        }
+    }
+}
+
+/* ---- DCMD ---- */
+
+/* Returns false when the command is held (no completion now). */
+static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
+{
+    uint32_t opcode = ldl_le_p(m->f + MFI_DCMD_OPCODE);
+    const uint8_t *mbox = m->f + MFI_DCMD_MBOX;
+    g_autofree uint8_t *buf = NULL;
+    uint32_t len = 0;
+    uint8_t st = MFI_STAT_OK;
+
+    trace_megaraid_9500_dcmd(m->smid, opcode, ldl_le_p(mbox),
+                             ldl_le_p(m->f + MFI_HDR_XFER_LEN));
+    switch (opcode) {
+    case MR_DCMD_CTRL_GET_INFO:
+        len = MR_CTRL_INFO_SIZE;
+        buf = g_malloc0(len);
+        mr9500_ctrl_info(s, buf);
+        break;
+    case MR_DCMD_PD_LIST_QUERY:
+    case MR_DCMD_PD_GET_LIST:
+        buf = g_malloc0(MR_PD_LIST_HDR + MR9500_MAX_PDS * MR_PD_LIST_ENTRY);
+        len = mr9500_pd_list(s, buf, opcode == MR_DCMD_PD_GET_LIST);
+        break;
+    case MR_DCMD_PD_GET_INFO:
+        len = MR_PD_INFO_SIZE;
+        buf = g_malloc0(len);
+        st = mr9500_pd_info(s, lduw_le_p(mbox), buf);
+        break;
+    case MR_DCMD_LD_LIST_QUERY:
+        /* no VDs yet: an empty target id list */
+        len = MR_LD_TGTID_LIST_SIZE;
+        buf = g_malloc0(len);
+        stl_le_p(buf, len);
+        break;
+    case MR_DCMD_LD_GET_LIST:
+        len = MR_LD_LIST_SIZE;
+        buf = g_malloc0(len);
+        break;
+    case MR_DCMD_CTRL_EVENT_GET_INFO:
+        len = MR_EVT_LOG_INFO_SIZE;
+        buf = g_malloc0(len);
+        stl_le_p(buf, s->evt_seq);          /* newest */
+        stl_le_p(buf + 4, 1);               /* oldest */
+        stl_le_p(buf + 8, 1);               /* clear */
+        stl_le_p(buf + 12, 1);              /* shutdown */
+        stl_le_p(buf + 16, 1);              /* boot */
+        break;
+    case MR_DCMD_CTRL_EVENT_WAIT:
+        if (s->aen.active) {
+            trace_megaraid_9500_ub_aen_twice(m->smid, s->aen.smid);
+            st = MFI_STAT_WRONG_STATE;
+            break;
+        }
+        /* no event is ever newer yet: hold it until aborted */
+        s->aen.active = true;
+        s->aen.smid = m->smid;
+        s->aen.mfi_addr = m->addr;
+        s->aen.seq = ldl_le_p(mbox);
+        trace_megaraid_9500_aen_hold(m->smid, s->aen.seq);
+        return false;
+    case MR_DCMD_CTRL_CACHE_FLUSH:
+        mr9500_flush_drives(s);
+        break;
+    case MR_DCMD_CTRL_SHUTDOWN:
+    case MR_DCMD_HIBERNATE_SHUTDOWN:
+        mr9500_flush_drives(s);
+        /* held commands are dropped: their memory may be freed now */
+        s->aen.active = false;
+        break;
+    default:
+        /* LD map, JBOD map and everything else: fast path stays off */
+        trace_megaraid_9500_dcmd_unsupported(opcode);
+        st = MFI_STAT_INVALID_DCMD;
+        break;
+    }
+    if (st == MFI_STAT_OK && len) {
+        st = mr9500_mfi_to_host(s, m, MFI_DCMD_SGL, buf, len);
+    }
+    *status = st;
+    return true;
+}
+
+static uint8_t mr9500_abort(MR9500State *s, MR9500Mfi *m)
+{
+    uint64_t victim = ldq_le_p(m->f + MFI_ABORT_ADDR_LO);
+
+    trace_megaraid_9500_abort(m->smid, victim);
+    if (s->aen.active && s->aen.mfi_addr == victim) {
+        s->aen.active = false;
+        mr9500_mfi_complete(s, s->aen.smid, 0, victim, MFI_STAT_NOT_FOUND);
+    }
+    return MFI_STAT_OK;
+}
+
+void mr9500_mfi_passthru(MR9500State *s, uint16_t smid, uint8_t queue,
+                         const uint8_t *frame)
+{
+    const uint8_t *sge = frame + MPT_SGL;
+    MR9500Mfi *m = g_new0(MR9500Mfi, 1);
+    uint8_t status = MFI_STAT_INVALID_CMD;
+
+    m->smid = smid;
+    m->queue = queue;
+    m->addr = ldq_le_p(sge);
+    if (!(sge[MPT_SGE_FLAGS] & MPT_SGE_CHAIN) ||
+        ldl_le_p(sge + 8) < MFI_FRAME_SIZE / 4 ||
+        !mr9500_dma_ok(s, m->addr, MFI_FRAME_SIZE) ||
+        pci_dma_read(PCI_DEVICE(s), m->addr, m->f, MFI_FRAME_SIZE)) {
+        /* no MFI frame to answer in: the SMID completes all the same */
+        trace_megaraid_9500_err_mfi_frame(smid, m->addr, sge[MPT_SGE_FLAGS]);
+        mr9500_post_reply(s, queue, smid);
+        g_free(m);
+        return;
+    }
+    trace_megaraid_9500_mfi(smid, m->f[MFI_HDR_CMD], m->addr);
+    switch (m->f[MFI_HDR_CMD]) {
+    case MFI_CMD_DCMD:
+        if (!mr9500_dcmd(s, m, &status)) {
+            g_free(m);
+            return;
+        }
+        break;
+    case MFI_CMD_ABORT:
+        status = mr9500_abort(s, m);
+        break;
+    default:
+        trace_megaraid_9500_err_mfi_cmd(smid, m->f[MFI_HDR_CMD]);
+        break;
+    }
+    mr9500_mfi_complete(s, smid, queue, m->addr, status);
+    g_free(m);
+}

@@ -1,0 +1,273 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: megaraid-9500 SCSI I/O and task management.  Owns the
+ * per-SMID command slots, the decode of a SCSI frame to its target (JBOD
+ * system PDs by the RAID context's PD id; VDs do not exist yet and get
+ * DEVICE NOT FOUND), the bounds-checked IEEE SGL walk with its one level
+ * of chaining into a QEMUSGList, the hand-off to the drive's SCSI target,
+ * the completion (RAID-context status and ex_status, residual in
+ * DataLength, sense into the command's sense buffer, reply descriptor) and
+ * task management (abort task, target reset).
+ */
+#include "qemu/osdep.h"
+#include "system/dma.h"
+#include "mr9500.h"
+#include "trace.h"
+
+#define MR9500_SG_KEEP  32
+
+void mr9500_cmds_init(MR9500State *s)
+{
+    s->ncmds = 2u * (s->max_cmds - 1) + 1;
+    s->cmds = g_new0(MR9500Cmd, s->ncmds);
+    for (uint32_t i = 0; i < s->ncmds; i++) {
+        s->cmds[i].s = s;
+        s->cmds[i].smid = i;
+    }
+}
+
+void mr9500_cmds_free(MR9500State *s)
+{
+    for (uint32_t i = 0; s->cmds && i < s->ncmds; i++) {
+        if (s->cmds[i].sg.sg) {
+            qemu_sglist_destroy(&s->cmds[i].sg);
+        }
+    }
+    g_free(s->cmds);
+    s->cmds = NULL;
+}
+
+/* Cancel every command in flight; stale ones post nothing (generation). */
+void mr9500_cmds_abort_all(MR9500State *s)
+{
+    for (uint32_t i = 0; s->cmds && i < s->ncmds; i++) {
+        if (s->cmds[i].active) {
+            mr_target_cancel(&s->cmds[i].treq);
+        }
+    }
+}
+
+static void mr9500_cmd_release(MR9500Cmd *c)
+{
+    if (c->sg.sg && c->sg.nalloc > MR9500_SG_KEEP) {
+        qemu_sglist_destroy(&c->sg);
+    }
+    c->active = false;
+}
+
+/* Write status/ex_status (and the transferred length) into the frame. */
+static void mr9500_io_status(MR9500State *s, uint16_t smid, uint8_t status,
+                             uint8_t ex_status, const uint32_t *xfer)
+{
+    uint8_t st[2] = { ex_status, status };
+    uint8_t len[4];
+
+    if (xfer) {
+        stl_le_p(len, *xfer);
+        mr9500_frame_write(s, smid, MPT_DATA_LENGTH, len, sizeof(len));
+    }
+    mr9500_frame_write(s, smid, MPT_RAIDCTX_EX_STATUS, st, sizeof(st));
+}
+
+static void mr9500_io_error(MR9500State *s, uint16_t smid, uint8_t queue,
+                            uint8_t status)
+{
+    trace_megaraid_9500_err_io(smid, status);
+    mr9500_io_status(s, smid, status, 0, NULL);
+    mr9500_post_reply(s, queue, smid);
+}
+
+static void mr9500_scsi_done(MRTargetReq *treq)
+{
+    MR9500Cmd *c = treq->opaque;
+    MR9500State *s = c->s;
+    uint32_t xfer = MIN(treq->xfer_count, c->data_len);
+    uint32_t sense_len = MIN(treq->sense_len, MR_SENSE_MAX);
+    bool stale = c->generation != s->generation;
+
+    trace_megaraid_9500_io_done(c->smid, treq->status, xfer, sense_len);
+    mr9500_cmd_release(c);
+    if (stale) {
+        return;
+    }
+    if (treq->status == 0x40) {         /* TASK ABORTED */
+        mr9500_io_status(s, c->smid, MFI_STAT_SCSI_IO_FAILED, 0x02, NULL);
+    } else if (treq->status == 0 && xfer == c->data_len) {
+        mr9500_io_status(s, c->smid, MFI_STAT_OK, 0, NULL);
+    } else {
+        if (treq->status == 0x02 && sense_len && c->sense_addr &&
+            mr9500_dma_ok(s, c->sense_addr, MR_SENSE_MAX)) {
+            uint8_t sense[MR_SENSE_MAX] = { 0 };
+
+            memcpy(sense, treq->sense, sense_len);
+            pci_dma_write(PCI_DEVICE(s), c->sense_addr, sense, MR_SENSE_MAX);
+        }
+        mr9500_io_status(s, c->smid, MFI_STAT_SCSI_DONE_WITH_ERROR,
+                         treq->status, &xfer);
+    }
+    mr9500_post_reply(s, c->queue, c->smid);
+}
+
+/* Walk the frame's IEEE SGL (one chain level) into @sg. */
+static bool mr9500_build_sgl(MR9500State *s, const uint8_t *frame,
+                             QEMUSGList *sg, uint32_t data_len)
+{
+    g_autofree uint8_t *chain = NULL;
+    const uint8_t *sges = frame + MPT_SGL;
+    uint32_t n = MPT_SGL_ENTRIES, total = 0;
+    bool chained = false;
+
+    for (uint32_t i = 0; i < n && total < data_len; i++) {
+        const uint8_t *e = sges + i * MPT_SGE_SIZE;
+        uint64_t addr = ldq_le_p(e);
+        uint32_t len = ldl_le_p(e + 8);
+        uint8_t flags = e[MPT_SGE_FLAGS];
+
+        if (flags & MPT_SGE_FORMAT_MASK) {
+            trace_megaraid_9500_err_sge(flags, addr, len);
+            return false;
+        }
+        if (flags & MPT_SGE_CHAIN) {
+            if (chained || len == 0 || len % MPT_SGE_SIZE ||
+                len > MR9500_CHAIN_BYTES || !mr9500_dma_ok(s, addr, len)) {
+                trace_megaraid_9500_err_sge(flags, addr, len);
+                return false;
+            }
+            chained = true;
+            chain = g_malloc(len);
+            if (pci_dma_read(PCI_DEVICE(s), addr, chain, len)) {
+                return false;
+            }
+            sges = chain;
+            n = len / MPT_SGE_SIZE;
+            i = -1;
+            continue;
+        }
+        len = MIN(len, data_len - total);
+        if (len) {
+            if (!mr9500_dma_ok(s, addr, len)) {
+                trace_megaraid_9500_err_sge(flags, addr, len);
+                return false;
+            }
+            qemu_sglist_add(sg, addr, len);
+            total += len;
+        }
+        if (flags & MPT_SGE_END) {
+            break;
+        }
+    }
+    if (total < data_len) {
+        trace_megaraid_9500_err_sgl_short(total, data_len);
+        return false;
+    }
+    return true;
+}
+
+void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
+                    const uint8_t *frame)
+{
+    MR9500Cmd *c = &s->cmds[smid];
+    uint8_t sub = MPT_RAID_FLAGS_SUBTYPE(frame[MPT_RAIDCTX_RAID_FLAGS]);
+    uint16_t handle = lduw_le_p(frame + MPT_DEV_HANDLE);
+    uint32_t control = ldl_le_p(frame + MPT_CONTROL);
+    uint32_t dlen = ldl_le_p(frame + MPT_DATA_LENGTH);
+    uint32_t pd;
+    MRDrive *d;
+    MRDataDir dir;
+
+    if (sub != MPT_SUBTYPE_SYSTEM_PD) {
+        /* VD I/O: no virtual disks are exposed yet */
+        trace_megaraid_9500_io_vd(smid, handle, frame[MPT_CDB]);
+        mr9500_io_error(s, smid, queue, MFI_STAT_DEVICE_NOT_FOUND);
+        return;
+    }
+    pd = handle != 0xFFFF ? handle : lduw_le_p(frame + MPT_RAIDCTX_TGT_ID);
+    d = mr9500_pd_drive(s, pd);
+    trace_megaraid_9500_io(smid, queue, pd, frame[MPT_CDB], dlen, control);
+    if (!d) {
+        mr9500_io_error(s, smid, queue, MFI_STAT_DEVICE_NOT_FOUND);
+        return;
+    }
+    switch (control & (MPT_CONTROL_READ | MPT_CONTROL_WRITE)) {
+    case 0:
+        dir = MR_DIR_NONE;
+        dlen = 0;
+        break;
+    case MPT_CONTROL_READ:
+        dir = MR_DIR_FROM_DEVICE;
+        break;
+    case MPT_CONTROL_WRITE:
+        dir = MR_DIR_TO_DEVICE;
+        break;
+    default:
+        mr9500_io_error(s, smid, queue, MFI_STAT_INVALID_PARAMETER);
+        return;
+    }
+    if (dlen > MR9500_MAX_DATA) {
+        mr9500_io_error(s, smid, queue, MFI_STAT_INVALID_PARAMETER);
+        return;
+    }
+    memset(&c->treq, 0, sizeof(c->treq));
+    if (dlen) {
+        if (c->sg.sg) {
+            c->sg.nsg = 0;
+            c->sg.size = 0;
+        } else {
+            qemu_sglist_init(&c->sg, DEVICE(s), 4,
+                             pci_get_address_space(PCI_DEVICE(s)));
+        }
+        if (!mr9500_build_sgl(s, frame, &c->sg, dlen)) {
+            mr9500_io_error(s, smid, queue, MFI_STAT_INVALID_PARAMETER);
+            return;
+        }
+        c->treq.sg = &c->sg;
+    }
+    c->active = true;
+    c->queue = queue;
+    c->pd = pd;
+    c->generation = s->generation;
+    c->data_len = dlen;
+    c->sense_addr = (uint64_t)s->sense_high << 32 |
+                    ldl_le_p(frame + MPT_SENSE_LOW);
+    c->treq.unit = &d->unit;
+    c->treq.lun = frame[MPT_LUN + 1];
+    memcpy(c->treq.cdb, frame + MPT_CDB, 16);
+    c->treq.cdb_len = 16;
+    c->treq.dir = dir;
+    c->treq.data_len = dlen;
+    c->treq.done = mr9500_scsi_done;
+    c->treq.opaque = c;
+    if (s->core.array.timing) {
+        c->treq.timing = s->core.array.timing;
+        c->treq.arrival_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    }
+    mr_target_submit(&c->treq);
+}
+
+void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
+                      const uint8_t *frame)
+{
+    uint8_t type = frame[MPT_TM_TYPE];
+    uint16_t mid = lduw_le_p(frame + MPT_TM_TASK_MID);
+    uint16_t handle = lduw_le_p(frame + MPT_DEV_HANDLE);
+    uint32_t count = 0;
+
+    trace_megaraid_9500_tm(smid, type, handle, mid);
+    if (type == MPT_TM_ABORT_TASK) {
+        if (mid && mid < s->ncmds && s->cmds[mid].active) {
+            mr_target_cancel(&s->cmds[mid].treq);
+            count++;
+        }
+    } else if (type == MPT_TM_TARGET_RESET) {
+        for (uint32_t i = 1; i < s->ncmds; i++) {
+            if (s->cmds[i].active && s->cmds[i].pd == handle) {
+                mr_target_cancel(&s->cmds[i].treq);
+                count++;
+            }
+        }
+    }
+    trace_megaraid_9500_tm_done(smid, count);
+    /* the TM's result is its reply; frame bytes 0..0x7F stay the host's */
+    mr9500_post_reply(s, queue, smid);
+}

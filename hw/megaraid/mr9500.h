@@ -1,0 +1,137 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: shared state of the megaraid-9500 controller (SAS3916
+ * "Aero", the Fusion host interface of the Linux megaraid_sas driver) and
+ * the interfaces between its files: mr9500.c (PCI function, registers,
+ * firmware state machine, drive bays), mr9500-ioc.c (IOC INIT, request
+ * descriptors, reply queues, interrupts), mr9500-dcmd.c (MFI pass-through
+ * frames and DCMDs) and mr9500-io.c (SCSI I/O to JBOD drives, task
+ * management).
+ */
+#ifndef HW_MEGARAID_MR9500_H
+#define HW_MEGARAID_MR9500_H
+
+#include "hw/pci/pci_device.h"
+#include "hw/megaraid/mfi.h"
+#include "hw/megaraid/drive.h"
+#include "hw/megaraid/target.h"
+#include "fw-core.h"
+
+#define TYPE_MEGARAID_9500 "megaraid-9500"
+OBJECT_DECLARE_SIMPLE_TYPE(MR9500State, MEGARAID_9500)
+
+#define MR9500_MAX_QUEUES       16      /* reply queues offered, <= 16 */
+#define MR9500_MAX_PDS          256     /* PD ids 0..255 */
+#define MR9500_CHAIN_BYTES      4096    /* chain frame the driver allocates */
+#define MR9500_MAX_DATA         (16 * 1024 * 1024)
+
+/* Fault codes (scratch pad 0 bits 27:16) raised for host misbehaviour. */
+#define MR9500_FAULT_FRAME_DMA  0x0A1
+#define MR9500_FAULT_REPLY_DMA  0x0A2
+
+typedef struct MR9500Model {
+    const char *name;
+    const char *product;
+    uint16_t subsys_vendor;
+    uint16_t subsys_id;
+} MR9500Model;
+
+/* One outstanding request, indexed by its SMID. */
+typedef struct MR9500Cmd {
+    struct MR9500State *s;
+    bool active;
+    uint16_t smid;
+    uint8_t queue;              /* reply queue named by the descriptor */
+    uint8_t pd;                 /* JBOD PD id */
+    uint32_t generation;
+    uint32_t data_len;
+    uint64_t sense_addr;
+    QEMUSGList sg;
+    MRTargetReq treq;
+} MR9500Cmd;
+
+/* A DCMD the firmware holds (EVENT_WAIT). */
+typedef struct MR9500Held {
+    bool active;
+    uint16_t smid;
+    uint64_t mfi_addr;
+    uint32_t seq;
+} MR9500Held;
+
+typedef struct MR9500State {
+    PCIDevice parent_obj;
+
+    MemoryRegion mmio;
+
+    /* properties */
+    char *model_str;
+    uint16_t max_cmds;          /* scratch pad 0 bits 15:0 */
+    uint8_t queues;             /* reply queues offered (MSI-X vectors) */
+    bool rdpq;                  /* advertise RDPQ */
+    const MR9500Model *model;
+
+    /* registers */
+    uint32_t fw_state;          /* MFI_STATE_* */
+    uint32_t fault_code;
+    uint32_t intr_mask;
+    uint32_t intr_status;
+    uint32_t host_diag;
+    uint32_t seq_state;         /* diagnostic key sequence position */
+    uint32_t req_low;           /* latched low half of a descriptor */
+    bool req_low_valid;
+    bool stopped;               /* doorbell STOP_ADP: adapter killed */
+
+    /* IOC INIT state */
+    bool operational;
+    uint32_t generation;        /* bumped at every reset: stale completions */
+    uint64_t frame_base;
+    uint32_t reply_depth;
+    uint32_t nqueues;
+    uint32_t sense_high;
+    uint16_t max_smid;
+    uint64_t reply_base[MR9500_MAX_QUEUES];
+    uint32_t reply_pi[MR9500_MAX_QUEUES];     /* device producer index */
+    uint32_t reply_hi[MR9500_MAX_QUEUES];     /* host consumer index */
+    uint64_t timestamp_ms;
+
+    MR9500Cmd *cmds;            /* [max_smid + 1] */
+    uint32_t ncmds;
+    MR9500Held aen;
+    uint32_t evt_seq;           /* newest event sequence number */
+
+    /* drives: PD id -> drive (JBODs exposed to the host) */
+    MRDrive *pd[MR9500_MAX_PDS];
+
+    MRCore core;
+} MR9500State;
+
+/* mr9500.c */
+void mr9500_fault(MR9500State *s, uint32_t code);
+bool mr9500_dma_ok(MR9500State *s, uint64_t addr, uint64_t len);
+MRDrive *mr9500_pd_drive(MR9500State *s, uint32_t pd);
+
+/* mr9500-ioc.c */
+void mr9500_ioc_reset(MR9500State *s);
+void mr9500_post_request(MR9500State *s, uint32_t lo, uint32_t hi);
+void mr9500_post_reply(MR9500State *s, uint32_t queue, uint16_t smid);
+void mr9500_host_index_write(MR9500State *s, uint32_t queue, uint32_t idx);
+void mr9500_intr_mask_write(MR9500State *s, uint32_t val);
+bool mr9500_frame_write(MR9500State *s, uint16_t smid, uint32_t off,
+                        const void *buf, uint32_t len);
+
+/* mr9500-dcmd.c */
+void mr9500_mfi_passthru(MR9500State *s, uint16_t smid, uint8_t queue,
+                         const uint8_t *frame);
+void mr9500_dcmd_reset(MR9500State *s);
+
+/* mr9500-io.c */
+void mr9500_cmds_init(MR9500State *s);
+void mr9500_cmds_free(MR9500State *s);
+void mr9500_cmds_abort_all(MR9500State *s);
+void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
+                    const uint8_t *frame);
+void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
+                      const uint8_t *frame);
+
+#endif
