@@ -145,8 +145,6 @@ struct MRVirtualDisk {
      */
     MRUnit unit;
     uint32_t in_flight;         /* data-path requests (drain, pull) */
-    uint16_t dev_handle;        /* the host interface's handle, 0: none */
-    int host_state;             /* VD state last told to the host */
     MRVdCache *cache;           /* array-cache.c, NULL: none */
     /* array-jobs.c */
     Coroutine *job_co;
@@ -279,14 +277,6 @@ void mr_array_changed(MRArray *a);
 DdfDriveIO mr_ddf_io(MRDrive *d);
 /* Effective write policy of a VD (cache policy and CacheVault). */
 MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
-/*
- * The device handle the host interface gave a logical unit: the drive's
- * (MRDrive.dev_handle) or the VD's (MRVirtualDisk.dev_handle); 0: none.
- */
-static inline uint16_t mr_unit_dev_handle(const MRUnit *u)
-{
-    return u->drive ? u->drive->dev_handle : u->vd->dev_handle;
-}
 /*
  * array-props.c: the controller's runtime QOM properties of the array
  * (cachevault, rebuild-rate, cache-dirty-bytes, journal-records, ...),

@@ -157,7 +157,7 @@ void mgmt_fill_pd_entry(MRArray *a, MRDrive *d, MgmtPdEntry *e)
     e->blocks = cpu_to_le64(d->unit.num_blocks);
     if (!d->in_array) {
         e->flags |= MGMT_PD_F_EXPOSED;
-        e->dev_handle = cpu_to_le16(d->dev_handle);
+        e->dev_handle = cpu_to_le16(d->unit.host_id);
     }
     if (pd < 0 || a->cfg->foreign) {
         return;
@@ -207,7 +207,7 @@ void mgmt_fill_vd_entry(MRVirtualDisk *vd, MgmtVdEntry *e)
     e->job = mgmt_job_kind(v);
     e->job_percent = e->job ? raid_job_percent(&v->job) : 0;
     memcpy(e->name, v->name, MIN(strlen(v->name), sizeof(e->name)));
-    e->dev_handle = cpu_to_le16(mr_unit_dev_handle(&vd->unit));
+    e->dev_handle = cpu_to_le16(vd->unit.host_id);
     e->flags = (v->initialized ? MGMT_VD_F_INITIALIZED : 0) |
                (v->consistent ? MGMT_VD_F_CONSISTENT : 0);
 }

@@ -82,7 +82,7 @@ static void mr9600_info_changed(MR9600State *s, MRUnit *u)
 {
     MPI3DevicePage0 pg;
 
-    if (!mr9600_can_notify(s) || !mr_unit_dev_handle(u)) {
+    if (!mr9600_can_notify(s) || !u->host_id) {
         return;
     }
     mr9600_device_page0(s, u, &pg);
@@ -99,9 +99,9 @@ static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
         warn_report("megaraid-9600: no device handle for VD %d", vd->idx);
         return;
     }
-    vd->dev_handle = h;
+    vd->unit.host_id = h;
     vd->unit.slot = h;          /* what the target's traces print */
-    vd->host_state = mr9600_vd_state[mr_vd_cfg(vd)->state];
+    s->vd_host_state[vd->idx] = mr9600_vd_state[mr_vd_cfg(vd)->state];
     s->handles[h] = &vd->unit;
     trace_megaraid_9600_vd_handle(vd->idx, h);
     if (mr9600_can_notify(s)) {
@@ -114,12 +114,13 @@ static void mr9600_vd_changed(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
     uint8_t state = mr9600_vd_state[mr_vd_cfg(vd)->state];
-    bool was_hidden = vd->host_state == MPI3_DEVICE0_VD_STATE_OFFLINE;
+    uint8_t *told = &s->vd_host_state[vd->idx];
+    bool was_hidden = *told == MPI3_DEVICE0_VD_STATE_OFFLINE;
 
-    if (vd->host_state == state) {
+    if (*told == state) {
         return;                 /* the host already has this state */
     }
-    vd->host_state = state;
+    *told = state;
     mr9600_info_changed(s, &vd->unit);
     if (was_hidden != (state == MPI3_DEVICE0_VD_STATE_OFFLINE)) {
         mr9600_send_visibility(s, &vd->unit, !was_hidden);
@@ -136,7 +137,7 @@ static void mr9600_drive_changed(void *opaque, MRDrive *d)
     }
     d->in_array = hidden;
     if (hidden) {
-        mr9600_requests_cancel(s, d->dev_handle, true, 0, NULL);
+        mr9600_requests_cancel(s, d->unit.host_id, true, 0, NULL);
     }
     mr9600_info_changed(s, &d->unit);
     mr9600_send_visibility(s, &d->unit, hidden);
@@ -169,10 +170,10 @@ void mr9600_array_unrealize(MR9600State *s)
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         MRVirtualDisk *vd = s->core.array.vds[v];
 
-        if (vd && vd->dev_handle &&
-            s->handles[vd->dev_handle] == &vd->unit) {
-            mr9600_requests_cancel(s, vd->dev_handle, true, 0, NULL);
-            s->handles[vd->dev_handle] = NULL;
+        if (vd && vd->unit.host_id &&
+            s->handles[vd->unit.host_id] == &vd->unit) {
+            mr9600_requests_cancel(s, vd->unit.host_id, true, 0, NULL);
+            s->handles[vd->unit.host_id] = NULL;
         }
     }
     mr_core_unrealize(&s->core);

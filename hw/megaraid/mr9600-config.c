@@ -206,7 +206,7 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
                      MPI3_DEVICE0_FLAGS_ATT_METHOD_DIR_ATT;
     /* set at realize (drive.c) or by the array for a VD */
     uint64_t wwid = u->wwn;
-    uint16_t handle = mr_unit_dev_handle(u);
+    uint16_t handle = u->host_id;
 
     memset(p, 0, sizeof(*p));
     mr9600_page_header(pg, &p->header);

@@ -73,7 +73,7 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
 void mr9600_send_visibility(MR9600State *s, MRUnit *u, bool hidden)
 {
     MPI3EventDeviceStatusChange ev = { 0 };
-    uint16_t handle = mr_unit_dev_handle(u);
+    uint16_t handle = u->host_id;
 
     if (!s->port_enabled || !mr9600_ioc_ready(s) || !handle) {
         return;
@@ -174,7 +174,7 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
                    "in slot %u", d->slot);
         return;
     }
-    d->dev_handle = h;
+    d->unit.host_id = h;
     s->handles[h] = &d->unit;
     trace_megaraid_9600_drive_plug(h, d->slot, d->unit.iface, dev->hotplugged);
     mr_core_drive_plugged(&s->core, d);
@@ -193,7 +193,7 @@ static void mr9600_announce_removal(MR9600State *s, MRDrive *d)
         ev.start_port_num = d->slot;
         ev.switch_status = MPI3_EVENT_PCIE_TOPO_SS_NO_PCIE_SWITCH;
         ev.io_unit_port = d->slot / 4;
-        ev.entry[0].attached_dev_handle = cpu_to_le16(d->dev_handle);
+        ev.entry[0].attached_dev_handle = cpu_to_le16(d->unit.host_id);
         ev.entry[0].port_status = MPI3_EVENT_PCIE_TOPO_PS_NOT_RESPONDING;
         mr9600_send_event(s, MPI3_EVENT_PCIE_TOPOLOGY_CHANGE_LIST, &ev,
                           sizeof(ev));
@@ -205,7 +205,7 @@ static void mr9600_announce_removal(MR9600State *s, MRDrive *d)
         ev.start_phy_num = d->slot;
         ev.exp_status = MPI3_EVENT_SAS_TOPO_ES_NO_EXPANDER;
         ev.io_unit_port = d->slot / 4;
-        ev.entry[0].attached_dev_handle = cpu_to_le16(d->dev_handle);
+        ev.entry[0].attached_dev_handle = cpu_to_le16(d->unit.host_id);
         ev.entry[0].status = MPI3_EVENT_SAS_TOPO_PHY_RC_TARG_NOT_RESPONDING;
         mr9600_send_event(s, MPI3_EVENT_SAS_TOPOLOGY_CHANGE_LIST, &ev,
                           sizeof(ev));
@@ -217,7 +217,7 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
 {
     MR9600State *s = MEGARAID_9600(hotplug_dev);
     MRDrive *d = MEGARAID_DRIVE(dev);
-    uint16_t h = d->dev_handle;
+    uint16_t h = d->unit.host_id;
 
     trace_megaraid_9600_drive_unplug(h, d->slot);
     mr_core_drive_unplugging(&s->core, d);

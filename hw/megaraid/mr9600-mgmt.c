@@ -31,15 +31,16 @@ static void mr9600_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
     MRUnit *u = &vd->unit;
-    uint16_t h = vd->dev_handle;
+    uint16_t h = vd->unit.host_id;
     uint8_t ev[MR9600_DSC_LEN] = { 0 };
 
+    s->vd_host_state[vd->idx] = 0;
     if (!h || h >= MR9600_MAX_DEV_HANDLE || s->handles[h] != u) {
         return;
     }
     mr9600_requests_cancel(s, h, true, 0, NULL);
     s->handles[h] = NULL;
-    vd->dev_handle = 0;
+    vd->unit.host_id = 0;
     trace_megaraid_9600_mgmt_vd_removed(vd->idx, h);
     if (!s->port_enabled || !mr9600_ioc_ready(s) ||
         !mr9600_event_enabled(s, MPI3_EVENT_DEVICE_STATUS_CHANGE)) {

@@ -209,6 +209,8 @@ struct MR9600State {
     /* devices */
     MRUnit *handles[MR9600_MAX_DEV_HANDLE];
     bool handle_reserved[MR9600_MAX_DEV_HANDLE];
+    /* per VD index: the Device Page 0 VD state last told to the host */
+    uint8_t vd_host_state[RAID_MAX_VDS];
 
     /* shutdown notification (mr9600.c) */
     bool shutdown_requested;    /* not yet started: waits for idle I/O */

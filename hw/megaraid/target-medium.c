@@ -3,7 +3,7 @@
  *
  * megaraid-sim: the medium behind a SCSI target's logical unit.  A JBOD
  * drive's medium is its BlockBackend (unit->drive); a RAID VD's is the
- * array (unit->vd, array-io.c).  The target reads, writes, flushes and
+ * array (unit->vd, array-vd.c).  The target reads, writes, flushes and
  * unmaps through these few calls and need not know which it serves.
  * Injected media errors of a JBOD drive are checked here too.
  */

@@ -56,7 +56,6 @@ struct MRDrive {
      * unit.drive points back here.
      */
     MRUnit unit;
-    uint16_t dev_handle;        /* assigned by the controller on plug */
     bool in_array;              /* member of a RAID array: hidden from host */
     uint32_t n_media_errors;
     MRMediaError media_errors[MR_MAX_MEDIA_ERRORS];

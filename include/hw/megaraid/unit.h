@@ -81,6 +81,11 @@ typedef struct MRUnit {
      * page derives an attached address from it.
      */
     uint32_t slot;
+    /*
+     * The id the host interface gave the unit (megaraid-9600: its MPI3
+     * device handle); 0: none (not announced, hidden or removed).
+     */
+    uint16_t host_id;
 
     /* geometry */
     uint32_t block_size;        /* 512 or 4096 */
