@@ -1,0 +1,456 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: qtest of the megaraid-9500 Fusion host interface (the
+ * megaraid_sas side of issue 12): the firmware state machine to READY,
+ * the MFA-posted IOC INIT (also twice, with garbage, after a doorbell
+ * abort), controller info and the PD list through MFI pass-through DCMDs,
+ * a WRITE and READ of a JBOD drive through a fast-path frame with the data
+ * compared (also on the drive's image), and hostile input (bad SGL
+ * addresses, SMIDs out of range, unknown functions and MFI commands) that
+ * must leave QEMU alive and answering.  Offsets are written here from the
+ * interface description, not taken from the device's header, so that both
+ * sides are checked.
+ */
+#include "qemu/osdep.h"
+#include "libqtest.h"
+#include "libqos/libqos-pc.h"
+#include "libqos/pci-pc.h"
+#include "qemu/bswap.h"
+#include "hw/pci/pci_regs.h"
+
+#define DEVFN           0x20
+#define MAX_CMDS        64
+#define MAX_SMID        (2 * (MAX_CMDS - 1))
+#define DEPTH           128
+#define DISK_BLOCKS     2048
+
+#define R_DOORBELL      0x000
+#define R_MASK          0x034
+#define R_HOST_INDEX    0x06C
+#define R_SP0           0x0B0
+#define R_SP1           0x0B4
+#define R_REQ_LO        0x0C0
+#define R_REQ_HI        0x0C4
+#define R_REQ_ATOMIC    0x0C8
+
+typedef struct MR {
+    QOSState *qs;
+    QTestState *qts;
+    QPCIDevice *dev;
+    QPCIBar bar;
+    char *img[2];
+    uint64_t frames;            /* SMID n at frames + 256 n */
+    uint64_t replies;
+    uint64_t init;              /* MFI INIT frame, IOC INIT at +0x100 */
+    uint64_t mfi;               /* one MFI frame */
+    uint64_t sense;
+    uint64_t buf;               /* 64 KiB */
+    uint32_t ci[2];             /* consumer index per reply queue */
+} MR;
+
+static uint32_t rd(MR *m, uint32_t off)
+{
+    return qpci_io_readl(m->dev, m->bar, off);
+}
+
+static void wr(MR *m, uint32_t off, uint32_t val)
+{
+    qpci_io_writel(m->dev, m->bar, off, val);
+}
+
+static uint64_t alloc(MR *m, size_t size)
+{
+    uint64_t a = guest_alloc(&m->qs->alloc, size);
+
+    g_assert(a);
+    qtest_memset(m->qts, a, 0, size);
+    return a;
+}
+
+static char *make_img(void)
+{
+    char *path;
+    int fd = g_file_open_tmp("megaraid-9500-XXXXXX", &path, NULL);
+
+    g_assert(fd >= 0);
+    g_assert(ftruncate(fd, DISK_BLOCKS * 512) == 0);
+    close(fd);
+    return path;
+}
+
+/* Firmware search path when the build tree has no pc-bios/ copy. */
+static const char *fw_args(void)
+{
+    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
+        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
+        return "";
+    }
+    return "-L /usr/share/seabios -L /usr/share/qemu ";
+}
+
+/* SAS drive in slot 0 (PD 0) and SATA drive in slot 3 (PD 3). */
+static MR *start(void)
+{
+    MR *m = g_new0(MR, 1);
+
+    m->img[0] = make_img();
+    m->img[1] = make_img();
+    m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
+        "-device megaraid-9500,id=raid0,addr=04.0,max-cmds=%d,queues=2 "
+        "-drive if=none,id=d0,format=raw,file=%s "
+        "-drive if=none,id=d1,format=raw,file=%s "
+        "-device megaraid-drive,bus=raid0.0,slot=0,drive=d0,interface=sas,"
+        "vendor=SEAGATE,model=Q95SAS,serial=Q95S0 "
+        "-device megaraid-drive,bus=raid0.0,slot=3,drive=d1,interface=sata,"
+        "model=Q95SATA,serial=Q95A0", fw_args(), MAX_CMDS, m->img[0],
+        m->img[1]);
+    m->qts = m->qs->qts;
+    m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
+    g_assert(m->dev);
+    qpci_device_enable(m->dev);
+    m->bar = qpci_iomap(m->dev, 0, NULL);
+    m->frames = alloc(m, (MAX_SMID + 1) * 256);
+    m->replies = alloc(m, 2 * DEPTH * 8);
+    m->init = alloc(m, 4096);
+    m->mfi = alloc(m, 256);
+    m->sense = alloc(m, 256);
+    m->buf = alloc(m, 64 * 1024);
+    return m;
+}
+
+static void stop(MR *m)
+{
+    qtest_shutdown(m->qs);
+    for (int i = 0; i < 2; i++) {
+        unlink(m->img[i]);
+        g_free(m->img[i]);
+    }
+    g_free(m->dev);
+    g_free(m);
+}
+
+static uint8_t rd8(MR *m, uint64_t a)
+{
+    return qtest_readb(m->qts, a);
+}
+
+/* Post the MFI INIT frame; returns its status byte (0xFF: no answer). */
+static uint8_t ioc_init_raw(MR *m, uint8_t function, uint8_t vectors)
+{
+    uint8_t f[64] = { 0 }, ii[72] = { 0 };
+    uint64_t iia = m->init + 0x100;
+
+    qtest_memset(m->qts, m->replies, 0xFF, 2 * DEPTH * 8);
+    m->ci[0] = m->ci[1] = 0;
+    ii[0] = 0x04;
+    ii[3] = function;
+    stw_le_p(ii + 0x0C, 0x0200);
+    stw_le_p(ii + 0x0E, 0x1000);
+    ii[0x16] = 12;
+    ii[0x17] = vectors;
+    stw_le_p(ii + 0x1A, 64);
+    stw_le_p(ii + 0x1C, DEPTH);
+    stq_le_p(ii + 0x28, m->frames);
+    stq_le_p(ii + 0x30, m->replies);
+    qtest_memwrite(m->qts, iia, ii, sizeof(ii));
+    f[0] = 0x00;
+    f[2] = 0xFF;
+    stw_le_p(f + 0x10, 1);
+    stl_le_p(f + 0x14, sizeof(ii));
+    stq_le_p(f + 0x18, iia);
+    qtest_memwrite(m->qts, m->init, f, sizeof(f));
+    wr(m, R_REQ_LO, (uint32_t)m->init | 0x02);
+    wr(m, R_REQ_HI, m->init >> 32);
+    return rd8(m, m->init + 2);
+}
+
+static void ioc_init(MR *m)
+{
+    g_assert_cmphex(ioc_init_raw(m, 0x02, 2), ==, 0x00);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xC);
+}
+
+/* Wait for the next reply descriptor on queue @q; returns its SMID. */
+static uint16_t reply(MR *m, uint32_t q)
+{
+    uint64_t a = m->replies + ((uint64_t)q * DEPTH + m->ci[q]) * 8;
+    uint64_t d = qtest_readq(m->qts, a);
+
+    g_assert_cmphex(d, !=, UINT64_MAX);
+    g_assert_cmpuint(d >> 8 & 0xFF, ==, q);
+    qtest_writeq(m->qts, a, UINT64_MAX);
+    m->ci[q] = (m->ci[q] + 1) % DEPTH;
+    wr(m, R_HOST_INDEX, q << 24 | m->ci[q]);
+    return d >> 16 & 0xFFFF;
+}
+
+static bool no_reply(MR *m, uint32_t q)
+{
+    uint64_t a = m->replies + ((uint64_t)q * DEPTH + m->ci[q]) * 8;
+
+    return qtest_readq(m->qts, a) == UINT64_MAX;
+}
+
+/* A DCMD through the MPT pass-through at @smid; returns the MFI status. */
+static uint8_t dcmd(MR *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
+                    uint64_t data, uint32_t len)
+{
+    uint8_t f[256] = { 0 }, mpt[256] = { 0 };
+
+    f[0] = 0x05;
+    f[2] = 0xFF;
+    f[7] = len ? 1 : 0;
+    stw_le_p(f + 0x10, 0x0002 | 0x0010);
+    stl_le_p(f + 0x14, len);
+    stl_le_p(f + 0x18, opcode);
+    f[0x1C] = mb0;
+    stq_le_p(f + 0x28, data);
+    stl_le_p(f + 0x30, len);
+    qtest_memwrite(m->qts, m->mfi, f, sizeof(f));
+    mpt[3] = 0xF0;
+    mpt[2] = 0x08;
+    mpt[0x14] = 0x20;
+    stq_le_p(mpt + 0x80, m->mfi);
+    stl_le_p(mpt + 0x88, 256);
+    mpt[0x8F] = 0x83;
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, mpt, sizeof(mpt));
+    wr(m, R_REQ_ATOMIC, (uint32_t)smid << 16);
+    g_assert_cmpuint(reply(m, 0), ==, smid);
+    return rd8(m, m->mfi + 2);
+}
+
+/* A JBOD READ(10)/WRITE(10) fast-path frame; returns the RAID status. */
+static uint8_t jbod_rw(MR *m, uint16_t smid, uint8_t q, uint16_t pd,
+                       bool write, uint32_t lba, uint16_t blocks,
+                       uint64_t data)
+{
+    uint8_t f[256] = { 0 };
+    uint32_t len = blocks * 512;
+
+    stw_le_p(f, 0xFFFF);
+    f[3] = 0x00;
+    stl_le_p(f + 0x0C, (uint32_t)m->sense);
+    stw_le_p(f + 0x10, 2);
+    f[0x12] = 96;
+    f[0x14] = 0x20;
+    stl_le_p(f + 0x1C, len);
+    stw_le_p(f + 0x24, 10 | 0x4000);
+    stl_le_p(f + 0x3C, write ? 1u << 24 : 1u << 25);
+    f[0x40] = write ? 0x2A : 0x28;
+    stl_be_p(f + 0x42, lba);
+    stw_be_p(f + 0x47, blocks);
+    stw_le_p(f + 0x66, pd);
+    f[0x77] = 0xFF;
+    f[0x78] = 0x10;
+    stq_le_p(f + 0x80, data);
+    stl_le_p(f + 0x88, len);
+    f[0x8F] = 0x40;
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
+    wr(m, R_REQ_LO, (uint32_t)smid << 16 | (uint32_t)q << 8 | 0x0C);
+    wr(m, R_REQ_HI, 0xFFFF0000);
+    g_assert_cmpuint(reply(m, q), ==, smid);
+    return rd8(m, m->frames + smid * 256ull + 0x77);
+}
+
+static void test_ready(void)
+{
+    MR *m = start();
+    uint32_t sp0 = rd(m, R_SP0), sp1 = rd(m, R_SP1);
+
+    g_assert_cmphex(sp0 >> 28, ==, 0xB);
+    g_assert_cmphex(sp0 & (1u << 26), !=, 0);
+    g_assert_cmpuint(sp0 & 0xFFFF, ==, MAX_CMDS);
+    g_assert_cmpuint((sp1 >> 14 & 0xFF) + 1, ==, 2);
+    g_assert_cmphex(sp1 & (1u << 24), !=, 0);
+    g_assert_cmphex(rd(m, R_DOORBELL), ==, 0);
+    g_assert_cmphex(rd(m, R_MASK), ==, 0xFFFFFFFF);
+    g_assert_cmphex(qpci_config_readw(m->dev, PCI_DEVICE_ID), ==, 0x10E2);
+    g_assert_cmphex(qpci_config_readw(m->dev, PCI_SUBSYSTEM_ID), ==, 0x1AE2);
+    stop(m);
+}
+
+static void test_init(void)
+{
+    MR *m = start();
+
+    /* garbage IOC INIT: rejected, still READY */
+    g_assert_cmphex(ioc_init_raw(m, 0x77, 2), ==, 0x03);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);
+    /* more vectors than offered */
+    g_assert_cmphex(ioc_init_raw(m, 0x02, 9), ==, 0x03);
+    ioc_init(m);
+    /* twice: wrong state, still OPERATIONAL */
+    g_assert_cmphex(ioc_init_raw(m, 0x02, 2), ==, 0x32);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xC);
+    /* doorbell abort back to READY, then a new session */
+    wr(m, R_DOORBELL, 0x07);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);
+    ioc_init(m);
+    g_assert_cmphex(dcmd(m, 70, 0x01010000, 1, m->buf, 2384), ==, 0);
+    stop(m);
+}
+
+static void test_dcmd(void)
+{
+    MR *m = start();
+    char name[81] = { 0 };
+
+    ioc_init(m);
+    g_assert_cmphex(dcmd(m, 64, 0x01010000, 1, m->buf, 2384), ==, 0);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf), ==, 0x1000);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 2), ==, 0x10E2);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 4), ==, 0x1028);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 6), ==, 0x1AE2);
+    qtest_memread(m->qts, m->buf + 0x540, name, 80);
+    g_assert_cmpstr(name, ==, "PERC H755N Front");
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + 0x620) & (1u << 13), !=, 0);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + 0x7A4) & (1u << 11), !=, 0);
+
+    /* PD list, exposed to host: PD 0 and PD 3 */
+    g_assert_cmphex(dcmd(m, 65, 0x02010100, 5, m->buf, 8192), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 2);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 8 + 2 * 24);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 8), ==, 0);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 8 + 24), ==, 3);
+    g_assert_cmpuint(rd8(m, m->buf + 8 + 24 + 6), ==, 0);
+
+    /* no VDs; event log info; LD map refused (no fast path) */
+    g_assert_cmphex(dcmd(m, 66, 0x03010100, 1, m->buf, 268), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 0);
+    g_assert_cmphex(dcmd(m, 67, 0x01040100, 0, m->buf, 20), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), >=, 1);
+    g_assert_cmphex(dcmd(m, 68, 0x0300E101, 0, m->buf, 65536), ==, 0x02);
+    g_assert_cmphex(dcmd(m, 69, 0x12345678, 0, m->buf, 16), ==, 0x02);
+    /* PD info: the SATA drive's interface type */
+    g_assert_cmphex(dcmd(m, 70, 0x02020000, 3, m->buf, 512), ==, 0);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 0xBC) >> 12, ==, 3);
+    g_assert_cmphex(dcmd(m, 70, 0x02020000, 9, m->buf, 512), ==, 0x0C);
+    stop(m);
+}
+
+static void test_io(void)
+{
+    MR *m = start();
+    g_autofree uint8_t *out = g_malloc(8192);
+    g_autofree uint8_t *in = g_malloc(8192);
+    g_autofree uint8_t *file = g_malloc(8192);
+    FILE *fp;
+
+    ioc_init(m);
+    for (int i = 0; i < 8192; i++) {
+        out[i] = i * 7 + (i >> 9);
+    }
+    qtest_memwrite(m->qts, m->buf, out, 8192);
+    g_assert_cmphex(jbod_rw(m, 1, 1, 0, true, 100, 16, m->buf), ==, 0);
+    qtest_memset(m->qts, m->buf + 16384, 0, 8192);
+    g_assert_cmphex(jbod_rw(m, 2, 0, 0, false, 100, 16, m->buf + 16384),
+                    ==, 0);
+    qtest_memread(m->qts, m->buf + 16384, in, 8192);
+    g_assert(memcmp(in, out, 8192) == 0);
+    /* flush, then the drive's image holds it */
+    g_assert_cmphex(dcmd(m, 64, 0x01101000, 3, 0, 0), ==, 0);
+    fp = fopen(m->img[0], "rb");
+    g_assert(fp);
+    g_assert(fseek(fp, 100 * 512, SEEK_SET) == 0);
+    g_assert_cmpuint(fread(file, 1, 8192, fp), ==, 8192);
+    fclose(fp);
+    g_assert(memcmp(file, out, 8192) == 0);
+    /* absent PD: DEVICE NOT FOUND */
+    g_assert_cmphex(jbod_rw(m, 3, 0, 7, false, 0, 1, m->buf), ==, 0x0C);
+    stop(m);
+}
+
+static void test_hostile(void)
+{
+    MR *m = start();
+    uint8_t f[256] = { 0 };
+
+    /* descriptors before IOC INIT are dropped */
+    wr(m, R_REQ_ATOMIC, 5u << 16);
+    ioc_init(m);
+    g_assert(no_reply(m, 0));
+
+    /* SMID 0 and beyond the pool: no reply can name them */
+    wr(m, R_REQ_ATOMIC, 0);
+    wr(m, R_REQ_ATOMIC, (uint32_t)(MAX_SMID + 1) << 16);
+    wr(m, R_REQ_ATOMIC, 0xFFFFu << 16);
+    g_assert(no_reply(m, 0));
+
+    /* unknown function: INVALID_CMD in the RAID context */
+    f[3] = 0x77;
+    qtest_memwrite(m->qts, m->frames + 9 * 256, f, sizeof(f));
+    wr(m, R_REQ_ATOMIC, 9u << 16 | 0x7F00);     /* queue out of range */
+    g_assert_cmpuint(reply(m, 0), ==, 9);
+    g_assert_cmphex(rd8(m, m->frames + 9 * 256 + 0x77), ==, 0x01);
+
+    /* DCMD data to an address outside RAM: INVALID_PARAMETER */
+    g_assert_cmphex(dcmd(m, 64, 0x01010000, 1, 0xFFFF00000000ull, 2384),
+                    ==, 0x03);
+    /* I/O with an SGL outside RAM: the request fails, nothing else */
+    g_assert_cmphex(jbod_rw(m, 4, 0, 0, false, 0, 8, 0xFFFF00000000ull),
+                    ==, 0x03);
+    g_assert_cmphex(jbod_rw(m, 5, 0, 0, true, 0, 8, 0xFEE00000ull), ==, 0x03);
+    /* unknown MFI command */
+    memset(f, 0, sizeof(f));
+    f[0] = 0x42;
+    f[2] = 0xFF;
+    qtest_memwrite(m->qts, m->mfi, f, sizeof(f));
+    memset(f, 0, sizeof(f));
+    f[3] = 0xF0;
+    stq_le_p(f + 0x80, m->mfi);
+    stl_le_p(f + 0x88, 256);
+    f[0x8F] = 0x83;
+    qtest_memwrite(m->qts, m->frames + 66 * 256, f, sizeof(f));
+    wr(m, R_REQ_ATOMIC, 66u << 16);
+    g_assert_cmpuint(reply(m, 0), ==, 66);
+    g_assert_cmphex(rd8(m, m->mfi + 2), ==, 0x01);
+    /* pass-through whose MFI frame is not in RAM: the SMID completes */
+    stq_le_p(f + 0x80, 0xFFFF00000000ull);
+    qtest_memwrite(m->qts, m->frames + 67 * 256, f, sizeof(f));
+    wr(m, R_REQ_ATOMIC, 67u << 16);
+    g_assert_cmpuint(reply(m, 0), ==, 67);
+    /* garbage in the host index and combined index registers */
+    wr(m, R_HOST_INDEX, 0xFFFFFFFF);
+    wr(m, 0x30C, 0x07FFFFFF);
+    wr(m, 0x3FC, 0xFFFFFFFF);
+
+    /* still answering */
+    g_assert_cmphex(dcmd(m, 65, 0x01010000, 1, m->buf, 2384), ==, 0);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xC);
+
+    /* doorbell abort: READY, nothing posted from the old session */
+    wr(m, R_DOORBELL, 0x07);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);
+    stop(m);
+}
+
+static void test_diag_reset(void)
+{
+    MR *m = start();
+    static const uint8_t keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
+
+    ioc_init(m);
+    for (size_t i = 0; i < sizeof(keys); i++) {
+        wr(m, 0x004, keys[i]);
+    }
+    g_assert_cmphex(rd(m, 0x008) & 0x80, ==, 0x80);
+    wr(m, 0x008, rd(m, 0x008) | 0x4);
+    g_assert_cmphex(rd(m, 0x008) & 0x4, ==, 0);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);
+    ioc_init(m);
+    g_assert_cmphex(dcmd(m, 64, 0x01010000, 1, m->buf, 2384), ==, 0);
+    stop(m);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+    qtest_add_func("/megaraid-9500/ready", test_ready);
+    qtest_add_func("/megaraid-9500/ioc-init", test_init);
+    qtest_add_func("/megaraid-9500/dcmd", test_dcmd);
+    qtest_add_func("/megaraid-9500/jbod-io", test_io);
+    qtest_add_func("/megaraid-9500/hostile", test_hostile);
+    qtest_add_func("/megaraid-9500/diag-reset", test_diag_reset);
+    return g_test_run();
+}
