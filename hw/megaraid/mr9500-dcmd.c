@@ -31,32 +31,31 @@ void mr9500_dcmd_reset(MR9500State *s)
     s->aen.active = false;
 }
 
-static void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
-                                uint64_t mfi_addr, uint8_t status)
+void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
+                         uint64_t mfi_addr, uint8_t status)
 {
     trace_megaraid_9500_mfi_done(smid, status);
     pci_dma_write(PCI_DEVICE(s), mfi_addr + MFI_HDR_STATUS, &status, 1);
     mr9500_post_reply(s, queue, smid);
 }
 
-/* Copy @len bytes of @buf to the host through the frame's SGL. */
-static uint8_t mr9500_mfi_to_host(MR9500State *s, MR9500Mfi *m,
-                                  uint32_t sgl_off, const void *buf,
-                                  uint32_t len)
+/* Copy @len bytes of @buf to the host through the SGL of MFI frame @f. */
+uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
+                           uint32_t sgl_off, const void *buf, uint32_t len)
 {
-    uint16_t flags = lduw_le_p(m->f + MFI_HDR_FLAGS);
+    uint16_t flags = lduw_le_p(f + MFI_HDR_FLAGS);
     uint32_t esize = flags & MFI_FLAGS_IEEE ? 16 :
                      flags & MFI_FLAGS_SGL64 ? 12 : 8;
-    uint32_t count = m->f[MFI_HDR_SGE_COUNT];
+    uint32_t count = f[MFI_HDR_SGE_COUNT];
     uint32_t done = 0;
 
-    len = MIN(len, ldl_le_p(m->f + MFI_HDR_XFER_LEN));
+    len = MIN(len, ldl_le_p(f + MFI_HDR_XFER_LEN));
     if (count > (MFI_FRAME_SIZE - sgl_off) / esize) {
         trace_megaraid_9500_err_mfi_sgl(count, 0, 0);
         return MFI_STAT_INVALID_PARAMETER;
     }
     for (uint32_t i = 0; i < count && done < len; i++) {
-        const uint8_t *e = m->f + sgl_off + i * esize;
+        const uint8_t *e = f + sgl_off + i * esize;
         uint64_t addr = esize == 8 ? ldl_le_p(e) : ldq_le_p(e);
         uint32_t elen = ldl_le_p(e + (esize == 8 ? 4 : 8));
         uint32_t n = MIN(elen, len - done);
@@ -246,12 +245,16 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
             st = MFI_STAT_WRONG_STATE;
             break;
         }
-        /* no event is ever newer yet: hold it until aborted */
+        /* held until an event it asks for is logged, or aborted */
         s->aen.active = true;
         s->aen.smid = m->smid;
         s->aen.mfi_addr = m->addr;
         s->aen.seq = ldl_le_p(mbox);
+        s->aen.locale = lduw_le_p(mbox + 4);
+        s->aen.class = (int8_t)mbox[7];
+        memcpy(s->aen.frame, m->f, MFI_FRAME_SIZE);
         trace_megaraid_9500_aen_hold(m->smid, s->aen.seq);
+        mr9500_aen_check(s);
         return false;
     case MR_DCMD_CTRL_CACHE_FLUSH:
         mr9500_flush_drives(s);
@@ -269,7 +272,7 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         break;
     }
     if (st == MFI_STAT_OK && len) {
-        st = mr9500_mfi_to_host(s, m, MFI_DCMD_SGL, buf, len);
+        st = mr9500_mfi_to_host(s, m->f, MFI_DCMD_SGL, buf, len);
     }
     *status = st;
     return true;
@@ -318,6 +321,12 @@ void mr9500_mfi_passthru(MR9500State *s, uint16_t smid, uint8_t queue,
     case MFI_CMD_ABORT:
         status = mr9500_abort(s, m);
         break;
+    case MFI_CMD_PD_SCSI_IO:
+    case MFI_CMD_LD_SCSI_IO:
+        /* completes through the SCSI target */
+        mr9500_mfi_scsi(s, smid, queue, m->addr, m->f);
+        g_free(m);
+        return;
     default:
         trace_megaraid_9500_err_mfi_cmd(smid, m->f[MFI_HDR_CMD]);
         break;

@@ -78,6 +78,24 @@ static void mr9500_io_error(MR9500State *s, uint16_t smid, uint8_t queue,
     mr9500_post_reply(s, queue, smid);
 }
 
+/* An MFI pass-through SCSI frame finished: SCSI and MFI status, sense. */
+static void mr9500_mfi_scsi_done(MR9500State *s, MR9500Cmd *c,
+                                 uint8_t status, uint32_t sense_len)
+{
+    uint8_t cmd_status = status ? MFI_STAT_SCSI_DONE_WITH_ERROR : MFI_STAT_OK;
+    uint32_t n = MIN(sense_len, c->sense_max);
+
+    if (status == 0x40) {               /* TASK ABORTED */
+        cmd_status = MFI_STAT_SCSI_IO_FAILED;
+    }
+    if (n && c->sense_addr && mr9500_dma_ok(s, c->sense_addr, n)) {
+        pci_dma_write(PCI_DEVICE(s), c->sense_addr, c->treq.sense, n);
+    }
+    pci_dma_write(PCI_DEVICE(s), c->mfi_addr + MFI_HDR_SCSI_STATUS,
+                  &status, 1);
+    mr9500_mfi_complete(s, c->smid, c->queue, c->mfi_addr, cmd_status);
+}
+
 static void mr9500_scsi_done(MRTargetReq *treq)
 {
     MR9500Cmd *c = treq->opaque;
@@ -89,6 +107,10 @@ static void mr9500_scsi_done(MRTargetReq *treq)
     trace_megaraid_9500_io_done(c->smid, treq->status, xfer, sense_len);
     mr9500_cmd_release(c);
     if (stale) {
+        return;
+    }
+    if (c->mfi) {
+        mr9500_mfi_scsi_done(s, c, treq->status, sense_len);
         return;
     }
     if (treq->status == 0x40) {         /* TASK ABORTED */
@@ -107,6 +129,42 @@ static void mr9500_scsi_done(MRTargetReq *treq)
                          treq->status, &xfer);
     }
     mr9500_post_reply(s, c->queue, c->smid);
+}
+
+/* Walk the MFI frame's SGL (32-bit, 64-bit or IEEE elements) into @sg. */
+static bool mr9500_mfi_sgl(MR9500State *s, const uint8_t *f, uint32_t off,
+                           QEMUSGList *sg, uint32_t data_len)
+{
+    uint16_t flags = lduw_le_p(f + MFI_HDR_FLAGS);
+    uint32_t esize = flags & MFI_FLAGS_IEEE ? 16 :
+                     flags & MFI_FLAGS_SGL64 ? 12 : 8;
+    uint32_t count = f[MFI_HDR_SGE_COUNT], total = 0;
+
+    if (count > (MFI_FRAME_SIZE - off) / esize) {
+        trace_megaraid_9500_err_mfi_sgl(count, 0, 0);
+        return false;
+    }
+    for (uint32_t i = 0; i < count && total < data_len; i++) {
+        const uint8_t *e = f + off + i * esize;
+        uint64_t addr = esize == 8 ? ldl_le_p(e) : ldq_le_p(e);
+        uint32_t len = MIN(ldl_le_p(e + (esize == 8 ? 4 : 8)),
+                           data_len - total);
+
+        if (!len) {
+            continue;
+        }
+        if (!mr9500_dma_ok(s, addr, len)) {
+            trace_megaraid_9500_err_mfi_sgl(count, addr, len);
+            return false;
+        }
+        qemu_sglist_add(sg, addr, len);
+        total += len;
+    }
+    if (total < data_len) {
+        trace_megaraid_9500_err_sgl_short(total, data_len);
+        return false;
+    }
+    return true;
 }
 
 /* Walk the frame's IEEE SGL (one chain level) into @sg. */
@@ -164,6 +222,105 @@ static bool mr9500_build_sgl(MR9500State *s, const uint8_t *frame,
     return true;
 }
 
+/* Reset the slot's SG list for a new request. */
+static void mr9500_sg_reset(MR9500State *s, MR9500Cmd *c)
+{
+    if (c->sg.sg) {
+        c->sg.nsg = 0;
+        c->sg.size = 0;
+    } else {
+        qemu_sglist_init(&c->sg, DEVICE(s), 4,
+                         pci_get_address_space(PCI_DEVICE(s)));
+    }
+}
+
+static void mr9500_submit(MR9500State *s, MR9500Cmd *c)
+{
+    c->active = true;
+    c->generation = s->generation;
+    c->treq.done = mr9500_scsi_done;
+    c->treq.opaque = c;
+    if (s->core.array.timing) {
+        c->treq.timing = s->core.array.timing;
+        c->treq.arrival_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    }
+    mr_target_submit(&c->treq);
+}
+
+/*
+ * MFI PD_SCSI_IO / LD_SCSI_IO (the ioctl pass-through: smartctl, storcli):
+ * a CDB to the drive with PD id target_id, whatever its role.
+ */
+void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
+                     uint64_t mfi_addr, const uint8_t *f)
+{
+    MR9500Cmd *c = &s->cmds[smid];
+    uint16_t flags = lduw_le_p(f + MFI_HDR_FLAGS);
+    uint32_t dlen = ldl_le_p(f + MFI_HDR_XFER_LEN);
+    MRDrive *d = f[MFI_HDR_CMD] == MFI_CMD_PD_SCSI_IO ?
+                 s->pd[f[MFI_HDR_TARGET]] : NULL;
+
+    trace_megaraid_9500_mfi_scsi(smid, f[MFI_HDR_CMD], f[MFI_HDR_TARGET],
+                                 f[MFI_PASS_CDB], dlen);
+    if (!d) {
+        mr9500_mfi_complete(s, smid, queue, mfi_addr,
+                            MFI_STAT_DEVICE_NOT_FOUND);
+        return;
+    }
+    memset(&c->treq, 0, sizeof(c->treq));
+    switch (flags & (MFI_FLAGS_DIR_READ | MFI_FLAGS_DIR_WRITE)) {
+    case MFI_FLAGS_DIR_READ:
+        c->treq.dir = MR_DIR_FROM_DEVICE;
+        break;
+    case MFI_FLAGS_DIR_WRITE:
+        c->treq.dir = MR_DIR_TO_DEVICE;
+        break;
+    default:
+        c->treq.dir = dlen ? MR_DIR_FROM_DEVICE : MR_DIR_NONE;
+        break;
+    }
+    if (c->treq.dir == MR_DIR_NONE) {
+        dlen = 0;
+    }
+    if (dlen > MR9500_MAX_DATA || f[MFI_HDR_CDB_LEN] > 16) {
+        mr9500_mfi_complete(s, smid, queue, mfi_addr,
+                            MFI_STAT_INVALID_PARAMETER);
+        return;
+    }
+    if (dlen) {
+        mr9500_sg_reset(s, c);
+        if (!mr9500_mfi_sgl(s, f, MFI_PASS_SGL, &c->sg, dlen)) {
+            mr9500_mfi_complete(s, smid, queue, mfi_addr,
+                                MFI_STAT_INVALID_PARAMETER);
+            return;
+        }
+        c->treq.sg = &c->sg;
+    }
+    c->mfi = true;
+    c->mfi_addr = mfi_addr;
+    c->sense_max = MIN(f[MFI_HDR_SENSE_LEN], MR_SENSE_MAX);
+    c->sense_addr = ldq_le_p(f + MFI_PASS_SENSE_ADDR);
+    c->queue = queue;
+    c->pd = f[MFI_HDR_TARGET];
+    c->data_len = dlen;
+    c->treq.unit = &d->unit;
+    c->treq.lun = f[MFI_HDR_LUN];
+    memcpy(c->treq.cdb, f + MFI_PASS_CDB, 16);
+    c->treq.cdb_len = 16;
+    c->treq.data_len = dlen;
+    mr9500_submit(s, c);
+}
+
+/* A drive leaves: what it still runs completes as terminated. */
+void mr9500_cmds_cancel_pd(MR9500State *s, uint32_t pd)
+{
+    for (uint32_t i = 1; s->cmds && i < s->ncmds; i++) {
+        if (s->cmds[i].active && s->cmds[i].pd == pd) {
+            mr_target_cancel(&s->cmds[i].treq);
+        }
+    }
+}
+
 void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
                     const uint8_t *frame)
 {
@@ -210,23 +367,16 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
     }
     memset(&c->treq, 0, sizeof(c->treq));
     if (dlen) {
-        if (c->sg.sg) {
-            c->sg.nsg = 0;
-            c->sg.size = 0;
-        } else {
-            qemu_sglist_init(&c->sg, DEVICE(s), 4,
-                             pci_get_address_space(PCI_DEVICE(s)));
-        }
+        mr9500_sg_reset(s, c);
         if (!mr9500_build_sgl(s, frame, &c->sg, dlen)) {
             mr9500_io_error(s, smid, queue, MFI_STAT_INVALID_PARAMETER);
             return;
         }
         c->treq.sg = &c->sg;
     }
-    c->active = true;
+    c->mfi = false;
     c->queue = queue;
     c->pd = pd;
-    c->generation = s->generation;
     c->data_len = dlen;
     c->sense_addr = (uint64_t)s->sense_high << 32 |
                     ldl_le_p(frame + MPT_SENSE_LOW);
@@ -236,13 +386,7 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
     c->treq.cdb_len = 16;
     c->treq.dir = dir;
     c->treq.data_len = dlen;
-    c->treq.done = mr9500_scsi_done;
-    c->treq.opaque = c;
-    if (s->core.array.timing) {
-        c->treq.timing = s->core.array.timing;
-        c->treq.arrival_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    }
-    mr_target_submit(&c->treq);
+    mr9500_submit(s, c);
 }
 
 void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,

@@ -12,6 +12,7 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qemu/module.h"
+#include "qemu/timer.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
@@ -311,6 +312,9 @@ static void mr9500_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     d->unit.host_id = pd;
     trace_megaraid_9500_drive_plug(pd, d->slot, d->unit.iface);
     mr_core_drive_plugged(&s->core, d);
+    if (dev->hotplugged) {
+        mr9500_event_pd(s, MR_EVT_PD_INSERTED, pd, d->slot);
+    }
 }
 
 static void mr9500_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
@@ -404,6 +408,7 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
     s->fw_state = MFI_STATE_READY;
     s->intr_mask = 0xFFFFFFFF;
     s->evt_seq = 1;
+    s->boot_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
 
     id = (MRCoreIdentity) {
         .model = s->model->name,

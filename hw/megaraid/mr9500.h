@@ -47,6 +47,9 @@ typedef struct MR9500Cmd {
     uint32_t generation;
     uint32_t data_len;
     uint64_t sense_addr;
+    bool mfi;                   /* MFI pass-through SCSI frame */
+    uint64_t mfi_addr;
+    uint8_t sense_max;          /* MFI: sense bytes the host takes */
     QEMUSGList sg;
     MRTargetReq treq;
 } MR9500Cmd;
@@ -56,8 +59,15 @@ typedef struct MR9500Held {
     bool active;
     uint16_t smid;
     uint64_t mfi_addr;
-    uint32_t seq;
+    uint32_t seq;               /* first sequence number wanted */
+    uint16_t locale;
+    int8_t class;
+    uint8_t frame[MFI_FRAME_SIZE];  /* its MFI frame: the SGL */
 } MR9500Held;
+
+/* The firmware's recent events (mr9500-events.c). */
+#define MR9500_EVT_RING     64
+#define MR_EVT_DETAIL_SIZE  256
 
 typedef struct MR9500State {
     PCIDevice parent_obj;
@@ -99,6 +109,8 @@ typedef struct MR9500State {
     uint32_t ncmds;
     MR9500Held aen;
     uint32_t evt_seq;           /* newest event sequence number */
+    uint8_t evt_ring[MR9500_EVT_RING][MR_EVT_DETAIL_SIZE];
+    int64_t boot_ns;            /* QEMU_CLOCK_VIRTUAL at realize */
 
     /* drives: PD id -> drive (JBODs exposed to the host) */
     MRDrive *pd[MR9500_MAX_PDS];
@@ -124,6 +136,18 @@ bool mr9500_frame_write(MR9500State *s, uint16_t smid, uint32_t off,
 void mr9500_mfi_passthru(MR9500State *s, uint16_t smid, uint8_t queue,
                          const uint8_t *frame);
 void mr9500_dcmd_reset(MR9500State *s);
+uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
+                           uint32_t sgl_off, const void *buf, uint32_t len);
+void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
+                         uint64_t mfi_addr, uint8_t status);
+
+/* mr9500-events.c */
+#define MR_EVT_PD_INSERTED  0x005B
+#define MR_EVT_PD_REMOVED   0x0070
+void mr9500_event_pd(MR9500State *s, uint16_t code, uint32_t pd,
+                     uint32_t slot);
+/* EVENT_WAIT arrived (in s->aen): complete it now if an event matches. */
+void mr9500_aen_check(MR9500State *s);
 
 /* mr9500-io.c */
 void mr9500_cmds_init(MR9500State *s);
@@ -133,5 +157,8 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
                     const uint8_t *frame);
 void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
                       const uint8_t *frame);
+void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
+                     uint64_t mfi_addr, const uint8_t *f);
+void mr9500_cmds_cancel_pd(MR9500State *s, uint32_t pd);
 
 #endif

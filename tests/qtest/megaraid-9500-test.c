@@ -18,6 +18,7 @@
 #include "libqos/pci-pc.h"
 #include "qemu/bswap.h"
 #include "hw/pci/pci_regs.h"
+#include "qobject/qdict.h"
 
 #define DEVFN           0x20
 #define MAX_CMDS        64
@@ -177,6 +178,11 @@ static uint16_t reply(MR *m, uint32_t q)
     uint64_t a = m->replies + ((uint64_t)q * DEPTH + m->ci[q]) * 8;
     uint64_t d = qtest_readq(m->qts, a);
 
+    /* I/O completes in QEMU's main loop: give it up to 5 s */
+    for (int i = 0; d == UINT64_MAX && i < 5000; i++) {
+        g_usleep(1000);
+        d = qtest_readq(m->qts, a);
+    }
     g_assert_cmphex(d, !=, UINT64_MAX);
     g_assert_cmpuint(d >> 8 & 0xFF, ==, q);
     qtest_writeq(m->qts, a, UINT64_MAX);
@@ -425,6 +431,138 @@ static void test_hostile(void)
     stop(m);
 }
 
+/* Post a DCMD without waiting for its reply (one that is held). */
+static void dcmd_post(MR *m, uint16_t smid, uint64_t mfi, uint32_t opcode,
+                      uint32_t w0, uint32_t w1, uint64_t data, uint32_t len)
+{
+    uint8_t f[256] = { 0 }, mpt[256] = { 0 };
+
+    f[0] = 0x05;
+    f[2] = 0xFF;
+    f[7] = 1;
+    stw_le_p(f + 0x10, 0x0002 | 0x0010);
+    stl_le_p(f + 0x14, len);
+    stl_le_p(f + 0x18, opcode);
+    stl_le_p(f + 0x1C, w0);
+    stl_le_p(f + 0x20, w1);
+    stq_le_p(f + 0x28, data);
+    stl_le_p(f + 0x30, len);
+    qtest_memwrite(m->qts, mfi, f, sizeof(f));
+    mpt[3] = 0xF0;
+    stq_le_p(mpt + 0x80, mfi);
+    stl_le_p(mpt + 0x88, 256);
+    mpt[0x8F] = 0x83;
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, mpt, sizeof(mpt));
+    wr(m, R_REQ_ATOMIC, (uint32_t)smid << 16);
+}
+
+static void test_events(void)
+{
+    MR *m = start();
+    uint64_t wait_mfi = alloc(m, 256), evt = alloc(m, 256);
+    uint64_t abort_mfi = alloc(m, 256);
+    uint8_t f[256] = { 0 }, mpt[256] = { 0 };
+    uint32_t newest;
+    char desc[64];
+    QDict *r;
+
+    ioc_init(m);
+    g_assert_cmphex(dcmd(m, 64, 0x01040100, 0, m->buf, 20), ==, 0);
+    newest = qtest_readl(m->qts, m->buf);
+
+    /* EVENT_WAIT for newest + 1, all classes from debug: held */
+    dcmd_post(m, 70, wait_mfi, 0x01040500, newest + 1, 0xFE00FFFF, evt, 256);
+    g_assert(no_reply(m, 0));
+    g_assert_cmphex(rd8(m, wait_mfi + 2), ==, 0xFF);
+
+    /* a drive hot plugged into slot 9: PD_INSERTED completes the wait */
+    r = qtest_qmp(m->qts, "{'execute': 'blockdev-add', 'arguments': {"
+                  "'driver': 'null-co', 'node-name': 'hp', "
+                  "'size': 1048576}}");
+    g_assert(!qdict_haskey(r, "error"));
+    qobject_unref(r);
+    r = qtest_qmp(m->qts, "{'execute': 'device_add', 'arguments': {"
+                  "'driver': 'megaraid-drive', 'id': 'hpd', "
+                  "'bus': 'raid0.0', 'slot': 9, 'drive': 'hp', "
+                  "'interface': 'sas'}}");
+    g_assert(!qdict_haskey(r, "error"));
+    qobject_unref(r);
+    g_assert_cmpuint(reply(m, 0), ==, 70);
+    g_assert_cmphex(rd8(m, wait_mfi + 2), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, evt), ==, newest + 1);
+    g_assert_cmphex(qtest_readl(m->qts, evt + 8), ==, 0x005B);
+    g_assert_cmpuint(qtest_readw(m->qts, evt + 0x20), ==, 9);
+    qtest_memread(m->qts, evt + 0x80, desc, sizeof(desc));
+    desc[sizeof(desc) - 1] = 0;
+    g_assert(strstr(desc, "Inserted"));
+    g_assert_cmphex(dcmd(m, 64, 0x02010100, 5, m->buf, 8192), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 3);
+
+    /* the next wait is held; ABORT completes it with NOT_FOUND first */
+    dcmd_post(m, 71, wait_mfi, 0x01040500, newest + 2, 0xFE00FFFF, evt, 256);
+    g_assert(no_reply(m, 0));
+    f[0] = 0x06;
+    f[2] = 0xFF;
+    stq_le_p(f + 0x20, wait_mfi);
+    qtest_memwrite(m->qts, abort_mfi, f, sizeof(f));
+    mpt[3] = 0xF0;
+    stq_le_p(mpt + 0x80, abort_mfi);
+    stl_le_p(mpt + 0x88, 256);
+    mpt[0x8F] = 0x83;
+    qtest_memwrite(m->qts, m->frames + 72 * 256, mpt, sizeof(mpt));
+    wr(m, R_REQ_ATOMIC, 72u << 16);
+    g_assert_cmpuint(reply(m, 0), ==, 71);
+    g_assert_cmphex(rd8(m, wait_mfi + 2), ==, 0x23);
+    g_assert_cmpuint(reply(m, 0), ==, 72);
+    g_assert_cmphex(rd8(m, abort_mfi + 2), ==, 0);
+
+    /* a wait for an event already logged completes at once */
+    dcmd_post(m, 73, wait_mfi, 0x01040500, newest + 1, 0xFE00FFFF, evt, 256);
+    g_assert_cmpuint(reply(m, 0), ==, 73);
+    g_assert_cmphex(qtest_readl(m->qts, evt + 8), ==, 0x005B);
+    stop(m);
+}
+
+static void test_passthru(void)
+{
+    MR *m = start();
+    uint8_t f[256] = { 0 }, mpt[256] = { 0 };
+    char vendor[9] = { 0 };
+
+    ioc_init(m);
+    /* INQUIRY to PD 0 the way smartctl sends it */
+    f[0] = 0x04;
+    f[2] = 0xFF;
+    f[4] = 0;
+    f[6] = 6;
+    f[7] = 1;
+    stw_le_p(f + 0x10, 0x0002 | 0x0010);
+    stl_le_p(f + 0x14, 36);
+    f[0x20] = 0x12;
+    f[0x24] = 36;
+    stq_le_p(f + 0x30, m->buf);
+    stl_le_p(f + 0x38, 36);
+    qtest_memwrite(m->qts, m->mfi, f, sizeof(f));
+    mpt[3] = 0xF0;
+    stq_le_p(mpt + 0x80, m->mfi);
+    stl_le_p(mpt + 0x88, 256);
+    mpt[0x8F] = 0x83;
+    qtest_memwrite(m->qts, m->frames + 64 * 256, mpt, sizeof(mpt));
+    wr(m, R_REQ_ATOMIC, 64u << 16);
+    g_assert_cmpuint(reply(m, 0), ==, 64);
+    g_assert_cmphex(rd8(m, m->mfi + 2), ==, 0);
+    g_assert_cmphex(rd8(m, m->mfi + 3), ==, 0);
+    qtest_memread(m->qts, m->buf + 8, vendor, 8);
+    g_assert_cmpstr(vendor, ==, "SEAGATE ");
+    /* no drive with PD id 200 */
+    f[4] = 200;
+    qtest_memwrite(m->qts, m->mfi, f, sizeof(f));
+    wr(m, R_REQ_ATOMIC, 64u << 16);
+    g_assert_cmpuint(reply(m, 0), ==, 64);
+    g_assert_cmphex(rd8(m, m->mfi + 2), ==, 0x0C);
+    stop(m);
+}
+
 static void test_diag_reset(void)
 {
     MR *m = start();
@@ -452,5 +590,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/jbod-io", test_io);
     qtest_add_func("/megaraid-9500/hostile", test_hostile);
     qtest_add_func("/megaraid-9500/diag-reset", test_diag_reset);
+    qtest_add_func("/megaraid-9500/events", test_events);
+    qtest_add_func("/megaraid-9500/passthru", test_passthru);
     return g_test_run();
 }

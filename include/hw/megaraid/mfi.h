@@ -157,10 +157,17 @@
 #define MFI_DCMD_OPCODE             0x18
 #define MFI_DCMD_MBOX               0x1C
 #define MFI_DCMD_SGL                0x28
+#define MFI_PASS_SENSE_ADDR         0x18
+#define MFI_PASS_CDB                0x20
+#define MFI_PASS_SGL                0x30
+#define MFI_FLAGS_DIR_WRITE         0x0008
+#define MFI_FLAGS_DIR_READ          0x0010
 #define MFI_ABORT_ADDR_LO           0x20
 #define MFI_ABORT_ADDR_HI           0x24
 
 #define MFI_CMD_INIT                0x00
+#define MFI_CMD_LD_SCSI_IO          0x03
+#define MFI_CMD_PD_SCSI_IO          0x04
 #define MFI_CMD_DCMD                0x05
 #define MFI_CMD_ABORT               0x06
 
