@@ -326,7 +326,9 @@ static void mr9500_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     trace_megaraid_9500_drive_unplug(d->unit.host_id, d->slot);
     mr_core_drive_unplugging(&s->core, d);
     if (d->unit.host_id < MR9500_MAX_PDS && s->pd[d->unit.host_id] == d) {
+        mr9500_cmds_cancel_pd(s, d->unit.host_id);
         s->pd[d->unit.host_id] = NULL;
+        mr9500_event_pd(s, MR_EVT_PD_REMOVED, d->unit.host_id, d->slot);
     }
     qdev_simple_device_unplug_cb(hotplug_dev, dev, errp);
 }

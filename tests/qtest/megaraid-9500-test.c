@@ -101,7 +101,8 @@ static MR *start(void)
         "-device megaraid-9500,id=raid0,addr=04.0,max-cmds=%d,queues=2 "
         "-drive if=none,id=d0,format=raw,file=%s "
         "-drive if=none,id=d1,format=raw,file=%s "
-        "-device megaraid-drive,bus=raid0.0,slot=0,drive=d0,interface=sas,"
+        "-device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,"
+        "interface=sas,"
         "vendor=SEAGATE,model=Q95SAS,serial=Q95S0 "
         "-device megaraid-drive,bus=raid0.0,slot=3,drive=d1,interface=sata,"
         "model=Q95SATA,serial=Q95A0", fw_args(), MAX_CMDS, m->img[0],
@@ -520,6 +521,16 @@ static void test_events(void)
     dcmd_post(m, 73, wait_mfi, 0x01040500, newest + 1, 0xFE00FFFF, evt, 256);
     g_assert_cmpuint(reply(m, 0), ==, 73);
     g_assert_cmphex(qtest_readl(m->qts, evt + 8), ==, 0x005B);
+
+    /* a cold-plugged drive pulled: PD_REMOVED */
+    dcmd_post(m, 74, wait_mfi, 0x01040500, newest + 2, 0xFE00FFFF, evt, 256);
+    g_assert(no_reply(m, 0));
+    qtest_qmp_device_del_send(m->qts, "hd0");
+    g_assert_cmpuint(reply(m, 0), ==, 74);
+    g_assert_cmphex(qtest_readl(m->qts, evt + 8), ==, 0x0070);
+    g_assert_cmpuint(qtest_readw(m->qts, evt + 0x20), ==, 0);
+    g_assert_cmphex(dcmd(m, 64, 0x02010100, 5, m->buf, 8192), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 2);
     stop(m);
 }
 
