@@ -5,13 +5,16 @@
  * properties, bring-up and tear-down in the order the parts depend on
  * each other (timing model and event log before the array, the array
  * before the import), the import once the command line's drives exist,
- * and the array's part of drive hot plug.
+ * the array's part of drive hot plug, and the DMA check both host
+ * interfaces apply to every guest address.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qemu/error-report.h"
 #include "hw/qdev-core.h"
+#include "qemu/rcu.h"
 #include "system/system.h"
+#include "exec/memory.h"
 #include "fw-core.h"
 #include "array-timing.h"
 #include "evlog-array.h"
@@ -96,6 +99,29 @@ void mr_core_drive_unplugging(MRCore *c, MRDrive *d)
     if (c->array.imported) {
         mr_array_drive_removed(&c->array, d);
     }
+}
+
+bool mr_core_dma_ok(PCIDevice *pci, uint64_t addr, uint64_t len)
+{
+    AddressSpace *as = pci_get_address_space(pci);
+
+    if (len == 0 || addr + len < addr) {
+        return false;
+    }
+    RCU_READ_LOCK_GUARD();
+    while (len) {
+        hwaddr xlat, l = len;
+        MemoryRegion *mr = address_space_translate(as, addr, &xlat, &l, true,
+                                                   MEMTXATTRS_UNSPECIFIED);
+
+        if (!memory_region_is_ram(mr) || mr->readonly ||
+            memory_region_is_ram_device(mr) || l == 0) {
+            return false;
+        }
+        addr += l;
+        len -= l;
+    }
+    return true;
 }
 
 void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)

@@ -25,6 +25,7 @@
 #include "qemu/units.h"
 #include "qemu/notify.h"
 #include "hw/qdev-properties.h"
+#include "hw/pci/pci_device.h"
 #include "hw/megaraid/drive.h"
 #include "array.h"
 #include "mgmt-ops.h"
@@ -82,6 +83,13 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
                      const MRArrayOps *ops, void *opaque, Error **errp);
 /* Write everything back, close the configuration and the event log. */
 void mr_core_unrealize(MRCore *c);
+
+/*
+ * True if [addr, addr + len) is guest RAM that @pci's bus-master DMA
+ * reaches.  The controllers never DMA anywhere else (no MMIO, no holes,
+ * no ROM).
+ */
+bool mr_core_dma_ok(PCIDevice *pci, uint64_t addr, uint64_t len);
 
 /* The personality's plug callback accepted @d / its unplug is removing it. */
 void mr_core_drive_plugged(MRCore *c, MRDrive *d);

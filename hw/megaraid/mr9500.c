@@ -38,25 +38,7 @@ static const MR9500Model mr9500_models[] = {
 
 bool mr9500_dma_ok(MR9500State *s, uint64_t addr, uint64_t len)
 {
-    AddressSpace *as = pci_get_address_space(PCI_DEVICE(s));
-
-    if (len == 0 || addr + len < addr) {
-        return false;
-    }
-    RCU_READ_LOCK_GUARD();
-    while (len) {
-        hwaddr xlat, l = len;
-        MemoryRegion *mr = address_space_translate(as, addr, &xlat, &l, true,
-                                                   MEMTXATTRS_UNSPECIFIED);
-
-        if (!memory_region_is_ram(mr) || mr->readonly ||
-            memory_region_is_ram_device(mr) || l == 0) {
-            return false;
-        }
-        addr += l;
-        len -= l;
-    }
-    return true;
+    return mr_core_dma_ok(PCI_DEVICE(s), addr, len);
 }
 
 MRDrive *mr9500_pd_drive(MR9500State *s, uint32_t pd)

@@ -84,31 +84,9 @@ void mr9600_queues_free(MR9600State *s)
     s->replyq = NULL;
 }
 
-/*
- * True if [addr, addr + len) is guest RAM that bus-master DMA reaches.
- * The device never DMAs anywhere else (no MMIO, no holes).
- */
 bool mr9600_dma_ok(MR9600State *s, uint64_t addr, uint64_t len)
 {
-    AddressSpace *as = pci_get_address_space(PCI_DEVICE(s));
-
-    if (len == 0 || addr + len < addr) {
-        return false;
-    }
-    RCU_READ_LOCK_GUARD();
-    while (len) {
-        hwaddr xlat, l = len;
-        MemoryRegion *mr = address_space_translate(as, addr, &xlat, &l, true,
-                                                   MEMTXATTRS_UNSPECIFIED);
-
-        if (!memory_region_is_ram(mr) || mr->readonly ||
-            memory_region_is_ram_device(mr) || l == 0) {
-            return false;
-        }
-        addr += l;
-        len -= l;
-    }
-    return true;
+    return mr_core_dma_ok(PCI_DEVICE(s), addr, len);
 }
 
 static uint64_t mr9600_entry_addr(MR9600Queue *q, uint32_t idx)
