@@ -115,6 +115,7 @@ static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)
     stl_le_p(ci + CI_ADAPTER_OPS3, CI_OPS3_MAX_EXT_LDS);
     ci[CI_TASK_ABORT_TO] = 30;
     ci[CI_MAX_RESET_TO] = 60;
+    mr9500_ld_ctrl_info(s, ci, npd);
 }
 
 /* PD list: the exposed JBODs only (@all: every drive in the bays). */
@@ -220,16 +221,6 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         buf = g_malloc0(len);
         st = mr9500_pd_info(s, lduw_le_p(mbox), buf);
         break;
-    case MR_DCMD_LD_LIST_QUERY:
-        /* no VDs yet: an empty target id list */
-        len = MR_LD_TGTID_LIST_SIZE;
-        buf = g_malloc0(len);
-        stl_le_p(buf, len);
-        break;
-    case MR_DCMD_LD_GET_LIST:
-        len = MR_LD_LIST_SIZE;
-        buf = g_malloc0(len);
-        break;
     case MR_DCMD_CTRL_EVENT_GET_INFO:
         len = MR_EVT_LOG_INFO_SIZE;
         buf = g_malloc0(len);
@@ -266,6 +257,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         s->aen.active = false;
         break;
     default:
+        if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {
+            break;              /* LD list and info: mr9500-ld.c */
+        }
         /* LD map, JBOD map and everything else: fast path stays off */
         trace_megaraid_9500_dcmd_unsupported(opcode);
         st = MFI_STAT_INVALID_DCMD;

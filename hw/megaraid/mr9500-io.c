@@ -3,12 +3,13 @@
  *
  * megaraid-sim: megaraid-9500 SCSI I/O and task management.  Owns the
  * per-SMID command slots, the decode of a SCSI frame to its target (JBOD
- * system PDs by the RAID context's PD id; VDs do not exist yet and get
- * DEVICE NOT FOUND), the bounds-checked IEEE SGL walk with its one level
- * of chaining into a QEMUSGList, the hand-off to the drive's SCSI target,
- * the completion (RAID-context status and ex_status, residual in
- * DataLength, sense into the command's sense buffer, reply descriptor) and
- * task management (abort task, target reset).
+ * system PDs by the RAID context's PD id; LD I/O to a VD's unit by the
+ * RAID context's target id, mr9500-ld.c), the bounds-checked IEEE SGL
+ * walk with its one level of chaining into a QEMUSGList, the hand-off to
+ * the unit's SCSI target, the completion (RAID-context status and
+ * ex_status, residual in DataLength, sense into the command's sense
+ * buffer, reply descriptor) and task management (abort task, target
+ * reset).
  */
 #include "qemu/osdep.h"
 #include "system/dma.h"
@@ -297,6 +298,7 @@ void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
         c->treq.sg = &c->sg;
     }
     c->mfi = true;
+    c->ld = false;
     c->mfi_addr = mfi_addr;
     c->sense_max = MIN(f[MFI_HDR_SENSE_LEN], MR_SENSE_MAX);
     c->sense_addr = ldq_le_p(f + MFI_PASS_SENSE_ADDR);
@@ -315,7 +317,7 @@ void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
 void mr9500_cmds_cancel_pd(MR9500State *s, uint32_t pd)
 {
     for (uint32_t i = 1; s->cmds && i < s->ncmds; i++) {
-        if (s->cmds[i].active && s->cmds[i].pd == pd) {
+        if (s->cmds[i].active && !s->cmds[i].ld && s->cmds[i].pd == pd) {
             mr_target_cancel(&s->cmds[i].treq);
         }
     }
@@ -331,19 +333,25 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
     uint32_t dlen = ldl_le_p(frame + MPT_DATA_LENGTH);
     uint32_t pd;
     MRDrive *d;
+    MRUnit *u;
     MRDataDir dir;
+    uint8_t st = MFI_STAT_DEVICE_NOT_FOUND;
 
     if (sub != MPT_SUBTYPE_SYSTEM_PD) {
-        /* VD I/O: no virtual disks are exposed yet */
-        trace_megaraid_9500_io_vd(smid, handle, frame[MPT_CDB]);
-        mr9500_io_error(s, smid, queue, MFI_STAT_DEVICE_NOT_FOUND);
-        return;
+        /* LD I/O: the VD's target id is in the RAID context */
+        pd = lduw_le_p(frame + MPT_RAIDCTX_TGT_ID);
+        trace_megaraid_9500_io_vd(smid, pd, frame[MPT_CDB]);
+        u = mr9500_ld_unit(s, pd, &st);
+    } else {
+        pd = handle != 0xFFFF ? handle
+                              : lduw_le_p(frame + MPT_RAIDCTX_TGT_ID);
+        d = mr9500_pd_drive(s, pd);
+        trace_megaraid_9500_io(smid, queue, pd, frame[MPT_CDB], dlen,
+                               control);
+        u = d ? &d->unit : NULL;
     }
-    pd = handle != 0xFFFF ? handle : lduw_le_p(frame + MPT_RAIDCTX_TGT_ID);
-    d = mr9500_pd_drive(s, pd);
-    trace_megaraid_9500_io(smid, queue, pd, frame[MPT_CDB], dlen, control);
-    if (!d) {
-        mr9500_io_error(s, smid, queue, MFI_STAT_DEVICE_NOT_FOUND);
+    if (!u) {
+        mr9500_io_error(s, smid, queue, st);
         return;
     }
     switch (control & (MPT_CONTROL_READ | MPT_CONTROL_WRITE)) {
@@ -375,12 +383,13 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
         c->treq.sg = &c->sg;
     }
     c->mfi = false;
+    c->ld = sub != MPT_SUBTYPE_SYSTEM_PD;
     c->queue = queue;
     c->pd = pd;
     c->data_len = dlen;
     c->sense_addr = (uint64_t)s->sense_high << 32 |
                     ldl_le_p(frame + MPT_SENSE_LOW);
-    c->treq.unit = &d->unit;
+    c->treq.unit = u;
     c->treq.lun = frame[MPT_LUN + 1];
     memcpy(c->treq.cdb, frame + MPT_CDB, 16);
     c->treq.cdb_len = 16;

@@ -315,8 +315,6 @@ static void mr9500_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     qdev_simple_device_unplug_cb(hotplug_dev, dev, errp);
 }
 
-static const MRArrayOps mr9500_array_ops = { 0 };
-
 /* ---- realize ---- */
 
 static const MR9500Model *mr9500_find_model(const char *name)
@@ -402,7 +400,8 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
         .subsys_vendor = s->model->subsys_vendor,
         .subsys_id = s->model->subsys_id,
     };
-    if (!mr_core_realize(&s->core, DEVICE(s), &id, &mr9500_array_ops, s,
+    mr9500_ld_init(s);
+    if (!mr_core_realize(&s->core, DEVICE(s), &id, &mr9500_ld_array_ops, s,
                          errp)) {
         return;
     }

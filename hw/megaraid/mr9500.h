@@ -43,7 +43,8 @@ typedef struct MR9500Cmd {
     bool active;
     uint16_t smid;
     uint8_t queue;              /* reply queue named by the descriptor */
-    uint8_t pd;                 /* JBOD PD id */
+    uint8_t pd;                 /* JBOD PD id (VD: target id) */
+    bool ld;                    /* to a VD (mr9500-ld.c) */
     uint32_t generation;
     uint32_t data_len;
     uint64_t sense_addr;
@@ -114,6 +115,8 @@ typedef struct MR9500State {
 
     /* drives: PD id -> drive (JBODs exposed to the host) */
     MRDrive *pd[MR9500_MAX_PDS];
+    /* mr9500-ld.c: the MFI state of each VD the host was told, 0xFF none */
+    uint8_t ld_told[RAID_MAX_VDS];
 
     MRCore core;
 } MR9500State;
@@ -160,5 +163,15 @@ void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
 void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
                      uint64_t mfi_addr, const uint8_t *f);
 void mr9500_cmds_cancel_pd(MR9500State *s, uint32_t pd);
+
+/* mr9500-ld.c */
+extern const MRArrayOps mr9500_ld_array_ops;
+void mr9500_ld_init(MR9500State *s);
+/* LD_LIST_QUERY, LD_GET_LIST, LD_GET_INFO; false: not an LD DCMD */
+bool mr9500_ld_dcmd(MR9500State *s, uint32_t opcode, const uint8_t *mbox,
+                    uint8_t **buf, uint32_t *len, uint8_t *status);
+void mr9500_ld_ctrl_info(MR9500State *s, uint8_t *ci, uint32_t npd);
+/* The unit of VD target @tgt; NULL with the MFI status to answer. */
+MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
 
 #endif

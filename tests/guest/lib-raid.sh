@@ -51,13 +51,15 @@ raid_host_begin() {
     RH_VSCSI=0
 }
 
-# raid_host_ctrl ID [PROPERTIES]: a megaraid-9600 at the next PCI slot of
-# pcie.0 (from 10h); the groups that follow go behind it.
+# raid_host_ctrl ID [PROPERTIES]: a megaraid-9600 (or $RAID_CTRL_TYPE) at
+# the next PCI slot of pcie.0 (from 10h); the groups that follow go behind
+# it.
 raid_host_ctrl() {
     local pci
     [ -n "${RH_WORK:-}" ] || rh_die "raid_host_ctrl $1: raid_host_begin first"
     pci=$(printf '0000:00:%02x.0' "$RH_ADDR")
-    printf -- '-device megaraid-9600,id=%s,addr=0x%x%s\n' "$1" "$RH_ADDR" \
+    printf -- '-device %s,id=%s,addr=0x%x%s\n' \
+        "${RAID_CTRL_TYPE:-megaraid-9600}" "$1" "$RH_ADDR" \
         "${2:+,$2}" >> "$RH_WORK/qemu-p1.args"
     echo "ctrl $1 pci=$pci" >> "$RH_LAYOUT"
     RH_ADDR=$((RH_ADDR + 1))

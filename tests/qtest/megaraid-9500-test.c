@@ -8,7 +8,13 @@
  * a WRITE and READ of a JBOD drive through a fast-path frame with the data
  * compared (also on the drive's image), and hostile input (bad SGL
  * addresses, SMIDs out of range, unknown functions and MFI commands) that
- * must leave QEMU alive and answering.  Offsets are written here from the
+ * must leave QEMU alive and answering.  With a RAID 1 configuration the
+ * RAID core writes on the images (as megaraid-img does): the VD as LD
+ * target 0 in the LD lists, LD info and the controller's LD counts, its
+ * members gone from the PD list, WRITE/READ through LD I/O frames
+ * (Function 0xF1), a member failed through QOM (degraded, LD STATE CHANGE
+ * event), the second (offline: no longer exposed, LD I/O answers LD
+ * OFFLINE).  Offsets are written here from the
  * interface description, not taken from the device's header, so that both
  * sides are checked.
  */
@@ -19,6 +25,24 @@
 #include "qemu/bswap.h"
 #include "hw/pci/pci_regs.h"
 #include "qobject/qdict.h"
+
+/*
+ * The RAID core's configuration and DDF code (what megaraid-img links),
+ * to write a configuration onto the images; config.c and ddf-config.c
+ * each have a static level_spanned().
+ */
+#include "../../hw/raid/geometry.c"
+#include "../../hw/raid/config.c"
+#include "../../hw/raid/config-state.c"
+#include "../../hw/raid/ddf-crc.c"
+#include "../../hw/raid/ddf-meta.c"
+#include "../../hw/raid/ddf-encode.c"
+#include "../../hw/raid/ddf-decode.c"
+#define level_spanned ddf_config_level_spanned
+#include "../../hw/raid/ddf-config.c"
+#undef level_spanned
+#include "../../hw/raid/ddf-drive.c"
+#include "../../hw/raid/ddf-io.c"
 
 #define DEVFN           0x20
 #define MAX_CMDS        64
@@ -592,6 +616,231 @@ static void test_diag_reset(void)
     stop(m);
 }
 
+/* ---- a RAID 1 VD ---- */
+
+#define VD_DRIVE_BYTES  (16 * 1024 * 1024)
+
+/* RAID 1 DDF on images 0 and 1 (slots 0, 1); image 2 stays blank. */
+static uint64_t write_raid1(char **path)
+{
+    uint8_t guid[RAID_GUID_LEN];
+    RaidVdSpec spec = { .level = RAID_LEVEL_1, .strip = 128, .name = "q95vd",
+                        .cache = RAID_CACHE_READ_ALLOWED };
+    int members[2] = { 0, 1 };
+    GError *err = NULL;
+    RaidConfig *cfg;
+    uint64_t sectors;
+
+    memcpy(guid, "LSI     MRSIM95000000001", RAID_GUID_LEN);
+    cfg = raid_config_new(guid);
+    memcpy(cfg->header_guid, "LSI     Q95HDR00", 16);
+    stl_be_p(cfg->header_guid + 16, g_random_int());
+    stl_be_p(cfg->header_guid + 20, g_random_int());
+    for (int i = 0; i < 3; i++) {
+        int fd = open(path[i], O_RDWR | O_CREAT | O_TRUNC, 0600);
+
+        g_assert(fd >= 0);
+        g_assert(ftruncate(fd, VD_DRIVE_BYTES) == 0);
+        close(fd);
+        if (i < 2) {
+            memcpy(guid, "LSI     Q95PD000", 16);
+            stl_be_p(guid + 16, g_random_int());
+            stl_be_p(guid + 20, i);
+            g_assert_cmpint(raid_config_add_pd(cfg, guid, i,
+                                               VD_DRIVE_BYTES / 512, &err),
+                            ==, i);
+            g_assert_no_error(err);
+            cfg->pds[i].path = g_strdup(path[i]);
+        }
+    }
+    g_assert_cmpint(raid_config_create_vd(cfg, members, 2, &spec, &err), ==,
+                    0);
+    g_assert_no_error(err);
+    cfg->vds[0].initialized = true;
+    cfg->vds[0].consistent = true;
+    cfg->vds[0].job.kind = RAID_JOB_NONE;
+    g_assert_true(ddf_store_config(cfg, &err));
+    g_assert_no_error(err);
+    sectors = cfg->vds[0].size;
+    raid_config_free(cfg);
+    return sectors;
+}
+
+static MR *start_vd(char **path)
+{
+    MR *m = g_new0(MR, 1);
+
+    m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
+        "-device megaraid-9500,id=raid0,addr=04.0,max-cmds=%d,queues=2,"
+        "import-foreign=on "
+        "-drive if=none,id=d0,format=raw,file=%s "
+        "-drive if=none,id=d1,format=raw,file=%s "
+        "-drive if=none,id=d2,format=raw,file=%s "
+        "-device megaraid-drive,id=m0,bus=raid0.0,slot=0,drive=d0,interface=sas "
+        "-device megaraid-drive,id=m1,bus=raid0.0,slot=1,drive=d1,interface=sas "
+        "-device megaraid-drive,id=j2,bus=raid0.0,slot=2,drive=d2,interface=sas",
+        fw_args(), MAX_CMDS, path[0], path[1], path[2]);
+    m->qts = m->qs->qts;
+    m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
+    g_assert(m->dev);
+    qpci_device_enable(m->dev);
+    m->bar = qpci_iomap(m->dev, 0, NULL);
+    m->frames = alloc(m, (MAX_SMID + 1) * 256);
+    m->replies = alloc(m, 2 * DEPTH * 8);
+    m->init = alloc(m, 4096);
+    m->mfi = alloc(m, 256);
+    m->sense = alloc(m, 256);
+    m->buf = alloc(m, 64 * 1024);
+    return m;
+}
+
+/* READ(10)/WRITE(10) to LD target @tgt, LD I/O frame; the RAID status. */
+static uint8_t ld_rw(MR *m, uint16_t smid, uint8_t q, uint16_t tgt,
+                     bool write, uint32_t lba, uint16_t blocks, uint64_t data)
+{
+    uint8_t f[256] = { 0 };
+    uint32_t len = blocks * 512;
+
+    stw_le_p(f, tgt);
+    f[3] = 0xF1;
+    stl_le_p(f + 0x0C, (uint32_t)m->sense);
+    stw_le_p(f + 0x10, 2);
+    f[0x12] = 96;
+    f[0x14] = 0x20;
+    stl_le_p(f + 0x1C, len);
+    stw_le_p(f + 0x24, 10);
+    stl_le_p(f + 0x3C, write ? 1u << 24 : 1u << 25);
+    f[0x40] = write ? 0x2A : 0x28;
+    stl_be_p(f + 0x42, lba);
+    stw_be_p(f + 0x47, blocks);
+    stw_le_p(f + 0x66, tgt);
+    f[0x77] = 0xFF;
+    f[0x78] = 0x00;             /* not a system PD */
+    stq_le_p(f + 0x80, data);
+    stl_le_p(f + 0x88, len);
+    f[0x8F] = 0x40;
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
+    wr(m, R_REQ_LO, (uint32_t)smid << 16 | (uint32_t)q << 8 | 0x0E);
+    wr(m, R_REQ_HI, 0);
+    g_assert_cmpuint(reply(m, q), ==, smid);
+    return rd8(m, m->frames + smid * 256ull + 0x77);
+}
+
+static void fail_member(MR *m, const char *id)
+{
+    g_autofree char *qom = g_strdup_printf("/machine/peripheral/%s", id);
+    QDict *r = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments': {"
+                         "'path': %s, 'property': 'state', "
+                         "'value': 'offline'}}", qom);
+
+    g_assert(qdict_haskey(r, "return"));
+    qobject_unref(r);
+}
+
+static void test_ld(void)
+{
+    char *path[3];
+    uint64_t sectors, evt;
+    g_autofree uint8_t *out = g_malloc(8192);
+    g_autofree uint8_t *in = g_malloc(8192);
+    uint32_t newest;
+    MR *m;
+
+    for (int i = 0; i < 3; i++) {
+        int fd = g_file_open_tmp("megaraid-9500-vd-XXXXXX", &path[i], NULL);
+
+        g_assert(fd >= 0);
+        close(fd);
+    }
+    sectors = write_raid1(path);
+    g_assert_cmpuint(sectors, >, 16 * 1024);
+    m = start_vd(path);
+    evt = alloc(m, 256);
+    ioc_init(m);
+
+    /* controller info: one LD present, none degraded or offline */
+    g_assert_cmphex(dcmd(m, 64, 0x01010000, 1, m->buf, 2384), ==, 0);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x5C0), ==, 1);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x5C2), ==, 0);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x5C4), ==, 0);
+    /* target id list (exposed to the host): target 0 */
+    g_assert_cmphex(dcmd(m, 65, 0x03010100, 1, m->buf, 268), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + 12), ==, 0);
+    /* LD list: target 0, optimal, its size */
+    g_assert_cmphex(dcmd(m, 66, 0x03010000, 1, m->buf, 4104), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + 8), ==, 0);
+    g_assert_cmpuint(rd8(m, m->buf + 12), ==, 3);
+    g_assert_cmpuint(qtest_readq(m->qts, m->buf + 16), ==, sectors);
+    /* LD info: RAID 1, 64 KiB strip, two drives, one span, optimal */
+    g_assert_cmphex(dcmd(m, 67, 0x03020000, 0, m->buf, 384), ==, 0);
+    g_assert_cmpuint(qtest_readq(m->qts, m->buf + 0x100), ==, sectors);
+    g_assert_cmpuint(rd8(m, m->buf + 0x20), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + 0x23), ==, 7);
+    g_assert_cmpuint(rd8(m, m->buf + 0x24), ==, 2);
+    g_assert_cmpuint(rd8(m, m->buf + 0x25), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + 0x26), ==, 3);
+    g_assert_cmphex(dcmd(m, 67, 0x03020000, 5, m->buf, 384), ==, 0x0C);
+    /* PD list: the members are hidden, the blank drive is a JBOD */
+    g_assert_cmphex(dcmd(m, 68, 0x02010100, 5, m->buf, 8192), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 1);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 8), ==, 2);
+
+    /* WRITE and READ through LD I/O frames */
+    for (int i = 0; i < 8192; i++) {
+        out[i] = i * 13 + (i >> 8);
+    }
+    qtest_memwrite(m->qts, m->buf, out, 8192);
+    g_assert_cmphex(ld_rw(m, 1, 1, 0, true, 200, 16, m->buf), ==, 0);
+    qtest_memset(m->qts, m->buf + 16384, 0, 8192);
+    g_assert_cmphex(ld_rw(m, 2, 0, 0, false, 200, 16, m->buf + 16384), ==,
+                    0);
+    qtest_memread(m->qts, m->buf + 16384, in, 8192);
+    g_assert(memcmp(in, out, 8192) == 0);
+    /* no VD with target 3 */
+    g_assert_cmphex(ld_rw(m, 3, 0, 3, false, 0, 1, m->buf), ==, 0x0C);
+
+    /* a member fails: degraded, LD STATE CHANGE 3 -> 2, data still read */
+    g_assert_cmphex(dcmd(m, 69, 0x01040100, 0, m->buf, 20), ==, 0);
+    newest = qtest_readl(m->qts, m->buf);
+    fail_member(m, "m0");
+    g_assert_cmphex(dcmd(m, 70, 0x03010000, 1, m->buf, 4104), ==, 0);
+    g_assert_cmpuint(rd8(m, m->buf + 12), ==, 2);
+    g_assert_cmphex(dcmd(m, 71, 0x01010000, 1, m->buf, 2384), ==, 0);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x5C2), ==, 1);
+    /* a wait for LD events after @newest completes at once */
+    dcmd_post(m, 72, m->mfi, 0x01040500, newest + 1, 0xFE000001, evt, 256);
+    g_assert_cmpuint(reply(m, 0), ==, 72);
+    g_assert_cmphex(rd8(m, m->mfi + 2), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, evt + 8), ==, 0x51);
+    g_assert_cmpuint(qtest_readw(m->qts, evt + 0x20), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, evt + 0x24), ==, 3);
+    g_assert_cmpuint(qtest_readl(m->qts, evt + 0x28), ==, 2);
+    qtest_memset(m->qts, m->buf + 16384, 0, 8192);
+    g_assert_cmphex(ld_rw(m, 4, 0, 0, false, 200, 16, m->buf + 16384), ==,
+                    0);
+    qtest_memread(m->qts, m->buf + 16384, in, 8192);
+    g_assert(memcmp(in, out, 8192) == 0);
+
+    /* the second: offline, no longer exposed, I/O answers LD OFFLINE */
+    fail_member(m, "m1");
+    g_assert_cmphex(dcmd(m, 73, 0x03010100, 1, m->buf, 268), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 0);
+    g_assert_cmphex(dcmd(m, 74, 0x03010000, 1, m->buf, 4104), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + 12), ==, 0);
+    g_assert_cmphex(ld_rw(m, 5, 0, 0, false, 200, 16, m->buf), ==, 0x33);
+
+    qtest_shutdown(m->qs);
+    g_free(m->dev);
+    g_free(m);
+    for (int i = 0; i < 3; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -603,5 +852,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/diag-reset", test_diag_reset);
     qtest_add_func("/megaraid-9500/events", test_events);
     qtest_add_func("/megaraid-9500/passthru", test_passthru);
+    qtest_add_func("/megaraid-9500/ld", test_ld);
     return g_test_run();
 }

@@ -183,6 +183,7 @@
 #define MFI_STAT_SCSI_DONE_WITH_ERROR 0x2D
 #define MFI_STAT_SCSI_IO_FAILED     0x2E
 #define MFI_STAT_WRONG_STATE        0x32
+#define MFI_STAT_LD_OFFLINE         0x33
 
 /* ---- DCMD opcodes ---- */
 #define MR_DCMD_CTRL_GET_INFO       0x01010000
@@ -196,6 +197,7 @@
 #define MR_DCMD_PD_GET_INFO         0x02020000
 #define MR_DCMD_LD_GET_LIST         0x03010000
 #define MR_DCMD_LD_LIST_QUERY       0x03010100
+#define MR_DCMD_LD_GET_INFO         0x03020000
 #define MR_DCMD_LD_MAP_GET_INFO     0x0300E101
 #define MR_DCMD_SYSTEM_PD_MAP       0x0200E102
 
@@ -217,6 +219,10 @@
 #define CI_MAX_CMDS                 0x5B8
 #define CI_MAX_SGE                  0x5BA
 #define CI_MAX_REQUEST_SIZE         0x5BC
+#define CI_LD_PRESENT               0x5C0
+#define CI_LD_DEGRADED              0x5C2
+#define CI_LD_OFFLINE               0x5C4
+#define CI_PD_PRESENT_COUNT         0x5C6
 #define CI_PD_PRESENT               0x5C4
 #define CI_PD_DISK_PRESENT          0x5C8
 #define CI_MEMORY_SIZE              0x5D0
@@ -242,6 +248,8 @@
 #define MR_LD_TGTID_LIST_SIZE       268
 /* LD list (4104 bytes) */
 #define MR_LD_LIST_SIZE             4104
+/* LD info (384 bytes) */
+#define MR_LD_INFO_SIZE             384
 /* PD info (512 bytes) */
 #define MR_PD_INFO_SIZE             512
 #define PDI_DEVICE_ID               0x000
