@@ -29,6 +29,7 @@ void mr9500_dcmd_reset(MR9500State *s)
 {
     /* a held EVENT_WAIT belongs to the host session that is gone */
     s->aen.active = false;
+    mr9500_map_reset(s);
 }
 
 void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
@@ -255,12 +256,19 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         mr9500_flush_drives(s);
         /* held commands are dropped: their memory may be freed now */
         s->aen.active = false;
+        mr9500_map_reset(s);
+        break;
+    case MR_DCMD_LD_MAP_GET_INFO:
+        /* mr9500-map.c: the RAID map, or the map sync it holds */
+        if (!mr9500_map_dcmd(s, m->smid, m->addr, m->f, &st)) {
+            return false;
+        }
         break;
     default:
         if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {
             break;              /* LD list and info: mr9500-ld.c */
         }
-        /* LD map, JBOD map and everything else: fast path stays off */
+        /* JBOD sequence map and everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);
         st = MFI_STAT_INVALID_DCMD;
         break;
@@ -281,6 +289,7 @@ static uint8_t mr9500_abort(MR9500State *s, MR9500Mfi *m)
         s->aen.active = false;
         mr9500_mfi_complete(s, s->aen.smid, 0, victim, MFI_STAT_NOT_FOUND);
     }
+    mr9500_map_abort(s, victim);
     return MFI_STAT_OK;
 }
 

@@ -172,7 +172,7 @@ static uint64_t mr9500_mmio_read(void *opaque, hwaddr addr, unsigned size)
         val = mr9500_scratch1(s);
         break;
     case MFI_REG_SCRATCH2:
-        val = 1u << MFI_SP2_MAP_SIZE_SHIFT;
+        val = MR9500_MAP_UNITS << MFI_SP2_MAP_SIZE_SHIFT;
         break;
     default:
         /* doorbell (idle), ports and reserved space read as zero */
@@ -466,6 +466,7 @@ static void mr9500_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "rdpq",
         "advertise reply descriptor post queue arrays (RDPQ)");
     mr_core_class_init(oc, offsetof(MR9500State, core));
+    mr9500_map_class_init(oc);
 }
 
 static const TypeInfo mr9500_info = {

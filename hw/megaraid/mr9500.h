@@ -6,8 +6,8 @@
  * the interfaces between its files: mr9500.c (PCI function, registers,
  * firmware state machine, drive bays), mr9500-ioc.c (IOC INIT, request
  * descriptors, reply queues, interrupts), mr9500-dcmd.c (MFI pass-through
- * frames and DCMDs) and mr9500-io.c (SCSI I/O to JBOD drives, task
- * management).
+ * frames and DCMDs), mr9500-io.c (SCSI I/O to JBOD drives, task
+ * management) and mr9500-map.c (RAID map, map sync, fault injection).
  */
 #ifndef HW_MEGARAID_MR9500_H
 #define HW_MEGARAID_MR9500_H
@@ -25,6 +25,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9500State, MEGARAID_9500)
 #define MR9500_MAX_PDS          256     /* PD ids 0..255 */
 #define MR9500_CHAIN_BYTES      4096    /* chain frame the driver allocates */
 #define MR9500_MAX_DATA         (16 * 1024 * 1024)
+/* RAID map size (scratch pad 2 bits 24:16, in 64 KiB): 240 LDs fit */
+#define MR9500_MAP_UNITS        10
+#define MR9500_MAP_BYTES        (MR9500_MAP_UNITS * 64 * 1024)
 
 /* Fault codes (scratch pad 0 bits 27:16) raised for host misbehaviour. */
 #define MR9500_FAULT_FRAME_DMA  0x0A1
@@ -109,6 +112,9 @@ typedef struct MR9500State {
     MR9500Cmd *cmds;            /* [max_smid + 1] */
     uint32_t ncmds;
     MR9500Held aen;
+    MR9500Held map_sync;        /* mr9500-map.c: the pended map sync */
+    uint16_t map_seq;           /* mr9500-map.c: bumped at every change */
+    uint32_t faults_injected;   /* mr9500-map.c: inject-fault count */
     uint32_t evt_seq;           /* newest event sequence number */
     uint8_t evt_ring[MR9500_EVT_RING][MR_EVT_DETAIL_SIZE];
     int64_t boot_ns;            /* QEMU_CLOCK_VIRTUAL at realize */
@@ -173,5 +179,24 @@ bool mr9500_ld_dcmd(MR9500State *s, uint32_t opcode, const uint8_t *mbox,
 void mr9500_ld_ctrl_info(MR9500State *s, uint8_t *ci, uint32_t npd);
 /* The unit of VD target @tgt; NULL with the MFI status to answer. */
 MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
+
+/* mr9500-map.c */
+/*
+ * LD_MAP_GET_INFO: the map now, or (pend flag) the held map sync.
+ * Returns false when the command is held.
+ */
+bool mr9500_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
+                     const uint8_t *frame, uint8_t *status);
+/*
+ * The configuration changed (a VD created, deleted, changing state or
+ * members): mr9500-ld.c's MRArrayOps call this.  The held map sync
+ * completes with the new map.
+ */
+void mr9500_map_changed(MR9500State *s);
+/* ABORT of @victim: true when it was the held map sync (completed). */
+bool mr9500_map_abort(MR9500State *s, uint64_t victim);
+void mr9500_map_reset(MR9500State *s);
+/* inject-fault, faults-injected */
+void mr9500_map_class_init(ObjectClass *oc);
 
 #endif

@@ -346,12 +346,15 @@ static void test_dcmd(void)
     g_assert_cmpuint(qtest_readw(m->qts, m->buf + 8 + 24), ==, 3);
     g_assert_cmpuint(rd8(m, m->buf + 8 + 24 + 6), ==, 0);
 
-    /* no VDs; event log info; LD map refused (no fast path) */
+    /* no VDs; event log info; an empty RAID map (header and 4 tables) */
     g_assert_cmphex(dcmd(m, 66, 0x03010100, 1, m->buf, 268), ==, 0);
     g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 0);
     g_assert_cmphex(dcmd(m, 67, 0x01040100, 0, m->buf, 20), ==, 0);
     g_assert_cmpuint(qtest_readl(m->qts, m->buf), >=, 1);
-    g_assert_cmphex(dcmd(m, 68, 0x0300E101, 0, m->buf, 65536), ==, 0x02);
+    g_assert_cmphex(dcmd(m, 68, 0x0300E101, 0, m->buf, 65536), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 152 + 256 * 8 + 512);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 0x0C), ==, 4);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x2C), ==, 0);
     g_assert_cmphex(dcmd(m, 69, 0x12345678, 0, m->buf, 16), ==, 0x02);
     /* PD info: the SATA drive's interface type */
     g_assert_cmphex(dcmd(m, 70, 0x02020000, 3, m->buf, 512), ==, 0);

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=sh
+# megaraid-9500 online controller reset: fio with crc32c verification runs
+# on a JBOD drive when the firmware faults (QOM inject-fault through QMP);
+# megaraid_sas's fault watchdog sees FAULT, returns the outstanding I/O to
+# the SCSI midlayer, resets the chip (diagnostic key sequence), waits for
+# READY, sends IOC INIT again, fetches the controller info and the RAID
+# map again, and the midlayer re-issues the I/O.  fio must finish with no
+# error, the reset must be logged as successful exactly once, the kernel
+# log must hold nothing beyond what a successful OCR prints, and the
+# images must hold what the guest reads.
+# The lines a successful OCR prints at error/warning level (allowed here):
+#   "FW in FAULT state Fault code:0x5a5 subcode:0x0 func:..."  (the fault)
+#   "resetting fusion adapter scsiN."                          (the OCR)
+#   "Reset successful for scsiN."                              (its end)
+#@ timeout 900
+#@ mem 1024
+#@ smp 2
+#@ qmp
+#@ allow FW in FAULT state Fault code:0x5a5
+#@ allow resetting fusion adapter scsi[0-9]+
+#@ allow Reset successful for scsi[0-9]+
+#@ disk o0 64M vendor=SEAGATE product=MR95OCR0 serial=J95O00
+#@ disk o1 32M vendor=ATA product=MR95OCR1 serial=J95O01
+#@ qemu -device megaraid-9500,id=raid0
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=0,drive=o0,interface=sas,vendor=SEAGATE,model=MR95OCR0,serial=J95O00
+#@ qemu -device megaraid-drive,bus=raid0.0,slot=3,drive=o1,interface=sata,model=MR95OCR1,serial=J95O01
+. /mrsim/lib-raid.sh
+
+CTRL=/machine/peripheral/raid0
+# what a successful OCR prints; anything else in the driver's log fails
+OCR_LINES='FW in FAULT state Fault code:0x5a5|resetting fusion adapter|Reset successful for scsi|Outstanding fastpath IOs'
+
+# io_done DEV: requests the kernel completed on DEV (reads + writes)
+io_done() {
+    awk '{ print $1 + $5 }' "/sys/block/${1#/dev/}/stat"
+}
+
+need_driver megaraid_sas
+wait_disks 120
+check_disks
+_m=$(dmesg | grep -iE 'megaraid_sas|megasas')
+echo "$_m" | grep -q 'INIT adapter done' ||
+    { echo "$_m"; fail "megaraid_sas did not finish INIT"; }
+check_dmesg ""
+
+dev=$(disk_dev o0)
+( fio_verify "$dev" 48M --loops=4 > /tmp/fio.r 2>&1; echo $? > /tmp/fio.r.rc ) &
+# fio under way: completing I/O
+_t=0
+while :; do
+    _a=$(io_done "$dev")
+    sleep 0.5
+    [ "$(io_done "$dev")" -le "$_a" ] || break
+    _t=$((_t + 1))
+    [ $_t -lt 120 ] || { cat /tmp/fio.r; fail "fio did not start I/O on $dev"; }
+done
+sleep 2
+[ ! -f /tmp/fio.r.rc ] || { cat /tmp/fio.r; fail "fio ended before the fault"; }
+_b=$(io_done "$dev")
+log "firmware fault with fio running ($_b requests done)"
+qom_set "$CTRL" inject-fault '"0x5a5"'
+
+# the driver's watchdog (1 s) finds FAULT and resets the controller
+_t=0
+until dmesg | grep -q 'Reset successful for scsi'; do
+    if dmesg | grep -qE 'killing adapter|Reset failed'; then
+        dmesg | grep -iE 'megaraid_sas|megasas' | tail -n 40
+        fail "megaraid_sas gave up the controller"
+    fi
+    _t=$((_t + 1))
+    [ $_t -lt 1200 ] || { dmesg | tail -n 40; fail "no OCR within 120 s"; }
+    sleep 0.1
+done
+log "OCR done after $((_t / 10)) s"
+_c=$(io_done "$dev")
+_t=0
+while [ "$(io_done "$dev")" -le "$_c" ] && [ ! -f /tmp/fio.r.rc ]; do
+    _t=$((_t + 1))
+    [ $_t -lt 600 ] || fail "no I/O completed on $dev in the 60 s after the OCR"
+    sleep 0.1
+done
+wait
+cat /tmp/fio.r
+assert_eq "fio across the OCR" 0 "$(cat /tmp/fio.r.rc)"
+
+qom_get "$CTRL" faults-injected
+assert_eq "faults injected" 1 "$QOM"
+qom_get "$CTRL" inject-fault
+assert_eq "fault code after the OCR (none)" "" "$QOM"
+assert_eq "successful resets" 1 "$(dmesg | grep -c 'Reset successful for scsi')"
+_m=$(dmesg | grep -iE 'megaraid_sas|megasas')
+_bad=$(echo "$_m" | grep -iE 'fail|error|invalid|timed out|not supported|unknown|(^|[^a-z])fault|killing|critical|pool empty|WARNING' |
+       grep -vE "$OCR_LINES")
+[ -z "$_bad" ] || { echo "$_m"; fail "megaraid_sas logged errors: $_bad"; }
+echo "$_m" | sed 's/^/dmesg: /'
+check_dmesg "$OCR_LINES"
+
+# the controller works after the reset: the other drive, then a new fio
+fio_verify "$(disk_dev o1)" 8M
+fio_verify "$dev" 8M
+for _n in $(disk_names); do
+    host_expect "$_n" "$(disk_dev "$_n")"
+done
+check_dmesg "$OCR_LINES"
