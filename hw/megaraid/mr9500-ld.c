@@ -343,6 +343,7 @@ static void mr9500_vd_added(void *opaque, MRVirtualDisk *vd)
     vd->unit.host_id = vd->idx;
     s->ld_told[vd->idx] = state;
     trace_megaraid_9500_ld_added(vd->idx, state);
+    mr9500_map_changed(s);
     mr9500_ld_event(s, MR_EVT_LD_CREATED, EVT_CLASS_INFO, vd->idx, 0, 0);
 }
 
@@ -353,6 +354,8 @@ static void mr9500_vd_changed(void *opaque, MRVirtualDisk *vd)
     uint8_t prev = s->ld_told[vd->idx];
 
     mr9500_ld_check_deleted(s);
+    /* state, members or VDs gone: the held map sync gets the new map */
+    mr9500_map_changed(s);
     if (prev == state || prev == MR_LD_TOLD_NONE) {
         return;
     }
@@ -375,6 +378,7 @@ static void mr9500_drive_changed(void *opaque, MRDrive *d)
     uint16_t pd = d->unit.host_id;
 
     mr9500_ld_check_deleted(s);
+    mr9500_map_changed(s);
     if (d->in_array == hidden) {
         return;
     }

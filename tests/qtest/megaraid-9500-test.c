@@ -844,6 +844,166 @@ static void test_ld(void)
     }
 }
 
+/*
+ * The RAID map (dynamic format) of the RAID 1 rig: header, descriptor
+ * table, device handles, target id table, the array, the LD's span map
+ * (fast path off); the pended map sync held until a member fails, then
+ * completed with the new map (LD degraded, the failed arm gone); a stale
+ * sync completes at once; hostile requests (buffer too small, outside
+ * RAM, a second sync) are refused and QEMU keeps answering.
+ */
+#define MAP_DATA        152
+#define MAP_TGT         (MAP_DATA + 256 * 8)
+#define MAP_AR          (MAP_TGT + 256 * 2)
+#define MAP_LD          (MAP_AR + 64)
+#define MAP_SIZE_1LD    (MAP_LD + 2528)
+
+static void test_map(void)
+{
+    char *path[3];
+    uint64_t sectors, sync, mfi2;
+    uint16_t seq;
+    MR *m;
+
+    for (int i = 0; i < 3; i++) {
+        int fd = g_file_open_tmp("megaraid-9500-map-XXXXXX", &path[i], NULL);
+
+        g_assert(fd >= 0);
+        close(fd);
+    }
+    sectors = write_raid1(path);
+    m = start_vd(path);
+    sync = alloc(m, 64 * 1024);
+    mfi2 = alloc(m, 256);
+    ioc_init(m);
+
+    /* scratch pad 2: the map size in 64 KiB units */
+    g_assert_cmpuint(rd(m, 0xB8) >> 16 & 0x1FF, ==, 10);
+    g_assert_cmphex(dcmd(m, 64, 0x0300E101, 0, m->buf, 65536), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, MAP_SIZE_1LD);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 0x58);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 8), ==, 64);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 12), ==, 4);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x2C), ==, 1);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x2E), ==, 1);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + 0x30), ==, 1);
+    /* descriptors: type, offset after the table, size, elements */
+    for (int i = 0; i < 4; i++) {
+        static const uint32_t off[] = { 0, 2048, 2560, 2624 };
+        static const uint32_t n[] = { 256, 256, 1, 1 };
+        uint64_t d = m->buf + 0x58 + i * 16;
+
+        g_assert_cmpuint(qtest_readl(m->qts, d), ==, i);
+        g_assert_cmpuint(qtest_readl(m->qts, d + 4), ==, off[i]);
+        g_assert_cmpuint(qtest_readl(m->qts, d + 12), ==, n[i]);
+    }
+    /* PDs 0..2 have handles (= device id), PD 3 none; SAS */
+    for (int pd = 0; pd < 3; pd++) {
+        g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_DATA + pd * 8), ==,
+                        pd);
+        g_assert_cmpuint(rd8(m, m->buf + MAP_DATA + pd * 8 + 3), ==, 2);
+    }
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_DATA + 3 * 8), ==,
+                    0xFFFF);
+    /* target 0 is LD 0, target 1 none */
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_TGT), ==, 0);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_TGT + 2), ==, 0xFFFF);
+    /* the array: arms 0 and 1 on PDs 0 and 1 */
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR), ==, 0);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR + 2), ==, 1);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR + 4), ==, 0xFFFF);
+    /* LD 0: no fast path, size, 1 span, RAID 1, 64 KiB strip, 2 arms */
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + MAP_LD), ==, 0);
+    g_assert_cmpuint(qtest_readq(m->qts, m->buf + MAP_LD + 8), ==, sectors);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x10), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x11), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x12), ==, 7);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x13), ==, 2);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x14), ==, 1);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + MAP_LD + 0x18), ==, 0);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x1A), ==, 3);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + MAP_LD + 0x30), ==, 512);
+    seq = qtest_readw(m->qts, m->buf + MAP_LD + 0x1E);
+    /* span 0: array 0, 2 arms, 1 data arm, one quad (rows 0.., diff 1) */
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf + MAP_LD + 0xA0 + 0x18), ==,
+                     0);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0xA0 + 0x1A), ==, 2);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0xA0 + 0x1B), ==, 1);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + MAP_LD + 0xA0 + 0x20), ==,
+                     1);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + MAP_LD + 0xA0 + 0x40), ==,
+                     1);
+
+    /* hostile: buffer too small, buffer outside RAM */
+    g_assert_cmphex(dcmd(m, 65, 0x0300E101, 0, m->buf, 4096), ==, 0x03);
+    g_assert_cmphex(dcmd(m, 66, 0x0300E101, 0, 0xF00000000000ull, 65536),
+                    ==, 0x03);
+
+    /* a stale sync (the driver knows no LD) completes at once */
+    dcmd_post(m, 67, mfi2, 0x0300E101, 0x0100, 0, sync, 65536);
+    g_assert_cmpuint(reply(m, 0), ==, 67);
+    g_assert_cmphex(rd8(m, mfi2 + 2), ==, 0);
+    g_assert_cmpuint(qtest_readw(m->qts, sync + 0x2C), ==, 1);
+
+    /* the current LD list: held */
+    qtest_memset(m->qts, sync, 0, 65536);
+    qtest_writeb(m->qts, sync, 0);
+    qtest_writew(m->qts, sync + 2, seq);
+    dcmd_post(m, 68, mfi2, 0x0300E101, 0x0101, 0, sync, 65536);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 0));
+    /* a second sync while one is held: WRONG_STATE */
+    dcmd_post(m, 69, m->mfi, 0x0300E101, 0x0101, 0, m->buf, 65536);
+    g_assert_cmpuint(reply(m, 0), ==, 69);
+    g_assert_cmphex(rd8(m, m->mfi + 2), ==, 0x32);
+    /* a member fails: the sync completes with the degraded LD's map */
+    fail_member(m, "m0");
+    g_assert_cmpuint(reply(m, 0), ==, 68);
+    g_assert_cmphex(rd8(m, mfi2 + 2), ==, 0);
+    g_assert_cmpuint(qtest_readw(m->qts, sync + 0x2C), ==, 1);
+    g_assert_cmpuint(rd8(m, sync + MAP_LD + 0x1A), ==, 2);
+    g_assert_cmphex(qtest_readw(m->qts, sync + MAP_LD + 0x1E), !=, seq);
+    g_assert_cmphex(qtest_readw(m->qts, sync + MAP_AR), ==, 0xFFFF);
+    g_assert_cmphex(qtest_readw(m->qts, sync + MAP_AR + 2), ==, 1);
+
+    /* held again, then aborted: NOT_FOUND */
+    g_assert_cmphex(dcmd(m, 73, 0x0300E101, 0, m->buf, 65536), ==, 0);
+    seq = qtest_readw(m->qts, m->buf + MAP_LD + 0x1E);
+    qtest_memset(m->qts, sync, 0, 65536);
+    qtest_writew(m->qts, sync + 2, seq);
+    dcmd_post(m, 70, mfi2, 0x0300E101, 0x0101, 0, sync, 65536);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 0));
+    {
+        uint8_t f[256] = { 0 }, mpt[256] = { 0 };
+
+        f[0] = 0x06;
+        f[2] = 0xFF;
+        stq_le_p(f + 0x20, mfi2);
+        qtest_memwrite(m->qts, m->mfi, f, sizeof(f));
+        mpt[3] = 0xF0;
+        stq_le_p(mpt + 0x80, m->mfi);
+        stl_le_p(mpt + 0x88, 256);
+        mpt[0x8F] = 0x83;
+        qtest_memwrite(m->qts, m->frames + 71 * 256ull, mpt, sizeof(mpt));
+        wr(m, R_REQ_ATOMIC, 71u << 16);
+    }
+    g_assert_cmpuint(reply(m, 0), ==, 70);
+    g_assert_cmphex(rd8(m, mfi2 + 2), ==, 0x23);
+    g_assert_cmpuint(reply(m, 0), ==, 71);
+    g_assert_cmphex(rd8(m, m->mfi + 2), ==, 0);
+    /* still answering */
+    g_assert_cmphex(dcmd(m, 72, 0x0300E101, 0, m->buf, 65536), ==, 0);
+
+    qtest_shutdown(m->qs);
+    g_free(m->dev);
+    g_free(m);
+    for (int i = 0; i < 3; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -856,5 +1016,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/events", test_events);
     qtest_add_func("/megaraid-9500/passthru", test_passthru);
     qtest_add_func("/megaraid-9500/ld", test_ld);
+    qtest_add_func("/megaraid-9500/map", test_map);
     return g_test_run();
 }
