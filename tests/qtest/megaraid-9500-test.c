@@ -14,7 +14,9 @@
  * members gone from the PD list, WRITE/READ through LD I/O frames
  * (Function 0xF1), a member failed through QOM (degraded, LD STATE CHANGE
  * event), the second (offline: no longer exposed, LD I/O answers LD
- * OFFLINE).  Offsets are written here from the
+ * OFFLINE); on the same rig the RAID map (header, tables, the LD's span
+ * map), its pended sync (held, completed by a member failure, stale,
+ * aborted) and hostile map requests.  Offsets are written here from the
  * interface description, not taken from the device's header, so that both
  * sides are checked.
  */

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# megaraid-9500 online controller reset with a RAID 5 VD: megaraid-img
+# makes the drive group on the host, the controller imports it, the
+# driver reads the RAID map with the LD in it (fast path off, so its
+# writes go to the firmware as LD I/O with the map's RAID 5 division
+# hints) and pends a map sync.  fio with crc32c verification runs on the
+# VD when the firmware faults (QOM inject-fault through QMP): the driver's
+# OCR returns the outstanding LD I/O to the midlayer, resets the chip,
+# sends IOC INIT, fetches the map again (the LD still there) and the
+# midlayer re-issues the I/O.  fio passes, the reset is logged once as
+# successful, nothing else in the log (the OCR lines: see mr9500-ocr).
+#@ timeout 900
+#@ mem 1024
+#@ smp 2
+#@ qmp
+#@ allow FW in FAULT state Fault code:0x5a5
+#@ allow resetting fusion adapter scsi[0-9]+
+#@ allow Reset successful for scsi[0-9]+
+#@ prepare bash tests/guest/tests/mr9500-ocr-vd.sh --host-prepare @WORK@
+#@ qemu-args @WORK@/qemu-all.args
+#@ qemu-args @WORK@/qemu-p1.args
+
+# ---- host part ----
+if [ "${1:-}" = --host-prepare ]; then
+    set -euo pipefail
+    . tests/guest/lib-raid.sh
+    RAID_CTRL_TYPE=megaraid-9500
+    raid_host_begin "$2"
+    raid_host_ctrl c0
+    RAID_DRIVE_SIZE=48M raid_host_group v5 raid5 sas 3 0
+    exit 0
+fi
+
+# ---- guest part ----
+. /mrsim/lib-raid.sh
+
+CTRL=/machine/peripheral/c0
+OCR_LINES='FW in FAULT state Fault code:0x5a5|resetting fusion adapter|Reset successful for scsi|Outstanding fastpath IOs'
+
+# io_done DEV: requests the kernel completed on DEV (reads + writes)
+io_done() {
+    awk '{ print $1 + $5 }' "/sys/block/${1#/dev/}/stat"
+}
+
+need_driver megaraid_sas
+wait_vds 120
+dev=$(vd_dev v5)
+assert_eq "size of VD v5 ($dev)" "$(vd_attr v5 bytes)" \
+    "$(blockdev --getsize64 "$dev")"
+expect_vd v5 state '^optimal$'
+check_dmesg ""
+
+fio_start v5 32M --loops=3
+_t=0
+while :; do
+    _a=$(io_done "$dev")
+    sleep 0.5
+    [ "$(io_done "$dev")" -le "$_a" ] || break
+    _t=$((_t + 1))
+    [ $_t -lt 120 ] || { cat /tmp/fio-v5.out; fail "fio did not start I/O on $dev"; }
+done
+sleep 2
+fio_running v5 || { cat /tmp/fio-v5.out; fail "fio ended before the fault"; }
+log "firmware fault with fio running on VD v5 ($(io_done "$dev") requests done)"
+qom_set "$CTRL" inject-fault '"0x5a5"'
+
+_t=0
+until dmesg | grep -q 'Reset successful for scsi'; do
+    if dmesg | grep -qE 'killing adapter|Reset failed'; then
+        dmesg | grep -iE 'megaraid_sas|megasas' | tail -n 40
+        fail "megaraid_sas gave up the controller"
+    fi
+    _t=$((_t + 1))
+    [ $_t -lt 1200 ] || { dmesg | tail -n 40; fail "no OCR within 120 s"; }
+    sleep 0.1
+done
+log "OCR done after $((_t / 10)) s"
+fio_wait v5
+
+qom_get "$CTRL" faults-injected
+assert_eq "faults injected" 1 "$QOM"
+assert_eq "successful resets" 1 "$(dmesg | grep -c 'Reset successful for scsi')"
+expect_vd v5 state '^optimal$'
+_m=$(dmesg | grep -iE 'megaraid_sas|megasas')
+_bad=$(echo "$_m" | grep -iE 'fail|error|invalid|timed out|not supported|unknown|(^|[^a-z])fault|killing|critical|pool empty|WARNING' |
+       grep -vE "$OCR_LINES")
+[ -z "$_bad" ] || { echo "$_m"; fail "megaraid_sas logged errors: $_bad"; }
+echo "$_m" | sed 's/^/dmesg: /'
+
+# the VD after the reset: a new fio, the same data after a cold read
+fio_start v5 8M
+fio_wait v5
+vd_sum v5
+_s1=$SUM
+echo 3 > /proc/sys/vm/drop_caches
+vd_sum v5
+assert_eq "v5 reads the same twice after the OCR" "$_s1" "$SUM"
+check_dmesg "$OCR_LINES"
