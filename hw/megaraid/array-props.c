@@ -55,8 +55,8 @@ static void mr_set_cachevault(Object *obj, Visitor *v, const char *name,
             return;
         }
     }
-    error_setg(errp, "megaraid-9600: cachevault '%s' is not optimal, failed "
-               "or absent", s);
+    error_setg(errp, "%s: cachevault '%s' is not optimal, failed or absent",
+               object_get_typename(obj), s);
 }
 
 /* A rate property's opaque: the offset of its byte in the object. */
@@ -80,8 +80,8 @@ static void mr_set_rate(Object *obj, Visitor *v, const char *name,
         return;
     }
     if (rate > 100) {
-        error_setg(errp, "megaraid-9600: %s %u is not a percentage "
-                   "(0 to 100)", name, rate);
+        error_setg(errp, "%s: %s %u is not a percentage (0 to 100)",
+                   object_get_typename(obj), name, rate);
         return;
     }
     *mr_obj_rate(obj, opaque) = rate;
@@ -110,8 +110,8 @@ static void mr_set_flush(Object *obj, Visitor *v, const char *name,
         return;
     }
     if (!s) {
-        error_setg(errp, "megaraid-9600: cache-flush-interval must be 1 to "
-                   "255 seconds");
+        error_setg(errp, "%s: cache-flush-interval must be 1 to 255 "
+                   "seconds", object_get_typename(obj));
         return;
     }
     a->cache_flush_s = s;
@@ -271,8 +271,9 @@ static void mr_vd_set_job(Object *obj, Visitor *v, const char *name,
     } else if (!strcmp(s, "init")) {
         mr_jobs_start(opaque, RAID_JOB_INIT, false, errp);
     } else {
-        error_setg(errp, "megaraid-9600: %s '%s' is not a job that can be "
-                   "started (check, check-repair, init)", name, s);
+        error_setg(errp, "%s: %s '%s' is not a job that can be started "
+                   "(check, check-repair, init)", object_get_typename(obj),
+                   name, s);
     }
 }
 

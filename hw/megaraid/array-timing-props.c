@@ -28,7 +28,8 @@ static MRArray *mr_obj_array(Object *obj, void *opaque)
 /* ---- controller ---- */
 
 /* "0.01" .. "1000": digits with an optional fraction, nothing else. */
-static bool mr_parse_scale(const char *s, double *out, Error **errp)
+static bool mr_parse_scale(Object *obj, const char *s, double *out,
+                           Error **errp)
 {
     const char *p = s;
     double v;
@@ -50,9 +51,9 @@ static bool mr_parse_scale(const char *s, double *out, Error **errp)
         return true;
     }
 bad:
-    error_setg(errp, "megaraid-9600: time-scale '%s' is not a decimal number "
+    error_setg(errp, "%s: time-scale '%s' is not a decimal number "
                "from 0.01 to 1000 (e.g. \"100\": the card 100 times slower, "
-               "\"0.05\": 20 times faster)", s);
+               "\"0.05\": 20 times faster)", object_get_typename(obj), s);
     return false;
 }
 
@@ -74,7 +75,7 @@ static void mr_set_scale(Object *obj, Visitor *v, const char *name,
     double scale;
 
     if (!visit_type_str(v, name, &s, errp) ||
-        !mr_parse_scale(s, &scale, errp)) {
+        !mr_parse_scale(obj, s, &scale, errp)) {
         return;
     }
     trace_megaraid_timing_scale((uint64_t)(a->time_scale * 1000),

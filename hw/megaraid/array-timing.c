@@ -26,8 +26,10 @@ bool mr_timing_init(MRArray *a, const char *ctrl_name, Error **errp)
     if (!c) {
         g_autofree char *names = timing_ctrl_profile_names();
 
-        error_setg(errp, "megaraid-9600: model '%s' has no timing profile; "
-                   "timing=on needs one of: %s", ctrl_name, names);
+        error_setg(errp, "%s: model '%s' has no timing profile; "
+                   "timing=on needs one of: %s",
+                   a->owner ? object_get_typename(a->owner) : "megaraid",
+                   ctrl_name, names);
         return false;
     }
     t = g_new0(MRTiming, 1);

@@ -687,8 +687,8 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
     }
     if (cfg && cfg->foreign && a->import_foreign) {
         if (!raid_config_import(cfg, a->ctrl_guid, &err)) {
-            error_setg(errp, "megaraid-9600: import-foreign: %s",
-                       err->message);
+            error_setg(errp, "%s: import-foreign: %s",
+                       object_get_typename(a->owner), err->message);
             g_error_free(err);
             raid_config_free(cfg);
             return false;

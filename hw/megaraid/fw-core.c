@@ -44,7 +44,9 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
     MRArray *a = &c->array;
 
     c->owner = owner;
-    if (a->timing_on && !mr_timing_init(a, id->model, errp)) {
+    a->owner = OBJECT(owner);
+    if (a->timing_on &&
+        !mr_timing_init(a, id->timing_profile ?: id->model, errp)) {
         return false;
     }
     if (!mr_ev_open(a, errp)) {
@@ -57,7 +59,6 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
     qbus_set_hotplug_handler(BUS(&c->bus), OBJECT(owner));
 
     mr_array_init(a, ops, opaque);
-    a->owner = OBJECT(owner);
     a->product = id->product;
     a->ctrl_type[0] = id->pci_vendor;
     a->ctrl_type[1] = id->pci_device;

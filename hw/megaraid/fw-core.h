@@ -32,7 +32,9 @@
 
 /* Who the controller is: recorded in the DDF header it writes. */
 typedef struct MRCoreIdentity {
-    const char *model;          /* model= name: the timing profile */
+    const char *model;          /* model= name */
+    /* the controller's timing profile (raid/timing.h); NULL: model */
+    const char *timing_profile;
     const char *product;        /* "MegaRAID 9670W-16i" */
     uint16_t pci_vendor;
     uint16_t pci_device;

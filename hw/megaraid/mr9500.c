@@ -394,6 +394,8 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
 
     id = (MRCoreIdentity) {
         .model = s->model->name,
+        /* the timing model has one profile for this generation's RoC */
+        .timing_profile = "sas3916",
         .product = s->model->product,
         .pci_vendor = MR9500_VENDOR_ID,
         .pci_device = MR9500_DEVICE_ID,
