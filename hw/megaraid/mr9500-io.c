@@ -250,7 +250,8 @@ static void mr9500_submit(MR9500State *s, MR9500Cmd *c)
 
 /*
  * MFI PD_SCSI_IO / LD_SCSI_IO (the ioctl pass-through: smartctl, storcli):
- * a CDB to the drive with PD id target_id, whatever its role.
+ * a CDB to the drive with PD id target_id, whatever its role, or (LD)
+ * to the VD with that LD target id.
  */
 void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
                      uint64_t mfi_addr, const uint8_t *f)
@@ -258,14 +259,19 @@ void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
     MR9500Cmd *c = &s->cmds[smid];
     uint16_t flags = lduw_le_p(f + MFI_HDR_FLAGS);
     uint32_t dlen = ldl_le_p(f + MFI_HDR_XFER_LEN);
-    MRDrive *d = f[MFI_HDR_CMD] == MFI_CMD_PD_SCSI_IO ?
-                 s->pd[f[MFI_HDR_TARGET]] : NULL;
+    bool ld = f[MFI_HDR_CMD] == MFI_CMD_LD_SCSI_IO;
+    MRDrive *d = ld ? NULL : s->pd[f[MFI_HDR_TARGET]];
+    uint8_t st = MFI_STAT_DEVICE_NOT_FOUND;
+    MRUnit *u = d ? &d->unit : NULL;
 
     trace_megaraid_9500_mfi_scsi(smid, f[MFI_HDR_CMD], f[MFI_HDR_TARGET],
                                  f[MFI_PASS_CDB], dlen);
-    if (!d) {
-        mr9500_mfi_complete(s, smid, queue, mfi_addr,
-                            MFI_STAT_DEVICE_NOT_FOUND);
+    if (ld) {
+        /* to a VD by its LD target id (mr9500-ld.c) */
+        u = mr9500_ld_unit(s, f[MFI_HDR_TARGET], &st);
+    }
+    if (!u) {
+        mr9500_mfi_complete(s, smid, queue, mfi_addr, st);
         return;
     }
     memset(&c->treq, 0, sizeof(c->treq));
@@ -298,14 +304,14 @@ void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
         c->treq.sg = &c->sg;
     }
     c->mfi = true;
-    c->ld = false;
+    c->ld = ld;
     c->mfi_addr = mfi_addr;
     c->sense_max = MIN(f[MFI_HDR_SENSE_LEN], MR_SENSE_MAX);
     c->sense_addr = ldq_le_p(f + MFI_PASS_SENSE_ADDR);
     c->queue = queue;
     c->pd = f[MFI_HDR_TARGET];
     c->data_len = dlen;
-    c->treq.unit = &d->unit;
+    c->treq.unit = u;
     c->treq.lun = f[MFI_HDR_LUN];
     memcpy(c->treq.cdb, f + MFI_PASS_CDB, 16);
     c->treq.cdb_len = 16;

@@ -12,9 +12,9 @@
  * RAID core writes on the images (as megaraid-img does): the VD as LD
  * target 0 in the LD lists, LD info and the controller's LD counts, its
  * members gone from the PD list, WRITE/READ through LD I/O frames
- * (Function 0xF1), a member failed through QOM (degraded, LD STATE CHANGE
- * event), the second (offline: no longer exposed, LD I/O answers LD
- * OFFLINE); on the same rig the RAID map (header, tables, the LD's span
+ * (Function 0xF1), READ CAPACITY through MFI LD_SCSI_IO, a member
+ * failed through QOM (degraded, LD STATE CHANGE event), the second
+ * (offline: no longer exposed, LD I/O answers LD OFFLINE); on the same rig the RAID map (header, tables, the LD's span
  * map), its pended sync (held, completed by a member failure, stale,
  * aborted) and hostile map requests.  Offsets are written here from the
  * interface description, not taken from the device's header, so that both
@@ -731,6 +731,32 @@ static uint8_t ld_rw(MR *m, uint16_t smid, uint8_t q, uint16_t tgt,
     return rd8(m, m->frames + smid * 256ull + 0x77);
 }
 
+/* MFI LD_SCSI_IO (the ioctl path) READ CAPACITY(10) to LD @tgt. */
+static uint8_t ld_passthru_readcap(MR *m, uint16_t smid, uint8_t tgt)
+{
+    uint8_t f[256] = { 0 }, mpt[256] = { 0 };
+
+    f[0] = 0x03;
+    f[2] = 0xFF;
+    f[4] = tgt;
+    f[6] = 10;
+    f[7] = 1;
+    stw_le_p(f + 0x10, 0x0002 | 0x0010);
+    stl_le_p(f + 0x14, 8);
+    f[0x20] = 0x25;
+    stq_le_p(f + 0x30, m->buf);
+    stl_le_p(f + 0x38, 8);
+    qtest_memwrite(m->qts, m->mfi, f, sizeof(f));
+    mpt[3] = 0xF0;
+    stq_le_p(mpt + 0x80, m->mfi);
+    stl_le_p(mpt + 0x88, 256);
+    mpt[0x8F] = 0x83;
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, mpt, sizeof(mpt));
+    wr(m, R_REQ_ATOMIC, (uint32_t)smid << 16);
+    g_assert_cmpuint(reply(m, 0), ==, smid);
+    return rd8(m, m->mfi + 2);
+}
+
 static void fail_member(MR *m, const char *id)
 {
     g_autofree char *qom = g_strdup_printf("/machine/peripheral/%s", id);
@@ -805,6 +831,12 @@ static void test_ld(void)
     g_assert(memcmp(in, out, 8192) == 0);
     /* no VD with target 3 */
     g_assert_cmphex(ld_rw(m, 3, 0, 3, false, 0, 1, m->buf), ==, 0x0C);
+    /* the ioctl path: LD_SCSI_IO to target 0 reaches the VD */
+    g_assert_cmphex(ld_passthru_readcap(m, 75, 0), ==, 0);
+    g_assert_cmphex(rd8(m, m->mfi + 3), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==,
+                     bswap32(sectors - 1));
+    g_assert_cmphex(ld_passthru_readcap(m, 75, 3), ==, 0x0C);
 
     /* a member fails: degraded, LD STATE CHANGE 3 -> 2, data still read */
     g_assert_cmphex(dcmd(m, 69, 0x01040100, 0, m->buf, 20), ==, 0);
@@ -836,6 +868,7 @@ static void test_ld(void)
     g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 1);
     g_assert_cmpuint(rd8(m, m->buf + 12), ==, 0);
     g_assert_cmphex(ld_rw(m, 5, 0, 0, false, 200, 16, m->buf), ==, 0x33);
+    g_assert_cmphex(ld_passthru_readcap(m, 76, 0), ==, 0x33);
 
     qtest_shutdown(m->qs);
     g_free(m->dev);
