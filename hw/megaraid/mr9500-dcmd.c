@@ -113,7 +113,8 @@ static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)
     strpadcpy((char *)ci + CI_PACKAGE_VERSION, 96, MR9500_FW_VERSION, 0);
     stl_le_p(ci + CI_ADAPTER_OPS2, CI_OPS2_SUPPORT_JBOD);
     stw_le_p(ci + CI_MAX_PDS, MR9500_MAX_PDS);
-    stl_le_p(ci + CI_ADAPTER_OPS3, CI_OPS3_MAX_EXT_LDS);
+    stl_le_p(ci + CI_ADAPTER_OPS3,
+             CI_OPS3_MAX_EXT_LDS | CI_OPS3_SEQ_NUM_JBOD_FP);
     ci[CI_TASK_ABORT_TO] = 30;
     ci[CI_MAX_RESET_TO] = 60;
     mr9500_ld_ctrl_info(s, ci, npd);
@@ -264,11 +265,17 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
             return false;
         }
         break;
+    case MR_DCMD_SYSTEM_PD_MAP:
+        /* mr9500-map.c: the JBOD sequence map, or its pended update */
+        if (!mr9500_jbod_map_dcmd(s, m->smid, m->addr, m->f, &st)) {
+            return false;
+        }
+        break;
     default:
         if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {
             break;              /* LD list and info: mr9500-ld.c */
         }
-        /* JBOD sequence map and everything else */
+        /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);
         st = MFI_STAT_INVALID_DCMD;
         break;

@@ -70,6 +70,8 @@ void mr9500_event_pd(MR9500State *s, uint16_t code, uint32_t pd,
                    NANOSECONDS_PER_SECOND;
     g_autofree char *desc = NULL;
 
+    /* the maps (JBOD device handles) are current before the host rescans */
+    mr9500_map_changed(s);
     memset(e, 0, MR_EVT_DETAIL_SIZE);
     stl_le_p(e + EVT_SEQ, seq);
     stl_le_p(e + EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));

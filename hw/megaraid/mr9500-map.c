@@ -8,9 +8,11 @@
  * target id -> LD index table, the arrays and one span map per LD), the
  * pended map sync (LD_MAP_GET_INFO with the pend flag: held until the
  * configuration changes, then completed with the new map in its buffer,
- * or at once when the driver's LD list is already stale), its ABORT and
- * its loss at a reset, and the "inject-fault" property an OCR test uses to
- * put the firmware in FAULT.
+ * or at once when the driver's LD list is already stale), the JBOD
+ * sequence map (SYSTEM_PD_MAP_GET_INFO: per PD id its device handle and
+ * sequence number, never TM-capable) and its pended update, their ABORT
+ * and their loss at a reset, and the "inject-fault" property an OCR test
+ * uses to put the firmware in FAULT.
  *
  * Fast path is off for every LD (capability word 0): the driver sends all
  * VD I/O as LD I/O (Function 0xF1) to the firmware.  The geometry is
@@ -104,6 +106,15 @@
 #define MAP_PD_IO_TIMEOUT_S     10
 #define MAP_SYNC_ENTRY          4       /* target id, reserved, seq LE16 */
 #define MAP_MBOX_PEND           1
+
+/* JBOD sequence map (MR_PD_CFG_SEQ_NUM_SYNC): size, count, 8-byte entries */
+#define JBOD_MAP_HDR            8
+#define JBOD_MAP_ENTRY          8
+#define JBOD_MAP_BYTES          (JBOD_MAP_HDR + MR9500_MAX_PDS * JBOD_MAP_ENTRY)
+#define JE_SEQ                  0
+#define JE_HANDLE               2
+#define JE_CAPABILITY           4       /* bit 0: TM capable */
+#define JE_TARGET_ID            6
 
 /* The VD with LD target id @tgt, NULL: none (mr9500-ld.c's id rule). */
 static MRVirtualDisk *mr9500_map_vd(MR9500State *s, uint32_t tgt)
@@ -464,33 +475,103 @@ bool mr9500_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
     return false;
 }
 
+/*
+ * The JBOD sequence map: per PD id the device handle of an exposed JBOD
+ * (its PD id; 0xFFFF for none, a VD member or a spare), the sequence
+ * number and TM capability 0 (task management ordering is not enforced).
+ */
+static uint8_t mr9500_jbod_map_send(MR9500State *s, const uint8_t *frame)
+{
+    g_autofree uint8_t *buf = g_malloc0(JBOD_MAP_BYTES);
+
+    if (ldl_le_p(frame + MFI_HDR_XFER_LEN) < JBOD_MAP_BYTES) {
+        trace_megaraid_9500_err_map_size(ldl_le_p(frame + MFI_HDR_XFER_LEN),
+                                         0);
+        return MFI_STAT_INVALID_PARAMETER;
+    }
+    stl_le_p(buf, JBOD_MAP_BYTES);
+    stl_le_p(buf + 4, MR9500_MAX_PDS);
+    for (uint32_t pd = 0; pd < MR9500_MAX_PDS; pd++) {
+        uint8_t *e = buf + JBOD_MAP_HDR + pd * JBOD_MAP_ENTRY;
+
+        stw_le_p(e + JE_SEQ, s->map_seq);
+        stw_le_p(e + JE_HANDLE,
+                 mr9500_pd_drive(s, pd) ? pd : MAP_INVALID_HANDLE);
+        stw_le_p(e + JE_TARGET_ID, pd);
+    }
+    s->jbod_sent_seq = s->map_seq;
+    trace_megaraid_9500_jbod_map(s->map_seq);
+    return mr9500_mfi_to_host(s, frame, MFI_DCMD_SGL, buf, JBOD_MAP_BYTES);
+}
+
+bool mr9500_jbod_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
+                          const uint8_t *frame, uint8_t *status)
+{
+    if (frame[MFI_DCMD_MBOX] != MAP_MBOX_PEND) {
+        *status = mr9500_jbod_map_send(s, frame);
+        return true;
+    }
+    if (s->jbod_sync.active) {
+        trace_megaraid_9500_ub_map_sync_twice(smid, s->jbod_sync.smid);
+        *status = MFI_STAT_WRONG_STATE;
+        return true;
+    }
+    if (ldl_le_p(frame + MFI_HDR_XFER_LEN) < JBOD_MAP_BYTES) {
+        *status = MFI_STAT_INVALID_PARAMETER;
+        return true;
+    }
+    if (s->jbod_sent_seq != s->map_seq) {
+        /* changed since the host's copy: the new map now */
+        *status = mr9500_jbod_map_send(s, frame);
+        return true;
+    }
+    s->jbod_sync.active = true;
+    s->jbod_sync.smid = smid;
+    s->jbod_sync.mfi_addr = mfi_addr;
+    memcpy(s->jbod_sync.frame, frame, MFI_FRAME_SIZE);
+    trace_megaraid_9500_jbod_map_hold(smid);
+    return false;
+}
+
 void mr9500_map_changed(MR9500State *s)
 {
     uint8_t st;
 
     s->map_seq++;
-    if (!s->map_sync.active) {
-        return;
+    if (s->jbod_sync.active) {
+        s->jbod_sync.active = false;
+        st = mr9500_jbod_map_send(s, s->jbod_sync.frame);
+        mr9500_mfi_complete(s, s->jbod_sync.smid, 0, s->jbod_sync.mfi_addr,
+                            st);
     }
-    s->map_sync.active = false;
-    st = mr9500_map_send(s, s->map_sync.frame);
-    mr9500_mfi_complete(s, s->map_sync.smid, 0, s->map_sync.mfi_addr, st);
+    if (s->map_sync.active) {
+        s->map_sync.active = false;
+        st = mr9500_map_send(s, s->map_sync.frame);
+        mr9500_mfi_complete(s, s->map_sync.smid, 0, s->map_sync.mfi_addr,
+                            st);
+    }
 }
 
 bool mr9500_map_abort(MR9500State *s, uint64_t victim)
 {
-    if (!s->map_sync.active || s->map_sync.mfi_addr != victim) {
+    MR9500Held *h = s->map_sync.active && s->map_sync.mfi_addr == victim ?
+                    &s->map_sync :
+                    s->jbod_sync.active && s->jbod_sync.mfi_addr == victim ?
+                    &s->jbod_sync : NULL;
+
+    if (!h) {
         return false;
     }
-    s->map_sync.active = false;
-    mr9500_mfi_complete(s, s->map_sync.smid, 0, victim, MFI_STAT_NOT_FOUND);
+    h->active = false;
+    mr9500_mfi_complete(s, h->smid, 0, victim, MFI_STAT_NOT_FOUND);
     return true;
 }
 
 void mr9500_map_reset(MR9500State *s)
 {
-    /* the held sync belongs to the host session that is gone */
+    /* the held syncs belong to the host session that is gone */
     s->map_sync.active = false;
+    s->jbod_sync.active = false;
 }
 
 /* ---- fault injection (QOM, run time) ---- */

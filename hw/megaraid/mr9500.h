@@ -114,6 +114,8 @@ typedef struct MR9500State {
     MR9500Held aen;
     MR9500Held map_sync;        /* mr9500-map.c: the pended map sync */
     uint16_t map_seq;           /* mr9500-map.c: bumped at every change */
+    MR9500Held jbod_sync;       /* mr9500-map.c: the pended JBOD map */
+    uint16_t jbod_sent_seq;     /* map_seq of the last JBOD map sent */
     uint32_t faults_injected;   /* mr9500-map.c: inject-fault count */
     uint32_t evt_seq;           /* newest event sequence number */
     uint8_t evt_ring[MR9500_EVT_RING][MR_EVT_DETAIL_SIZE];
@@ -189,11 +191,15 @@ bool mr9500_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
                      const uint8_t *frame, uint8_t *status);
 /*
  * The configuration changed (a VD created, deleted, changing state or
- * members): mr9500-ld.c's MRArrayOps call this.  The held map sync
- * completes with the new map.
+ * members), a PD event (mr9500-events.c): mr9500-ld.c's MRArrayOps call
+ * this.  The held RAID map sync and JBOD map sync complete with the new
+ * maps.
  */
 void mr9500_map_changed(MR9500State *s);
-/* ABORT of @victim: true when it was the held map sync (completed). */
+/* SYSTEM_PD_MAP_GET_INFO: the JBOD sequence map (false: held). */
+bool mr9500_jbod_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
+                          const uint8_t *frame, uint8_t *status);
+/* ABORT of @victim: true when it was a held map sync (completed). */
 bool mr9500_map_abort(MR9500State *s, uint64_t victim);
 void mr9500_map_reset(MR9500State *s);
 /* inject-fault, faults-injected */

@@ -884,8 +884,10 @@ static void test_ld(void)
  * table, device handles, target id table, the array, the LD's span map
  * (fast path off); the pended map sync held until a member fails, then
  * completed with the new map (LD degraded, the failed arm gone); a stale
- * sync completes at once; hostile requests (buffer too small, outside
- * RAM, a second sync) are refused and QEMU keeps answering.
+ * sync completes at once; the JBOD sequence map (device handles of the
+ * JBODs only, not TM-capable) and its pended update; hostile requests
+ * (buffer too small, outside RAM, a second sync) are refused and QEMU
+ * keeps answering.
  */
 #define MAP_DATA        152
 #define MAP_TGT         (MAP_DATA + 256 * 8)
@@ -896,8 +898,8 @@ static void test_ld(void)
 static void test_map(void)
 {
     char *path[3];
-    uint64_t sectors, sync, mfi2;
-    uint16_t seq;
+    uint64_t sectors, sync, mfi2, jbuf, mfi3;
+    uint16_t seq, r1, r2;
     MR *m;
 
     for (int i = 0; i < 3; i++) {
@@ -910,6 +912,8 @@ static void test_map(void)
     m = start_vd(path);
     sync = alloc(m, 64 * 1024);
     mfi2 = alloc(m, 256);
+    jbuf = alloc(m, 4096);
+    mfi3 = alloc(m, 256);
     ioc_init(m);
 
     /* scratch pad 2: the map size in 64 KiB units */
@@ -974,6 +978,20 @@ static void test_map(void)
     g_assert_cmphex(dcmd(m, 66, 0x0300E101, 0, 0xF00000000000ull, 65536),
                     ==, 0x03);
 
+    /* JBOD sequence map: PD 2 is the JBOD; members and absent PDs none */
+    g_assert_cmphex(dcmd(m, 80, 0x0200E102, 0, m->buf, 4096), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 8 + 256 * 8);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 256);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 8 + 2 * 8 + 2), ==, 2);
+    g_assert_cmpuint(rd8(m, m->buf + 8 + 2 * 8 + 4), ==, 0);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 8 + 0 * 8 + 2), ==, 0xFFFF);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 8 + 3 * 8 + 2), ==, 0xFFFF);
+    g_assert_cmphex(dcmd(m, 81, 0x0200E102, 0, m->buf, 1024), ==, 0x03);
+    /* its pended update: held */
+    dcmd_post(m, 82, mfi3, 0x0200E102, 1, 0, jbuf, 4096);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 0));
+
     /* a stale sync (the driver knows no LD) completes at once */
     dcmd_post(m, 67, mfi2, 0x0300E101, 0x0100, 0, sync, 65536);
     g_assert_cmpuint(reply(m, 0), ==, 67);
@@ -991,9 +1009,14 @@ static void test_map(void)
     dcmd_post(m, 69, m->mfi, 0x0300E101, 0x0101, 0, m->buf, 65536);
     g_assert_cmpuint(reply(m, 0), ==, 69);
     g_assert_cmphex(rd8(m, m->mfi + 2), ==, 0x32);
-    /* a member fails: the sync completes with the degraded LD's map */
+    /* a member fails: both syncs complete, the LD's map degraded */
     fail_member(m, "m0");
-    g_assert_cmpuint(reply(m, 0), ==, 68);
+    r1 = reply(m, 0);
+    r2 = reply(m, 0);
+    g_assert_cmpuint(MIN(r1, r2), ==, 68);
+    g_assert_cmpuint(MAX(r1, r2), ==, 82);
+    g_assert_cmphex(rd8(m, mfi3 + 2), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, jbuf + 4), ==, 256);
     g_assert_cmphex(rd8(m, mfi2 + 2), ==, 0);
     g_assert_cmpuint(qtest_readw(m->qts, sync + 0x2C), ==, 1);
     g_assert_cmpuint(rd8(m, sync + MAP_LD + 0x1A), ==, 2);

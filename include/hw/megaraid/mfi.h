@@ -238,6 +238,7 @@
 #define CI_MAX_PDS                  0x780
 #define CI_ADAPTER_OPS3             0x7E8
 #define CI_OPS3_MAX_EXT_LDS         (1u << 5)
+#define CI_OPS3_SEQ_NUM_JBOD_FP     (1u << 24)  /* JBOD sequence map */
 #define CI_TASK_ABORT_TO            0x94B
 #define CI_MAX_RESET_TO             0x94C
 
