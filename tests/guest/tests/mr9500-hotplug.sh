@@ -5,6 +5,7 @@
 # device_add of a SATA drive makes a new disk appear with its identity
 # and data (PD_INSERTED); smartctl -d megaraid,N reaches the drives by PD
 # id through MFI PD_SCSI_IO frames on the driver's ioctl node.
+# The controller offers 16 reply queues as RDPQ arrays (rdpq=on).
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
@@ -12,7 +13,7 @@
 #@ disk d0 32M vendor=SEAGATE product=MR95HP0 serial=H95P0
 #@ disk d1 32M vendor=SEAGATE product=MR95HP1 serial=H95P1
 #@ disk d2 32M vendor=ATA product=MR95HPSATA2 serial=H95P2
-#@ qemu -device megaraid-9500,id=raid0
+#@ qemu -device megaraid-9500,id=raid0,rdpq=on,queues=16,model=9560-16i
 #@ qemu -device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,interface=sas,vendor=SEAGATE,model=MR95HP0,serial=H95P0
 #@ qemu -device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=d1,interface=sas,vendor=SEAGATE,model=MR95HP1,serial=H95P1
 
@@ -55,6 +56,7 @@ only d0 d1
 wait_disks 120
 check_disks
 mr9500_log_clean
+assert_match "RDPQ mode" 'RDPQ mode.*enabled' "$(dmesg | grep 'RDPQ mode')"
 
 # smartctl through the ioctl node, by PD id (= slot)
 _v=$(smartctl -i -d megaraid,1 "$(disk_dev d0)" 2>&1)
