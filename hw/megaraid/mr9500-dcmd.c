@@ -13,6 +13,7 @@
 #include "qemu/cutils.h"
 #include "system/dma.h"
 #include "system/block-backend.h"
+#include "hw/megaraid/mgmt-proto.h"
 #include "mr9500.h"
 #include "trace.h"
 
@@ -270,6 +271,10 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         if (!mr9500_jbod_map_dcmd(s, m->smid, m->addr, m->f, &st)) {
             return false;
         }
+        break;
+    case MGMT_MFI_DCMD_OPCODE:
+        /* mr9500-mgmt.c: the management protocol, in and out of the SGL */
+        st = mr9500_mgmt_dcmd(s, m->f);
         break;
     default:
         if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {

@@ -182,6 +182,9 @@ void mr9500_ld_ctrl_info(MR9500State *s, uint8_t *ci, uint32_t npd);
 /* The unit of VD target @tgt; NULL with the MFI status to answer. */
 MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
 
+/* mr9500-mgmt.c: the management protocol DCMD; returns its MFI status */
+uint8_t mr9500_mgmt_dcmd(MR9500State *s, const uint8_t *frame);
+
 /* mr9500-map.c */
 /*
  * LD_MAP_GET_INFO: the map now, or (pend flag) the held map sync.

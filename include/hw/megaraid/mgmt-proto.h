@@ -34,6 +34,13 @@
 #define MGMT_MAX_CMD_LEN    4096
 #define MGMT_MAX_RESP_LEN   4096
 
+/*
+ * On megaraid-9500 (megaraid_sas) the protocol travels in an MFI DCMD with
+ * this vendor opcode: the DCMD's data buffer holds the request and then
+ * receives the reply; mailbox word 0 gives the request's length.
+ */
+#define MGMT_MFI_DCMD_OPCODE    0xFF4D4700U
+
 /* ---- Request envelope (40 bytes), at offset 0 of the command buffer ---- */
 
 typedef struct __attribute__((packed)) MgmtRequest {
