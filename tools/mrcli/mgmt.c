@@ -10,6 +10,7 @@
  */
 #include "mrcli.h"
 #include "bsg.h"
+#include "mfi.h"
 #include "out.h"
 
 #include <stdio.h>
@@ -73,14 +74,27 @@ static const char *op_name(uint32_t op)
     return "operation";
 }
 
+/*
+ * /cN: the mpi3mr controllers (BSG nodes) count first, then the
+ * megaraid_sas ones by SCSI host number.
+ */
 static int open_ctrl(Mrcli *m)
 {
     char err[256];
+    int hosts[64], nmfi, n3;
 
     if (m->fd >= 0) {
         return 0;
     }
-    m->fd = mrcli_bsg_open(m->obj.ctrl, err, sizeof(err));
+    n3 = mrcli_mpi3mr_count();
+    nmfi = mrcli_mfi_hosts(hosts, 64);
+    if (m->obj.ctrl >= n3 && m->obj.ctrl - n3 < nmfi) {
+        m->mfi = true;
+        m->host_no = hosts[m->obj.ctrl - n3];
+        m->fd = mrcli_mfi_open(err, sizeof(err));
+    } else {
+        m->fd = mrcli_bsg_open(m->obj.ctrl, err, sizeof(err));
+    }
     if (m->fd < 0) {
         out_fail(m->out, "%s", err);
         m->exit_status = MRCLI_EXIT_IO;
@@ -137,7 +151,23 @@ int mgmt_call(Mrcli *m, uint32_t op, uint32_t mb0, uint32_t mb1,
     x.cmd_len = sizeof(*rq) + dout_len;
     x.resp = resp;
     x.resp_len = sizeof(resp);
-    rc = mrcli_bsg_mgmt(m->fd, m->obj.ctrl, &x, &res, err, sizeof(err));
+    if (m->mfi) {
+        uint8_t mfi_status = 0;
+
+        /* one buffer: the request goes in, the reply comes back */
+        memcpy(resp, cmd, x.cmd_len);
+        rc = mrcli_mfi_mgmt(m->fd, m->host_no, resp, sizeof(resp),
+                            x.cmd_len, &mfi_status, err, sizeof(err));
+        if (rc == 0 && mfi_status != 0) {
+            out_fail(m->out, "%s: the controller rejected the management "
+                     "request (MFI status 0x%02x)", op_name(op), mfi_status);
+            m->exit_status = MRCLI_EXIT_IO;
+            return -1;
+        }
+        memset(&res, 0, sizeof(res));
+    } else {
+        rc = mrcli_bsg_mgmt(m->fd, m->obj.ctrl, &x, &res, err, sizeof(err));
+    }
     if (rc < 0) {
         out_fail(m->out, "%s: %s", op_name(op), err);
         m->exit_status = MRCLI_EXIT_IO;

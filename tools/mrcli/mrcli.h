@@ -56,7 +56,9 @@ typedef struct Mrcli {
     MrObj obj;
     MrArgs args;
     bool json;
-    int fd;             /* BSG node, -1 until opened */
+    int fd;             /* BSG or ioctl node, -1 until opened */
+    bool mfi;           /* megaraid_sas (mfi.c), not mpi3mr BSG */
+    int host_no;        /* megaraid_sas: the SCSI host of the controller */
     int exit_status;    /* beyond out_failed(): usage or transport */
     MrOut *out;
     char pci[32];       /* "/SSSS:BB:DD.F/" once osdev.c asked */

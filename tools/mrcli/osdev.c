@@ -22,7 +22,7 @@ static const char *ctrl_pci(Mrcli *m)
     MrcliAdpInfo ai;
     char err[256];
 
-    if (m->pci[0] || m->fd < 0) {
+    if (m->pci[0] || m->fd < 0 || m->mfi) {
         return m->pci;
     }
     if (mrcli_bsg_adpinfo(m->fd, m->obj.ctrl, &ai, err, sizeof(err)) == 0) {
