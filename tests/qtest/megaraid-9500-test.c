@@ -14,9 +14,12 @@
  * members gone from the PD list, WRITE/READ through LD I/O frames
  * (Function 0xF1), READ CAPACITY through MFI LD_SCSI_IO, a member
  * failed through QOM (degraded, LD STATE CHANGE event), the second
- * (offline: no longer exposed, LD I/O answers LD OFFLINE); on the same rig the RAID map (header, tables, the LD's span
- * map), its pended sync (held, completed by a member failure, stale,
- * aborted) and hostile map requests.  Offsets are written here from the
+ * (offline: no longer exposed, LD I/O answers LD OFFLINE); on the same
+ * rig the RAID map (header, tables, the LD's span map), its pended sync
+ * (held, completed by a member failure, stale, aborted) and hostile map
+ * requests.  Hot plug and pull as PD events through the held EVENT_WAIT,
+ * MFI PD_SCSI_IO pass-through, and a seeded random hostile-traffic run
+ * (fuzz) that QEMU must survive.  Offsets are written here from the
  * interface description, not taken from the device's header, so that both
  * sides are checked.
  */
@@ -1062,6 +1065,135 @@ static void test_map(void)
     }
 }
 
+/*
+ * Random hostile traffic: frames of every function with random fields,
+ * SGLs into RAM, outside it and at 0, chain elements, MFI frames of every
+ * command, random descriptors through both ports, random register writes
+ * (but no reset of the firmware state on every round).  QEMU must survive
+ * and, after a doorbell abort and a new IOC INIT, answer a DCMD.
+ */
+static void test_fuzz(void)
+{
+    MR *m = start();
+    GRand *rnd = g_rand_new_with_seed(0x9500);
+    static const uint8_t funcs[] = { 0x00, 0x01, 0xF0, 0xF1, 0x02, 0x77 };
+    static const uint32_t ops[] = {
+        0x01010000, 0x02010100, 0x02010000, 0x02020000, 0x03010100,
+        0x03010000, 0x0300E101, 0x0200E102, 0x01040100, 0x01040500,
+        0x01101000, 0x03020000,
+    };
+    static const uint32_t regs[] = {
+        0x004, 0x008, 0x030, 0x034, 0x06C, 0x0B0, 0x0C8, 0x30C,
+        0x31C, 0x3FC, 0x400, 0xFFC,
+    };
+    uint64_t addrs[4];
+    uint8_t f[256];
+
+    ioc_init(m);
+    addrs[0] = m->buf;
+    addrs[1] = 0xFFFF00000000ull;
+    addrs[2] = 0;
+    addrs[3] = m->frames + 64 * 256;
+    for (int it = 0; it < 1500; it++) {
+        uint16_t smid = g_rand_int_range(rnd, 0, MAX_SMID + 3);
+        uint64_t mfi = addrs[g_rand_int_range(rnd, 0, 4)] + 1024;
+
+        for (int i = 0; i < 256; i += 4) {
+            stl_le_p(f + i, g_rand_int(rnd));
+        }
+        f[3] = funcs[g_rand_int_range(rnd, 0, sizeof(funcs))];
+        stl_le_p(f + 0x1C, g_rand_int_range(rnd, 0, 70000));
+        if (g_rand_boolean(rnd)) {
+            /* a JBOD frame for PD 0, 3 or an absent one */
+            static const uint16_t pds[] = { 0, 3, 7, 300 };
+
+            f[0x78] = 0x10;
+            stw_le_p(f + 0x66, pds[g_rand_int_range(rnd, 0, 4)]);
+            stw_le_p(f, g_rand_boolean(rnd) ? 0xFFFF : lduw_le_p(f + 0x66));
+            f[0x40] = g_rand_boolean(rnd) ? 0x28 : 0x2A;
+        }
+        for (int e = 0; e < 8; e++) {
+            uint8_t *sge = f + 0x80 + 16 * e;
+
+            stq_le_p(sge, addrs[g_rand_int_range(rnd, 0, 4)] +
+                     g_rand_int_range(rnd, 0, 4096));
+            stl_le_p(sge + 8, g_rand_int_range(rnd, 0, 9000));
+            sge[15] = g_rand_boolean(rnd) ? 0x40 :
+                      g_rand_boolean(rnd) ? 0x80 : g_rand_int(rnd);
+        }
+        if (f[3] == 0xF0) {
+            uint8_t mf[256];
+
+            stq_le_p(f + 0x80, mfi);
+            stl_le_p(f + 0x88, 256);
+            f[0x8F] = 0x83;
+            for (int i = 0; i < 256; i += 4) {
+                stl_le_p(mf + i, g_rand_int(rnd));
+            }
+            mf[0] = g_rand_int_range(rnd, 0, 12);
+            if (g_rand_boolean(rnd)) {
+                mf[0] = 0x05;
+                stl_le_p(mf + 0x18, ops[g_rand_int_range(rnd, 0,
+                                                         G_N_ELEMENTS(ops))]);
+            }
+            mf[7] = g_rand_int_range(rnd, 0, 3);
+            stl_le_p(mf + 0x14, g_rand_int_range(rnd, 0, 70000));
+            stq_le_p(mf + 0x28, addrs[g_rand_int_range(rnd, 0, 4)]);
+            stq_le_p(mf + 0x30, addrs[g_rand_int_range(rnd, 0, 4)]);
+            if (mfi != 1024) {
+                qtest_memwrite(m->qts, mfi, mf, sizeof(mf));
+            }
+        }
+        if (smid <= MAX_SMID) {
+            qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
+        }
+        switch (g_rand_int_range(rnd, 0, 8)) {
+        case 0:
+            wr(m, R_REQ_LO, (uint32_t)smid << 16 | g_rand_int(rnd) % 0x10000);
+            wr(m, R_REQ_HI, g_rand_int(rnd));
+            break;
+        case 1:
+            wr(m, regs[g_rand_int_range(rnd, 0, G_N_ELEMENTS(regs))],
+               g_rand_int(rnd) & ~0x20u);
+            break;
+        default:
+            wr(m, R_REQ_ATOMIC, (uint32_t)smid << 16 |
+               (g_rand_int_range(rnd, 0, 3) << 8) |
+               (g_rand_int_range(rnd, 0, 8) << 1));
+            break;
+        }
+        if (it % 100 == 99) {
+            /* let I/O finish; keep the reply queues from filling */
+            g_usleep(2000);
+            qtest_memset(m->qts, m->replies, 0xFF, 2 * DEPTH * 8);
+        }
+        if (rd(m, R_SP0) >> 28 == 0xF || it % 500 == 499) {
+            /* a fault (or now and then): back to READY and init again */
+            wr(m, R_DOORBELL, 0x07);
+            if (rd(m, R_SP0) >> 28 != 0xB) {
+                static const uint8_t keys[] = {
+                    0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD
+                };
+
+                for (size_t k = 0; k < sizeof(keys); k++) {
+                    wr(m, 0x004, keys[k]);
+                }
+                wr(m, 0x008, 0x84);
+            }
+            g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);
+            ioc_init(m);
+        }
+    }
+    g_usleep(100000);
+    wr(m, R_DOORBELL, 0x07);
+    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);
+    wr(m, R_MASK, 0xFFFFFFFF);
+    ioc_init(m);
+    g_assert_cmphex(dcmd(m, 64, 0x01010000, 1, m->buf, 2384), ==, 0);
+    g_rand_free(rnd);
+    stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1075,5 +1207,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/passthru", test_passthru);
     qtest_add_func("/megaraid-9500/ld", test_ld);
     qtest_add_func("/megaraid-9500/map", test_map);
+    qtest_add_func("/megaraid-9500/fuzz", test_fuzz);
     return g_test_run();
 }
