@@ -10,9 +10,11 @@
 # Then a RAID 5 member fails through QOM (state=offline) while fio runs
 # on it: the VD goes degraded, fio passes, the hot spare rebuilds (its
 # progress seen through QMP query-megaraid) until the VD is optimal, and
-# the VD reads back what it held before.  Last, a RAID 0 member fails:
+# the VD reads back what it held before.  Then a RAID 0 member fails:
 # the VD goes offline, megaraid_sas removes its disk, reads through the
-# device held open fail, the other VDs carry on.
+# device held open fail, the other VDs carry on.  Last, a JBOD becomes a
+# hot spare (its disk goes) and unconfigured-good again (it comes back
+# with its data).
 #@ kernels 6.1 6.12 7.2
 #@ timeout 1200
 #@ mem 1024
@@ -36,6 +38,9 @@ if [ "${1:-}" = --host-prepare ]; then
     raid_host_ctrl c2 rebuild-rate=1
     RAID_PREFILL=1 raid_host_group r5 raid5 sas 3 1
     raid_host_ctrl c3; raid_host_group r6 raid6 sas 4 0
+    # a JBOD beside the RAID 6 (slot 4, PD id 4)
+    truncate -s 32M "$2/j6.img"
+    raid_host_drive j6 sas
     raid_host_ctrl c4; raid_host_group r10 raid10 sata 4 0
     raid_host_ctrl c5; raid_host_group r50 raid50 sas 6 0 2
     raid_host_ctrl c6; raid_host_group r60 raid60 sas 8 0 2
@@ -55,6 +60,33 @@ mr9500_log() {
     [ -z "$bad" ] || { echo "$m"; fail "megaraid_sas logged errors: $bad"; }
 }
 
+# jbod_dev: the /dev/sdX of the JBOD j6 (c3, PD channel 0, target 4).
+jbod_dev() {
+    local pci b path
+    pci=$(layout_attr ctrl c3 pci)
+    for b in /sys/block/sd*; do
+        [ -e "$b" ] || continue
+        path=$(readlink -f "$b/device")
+        case "$path" in */"$pci"/*:0:4:0) echo "/dev/${b##*/}" ;; esac
+    done
+}
+
+# wait_jbod present|gone: waits up to 30 s for j6's disk.
+wait_jbod() {
+    local t=150
+    while [ $t -gt 0 ]; do
+        if [ -n "$(jbod_dev)" ]; then
+            [ "$1" = present ] && return 0
+        else
+            [ "$1" = gone ] && return 0
+        fi
+        sleep 0.2
+        t=$((t - 1))
+    done
+    lsscsi
+    fail "the JBOD j6 is not $1"
+}
+
 # job_progress: the first job progress query-megaraid reports (only one
 # VD runs a job here; empty: none).
 job_progress() {
@@ -69,7 +101,8 @@ mr9500_log
 lsscsi
 for n in $ALL; do
     c=$(vd_attr "$n" ctrl)
-    check_hidden "$c"
+    # (c3 also has the JBOD j6)
+    [ "$c" = c3 ] || check_hidden "$c"
     dev=$(vd_dev "$n")
     assert_eq "size of VD $n ($dev)" "$(vd_attr "$n" bytes)" \
         "$(blockdev --getsize64 "$dev")"
@@ -80,6 +113,10 @@ for n in $ALL; do
     expect_vd "$n" state '^optimal$'
     log "VD $n = $dev ($hctl): $(vd_attr "$n" level), $(vd_attr "$n" bytes) bytes"
 done
+assert_eq "disks behind c3 (r6 and the JBOD)" 2 "$(ctrl_disks c3 | wc -l)"
+wait_jbod present
+j6=$(jbod_dev)
+log "JBOD j6 = $j6"
 want=$(vd_attr r5 prefill_md5)
 vd_sum r5
 assert_eq "r5 holds what megaraid-img wrote on the host" "$want" "$SUM"
@@ -136,4 +173,20 @@ assert_eq "disks behind c0" 0 "$(ctrl_disks c0 | wc -l)"
 vd_sum r1
 log "r1 reads on: $SUM"
 fio_verify "$(vd_dev r6)" 4M
+
+# The JBOD becomes a global hot spare: hidden (PD REMOVED), its disk goes;
+# unconfigured-good again: visible (PD INSERTED), its disk comes back
+# with what it held.
+dd if=/dev/urandom of="$j6" bs=1M count=1 oflag=direct 2>/dev/null ||
+    fail "writing to the JBOD $j6 failed"
+jsum=$(dd if="$j6" bs=1M count=1 iflag=direct 2>/dev/null | md5sum)
+drive_set j6 state '"hot-spare"'
+wait_jbod gone
+log "j6 is a hot spare: its disk is gone"
+drive_set j6 state '"unconfigured-good"'
+wait_jbod present
+j6=$(jbod_dev)
+assert_eq "the JBOD j6 ($j6) holds what it held" "$jsum" \
+    "$(dd if="$j6" bs=1M count=1 iflag=direct 2>/dev/null | md5sum)"
+log "j6 is unconfigured-good again: $j6"
 mr9500_log
