@@ -49,6 +49,16 @@ void mr9500_cmds_abort_all(MR9500State *s)
     }
 }
 
+bool mr9500_cmds_busy(MR9500State *s)
+{
+    for (uint32_t i = 0; s->cmds && i < s->ncmds; i++) {
+        if (s->cmds[i].active) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void mr9500_cmd_release(MR9500Cmd *c)
 {
     if (c->sg.sg && c->sg.nalloc > MR9500_SG_KEEP) {

@@ -13,6 +13,7 @@
 #include "qapi/error.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
+#include "block/aio-wait.h"
 #include "hw/pci/msix.h"
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
@@ -414,6 +415,8 @@ static void mr9500_exit(PCIDevice *pci)
     MR9500State *s = MEGARAID_9500(pci);
 
     mr9500_ioc_reset(s);
+    /* cancelled commands complete later: their slots must outlive them */
+    AIO_WAIT_WHILE(NULL, mr9500_cmds_busy(s));
     mr_core_unrealize(&s->core);
     mr9500_cmds_free(s);
     msix_uninit_exclusive_bar(pci);

@@ -164,6 +164,8 @@ void mr9500_aen_check(MR9500State *s);
 void mr9500_cmds_init(MR9500State *s);
 void mr9500_cmds_free(MR9500State *s);
 void mr9500_cmds_abort_all(MR9500State *s);
+/* Commands still waiting for the target's completion (cancel is async). */
+bool mr9500_cmds_busy(MR9500State *s);
 void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
                     const uint8_t *frame);
 void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
