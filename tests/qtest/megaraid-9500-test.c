@@ -1194,6 +1194,60 @@ static void test_fuzz(void)
     stop(m);
 }
 
+/* The management protocol in its vendor DCMD (mr9500-mgmt.c). */
+#define MGMT_DCMD       0xFF4D4700u
+
+static void mgmt_envelope(MR *m, uint32_t magic, uint32_t opcode,
+                          uint32_t tag)
+{
+    uint8_t rq[40] = { 0 };
+
+    stl_le_p(rq, magic);
+    stw_le_p(rq + 4, 1);                /* version */
+    stw_le_p(rq + 6, sizeof(rq));
+    stl_le_p(rq + 8, opcode);
+    stl_le_p(rq + 16, tag);
+    qtest_memset(m->qts, m->buf, 0xAA, 4096);
+    qtest_memwrite(m->qts, m->buf, rq, sizeof(rq));
+}
+
+static void test_mgmt(void)
+{
+    MR *m = start();
+
+    ioc_init(m);
+    /* CTRL_GET_INFO through the protocol: reply header and data */
+    mgmt_envelope(m, 0x474d524d, 0x01010000, 0x1234);
+    g_assert_cmphex(dcmd(m, 71, MGMT_DCMD, 40, m->buf, 4096), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf), ==, 0x524d524d);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + 8), ==, 0x01010000);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + 12), ==, 0x1234);
+    g_assert_cmphex(rd8(m, m->buf + 16), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 20), >, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 20), <=, 4096 - 32);
+    /* bad magic: MFI OK, the protocol's INVALID_CMD */
+    mgmt_envelope(m, 0x11111111, 0x01010000, 7);
+    g_assert_cmphex(dcmd(m, 72, MGMT_DCMD, 40, m->buf, 4096), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf), ==, 0x524d524d);
+    g_assert_cmphex(rd8(m, m->buf + 16), ==, 0x01);
+    /* a short request: the protocol refuses it */
+    mgmt_envelope(m, 0x474d524d, 0x01010000, 8);
+    g_assert_cmphex(dcmd(m, 73, MGMT_DCMD, 12, m->buf, 4096), ==, 0);
+    g_assert_cmphex(rd8(m, m->buf + 16), ==, 0x01);
+    /* unusable buffers: MFI INVALID PARAMETER, nothing written */
+    mgmt_envelope(m, 0x474d524d, 0x01010000, 9);
+    g_assert_cmphex(dcmd(m, 74, MGMT_DCMD, 0, m->buf, 4096), ==, 0x03);
+    g_assert_cmphex(dcmd(m, 75, MGMT_DCMD, 40, m->buf, 16), ==, 0x03);
+    g_assert_cmphex(dcmd(m, 76, MGMT_DCMD, 200, m->buf, 100), ==, 0x03);
+    g_assert_cmphex(dcmd(m, 77, MGMT_DCMD, 40, 0xFFFFFFFF0000ull, 4096),
+                    ==, 0x03);
+    g_assert_cmphex(dcmd(m, 78, MGMT_DCMD, 40, m->buf, 0), ==, 0x03);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf), ==, 0x474d524d);
+    /* still answering */
+    g_assert_cmphex(dcmd(m, 79, 0x01010000, 1, m->buf, 2384), ==, 0);
+    stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1208,5 +1262,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/ld", test_ld);
     qtest_add_func("/megaraid-9500/map", test_map);
     qtest_add_func("/megaraid-9500/fuzz", test_fuzz);
+    qtest_add_func("/megaraid-9500/mgmt", test_mgmt);
     return g_test_run();
 }
