@@ -9,6 +9,7 @@
  */
 #include "mrcli.h"
 #include "bsg.h"
+#include "mfi.h"
 #include "out.h"
 
 #include <dirent.h>
@@ -45,7 +46,8 @@ static const char usage_text[] =
 "\n"
 "A trailing J prints JSON.  Enclosure 0 is the drive bays; the slot is the\n"
 "bay slot.  mrcli talks to the controller only through /dev/bsg/"
-"mpi3mrctlN.\n";
+"mpi3mrctlN\n(mpi3mr) or /dev/megaraid_sas_ioctl_node (megaraid_sas); /cN "
+"counts\nmpi3mr controllers first.\n";
 
 const char *mrcli_os_name(void)
 {
@@ -269,6 +271,28 @@ static int show_controllers(bool json)
     }
     if (d) {
         closedir(d);
+    }
+    {
+        /* then the megaraid_sas ones: /cN continues after mpi3mr's */
+        int hosts[64], nmfi = mrcli_mfi_hosts(hosts, 64);
+
+        for (int i = 0; i < nmfi; i++) {
+            char pci[32];
+
+            mrcli_mfi_pci(hosts[i], pci, sizeof(pci));
+            row_new(t);
+            row_num(t, n);
+            row_str(t, "MegaRAID 9500 (megaraid_sas host %d)", hosts[i]);
+            row_str(t, "-");
+            if (pci[0]) {
+                pci[strlen(pci) - 1] = 0;
+                row_str(t, "%s", pci + 1);
+            } else {
+                row_str(t, "-");
+            }
+            row_str(t, "%s", MRCLI_MFI_NODE);
+            n++;
+        }
     }
     s = out_props(m.out, "Basics");
     sec_num(s, "Number of Controllers", n);

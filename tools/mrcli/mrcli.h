@@ -153,7 +153,8 @@ void op_foreign(Mrcli *m, int what);   /* 0 show, 1 import, 2 delete */
 void op_cv_show(Mrcli *m);
 
 /* osdev.c: /dev/sdX of the exposed device with this MPI3 handle. */
-bool os_drive_name(Mrcli *m, uint16_t handle, char *buf, size_t len);
+bool os_drive_name(Mrcli *m, uint16_t handle, bool vd, char *buf,
+                   size_t len);
 
 /* main.c */
 const char *mrcli_os_name(void);

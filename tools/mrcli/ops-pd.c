@@ -120,7 +120,8 @@ static void pd_details(Mrcli *m, const MgmtPdInfo *pi)
         char os[64];
 
         sec_str(s, "OS Drive Name", "%s",
-                os_drive_name(m, pi->e.dev_handle, os, sizeof(os)) ? os :
+                os_drive_name(m, pi->e.dev_handle, false, os,
+                              sizeof(os)) ? os :
                 "-");
     }
     if (pi->rebuild_active) {

@@ -326,7 +326,8 @@ static void vd_details(Mrcli *m, uint16_t vd, const MgmtPdEntry *pds,
         char os[64];
 
         sec_str(s, "OS Drive Name", "%s",
-                os_drive_name(m, info.e.dev_handle, os, sizeof(os)) ? os :
+                os_drive_name(m, info.e.dev_handle, true, os,
+                              sizeof(os)) ? os :
                 "-");
     }
     sec_str(s, "Device Handle", "0x%04x", info.e.dev_handle);

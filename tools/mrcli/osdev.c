@@ -5,7 +5,9 @@
  * each exposed device's MPI3 handle; the mpi3mr driver shows the same
  * handle in each SCSI device's "device_handle" attribute, and the disk's
  * sysfs path names the controller's PCI function (from the driver's
- * ADPINFO), so a handle maps to one /dev/sdX.
+ * ADPINFO), so a handle maps to one /dev/sdX.  On megaraid_sas the
+ * handle is the LD's target id or the JBOD's PD id, and the SCSI address
+ * names the disk.
  */
 #include "mrcli.h"
 #include "bsg.h"
@@ -33,13 +35,55 @@ static const char *ctrl_pci(Mrcli *m)
     return m->pci;
 }
 
-bool os_drive_name(Mrcli *m, uint16_t handle, char *buf, size_t len)
+/*
+ * megaraid_sas: an LD is the SCSI device HOST:2:<VD index>:0, a JBOD
+ * HOST:<PD id / 128>:<PD id % 128>:0 (the id is the reported handle).
+ */
+static bool mfi_drive_name(Mrcli *m, uint16_t id, bool vd, char *buf,
+                           size_t len)
 {
-    const char *pci = ctrl_pci(m);
+    char want[64];
     DIR *d;
     struct dirent *e;
     bool found = false;
 
+    snprintf(want, sizeof(want), "%d:%u:%u:0", m->host_no,
+             vd ? 2u : id / 128u, vd ? id : id % 128u);
+    d = opendir("/sys/block");
+    while (d && !found && (e = readdir(d))) {
+        char path[PATH_MAX], real[PATH_MAX];
+        const char *base;
+
+        if (strncmp(e->d_name, "sd", 2)) {
+            continue;
+        }
+        snprintf(path, sizeof(path), "/sys/block/%s/device", e->d_name);
+        if (!realpath(path, real)) {
+            continue;
+        }
+        base = strrchr(real, '/');
+        if (base && !strcmp(base + 1, want)) {
+            snprintf(buf, len, "/dev/%s", e->d_name);
+            found = true;
+        }
+    }
+    if (d) {
+        closedir(d);
+    }
+    return found;
+}
+
+bool os_drive_name(Mrcli *m, uint16_t handle, bool vd, char *buf, size_t len)
+{
+    const char *pci;
+    DIR *d;
+    struct dirent *e;
+    bool found = false;
+
+    if (m->mfi) {
+        return mfi_drive_name(m, handle, vd, buf, len);
+    }
+    pci = ctrl_pci(m);
     if (!handle || !pci[0]) {
         return false;
     }

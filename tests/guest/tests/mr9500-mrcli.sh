@@ -8,15 +8,16 @@
 # as target id) of the size mrcli reports, fio verify on it, the VD
 # deleted through mrcli and its disk gone, the drives unconfigured again.
 # Every JSON document is checked against tests/guest/mrcli.schema.json on
-# the host after the run.
-#@ kernels 6.12
+# the host after the run.  mrcli show lists the controller, OS Drive Name
+# names the JBOD's and the LD's disks.
+#@ kernels 6.1 6.12 7.2
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
 #@ prepare bash tests/guest/tests/mr9500-mrcli.sh --host-prepare @WORK@
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
-#@ check python3 tests/guest/mrcli-json-check.py @WORK@/serial.log --min 6
+#@ check python3 tests/guest/mrcli-json-check.py @WORK@/serial.log --min 8
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
@@ -104,6 +105,9 @@ for s in 0 1 2; do
 done
 lsscsi
 
+mr show
+mr_json show
+assert_eq "controllers mrcli finds" 1 "$(mr_prop 'Number of Controllers')"
 mr /c0 show
 mr_json /c0 show
 assert_eq "virtual drives at the start" 0 "$(mr_prop 'Virtual Drives')"
@@ -114,7 +118,8 @@ for s in 0 1 2; do
     st=$(mr_cell "\"EID:Slt\":\"0:$s\"" State)
     assert_match "state of the blank drive in slot $s" '^(UGood|JBOD)$' "$st"
 done
-mr /c0/e0/s0 show all
+mr_json /c0/e0/s2 show all
+assert_eq "OS Drive Name of JBOD 2" "$(mr95_disk 0 2)" "$(mr_prop 'OS Drive Name')"
 mr_refused 1 /c0/v5 delete
 
 echo "== RAID 1 over drives 0 and 1"
@@ -127,6 +132,7 @@ mr95_wait_ld "$vd" present
 dev=$LD_DEV
 mr_json "/c0/v$vd" show all
 blocks=$(mr_prop 'Number of Blocks')
+assert_eq "OS Drive Name of VD $vd" "$dev" "$(mr_prop 'OS Drive Name')"
 bytes=$(blockdev --getsize64 "$dev")
 assert_eq "size of $dev (VD $vd) against mrcli's block count" \
     $((blocks * 512)) "$bytes"
