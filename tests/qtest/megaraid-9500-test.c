@@ -1248,6 +1248,43 @@ static void test_mgmt(void)
     stop(m);
 }
 
+/* VD_DELETE through the management DCMD: the LD leaves the host. */
+static void test_mgmt_delete(void)
+{
+    char *path[3];
+    MR *m;
+
+    for (int i = 0; i < 3; i++) {
+        int fd = g_file_open_tmp("megaraid-9500-mg-XXXXXX", &path[i], NULL);
+
+        g_assert(fd >= 0);
+        close(fd);
+    }
+    write_raid1(path);
+    m = start_vd(path);
+    ioc_init(m);
+    g_assert_cmphex(ld_passthru_readcap(m, 64, 0), ==, 0);
+    /* VD_DELETE of VD 0 (mailbox 0 and flags 0) */
+    mgmt_envelope(m, 0x474d524d, 0x04030200, 21);
+    g_assert_cmphex(dcmd(m, 65, MGMT_DCMD, 40, m->buf, 4096), ==, 0);
+    g_assert_cmphex(rd8(m, m->buf + 16), ==, 0);
+    /* LD I/O to it: DEVICE NOT FOUND; the exposed LD list is empty */
+    g_assert_cmphex(ld_passthru_readcap(m, 66, 0), ==, 0x0C);
+    g_assert_cmphex(dcmd(m, 67, 0x03010100, 1, m->buf, 268), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 0);
+    /* deleting it again: the protocol's VD_NOT_FOUND */
+    mgmt_envelope(m, 0x474d524d, 0x04030200, 22);
+    g_assert_cmphex(dcmd(m, 68, MGMT_DCMD, 40, m->buf, 4096), ==, 0);
+    g_assert_cmphex(rd8(m, m->buf + 16), ==, 0x06);
+    qtest_shutdown(m->qs);
+    g_free(m->dev);
+    g_free(m);
+    for (int i = 0; i < 3; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1263,5 +1300,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/map", test_map);
     qtest_add_func("/megaraid-9500/fuzz", test_fuzz);
     qtest_add_func("/megaraid-9500/mgmt", test_mgmt);
+    qtest_add_func("/megaraid-9500/mgmt-delete", test_mgmt_delete);
     return g_test_run();
 }
