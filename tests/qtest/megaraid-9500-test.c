@@ -1285,6 +1285,61 @@ static void test_mgmt_delete(void)
     }
 }
 
+/*
+ * Interrupts: no MSI-X message while the host masks them (what the driver
+ * does during polled init DCMDs), the held-back replies signalled when it
+ * unmasks, then one message per reply, on the vector of the reply queue.
+ */
+static void test_msix(void)
+{
+    MR *m = start();
+    uint64_t msi = alloc(m, 64), mfi2 = alloc(m, 256);
+
+    qpci_msix_enable(m->dev);
+    for (int v = 0; v < 2; v++) {
+        uint64_t e = m->dev->msix_table_off + v * 16;
+
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e, msi + 4 * v);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 4,
+                       (msi + 4 * v) >> 32);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 8, v + 1);
+        qpci_io_writel(m->dev, m->dev->msix_table_bar, e + 12, 0);
+    }
+    ioc_init(m);
+    g_assert_cmphex(rd(m, R_MASK), ==, 0xFFFFFFFF);
+
+    /* masked: the reply is posted, no message */
+    dcmd_post(m, 64, m->mfi, 0x01010000, 1, 0, m->buf, 2384);
+    g_assert_cmpuint(rd8(m, m->mfi + 2), ==, 0);
+    g_assert(!no_reply(m, 0));
+    g_assert_cmphex(qtest_readl(m->qts, msi), ==, 0);
+
+    /* unmasked: the pending queue 0 is signalled at once */
+    wr(m, R_MASK, 0xFFFFFFF6);
+    g_assert_cmphex(qtest_readl(m->qts, msi), ==, 1);
+    g_assert_cmphex(qtest_readl(m->qts, msi + 4), ==, 0);
+    g_assert_cmpuint(reply(m, 0), ==, 64);
+    qtest_writel(m->qts, msi, 0);
+
+    /* then each reply raises its queue's vector */
+    g_assert_cmphex(jbod_rw(m, 1, 1, 0, false, 0, 8, m->buf), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, msi + 4), ==, 2);
+    g_assert_cmphex(qtest_readl(m->qts, msi), ==, 0);
+    g_assert_cmphex(dcmd(m, 65, 0x01040100, 0, m->buf, 20), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, msi), ==, 1);
+
+    /* masked again (interrupt-poll mode): nothing until unmasked */
+    qtest_writel(m->qts, msi, 0);
+    wr(m, R_MASK, 0xFFFFFFFF);
+    dcmd_post(m, 66, mfi2, 0x01040100, 0, 0, m->buf, 20);
+    g_assert(!no_reply(m, 0));
+    g_assert_cmphex(qtest_readl(m->qts, msi), ==, 0);
+    wr(m, R_MASK, 0xFFFFFFF6);
+    g_assert_cmphex(qtest_readl(m->qts, msi), ==, 1);
+    g_assert_cmpuint(reply(m, 0), ==, 66);
+    stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1299,6 +1354,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/ld", test_ld);
     qtest_add_func("/megaraid-9500/map", test_map);
     qtest_add_func("/megaraid-9500/fuzz", test_fuzz);
+    qtest_add_func("/megaraid-9500/msix", test_msix);
     qtest_add_func("/megaraid-9500/mgmt", test_mgmt);
     qtest_add_func("/megaraid-9500/mgmt-delete", test_mgmt_delete);
     return g_test_run();
