@@ -99,11 +99,12 @@ static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)
     ci[CI_MAX_LDS] = 240;
     strpadcpy((char *)ci + CI_PRODUCT_NAME, 80, m->product, 0);
     strpadcpy((char *)ci + CI_SERIAL, 32,
-              s->core.array.serial ? s->core.array.serial : "SKC0000000", 0);
+              s->core.array.serial ? s->core.array.serial :
+              RAID_DEFAULT_SERIAL, 0);
     stw_le_p(ci + CI_MAX_CMDS, s->max_cmds);
     stw_le_p(ci + CI_MAX_SGE, 256);
     stl_le_p(ci + CI_MAX_REQUEST_SIZE, 2048);
-    stw_le_p(ci + CI_PD_PRESENT, npd);
+    stw_le_p(ci + CI_PD_PRESENT_COUNT, npd);
     stw_le_p(ci + CI_PD_DISK_PRESENT, npd);
     stw_le_p(ci + CI_MEMORY_SIZE, 8192);
     stw_le_p(ci + CI_MAX_STRIPS_PER_IO, 16);

@@ -223,7 +223,6 @@
 #define CI_LD_DEGRADED              0x5C2
 #define CI_LD_OFFLINE               0x5C4
 #define CI_PD_PRESENT_COUNT         0x5C6
-#define CI_PD_PRESENT               0x5C4
 #define CI_PD_DISK_PRESENT          0x5C8
 #define CI_MEMORY_SIZE              0x5D0
 #define CI_MAX_STRIPS_PER_IO        0x5DA
