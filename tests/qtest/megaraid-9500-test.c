@@ -119,22 +119,25 @@ static const char *fw_args(void)
     return "-L /usr/share/seabios -L /usr/share/qemu ";
 }
 
-/* SAS drive in slot 0 (PD 0) and SATA drive in slot 3 (PD 3). */
-static MR *start(void)
+/*
+ * SAS drive in slot 0 (PD 0) and SATA drive in slot 3 (PD 3); @opts are
+ * more controller properties (",name=value...").
+ */
+static MR *start_with(const char *opts)
 {
     MR *m = g_new0(MR, 1);
 
     m->img[0] = make_img();
     m->img[1] = make_img();
     m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
-        "-device megaraid-9500,id=raid0,addr=04.0,max-cmds=%d,queues=2 "
+        "-device megaraid-9500,id=raid0,addr=04.0,max-cmds=%d,queues=2%s "
         "-drive if=none,id=d0,format=raw,file=%s "
         "-drive if=none,id=d1,format=raw,file=%s "
         "-device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,"
         "interface=sas,"
         "vendor=SEAGATE,model=Q95SAS,serial=Q95S0 "
         "-device megaraid-drive,bus=raid0.0,slot=3,drive=d1,interface=sata,"
-        "model=Q95SATA,serial=Q95A0", fw_args(), MAX_CMDS, m->img[0],
+        "model=Q95SATA,serial=Q95A0", fw_args(), MAX_CMDS, opts, m->img[0],
         m->img[1]);
     m->qts = m->qs->qts;
     m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
@@ -148,6 +151,11 @@ static MR *start(void)
     m->sense = alloc(m, 256);
     m->buf = alloc(m, 64 * 1024);
     return m;
+}
+
+static MR *start(void)
+{
+    return start_with("");
 }
 
 static void stop(MR *m)
@@ -256,10 +264,10 @@ static uint8_t dcmd(MR *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
     return rd8(m, m->mfi + 2);
 }
 
-/* A JBOD READ(10)/WRITE(10) fast-path frame; returns the RAID status. */
-static uint8_t jbod_rw(MR *m, uint16_t smid, uint8_t q, uint16_t pd,
-                       bool write, uint32_t lba, uint16_t blocks,
-                       uint64_t data)
+/* Post a JBOD READ(10)/WRITE(10) fast-path frame. */
+static void jbod_post(MR *m, uint16_t smid, uint8_t q, uint16_t pd,
+                      bool write, uint32_t lba, uint16_t blocks,
+                      uint64_t data)
 {
     uint8_t f[256] = { 0 };
     uint32_t len = blocks * 512;
@@ -285,8 +293,61 @@ static uint8_t jbod_rw(MR *m, uint16_t smid, uint8_t q, uint16_t pd,
     qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
     wr(m, R_REQ_LO, (uint32_t)smid << 16 | (uint32_t)q << 8 | 0x0C);
     wr(m, R_REQ_HI, 0xFFFF0000);
+}
+
+/* A JBOD READ(10)/WRITE(10) fast-path frame; returns the RAID status. */
+static uint8_t jbod_rw(MR *m, uint16_t smid, uint8_t q, uint16_t pd,
+                       bool write, uint32_t lba, uint16_t blocks,
+                       uint64_t data)
+{
+    jbod_post(m, smid, q, pd, write, lba, blocks, data);
     g_assert_cmpuint(reply(m, q), ==, smid);
     return rd8(m, m->frames + smid * 256ull + 0x77);
+}
+
+static QDict *qom(MR *m, const char *cmd, const char *prop, const char *val)
+{
+    if (val) {
+        return qtest_qmp(m->qts, "{'execute': %s, 'arguments': {"
+                         "'path': '/machine/peripheral/raid0', "
+                         "'property': %s, 'value': %s}}", cmd, prop, val);
+    }
+    return qtest_qmp(m->qts, "{'execute': %s, 'arguments': {"
+                     "'path': '/machine/peripheral/raid0', "
+                     "'property': %s}}", cmd, prop);
+}
+
+/*
+ * timing=on: the firmware core's timing model with the SAS3916 profile;
+ * a JBOD read is held until its modelled completion (the virtual clock,
+ * which only clock_step moves under qtest); the core's errors name this
+ * controller.
+ */
+static void test_timing(void)
+{
+    MR *m = start_with(",timing=on,model=9560-16i");
+    QDict *r;
+
+    r = qom(m, "qom-get", "timing-profile", NULL);
+    g_assert_cmpstr(qdict_get_str(r, "return"), ==, "sas3916");
+    qobject_unref(r);
+    ioc_init(m);
+    jbod_post(m, 1, 1, 0, false, 0, 8, m->buf);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 1));
+    qtest_clock_step(m->qts, 10 * 1000 * 1000);
+    g_assert_cmpuint(reply(m, 1), ==, 1);
+    g_assert_cmphex(rd8(m, m->frames + 256 + 0x77), ==, 0);
+    r = qom(m, "qom-get", "timing-completions", NULL);
+    g_assert_cmpuint(qdict_get_int(r, "return"), ==, 1);
+    qobject_unref(r);
+    r = qom(m, "qom-set", "time-scale", "abc");
+    g_assert(qdict_haskey(r, "error"));
+    g_assert(g_str_has_prefix(qdict_get_str(qdict_get_qdict(r, "error"),
+                                            "desc"),
+                              "megaraid-9500: time-scale 'abc'"));
+    qobject_unref(r);
+    stop(m);
 }
 
 static void test_ready(void)
@@ -1347,6 +1408,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/ioc-init", test_init);
     qtest_add_func("/megaraid-9500/dcmd", test_dcmd);
     qtest_add_func("/megaraid-9500/jbod-io", test_io);
+    qtest_add_func("/megaraid-9500/timing", test_timing);
     qtest_add_func("/megaraid-9500/hostile", test_hostile);
     qtest_add_func("/megaraid-9500/diag-reset", test_diag_reset);
     qtest_add_func("/megaraid-9500/events", test_events);
