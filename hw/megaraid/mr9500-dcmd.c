@@ -17,7 +17,6 @@
 #include "mr9500.h"
 #include "trace.h"
 
-#define MR9500_FW_VERSION   "52.16.1-4405"
 
 typedef struct MR9500Mfi {
     uint16_t smid;

@@ -21,7 +21,6 @@
 #define MR_LD_PARTIALLY_DEGRADED 1
 #define MR_LD_DEGRADED          2
 #define MR_LD_OPTIMAL           3
-#define MR_LD_TOLD_NONE         0xFF
 
 #define MR_LD_QUERY_ALL         0
 #define MR_LD_QUERY_EXPOSED     1
@@ -324,8 +323,8 @@ static void mr9500_ld_event(MR9500State *s, uint16_t code, int8_t class,
 static void mr9500_ld_check_deleted(MR9500State *s)
 {
     for (uint32_t t = 0; t < RAID_MAX_VDS; t++) {
-        if (s->ld_told[t] != MR_LD_TOLD_NONE && !mr9500_ld_vd(s, t)) {
-            s->ld_told[t] = MR_LD_TOLD_NONE;
+        if (s->ld_told[t] != MR9500_LD_TOLD_NONE && !mr9500_ld_vd(s, t)) {
+            s->ld_told[t] = MR9500_LD_TOLD_NONE;
             trace_megaraid_9500_ld_deleted(t);
             mr9500_ld_event(s, MR_EVT_LD_DELETED, EVT_CLASS_INFO, t, 0, 0);
         }
@@ -356,7 +355,7 @@ static void mr9500_vd_changed(void *opaque, MRVirtualDisk *vd)
     mr9500_ld_check_deleted(s);
     /* state, members or VDs gone: the held map sync gets the new map */
     mr9500_map_changed(s);
-    if (prev == state || prev == MR_LD_TOLD_NONE) {
+    if (prev == state || prev == MR9500_LD_TOLD_NONE) {
         return;
     }
     s->ld_told[vd->idx] = state;
@@ -403,5 +402,5 @@ const MRArrayOps mr9500_ld_array_ops = {
 
 void mr9500_ld_init(MR9500State *s)
 {
-    memset(s->ld_told, MR_LD_TOLD_NONE, sizeof(s->ld_told));
+    memset(s->ld_told, MR9500_LD_TOLD_NONE, sizeof(s->ld_told));
 }

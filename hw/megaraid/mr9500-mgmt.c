@@ -21,11 +21,6 @@
 #include "mgmt-ops.h"
 #include "trace.h"
 
-#define MR9500_MGMT_FW_VERSION  "52.16.1-4405"
-/* mr9500-ld.c's "never told the host" marker of ld_told[] */
-#define MR9500_MGMT_LD_UNTOLD   0xFF
-/* a host id no LD target matches */
-#define MR9500_MGMT_NO_HOST_ID  0xFFFF
 
 static void mr9500_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
 {
@@ -36,7 +31,7 @@ static void mr9500_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
         return;                 /* never exposed */
     }
     /* LD I/O to it now answers DEVICE NOT FOUND (mr9500_ld_unit) */
-    vd->unit.host_id = MR9500_MGMT_NO_HOST_ID;
+    vd->unit.host_id = MR9500_NO_HOST_ID;
     for (uint32_t i = 1; s->cmds && i < s->ncmds; i++) {
         if (s->cmds[i].active && s->cmds[i].ld && s->cmds[i].pd == tgt) {
             mr_target_cancel(&s->cmds[i].treq);
@@ -51,7 +46,7 @@ static bool mr9500_mgmt_vd_slot_free(void *opaque, int idx)
 
     /* the LD DELETED of a VD deleted there has been raised */
     return idx >= 0 && idx < RAID_MAX_VDS &&
-           s->ld_told[idx] == MR9500_MGMT_LD_UNTOLD;
+           s->ld_told[idx] == MR9500_LD_TOLD_NONE;
 }
 
 static const MRMgmtHostOps mr9500_mgmt_ops = {
@@ -64,7 +59,7 @@ static MRMgmt *mr9500_mgmt(MR9500State *s)
     if (!s->core.mgmt.array) {
         mr_mgmt_init(&s->core.mgmt, &s->core.array, BUS(&s->core.bus),
                      &mr9500_mgmt_ops, s);
-        g_strlcpy(s->core.mgmt.fw_version, MR9500_MGMT_FW_VERSION,
+        g_strlcpy(s->core.mgmt.fw_version, MR9500_FW_VERSION,
                   sizeof(s->core.mgmt.fw_version));
     }
     return &s->core.mgmt;

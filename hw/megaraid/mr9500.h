@@ -21,6 +21,17 @@
 #define TYPE_MEGARAID_9500 "megaraid-9500"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9500State, MEGARAID_9500)
 
+/*
+ * Firmware package version (controller info, the management protocol's
+ * controller info, QOM firmware-version).
+ */
+#define MR9500_FW_VERSION       "52.16.1-4405"
+
+/* ld_told[]: the host was never told of the VD (or told it is gone). */
+#define MR9500_LD_TOLD_NONE     0xFF
+/* MRUnit.host_id of a VD withdrawn from the host: no LD target matches. */
+#define MR9500_NO_HOST_ID       0xFFFF
+
 #define MR9500_MAX_QUEUES       16      /* reply queues offered, <= 16 */
 #define MR9500_MAX_PDS          256     /* PD ids 0..255 */
 #define MR9500_CHAIN_BYTES      4096    /* chain frame the driver allocates */
@@ -123,7 +134,7 @@ typedef struct MR9500State {
 
     /* drives: PD id -> drive (JBODs exposed to the host) */
     MRDrive *pd[MR9500_MAX_PDS];
-    /* mr9500-ld.c: the MFI state of each VD the host was told, 0xFF none */
+    /* mr9500-ld.c: the MFI state of each VD the host was told */
     uint8_t ld_told[RAID_MAX_VDS];
 
     MRCore core;

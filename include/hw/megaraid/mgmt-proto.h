@@ -275,7 +275,7 @@ typedef struct __attribute__((packed)) MgmtPdEntry {
     uint16_t spare_dg;          /* dedicated spare's DG; MGMT_NONE16 */
     uint32_t block_size;        /* logical block size, bytes */
     uint64_t blocks;            /* capacity in logical blocks */
-    uint16_t dev_handle;        /* host interface's id; 0 when hidden */
+    uint16_t dev_handle;        /* host id (MRUnit.host_id); 0 if hidden */
     uint8_t flags;              /* MGMT_PD_F_* */
     uint8_t reserved1[5];
 } MgmtPdEntry;                  /* 32 bytes */
@@ -370,7 +370,7 @@ typedef struct __attribute__((packed)) MgmtVdEntry {
     uint8_t job;                /* MGMT_JOB_* */
     uint8_t job_percent;
     char name[MGMT_VD_NAME_LEN];    /* NUL padded, not terminated if 16 */
-    uint16_t dev_handle;        /* host interface's id; 0: none */
+    uint16_t dev_handle;        /* host id (MRUnit.host_id) */
     uint8_t flags;              /* MGMT_VD_F_* */
     uint8_t reserved[5];
 } MgmtVdEntry;                  /* 48 bytes */

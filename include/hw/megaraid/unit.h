@@ -82,8 +82,9 @@ typedef struct MRUnit {
      */
     uint32_t slot;
     /*
-     * The id the host interface gave the unit (megaraid-9600: its MPI3
-     * device handle); 0: none (not announced, hidden or removed).
+     * The id the host interface gave the unit: megaraid-9600 its MPI3
+     * device handle (0: none yet, hidden or removed); megaraid-9500 a
+     * JBOD's PD id or a VD's LD target id (0 is a valid id there).
      */
     uint16_t host_id;
 
