@@ -14,22 +14,12 @@
 #include "mr9500.h"
 #include "trace.h"
 
-#define EVT_SEQ             0x00
-#define EVT_TIME            0x04
-#define EVT_CODE            0x08
-#define EVT_LOCALE          0x0C
-#define EVT_CLASS           0x0F
-#define EVT_ARG_TYPE        0x10
-#define EVT_ARGS            0x20
-#define EVT_DESCRIPTION     0x80
-#define EVT_LOCALE_PD       0x0002
-#define EVT_ARG_PD          10
 
 static uint8_t *mr9500_event_slot(MR9500State *s, uint32_t seq)
 {
     uint8_t *e = s->evt_ring[seq % MR9500_EVT_RING];
 
-    return ldl_le_p(e + EVT_SEQ) == seq && seq ? e : NULL;
+    return ldl_le_p(e + MFI_EVT_SEQ) == seq && seq ? e : NULL;
 }
 
 void mr9500_aen_check(MR9500State *s)
@@ -47,15 +37,15 @@ void mr9500_aen_check(MR9500State *s)
     for (uint32_t seq = first; seq && seq <= s->evt_seq; seq++) {
         uint8_t *e = mr9500_event_slot(s, seq);
 
-        if (!e || (int8_t)e[EVT_CLASS] < s->aen.class ||
-            !(lduw_le_p(e + EVT_LOCALE) & s->aen.locale)) {
+        if (!e || (int8_t)e[MFI_EVT_CLASS] < s->aen.class ||
+            !(lduw_le_p(e + MFI_EVT_LOCALE) & s->aen.locale)) {
             continue;
         }
         s->aen.active = false;
         status = mr9500_mfi_to_host(s, s->aen.frame, MFI_DCMD_SGL, e,
                                     MR_EVT_DETAIL_SIZE);
         trace_megaraid_9500_aen_deliver(s->aen.smid, seq,
-                                        lduw_le_p(e + EVT_CODE));
+                                        lduw_le_p(e + MFI_EVT_CODE));
         mr9500_mfi_complete(s, s->aen.smid, 0, s->aen.mfi_addr, status);
         return;
     }
@@ -73,21 +63,21 @@ void mr9500_event_pd(MR9500State *s, uint16_t code, uint32_t pd,
     /* the maps (JBOD device handles) are current before the host rescans */
     mr9500_map_changed(s);
     memset(e, 0, MR_EVT_DETAIL_SIZE);
-    stl_le_p(e + EVT_SEQ, seq);
-    stl_le_p(e + EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));
-    stl_le_p(e + EVT_CODE, code);
-    stw_le_p(e + EVT_LOCALE, EVT_LOCALE_PD);
-    e[EVT_CLASS] = 0;                               /* info */
-    e[EVT_ARG_TYPE] = EVT_ARG_PD;
-    stw_le_p(e + EVT_ARGS, pd);
-    e[EVT_ARGS + 2] = 0;                            /* enclosure index */
-    e[EVT_ARGS + 3] = slot;
+    stl_le_p(e + MFI_EVT_SEQ, seq);
+    stl_le_p(e + MFI_EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));
+    stl_le_p(e + MFI_EVT_CODE, code);
+    stw_le_p(e + MFI_EVT_LOCALE, MFI_EVT_LOCALE_PD);
+    e[MFI_EVT_CLASS] = 0;                               /* info */
+    e[MFI_EVT_ARG_TYPE] = MFI_EVT_ARG_PD;
+    stw_le_p(e + MFI_EVT_ARGS, pd);
+    e[MFI_EVT_ARGS + 2] = 0;                            /* enclosure index */
+    e[MFI_EVT_ARGS + 3] = slot;
     desc = g_strdup_printf("%s: PD %02x(e0xff/s%u)",
                            code == MR_EVT_PD_INSERTED ? "Inserted"
                                                       : "Removed",
                            pd, slot);
-    pstrcpy((char *)e + EVT_DESCRIPTION, MR_EVT_DETAIL_SIZE - EVT_DESCRIPTION,
-            desc);
+    pstrcpy((char *)e + MFI_EVT_DESCRIPTION,
+            MR_EVT_DETAIL_SIZE - MFI_EVT_DESCRIPTION, desc);
     trace_megaraid_9500_event(seq, code, pd);
     mr9500_aen_check(s);
 }

@@ -50,17 +50,6 @@
 #define LD_ACCESS_RW            0
 #define LD_DISK_CACHE_DEFAULT   0
 
-/* event detail (256 bytes) */
-#define EVT_SEQ                 0x00
-#define EVT_TIME                0x04
-#define EVT_CODE                0x08
-#define EVT_LOCALE              0x0C
-#define EVT_CLASS               0x0F
-#define EVT_ARG_TYPE            0x10
-#define EVT_ARGS                0x20
-#define EVT_DESCRIPTION         0x80
-#define EVT_LOCALE_LD           0x0001
-#define EVT_ARG_LD              2
 #define EVT_ARG_LD_STATE        8
 #define EVT_CLASS_INFO          0
 #define EVT_CLASS_CRITICAL      2
@@ -290,31 +279,31 @@ static void mr9500_ld_event(MR9500State *s, uint16_t code, int8_t class,
     g_autofree char *desc = NULL;
 
     memset(e, 0, MR_EVT_DETAIL_SIZE);
-    stl_le_p(e + EVT_SEQ, seq);
-    stl_le_p(e + EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));
-    stl_le_p(e + EVT_CODE, code);
-    stw_le_p(e + EVT_LOCALE, EVT_LOCALE_LD);
-    e[EVT_CLASS] = class;
-    stw_le_p(e + EVT_ARGS, tgt);
-    e[EVT_ARGS + 2] = tgt;            /* the LD index is the target id */
+    stl_le_p(e + MFI_EVT_SEQ, seq);
+    stl_le_p(e + MFI_EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));
+    stl_le_p(e + MFI_EVT_CODE, code);
+    stw_le_p(e + MFI_EVT_LOCALE, MFI_EVT_LOCALE_LD);
+    e[MFI_EVT_CLASS] = class;
+    stw_le_p(e + MFI_EVT_ARGS, tgt);
+    e[MFI_EVT_ARGS + 2] = tgt;            /* the LD index is the target id */
     if (code == MR_EVT_LD_STATE_CHANGE) {
-        e[EVT_ARG_TYPE] = EVT_ARG_LD_STATE;
-        stl_le_p(e + EVT_ARGS + 4, prev);
-        stl_le_p(e + EVT_ARGS + 8, now);
+        e[MFI_EVT_ARG_TYPE] = EVT_ARG_LD_STATE;
+        stl_le_p(e + MFI_EVT_ARGS + 4, prev);
+        stl_le_p(e + MFI_EVT_ARGS + 8, now);
         desc = g_strdup_printf("State change on VD %02x/%u from %s(%x) to "
                                "%s(%x)", tgt, tgt,
                                mr9500_ld_state_name[prev], prev,
                                mr9500_ld_state_name[now], now);
     } else {
-        e[EVT_ARG_TYPE] = EVT_ARG_LD;
+        e[MFI_EVT_ARG_TYPE] = MFI_EVT_ARG_LD;
         desc = g_strdup_printf("%s VD %02x/%u",
                                code == MR_EVT_LD_CREATED ? "Created" :
                                code == MR_EVT_LD_DELETED ? "Deleted"
                                                          : "Offline",
                                tgt, tgt);
     }
-    pstrcpy((char *)e + EVT_DESCRIPTION, MR_EVT_DETAIL_SIZE - EVT_DESCRIPTION,
-            desc);
+    pstrcpy((char *)e + MFI_EVT_DESCRIPTION,
+            MR_EVT_DETAIL_SIZE - MFI_EVT_DESCRIPTION, desc);
     trace_megaraid_9500_ld_event(seq, code, tgt);
     mr9500_aen_check(s);
 }

@@ -268,4 +268,18 @@
 /* Event log info (five u32) */
 #define MR_EVT_LOG_INFO_SIZE        20
 
+/* Event detail (MR_EVT_DETAIL_SIZE bytes): offsets and the values used. */
+#define MFI_EVT_SEQ                 0x00
+#define MFI_EVT_TIME                0x04
+#define MFI_EVT_CODE                0x08
+#define MFI_EVT_LOCALE              0x0C
+#define MFI_EVT_CLASS               0x0F
+#define MFI_EVT_ARG_TYPE            0x10
+#define MFI_EVT_ARGS                0x20
+#define MFI_EVT_DESCRIPTION         0x80
+#define MFI_EVT_LOCALE_LD           0x0001
+#define MFI_EVT_LOCALE_PD           0x0002
+#define MFI_EVT_ARG_LD              2       /* argument type: an LD */
+#define MFI_EVT_ARG_PD              10      /* argument type: a PD */
+
 #endif
