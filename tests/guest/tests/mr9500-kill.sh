@@ -125,7 +125,8 @@ if [ "$MRSIM_PHASE" = 1 ]; then
                      oflag=direct 2>/dev/null ||
                   { echo "writer $w: recording $n failed"; exit 1; }
               echo "@@MRSIM-CARRY $MRSIM_TOKEN ACK_$w=$n@@"
-              echo "$n" > "/tmp/ack-$w"
+              # (renamed into place: the reader never sees a half file)
+              echo "$n" > "/tmp/ack-$w.new" && mv "/tmp/ack-$w.new" "/tmp/ack-$w"
               n=$((n + 1))
           done ) &
     done
@@ -138,7 +139,8 @@ if [ "$MRSIM_PHASE" = 1 ]; then
         low=1000000
         high=0
         for w in $WRITERS; do
-            a=$(cat "/tmp/ack-$w" 2>/dev/null || echo 0)
+            a=$(cat "/tmp/ack-$w" 2>/dev/null)
+            case "$a" in ''|*[!0-9]*) a=0 ;; esac
             [ "$a" -ge "$low" ] || low=$a
             [ "$a" -le "$high" ] || high=$a
         done
