@@ -340,6 +340,19 @@ hang_report() {
                           printf "%s%s", (n++ ? " < " : ""), $0; if (n == 8) exit }')"
 }
 
+# guest_stall: a timer stall the guest kernel reported in the serial log
+# (RCU: a CPU took no timer ticks), as a clause for the timeout line; with
+# QEMU idle in the stacks above, it points at the guest's timers under TCG
+# rather than at the device.
+guest_stall() {
+    local cpu
+    cpu=$(grep -a -m1 -o 'Possible timer handling issue on cpu=[0-9]*' \
+              "$plog" | sed 's/.*cpu=//') || true
+    [ -z "$cpu" ] ||
+        echo "; the guest kernel reported that its CPU $cpu took no timer" \
+             "ticks (RCU stall)"
+}
+
 # run_phase K: one boot; sets plog (its serial log), qrc (QEMU's exit
 # status through timeout), panicked and killed (the guest had the relay
 # kill QEMU).
@@ -391,7 +404,7 @@ run_phase() {
             hang_report "$k" >> "$plog" 2>&1
             echo "run.sh: phase $k ran out of time (${timeout}s): $(grep -a \
                 '^run.sh: QEMU main thread:' "$plog" | tail -n 1 |
-                cut -c9-)" >&2
+                cut -c9-)$(guest_stall)" >&2
             kill -KILL "$(cat "$work/qemu.pid" 2>/dev/null)" 2>/dev/null ||
                 kill $qpid 2>/dev/null
             break
