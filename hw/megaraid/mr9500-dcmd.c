@@ -40,38 +40,51 @@ void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
     mr9500_post_reply(s, queue, smid);
 }
 
-/* Copy @len bytes of @buf to the host through the SGL of MFI frame @f. */
-uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
-                           uint32_t sgl_off, const void *buf, uint32_t len)
+bool mr9500_mfi_sgl(MR9500State *s, const uint8_t *f, uint32_t sgl_off,
+                    QEMUSGList *sg, uint32_t len)
 {
     uint16_t flags = lduw_le_p(f + MFI_HDR_FLAGS);
     uint32_t esize = flags & MFI_FLAGS_IEEE ? 16 :
                      flags & MFI_FLAGS_SGL64 ? 12 : 8;
     uint32_t count = f[MFI_HDR_SGE_COUNT];
-    uint32_t done = 0;
 
-    len = MIN(len, ldl_le_p(f + MFI_HDR_XFER_LEN));
     if (count > (MFI_FRAME_SIZE - sgl_off) / esize) {
         trace_megaraid_9500_err_mfi_sgl(count, 0, 0);
-        return MFI_STAT_INVALID_PARAMETER;
+        return false;
     }
-    for (uint32_t i = 0; i < count && done < len; i++) {
+    for (uint32_t i = 0; i < count && sg->size < len; i++) {
         const uint8_t *e = f + sgl_off + i * esize;
         uint64_t addr = esize == 8 ? ldl_le_p(e) : ldq_le_p(e);
-        uint32_t elen = ldl_le_p(e + (esize == 8 ? 4 : 8));
-        uint32_t n = MIN(elen, len - done);
+        uint32_t n = MIN(ldl_le_p(e + (esize == 8 ? 4 : 8)), len - sg->size);
 
         if (!n) {
             continue;
         }
         if (!mr9500_dma_ok(s, addr, n)) {
-            trace_megaraid_9500_err_mfi_sgl(count, addr, elen);
-            return MFI_STAT_INVALID_PARAMETER;
+            trace_megaraid_9500_err_mfi_sgl(count, addr, n);
+            return false;
         }
-        pci_dma_write(PCI_DEVICE(s), addr, (const uint8_t *)buf + done, n);
-        done += n;
+        qemu_sglist_add(sg, addr, n);
     }
-    return MFI_STAT_OK;
+    return true;
+}
+
+/* Copy @len bytes of @buf to the host through the SGL of MFI frame @f. */
+uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
+                           uint32_t sgl_off, const void *buf, uint32_t len)
+{
+    QEMUSGList sg;
+    uint8_t st = MFI_STAT_OK;
+
+    qemu_sglist_init(&sg, DEVICE(s), 4, pci_get_address_space(PCI_DEVICE(s)));
+    len = MIN(len, ldl_le_p(f + MFI_HDR_XFER_LEN));
+    if (mr9500_mfi_sgl(s, f, sgl_off, &sg, len)) {
+        dma_buf_read((void *)buf, sg.size, NULL, &sg, MEMTXATTRS_UNSPECIFIED);
+    } else {
+        st = MFI_STAT_INVALID_PARAMETER;
+    }
+    qemu_sglist_destroy(&sg);
+    return st;
 }
 
 /* ---- data builders ---- */

@@ -142,42 +142,6 @@ static void mr9500_scsi_done(MRTargetReq *treq)
     mr9500_post_reply(s, c->queue, c->smid);
 }
 
-/* Walk the MFI frame's SGL (32-bit, 64-bit or IEEE elements) into @sg. */
-static bool mr9500_mfi_sgl(MR9500State *s, const uint8_t *f, uint32_t off,
-                           QEMUSGList *sg, uint32_t data_len)
-{
-    uint16_t flags = lduw_le_p(f + MFI_HDR_FLAGS);
-    uint32_t esize = flags & MFI_FLAGS_IEEE ? 16 :
-                     flags & MFI_FLAGS_SGL64 ? 12 : 8;
-    uint32_t count = f[MFI_HDR_SGE_COUNT], total = 0;
-
-    if (count > (MFI_FRAME_SIZE - off) / esize) {
-        trace_megaraid_9500_err_mfi_sgl(count, 0, 0);
-        return false;
-    }
-    for (uint32_t i = 0; i < count && total < data_len; i++) {
-        const uint8_t *e = f + off + i * esize;
-        uint64_t addr = esize == 8 ? ldl_le_p(e) : ldq_le_p(e);
-        uint32_t len = MIN(ldl_le_p(e + (esize == 8 ? 4 : 8)),
-                           data_len - total);
-
-        if (!len) {
-            continue;
-        }
-        if (!mr9500_dma_ok(s, addr, len)) {
-            trace_megaraid_9500_err_mfi_sgl(count, addr, len);
-            return false;
-        }
-        qemu_sglist_add(sg, addr, len);
-        total += len;
-    }
-    if (total < data_len) {
-        trace_megaraid_9500_err_sgl_short(total, data_len);
-        return false;
-    }
-    return true;
-}
-
 /* Walk the frame's IEEE SGL (one chain level) into @sg. */
 static bool mr9500_build_sgl(MR9500State *s, const uint8_t *frame,
                              QEMUSGList *sg, uint32_t data_len)
@@ -306,7 +270,11 @@ void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
     }
     if (dlen) {
         mr9500_sg_reset(s, c);
-        if (!mr9500_mfi_sgl(s, f, MFI_PASS_SGL, &c->sg, dlen)) {
+        if (!mr9500_mfi_sgl(s, f, MFI_PASS_SGL, &c->sg, dlen) ||
+            c->sg.size < dlen) {
+            if (c->sg.size < dlen) {
+                trace_megaraid_9500_err_sgl_short(c->sg.size, dlen);
+            }
             mr9500_mfi_complete(s, smid, queue, mfi_addr,
                                 MFI_STAT_INVALID_PARAMETER);
             return;

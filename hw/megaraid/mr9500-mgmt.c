@@ -73,31 +73,15 @@ static MRMgmt *mr9500_mgmt(MR9500State *s)
 static bool mr9500_mgmt_from_host(MR9500State *s, const uint8_t *f,
                                   uint8_t *buf, uint32_t len)
 {
-    uint16_t flags = lduw_le_p(f + MFI_HDR_FLAGS);
-    uint32_t esize = flags & MFI_FLAGS_IEEE ? 16 :
-                     flags & MFI_FLAGS_SGL64 ? 12 : 8;
-    uint32_t count = f[MFI_HDR_SGE_COUNT];
-    uint32_t done = 0;
+    QEMUSGList sg;
+    bool ok;
 
-    if (count > (MFI_FRAME_SIZE - MFI_DCMD_SGL) / esize) {
-        return false;
-    }
-    for (uint32_t i = 0; i < count && done < len; i++) {
-        const uint8_t *e = f + MFI_DCMD_SGL + i * esize;
-        uint64_t addr = esize == 8 ? ldl_le_p(e) : ldq_le_p(e);
-        uint32_t elen = ldl_le_p(e + (esize == 8 ? 4 : 8));
-        uint32_t n = MIN(elen, len - done);
-
-        if (!n) {
-            continue;
-        }
-        if (!mr9500_dma_ok(s, addr, n) ||
-            pci_dma_read(PCI_DEVICE(s), addr, buf + done, n) != MEMTX_OK) {
-            return false;
-        }
-        done += n;
-    }
-    return done == len;
+    qemu_sglist_init(&sg, DEVICE(s), 4, pci_get_address_space(PCI_DEVICE(s)));
+    ok = mr9500_mfi_sgl(s, f, MFI_DCMD_SGL, &sg, len) && sg.size == len &&
+         dma_buf_write(buf, len, NULL, &sg, MEMTXATTRS_UNSPECIFIED) ==
+         MEMTX_OK;
+    qemu_sglist_destroy(&sg);
+    return ok;
 }
 
 uint8_t mr9500_mgmt_dcmd(MR9500State *s, const uint8_t *f)

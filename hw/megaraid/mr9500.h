@@ -158,6 +158,14 @@ bool mr9500_frame_write(MR9500State *s, uint16_t smid, uint32_t off,
 void mr9500_mfi_passthru(MR9500State *s, uint16_t smid, uint8_t queue,
                          const uint8_t *frame);
 void mr9500_dcmd_reset(MR9500State *s);
+/*
+ * Walk the SGL of MFI frame @f at @sgl_off (32-bit, 64-bit or IEEE
+ * elements) into @sg until it covers @len bytes; false when the SGL does
+ * not fit the frame or an element it needs is outside guest RAM.  The SGL
+ * may cover less than @len (sg->size says how much).
+ */
+bool mr9500_mfi_sgl(MR9500State *s, const uint8_t *f, uint32_t sgl_off,
+                    QEMUSGList *sg, uint32_t len);
 uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
                            uint32_t sgl_off, const void *buf, uint32_t len);
 void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
