@@ -51,22 +51,33 @@ void mr9500_aen_check(MR9500State *s)
     }
 }
 
+uint8_t *mr9500_event_new(MR9500State *s, uint16_t code, uint16_t locale,
+                          uint32_t *seq)
+{
+    uint8_t *e;
+    int64_t secs = (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->boot_ns) /
+                   NANOSECONDS_PER_SECOND;
+
+    *seq = ++s->evt_seq;
+    e = s->evt_ring[*seq % MR9500_EVT_RING];
+    memset(e, 0, MR_EVT_DETAIL_SIZE);
+    stl_le_p(e + MFI_EVT_SEQ, *seq);
+    stl_le_p(e + MFI_EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));
+    stl_le_p(e + MFI_EVT_CODE, code);
+    stw_le_p(e + MFI_EVT_LOCALE, locale);
+    return e;
+}
+
 void mr9500_event_pd(MR9500State *s, uint16_t code, uint32_t pd,
                      uint32_t slot)
 {
-    uint32_t seq = ++s->evt_seq;
-    uint8_t *e = s->evt_ring[seq % MR9500_EVT_RING];
-    int64_t secs = (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->boot_ns) /
-                   NANOSECONDS_PER_SECOND;
     g_autofree char *desc = NULL;
+    uint32_t seq;
+    uint8_t *e;
 
     /* the maps (JBOD device handles) are current before the host rescans */
     mr9500_map_changed(s);
-    memset(e, 0, MR_EVT_DETAIL_SIZE);
-    stl_le_p(e + MFI_EVT_SEQ, seq);
-    stl_le_p(e + MFI_EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));
-    stl_le_p(e + MFI_EVT_CODE, code);
-    stw_le_p(e + MFI_EVT_LOCALE, MFI_EVT_LOCALE_PD);
+    e = mr9500_event_new(s, code, MFI_EVT_LOCALE_PD, &seq);
     e[MFI_EVT_CLASS] = 0;                               /* info */
     e[MFI_EVT_ARG_TYPE] = MFI_EVT_ARG_PD;
     stw_le_p(e + MFI_EVT_ARGS, pd);

@@ -12,7 +12,6 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
-#include "qemu/timer.h"
 #include "mr9500.h"
 #include "trace.h"
 
@@ -73,8 +72,7 @@ static const char *const mr9500_ld_state_name[] = {
     [MR_LD_OPTIMAL] = "OPTIMAL",
 };
 
-/* The VD with target id @tgt, NULL: none. */
-static MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt)
+MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt)
 {
     MRVirtualDisk *vd;
 
@@ -272,17 +270,10 @@ void mr9500_ld_ctrl_info(MR9500State *s, uint8_t *ci, uint32_t npd)
 static void mr9500_ld_event(MR9500State *s, uint16_t code, int8_t class,
                             uint16_t tgt, int prev, int now)
 {
-    uint32_t seq = ++s->evt_seq;
-    uint8_t *e = s->evt_ring[seq % MR9500_EVT_RING];
-    int64_t secs = (qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) - s->boot_ns) /
-                   NANOSECONDS_PER_SECOND;
     g_autofree char *desc = NULL;
+    uint32_t seq;
+    uint8_t *e = mr9500_event_new(s, code, MFI_EVT_LOCALE_LD, &seq);
 
-    memset(e, 0, MR_EVT_DETAIL_SIZE);
-    stl_le_p(e + MFI_EVT_SEQ, seq);
-    stl_le_p(e + MFI_EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));
-    stl_le_p(e + MFI_EVT_CODE, code);
-    stw_le_p(e + MFI_EVT_LOCALE, MFI_EVT_LOCALE_LD);
     e[MFI_EVT_CLASS] = class;
     stw_le_p(e + MFI_EVT_ARGS, tgt);
     e[MFI_EVT_ARGS + 2] = tgt;            /* the LD index is the target id */

@@ -116,18 +116,6 @@
 #define JE_CAPABILITY           4       /* bit 0: TM capable */
 #define JE_TARGET_ID            6
 
-/* The VD with LD target id @tgt, NULL: none (mr9500-ld.c's id rule). */
-static MRVirtualDisk *mr9500_map_vd(MR9500State *s, uint32_t tgt)
-{
-    MRVirtualDisk *vd;
-
-    if (tgt >= RAID_MAX_VDS || !s->core.array.cfg) {
-        return NULL;
-    }
-    vd = s->core.array.vds[tgt];
-    return vd && vd->unit.host_id == tgt ? vd : NULL;
-}
-
 static uint8_t mr9500_map_ld_state(MRVirtualDisk *vd)
 {
     switch (mr_vd_cfg(vd)->state) {
@@ -287,7 +275,7 @@ static uint32_t mr9500_map_build(MR9500State *s, uint8_t *buf, uint32_t cap,
     uint8_t *d;
 
     for (uint32_t t = 0; t < RAID_MAX_VDS; t++) {
-        nld += mr9500_map_vd(s, t) != NULL;
+        nld += mr9500_ld_vd(s, t) != NULL;
     }
     *nld_out = nld;
     if (cap < MAP_DATA + ar_off) {
@@ -314,7 +302,7 @@ static uint32_t mr9500_map_build(MR9500State *s, uint8_t *buf, uint32_t cap,
 
     /* target ids -> LD index; LDs ordered by target id */
     for (uint32_t t = 0, ld = 0; t < MAP_MAX_TGTIDS; t++) {
-        MRVirtualDisk *vd = mr9500_map_vd(s, t);
+        MRVirtualDisk *vd = mr9500_ld_vd(s, t);
 
         stw_le_p(data + tgt_off + t * MAP_TGTID_BYTES,
                  vd ? ld++ : 0xFFFF);
@@ -322,7 +310,7 @@ static uint32_t mr9500_map_build(MR9500State *s, uint8_t *buf, uint32_t cap,
 
     /* first pass: count the (shared) arrays, then lay the LDs out */
     for (uint32_t t = 0; t < RAID_MAX_VDS; t++) {
-        MRVirtualDisk *vd = mr9500_map_vd(s, t);
+        MRVirtualDisk *vd = mr9500_ld_vd(s, t);
 
         if (vd && !mr9500_map_ld(s, vd, s->map_seq, tmp, ar, &nar)) {
             return 0;
@@ -335,7 +323,7 @@ static uint32_t mr9500_map_build(MR9500State *s, uint8_t *buf, uint32_t cap,
     nar = 0;
     memset(ar, 0, MAP_MAX_ARRAYS * MAP_ARRAY_BYTES);
     for (uint32_t t = 0, ld = 0; t < RAID_MAX_VDS; t++) {
-        MRVirtualDisk *vd = mr9500_map_vd(s, t);
+        MRVirtualDisk *vd = mr9500_ld_vd(s, t);
 
         if (!vd) {
             continue;
@@ -415,7 +403,7 @@ static bool mr9500_map_sync_current(MR9500State *s, const uint8_t *frame)
     g_autofree uint8_t *list = NULL;
 
     for (uint32_t t = 0; t < RAID_MAX_VDS; t++) {
-        nld += mr9500_map_vd(s, t) != NULL;
+        nld += mr9500_ld_vd(s, t) != NULL;
     }
     if (nld != want) {
         return false;
@@ -438,7 +426,7 @@ static bool mr9500_map_sync_current(MR9500State *s, const uint8_t *frame)
     for (uint32_t i = 0; i < nld; i++) {
         const uint8_t *e = list + i * MAP_SYNC_ENTRY;
 
-        if (!mr9500_map_vd(s, e[0]) || lduw_le_p(e + 2) != s->map_seq) {
+        if (!mr9500_ld_vd(s, e[0]) || lduw_le_p(e + 2) != s->map_seq) {
             return false;
         }
     }

@@ -176,6 +176,12 @@ void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
 #define MR_EVT_PD_REMOVED   0x0070
 void mr9500_event_pd(MR9500State *s, uint16_t code, uint32_t pd,
                      uint32_t slot);
+/*
+ * A new event in the ring: sequence number, time, @code and @locale set,
+ * the rest zero for the caller to fill; then mr9500_aen_check().
+ */
+uint8_t *mr9500_event_new(MR9500State *s, uint16_t code, uint16_t locale,
+                          uint32_t *seq);
 /* EVENT_WAIT arrived (in s->aen): complete it now if an event matches. */
 void mr9500_aen_check(MR9500State *s);
 
@@ -200,6 +206,8 @@ void mr9500_ld_init(MR9500State *s);
 bool mr9500_ld_dcmd(MR9500State *s, uint32_t opcode, const uint8_t *mbox,
                     uint8_t **buf, uint32_t *len, uint8_t *status);
 void mr9500_ld_ctrl_info(MR9500State *s, uint8_t *ci, uint32_t npd);
+/* The VD with LD target id @tgt (its index, while exposed); NULL: none. */
+MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt);
 /* The unit of VD target @tgt; NULL with the MFI status to answer. */
 MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
 
