@@ -69,6 +69,21 @@ bool mr9500_mfi_sgl(MR9500State *s, const uint8_t *f, uint32_t sgl_off,
     return true;
 }
 
+void mr9500_hold(MR9500Held *h, uint16_t smid, uint64_t mfi_addr,
+                 const uint8_t *frame)
+{
+    h->active = true;
+    h->smid = smid;
+    h->mfi_addr = mfi_addr;
+    memcpy(h->frame, frame, MFI_FRAME_SIZE);
+}
+
+void mr9500_held_complete(MR9500State *s, MR9500Held *h, uint8_t status)
+{
+    h->active = false;
+    mr9500_mfi_complete(s, h->smid, 0, h->mfi_addr, status);
+}
+
 /* Copy @len bytes of @buf to the host through the SGL of MFI frame @f. */
 uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
                            uint32_t sgl_off, const void *buf, uint32_t len)
@@ -253,13 +268,10 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
             break;
         }
         /* held until an event it asks for is logged, or aborted */
-        s->aen.active = true;
-        s->aen.smid = m->smid;
-        s->aen.mfi_addr = m->addr;
+        mr9500_hold(&s->aen, m->smid, m->addr, m->f);
         s->aen.seq = ldl_le_p(mbox);
         s->aen.locale = lduw_le_p(mbox + 4);
         s->aen.class = (int8_t)mbox[7];
-        memcpy(s->aen.frame, m->f, MFI_FRAME_SIZE);
         trace_megaraid_9500_aen_hold(m->smid, s->aen.seq);
         mr9500_aen_check(s);
         return false;
@@ -311,8 +323,7 @@ static uint8_t mr9500_abort(MR9500State *s, MR9500Mfi *m)
 
     trace_megaraid_9500_abort(m->smid, victim);
     if (s->aen.active && s->aen.mfi_addr == victim) {
-        s->aen.active = false;
-        mr9500_mfi_complete(s, s->aen.smid, 0, victim, MFI_STAT_NOT_FOUND);
+        mr9500_held_complete(s, &s->aen, MFI_STAT_NOT_FOUND);
     }
     mr9500_map_abort(s, victim);
     return MFI_STAT_OK;

@@ -41,12 +41,11 @@ void mr9500_aen_check(MR9500State *s)
             !(lduw_le_p(e + MFI_EVT_LOCALE) & s->aen.locale)) {
             continue;
         }
-        s->aen.active = false;
         status = mr9500_mfi_to_host(s, s->aen.frame, MFI_DCMD_SGL, e,
                                     MR_EVT_DETAIL_SIZE);
         trace_megaraid_9500_aen_deliver(s->aen.smid, seq,
                                         lduw_le_p(e + MFI_EVT_CODE));
-        mr9500_mfi_complete(s, s->aen.smid, 0, s->aen.mfi_addr, status);
+        mr9500_held_complete(s, &s->aen, status);
         return;
     }
 }

@@ -455,10 +455,7 @@ bool mr9500_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
         *status = mr9500_map_send(s, frame);
         return true;
     }
-    s->map_sync.active = true;
-    s->map_sync.smid = smid;
-    s->map_sync.mfi_addr = mfi_addr;
-    memcpy(s->map_sync.frame, frame, MFI_FRAME_SIZE);
+    mr9500_hold(&s->map_sync, smid, mfi_addr, frame);
     trace_megaraid_9500_map_sync(smid, frame[MFI_DCMD_MBOX], true);
     return false;
 }
@@ -513,10 +510,7 @@ bool mr9500_jbod_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
         *status = mr9500_jbod_map_send(s, frame);
         return true;
     }
-    s->jbod_sync.active = true;
-    s->jbod_sync.smid = smid;
-    s->jbod_sync.mfi_addr = mfi_addr;
-    memcpy(s->jbod_sync.frame, frame, MFI_FRAME_SIZE);
+    mr9500_hold(&s->jbod_sync, smid, mfi_addr, frame);
     trace_megaraid_9500_jbod_map_hold(smid);
     return false;
 }
@@ -527,16 +521,12 @@ void mr9500_map_changed(MR9500State *s)
 
     s->map_seq++;
     if (s->jbod_sync.active) {
-        s->jbod_sync.active = false;
         st = mr9500_jbod_map_send(s, s->jbod_sync.frame);
-        mr9500_mfi_complete(s, s->jbod_sync.smid, 0, s->jbod_sync.mfi_addr,
-                            st);
+        mr9500_held_complete(s, &s->jbod_sync, st);
     }
     if (s->map_sync.active) {
-        s->map_sync.active = false;
         st = mr9500_map_send(s, s->map_sync.frame);
-        mr9500_mfi_complete(s, s->map_sync.smid, 0, s->map_sync.mfi_addr,
-                            st);
+        mr9500_held_complete(s, &s->map_sync, st);
     }
 }
 
@@ -550,8 +540,7 @@ bool mr9500_map_abort(MR9500State *s, uint64_t victim)
     if (!h) {
         return false;
     }
-    h->active = false;
-    mr9500_mfi_complete(s, h->smid, 0, victim, MFI_STAT_NOT_FOUND);
+    mr9500_held_complete(s, h, MFI_STAT_NOT_FOUND);
     return true;
 }
 

@@ -168,6 +168,11 @@ bool mr9500_mfi_sgl(MR9500State *s, const uint8_t *f, uint32_t sgl_off,
                     QEMUSGList *sg, uint32_t len);
 uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
                            uint32_t sgl_off, const void *buf, uint32_t len);
+/* Hold the MFI command at @smid/@mfi_addr (a copy of its frame) in @h. */
+void mr9500_hold(MR9500Held *h, uint16_t smid, uint64_t mfi_addr,
+                 const uint8_t *frame);
+/* Complete the command @h holds with @status (reply queue 0). */
+void mr9500_held_complete(MR9500State *s, MR9500Held *h, uint8_t status);
 void mr9500_mfi_complete(MR9500State *s, uint16_t smid, uint8_t queue,
                          uint64_t mfi_addr, uint8_t status);
 
