@@ -148,6 +148,17 @@ for set in $SETS; do
     cat /proc/mdstat
     md=$(readlink -f "/dev/md/m$name")
     [ -b "$md" ] || fail "no md device for m$name"
+    # An array in a DDF container starts read-only; mdmon, which mdadm
+    # forks, makes it writable once it manages the container.  Under TCG
+    # that can take longer than mdadm's return (CI saw dd get EPERM).
+    state=/sys/block/${md##*/}/md/array_state
+    t=0
+    while [ "$(cat "$state")" = readonly ] && [ $t -lt 300 ]; do
+        sleep 0.2
+        t=$((t + 1))
+    done
+    [ "$(cat "$state")" != readonly ] ||
+        fail "$md still read-only 60 s after creation: mdmon never took over container $name ($(pgrep -a mdmon || echo no mdmon running))"
     assert_cmd "write reference data to $md" \
         dd if="$ref" of="$md" bs=1M count=8 conv=fsync
     echo 3 > /proc/sys/vm/drop_caches
