@@ -275,6 +275,21 @@ append="$append mrsim.test=$test_name mrsim.token=$token"
 # unstable.  TCG's TSC is one host-derived clock for every vCPU: declared
 # reliable, it is not watched.
 [ "$kernel" != 7.2 ] || append="$append tsc=reliable"
+# The guest's TSC is the host's under TCG; a guest that calibrates it
+# while its vCPU thread waits for a host core can be off by a factor of
+# five (then its clock and every timeout it measures run that much fast):
+# it is told the frequency instead (tsc-khz.c).
+tsc_tool=$top/build/guest/tsc-khz
+if [ ! -x "$tsc_tool" ] || [ "$here/tsc-khz.c" -nt "$tsc_tool" ]; then
+    mkdir -p "$top/build/guest"
+    cc -O2 -o "$tsc_tool.$$" "$here/tsc-khz.c" && mv "$tsc_tool.$$" "$tsc_tool"
+fi
+if tsc_khz=$("$tsc_tool"); then
+    append="$append tsc_early_khz=$tsc_khz"
+else
+    echo "run.sh: could not measure the host TSC frequency; the guest" \
+         "calibrates its own" >&2
+fi
 [ $shell = 0 ] || append="$append mrsim.shell=1"
 append="$append$kargs"
 
@@ -334,6 +349,7 @@ hang_report() {
     bt=$(timeout 60 gdb -p "$pid" -batch -nx -ex 'set pagination off' \
              -ex 'thread apply all bt 20' 2>&1 | grep -E '^(Thread|#)')
     echo "$bt"
+    python3 "$here/hmp-dump.py" "$work/hmp.sock" "$smp" || true
     echo "run.sh: QEMU main thread: $(echo "$bt" |
         awk '/^Thread 1 / { on = 1; next } /^Thread / { on = 0 }
              on && /^#/ { sub(/^#[0-9]+ +(0x[0-9a-f]+ in )?/, ""); sub(/ \(.*/, "");
@@ -363,7 +379,7 @@ run_phase() {
     qemu_args "$k"
     : > "$plog"
     rm -f "$work/killed"
-    rm -f "$work/qemu.pid"
+    rm -f "$work/qemu.pid" "$work/hmp.sock"
     qemu_cmd+=(-pidfile "$work/qemu.pid")
     if [ $qmp = 1 ]; then
         rm -f "$work/qmp.sock" "$work/port.sock"
@@ -381,7 +397,8 @@ run_phase() {
     # The test's timeout is kept below (with a look at QEMU first);
     # timeout(1) is the backstop.
     ( timeout -k 5 $((timeout + 60)) "${qemu_cmd[@]}" -serial stdio \
-        -monitor none < /dev/null >> "$plog" 2>&1; exit $? ) 2>/dev/null &
+        -monitor "unix:$work/hmp.sock,server=on,wait=off" \
+        < /dev/null >> "$plog" 2>&1; exit $? ) 2>/dev/null &
     qpid=$!
     deadline=$((SECONDS + timeout))
     timed_out=0
@@ -392,7 +409,17 @@ run_phase() {
     # A guest that panics or reboots has no verdict to give: stop QEMU as
     # soon as the console says so, whatever the kernel then does.
     panicked=0
+    stall_dumped=0
     while kill -0 $qpid 2>/dev/null; do
+        # A CPU without timer ticks: QEMU's view of the vCPUs and APICs
+        # while it lasts (hmp-dump.py), once a phase.
+        if [ $stall_dumped = 0 ] &&
+           grep -aq 'Possible timer handling issue on cpu=' "$plog"; then
+            stall_dumped=1
+            { echo "==== run.sh: the guest reports a CPU without timer ticks"
+              python3 "$here/hmp-dump.py" "$work/hmp.sock" "$smp"
+            } >> "$plog" 2>&1 || true
+        fi
         if grep -qE 'Kernel panic - not syncing|reboot: Restarting system' "$plog"; then
             sleep 1
             panicked=1
