@@ -355,6 +355,13 @@ expect_drive() {
     assert_match "drive $1 $2" "$3" "$QOM"
 }
 
+# drive_insert ID CTRL SLOT IFACE: device_add of megaraid-drive ID (backed
+# by -drive b-ID, e.g. from raid_host_blank) in SLOT of controller CTRL.
+drive_insert() {
+    qmp_ok "{\"execute\":\"device_add\",\"arguments\":{\"driver\":\"megaraid-drive\",\"id\":\"$1\",\"bus\":\"$2.0\",\"slot\":$3,\"drive\":\"b-$1\",\"interface\":\"$4\"}}"
+    log "drive $1 inserted in slot $3 of $2 ($4)"
+}
+
 # drive_gone ID [SECONDS]: waits until the drive's QOM object is gone
 # (after device_del).
 drive_gone() {
