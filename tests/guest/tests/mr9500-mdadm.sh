@@ -180,7 +180,7 @@ assert_eq "members md left out" 0 "$(cat "$sys/degraded")"
 assert_eq "md size against the VD's" "$VD_BYTES" "$(blockdev --getsize64 "$md")"
 sum "$md" 0 $HEAD_MIB
 assert_eq "the first $HEAD_MIB MiB under md ($md)" "$HEAD_SUM" "$SUM"
-# shellcheck disable=SC2154
+# shellcheck disable=SC2153 # TAIL_AT carried over from phase 1
 sum "$md" "$TAIL_AT" $TAIL_MIB
 assert_eq "$TAIL_MIB MiB at MiB $TAIL_AT under md ($md)" "$TAIL_SUM" "$SUM"
 sum "$md"
