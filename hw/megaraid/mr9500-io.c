@@ -8,8 +8,9 @@
  * walk with its one level of chaining into a QEMUSGList, the hand-off to
  * the unit's SCSI target, the completion (RAID-context status and
  * ex_status, residual in DataLength, sense into the command's sense
- * buffer, reply descriptor) and task management (abort task, target
- * reset).
+ * buffer, reply descriptor) and MPI2 task management (abort task, abort
+ * task set, LUN and target reset) through the shared target's cancel,
+ * whose reply waits until every command it ended has posted its own.
  */
 #include "qemu/osdep.h"
 #include "system/dma.h"
@@ -39,10 +40,15 @@ void mr9500_cmds_free(MR9500State *s)
     s->cmds = NULL;
 }
 
-/* Cancel every command in flight; stale ones post nothing (generation). */
+/*
+ * Cancel every command in flight; stale ones post nothing (generation),
+ * and a TM waiting for them never replies.
+ */
 void mr9500_cmds_abort_all(MR9500State *s)
 {
+    s->tm_waiting = 0;
     for (uint32_t i = 0; s->cmds && i < s->ncmds; i++) {
+        s->cmds[i].tm_wait = false;
         if (s->cmds[i].active) {
             mr_target_cancel(&s->cmds[i].treq);
         }
@@ -107,23 +113,11 @@ static void mr9500_mfi_scsi_done(MR9500State *s, MR9500Cmd *c,
     mr9500_mfi_complete(s, c->smid, c->queue, c->mfi_addr, cmd_status);
 }
 
-static void mr9500_scsi_done(MRTargetReq *treq)
+/* The reply of a SCSI I/O frame: RAID-context status, sense, descriptor. */
+static void mr9500_scsi_reply(MR9500State *s, MR9500Cmd *c,
+                              MRTargetReq *treq, uint32_t xfer,
+                              uint32_t sense_len)
 {
-    MR9500Cmd *c = treq->opaque;
-    MR9500State *s = c->s;
-    uint32_t xfer = MIN(treq->xfer_count, c->data_len);
-    uint32_t sense_len = MIN(treq->sense_len, MR_SENSE_MAX);
-    bool stale = c->generation != s->generation;
-
-    trace_megaraid_9500_io_done(c->smid, treq->status, xfer, sense_len);
-    mr9500_cmd_release(c);
-    if (stale) {
-        return;
-    }
-    if (c->mfi) {
-        mr9500_mfi_scsi_done(s, c, treq->status, sense_len);
-        return;
-    }
     if (treq->status == 0x40) {         /* TASK ABORTED */
         mr9500_io_status(s, c->smid, MFI_STAT_SCSI_IO_FAILED, 0x02, NULL);
     } else if (treq->status == 0 && xfer == c->data_len) {
@@ -140,6 +134,34 @@ static void mr9500_scsi_done(MRTargetReq *treq)
                          treq->status, &xfer);
     }
     mr9500_post_reply(s, c->queue, c->smid);
+}
+
+static void mr9500_tm_put(MR9500State *s, uint16_t tm_smid, uint32_t queue);
+
+static void mr9500_scsi_done(MRTargetReq *treq)
+{
+    MR9500Cmd *c = treq->opaque;
+    MR9500State *s = c->s;
+    uint32_t xfer = MIN(treq->xfer_count, c->data_len);
+    uint32_t sense_len = MIN(treq->sense_len, MR_SENSE_MAX);
+    bool stale = c->generation != s->generation;
+    uint16_t tm_smid = c->tm_smid;
+
+    trace_megaraid_9500_io_done(c->smid, treq->status, xfer, sense_len);
+    mr9500_cmd_release(c);
+    c->tm_smid = 0;
+    if (stale) {
+        return;
+    }
+    if (c->mfi) {
+        mr9500_mfi_scsi_done(s, c, treq->status, sense_len);
+    } else {
+        mr9500_scsi_reply(s, c, treq, xfer, sense_len);
+    }
+    if (tm_smid) {
+        /* the victim's reply is posted: the TM's follows once consumed */
+        mr9500_tm_put(s, tm_smid, c->queue < s->nqueues ? c->queue : 0);
+    }
 }
 
 /* Walk the frame's IEEE SGL (one chain level) into @sg. */
@@ -212,6 +234,7 @@ static void mr9500_sg_reset(MR9500State *s, MR9500Cmd *c)
 static void mr9500_submit(MR9500State *s, MR9500Cmd *c)
 {
     c->active = true;
+    c->tm_smid = 0;
     c->generation = s->generation;
     c->treq.done = mr9500_scsi_done;
     c->treq.opaque = c;
@@ -382,29 +405,211 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
     mr9500_submit(s, c);
 }
 
+/*
+ * MPI2 SCSI task management as megaraid_sas sends it (its
+ * MR_TASK_MANAGE_REQUEST): the MPI2 request in frame bytes 0x00..0x7F,
+ * then a flags word at 0x80 saying whether DevHandle names a JBOD (the
+ * JBOD sequence map's device handle, here the PD id) or an LD (its target
+ * id).  The reply goes over that flags word (the driver reads it there)
+ * before the reply descriptor is posted.
+ */
+#define TM_LUN                  0x0C
+#define TM_FLAGS                0x80
+#define TM_FLAG_LD              (1u << 0)
+#define TM_FLAG_PD              (1u << 1)
+#define TM_TYPE_ABORT_TASK_SET  0x02
+#define TM_TYPE_LUN_RESET       0x05
+/* reply at TM_FLAGS: MPI2_SCSI_TASK_MANAGE_REPLY */
+#define TMR_SIZE                0x1C
+#define TMR_MSG_LENGTH          0x02
+#define TMR_RESPONSE_CODE       0x04
+#define TMR_TASK_TYPE           0x05
+#define TMR_IOC_STATUS          0x0E
+#define TMR_TERMINATION_COUNT   0x14
+#define TM_RSP_COMPLETE         0x00
+#define TM_RSP_INVALID_FRAME    0x02
+#define TM_RSP_NOT_SUPPORTED    0x04
+#define IOCSTATUS_INVALID_FIELD         0x0004
+#define IOCSTATUS_INVALID_DEVHANDLE     0x0042
+
+/* Write the TM's reply into its frame and post its descriptor. */
+static void mr9500_tm_reply(MR9500State *s, MR9500Cmd *tm, uint16_t ioc_status,
+                            uint8_t response)
+{
+    uint8_t r[TMR_SIZE] = { 0 };
+
+    stw_le_p(r, tm->tm_handle);
+    r[TMR_MSG_LENGTH] = TMR_SIZE / 4;
+    r[MPT_FUNCTION] = MPT_FUNC_TASK_MGMT;
+    r[TMR_RESPONSE_CODE] = response;
+    r[TMR_TASK_TYPE] = tm->tm_type;
+    stw_le_p(r + TMR_IOC_STATUS, ioc_status);
+    stl_le_p(r + TMR_TERMINATION_COUNT, tm->tm_count);
+    trace_megaraid_9500_tm_done(tm->smid, tm->tm_count, ioc_status,
+                                response);
+    mr9500_frame_write(s, tm->smid, TM_FLAGS, r, sizeof(r));
+    mr9500_post_reply(s, tm->queue, tm->smid);
+}
+
+/*
+ * Has the host consumed every reply the TM's victims posted?  The replies
+ * it has not consumed on queue q are those from its consumer index up to
+ * the producer index; a victim's is among them when fewer replies were
+ * posted after it than are unconsumed.
+ */
+static bool mr9500_tm_victims_consumed(MR9500State *s, MR9500Cmd *tm)
+{
+    uint32_t depth = s->reply_depth;
+
+    for (uint32_t q = 0; q < s->nqueues; q++) {
+        uint32_t pi = s->reply_pi[q];
+        uint32_t unconsumed = (pi + depth - s->reply_hi[q]) % depth;
+        uint32_t after = (pi + depth - tm->tm_after[q]) % depth;
+
+        if ((tm->tm_queues & 1u << q) && after < unconsumed) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * The TM replies once its victims have all completed and the host has
+ * consumed their replies: megaraid_sas checks, when the TM completes,
+ * that the aborted command is gone, and a reply on another queue whose
+ * interrupt it has not handled yet would make the abort look failed.
+ */
+static void mr9500_tm_try(MR9500State *s, MR9500Cmd *tm)
+{
+    if (!tm->tm_wait || tm->tm_pending ||
+        !mr9500_tm_victims_consumed(s, tm)) {
+        return;
+    }
+    tm->tm_wait = false;
+    s->tm_waiting--;
+    mr9500_tm_reply(s, tm, 0, TM_RSP_COMPLETE);
+}
+
+/* One command the TM ended has posted its reply on @queue (or none). */
+static void mr9500_tm_put(MR9500State *s, uint16_t tm_smid, uint32_t queue)
+{
+    MR9500Cmd *tm = &s->cmds[tm_smid];
+
+    if (!tm->tm_wait) {
+        return;
+    }
+    if (queue < s->nqueues) {
+        tm->tm_queues |= 1u << queue;
+        tm->tm_after[queue] = s->reply_pi[queue];
+    }
+    tm->tm_pending--;
+    mr9500_tm_try(s, tm);
+}
+
+void mr9500_tm_consumed(MR9500State *s)
+{
+    for (uint32_t i = 1; s->tm_waiting && i < s->ncmds; i++) {
+        mr9500_tm_try(s, &s->cmds[i]);
+    }
+}
+
+/* Cancel @c on behalf of the TM @tm (its reply waits for @c's). */
+static void mr9500_tm_cancel(MR9500Cmd *tm, MR9500Cmd *c)
+{
+    c->tm_smid = tm->smid;
+    tm->tm_pending++;
+    tm->tm_count++;
+    mr_target_cancel(&c->treq);
+}
+
 void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
                       const uint8_t *frame)
 {
+    MR9500Cmd *tm = &s->cmds[smid];
     uint8_t type = frame[MPT_TM_TYPE];
     uint16_t mid = lduw_le_p(frame + MPT_TM_TASK_MID);
     uint16_t handle = lduw_le_p(frame + MPT_DEV_HANDLE);
-    uint32_t count = 0;
+    uint32_t flags = ldl_le_p(frame + TM_FLAGS);
+    uint8_t lun = frame[TM_LUN + 1];
+    bool ld = flags & TM_FLAG_LD;
+    MR9500Cmd *c;
 
     trace_megaraid_9500_tm(smid, type, handle, mid);
-    if (type == MPT_TM_ABORT_TASK) {
-        if (mid && mid < s->ncmds && s->cmds[mid].active) {
-            mr_target_cancel(&s->cmds[mid].treq);
-            count++;
+    tm->queue = queue;
+    tm->tm_type = type;
+    tm->tm_handle = handle;
+    tm->tm_count = 0;
+    if (!(flags & TM_FLAG_PD) == !ld) {
+        /* neither or both kinds: the frame does not say what DevHandle is */
+        mr9500_tm_reply(s, tm, IOCSTATUS_INVALID_FIELD, TM_RSP_INVALID_FRAME);
+        return;
+    }
+    if (ld ? !mr9500_ld_vd(s, handle) : !(handle < MR9500_MAX_PDS &&
+                                          s->pd[handle])) {
+        /*
+         * No such device: the IOC's answer to a TM for an unknown handle
+         * is IOCStatus SCSI_INVALID_DEVHANDLE (as MPI 2.5 IOCs answer).
+         */
+        mr9500_tm_reply(s, tm, IOCSTATUS_INVALID_DEVHANDLE,
+                        TM_RSP_INVALID_FRAME);
+        return;
+    }
+    if (!ld && !mr9500_pd_drive(s, handle)) {
+        /*
+         * A VD member or spare: present, but not exposed and not
+         * TM-capable (its JBOD map entry has no handle, TM bit clear); the
+         * firmware declines it with response TM NOT SUPPORTED and ends
+         * nothing (the member's I/O belongs to its VD).
+         */
+        mr9500_tm_reply(s, tm, 0, TM_RSP_NOT_SUPPORTED);
+        return;
+    }
+    tm->tm_wait = true;
+    s->tm_waiting++;
+    tm->tm_queues = 0;
+    tm->tm_pending = 1;             /* this TM itself, dropped below */
+    switch (type) {
+    case MPT_TM_ABORT_TASK:
+        if (mid == 0 || mid > s->max_smid || mid >= s->ncmds) {
+            /*
+             * TaskMID outside the request pool names no task the IOC
+             * could hold: a malformed frame (IOCStatus INVALID_FIELD).
+             */
+            tm->tm_wait = false;
+            s->tm_waiting--;
+            mr9500_tm_reply(s, tm, IOCSTATUS_INVALID_FIELD,
+                            TM_RSP_INVALID_FRAME);
+            return;
         }
-    } else if (type == MPT_TM_TARGET_RESET) {
+        c = &s->cmds[mid];
+        /*
+         * Only a SCSI I/O to this device; a task that already completed
+         * (or is not this device's) is not found: TM COMPLETE with a
+         * TerminationCount of 0, as MPI firmware answers.
+         */
+        if (c->active && !c->mfi && c->ld == ld && c->pd == handle &&
+            !c->tm_smid && c->generation == s->generation) {
+            mr9500_tm_cancel(tm, c);
+        }
+        break;
+    case TM_TYPE_ABORT_TASK_SET:
+    case TM_TYPE_LUN_RESET:
+    case MPT_TM_TARGET_RESET:
         for (uint32_t i = 1; i < s->ncmds; i++) {
-            if (s->cmds[i].active && s->cmds[i].pd == handle) {
-                mr_target_cancel(&s->cmds[i].treq);
-                count++;
+            c = &s->cmds[i];
+            if (c->active && c->ld == ld && c->pd == handle &&
+                !c->tm_smid && c->generation == s->generation &&
+                (type == MPT_TM_TARGET_RESET || c->treq.lun == lun)) {
+                mr9500_tm_cancel(tm, c);
             }
         }
+        break;
+    default:
+        /* QUERY TASK, CLEAR ACA, ...: not offered */
+        tm->tm_wait = false;
+        s->tm_waiting--;
+        mr9500_tm_reply(s, tm, 0, TM_RSP_NOT_SUPPORTED);
+        return;
     }
-    trace_megaraid_9500_tm_done(smid, count);
-    /* the TM's result is its reply; frame bytes 0..0x7F stay the host's */
-    mr9500_post_reply(s, queue, smid);
+    mr9500_tm_put(s, smid, UINT32_MAX);
 }

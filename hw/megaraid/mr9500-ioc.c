@@ -96,6 +96,9 @@ void mr9500_host_index_write(MR9500State *s, uint32_t queue, uint32_t idx)
     if (queue == 0) {
         mr9500_update_intx(s);
     }
+    if (s->tm_waiting) {
+        mr9500_tm_consumed(s);
+    }
 }
 
 void mr9500_post_reply(MR9500State *s, uint32_t queue, uint16_t smid)
@@ -249,7 +252,7 @@ void mr9500_post_request(MR9500State *s, uint32_t lo, uint32_t hi)
         trace_megaraid_9500_err_smid(smid, s->max_smid);
         return;
     }
-    if (s->cmds[smid].active) {
+    if (s->cmds[smid].active || s->cmds[smid].tm_wait) {
         trace_megaraid_9500_err_smid_busy(smid);
         return;
     }

@@ -10,15 +10,16 @@
  * configuration changes, then completed with the new map in its buffer,
  * or at once when the driver's LD list is already stale), the JBOD
  * sequence map (SYSTEM_PD_MAP_GET_INFO: per PD id its device handle and
- * sequence number, never TM-capable) and its pended update, their ABORT
+ * sequence number, TM-capable when exposed) and its pended update, their ABORT
  * and their loss at a reset, and the "inject-fault" property an OCR test
  * uses to put the firmware in FAULT.
  *
- * Fast path is off for every LD (capability word 0): the driver sends all
- * VD I/O as LD I/O (Function 0xF1) to the firmware.  The geometry is
- * described all the same (level, strip, arms per span, arm -> PD device
- * id), which is what the driver uses for its load balancing and R5/6
- * division hints; those hints arrive in LD I/O frames and may be ignored.
+ * Fast path is off for every LD (the capability word has only TM): the
+ * driver sends all VD I/O as LD I/O (Function 0xF1) to the firmware.
+ * The geometry is described all the same (level, strip, arms per span,
+ * arm -> PD device id), which is what the driver uses for its load
+ * balancing and R5/6 division hints; those hints arrive in LD I/O frames
+ * and may be ignored.
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
@@ -64,6 +65,7 @@
 
 /* LD RAID entry (MR_LD_RAID) */
 #define LR_CAPABILITY           0x00
+#define LR_CAP_TM               (1u << 25)      /* tmCapable */
 #define LR_SIZE                 0x08
 #define LR_SPAN_DEPTH           0x10
 #define LR_LEVEL                0x11
@@ -114,6 +116,7 @@
 #define JE_SEQ                  0
 #define JE_HANDLE               2
 #define JE_CAPABILITY           4       /* bit 0: TM capable */
+#define JE_CAP_TM               0x01
 #define JE_TARGET_ID            6
 
 static uint8_t mr9500_map_ld_state(MRVirtualDisk *vd)
@@ -203,8 +206,8 @@ static bool mr9500_map_ld(MR9500State *s, MRVirtualDisk *vd, uint16_t seq,
     uint8_t level, prl, srl;
 
     mr9500_map_level(l->level, &level, &prl, &srl);
-    /* capability 0: no fast path, no TM, no read ahead hint */
-    stl_le_p(r + LR_CAPABILITY, 0);
+    /* no fast path, no read ahead hint; TM-capable (mr9500-io.c) */
+    stl_le_p(r + LR_CAPABILITY, LR_CAP_TM);
     stq_le_p(r + LR_SIZE, vd->unit.num_blocks);
     r[LR_SPAN_DEPTH] = l->spans;
     r[LR_LEVEL] = level;
@@ -463,7 +466,8 @@ bool mr9500_map_dcmd(MR9500State *s, uint16_t smid, uint64_t mfi_addr,
 /*
  * The JBOD sequence map: per PD id the device handle of an exposed JBOD
  * (its PD id; 0xFFFF for none, a VD member or a spare), the sequence
- * number and TM capability 0 (task management ordering is not enforced).
+ * number and, for an exposed JBOD, the TM-capable bit: megaraid_sas then
+ * aborts a timed-out command by TM (mr9500-io.c) instead of an OCR.
  */
 static uint8_t mr9500_jbod_map_send(MR9500State *s, const uint8_t *frame)
 {
@@ -479,9 +483,11 @@ static uint8_t mr9500_jbod_map_send(MR9500State *s, const uint8_t *frame)
     for (uint32_t pd = 0; pd < MR9500_MAX_PDS; pd++) {
         uint8_t *e = buf + JBOD_MAP_HDR + pd * JBOD_MAP_ENTRY;
 
+        bool jbod = mr9500_pd_drive(s, pd);
+
         stw_le_p(e + JE_SEQ, s->map_seq);
-        stw_le_p(e + JE_HANDLE,
-                 mr9500_pd_drive(s, pd) ? pd : MAP_INVALID_HANDLE);
+        stw_le_p(e + JE_HANDLE, jbod ? pd : MAP_INVALID_HANDLE);
+        e[JE_CAPABILITY] = jbod ? JE_CAP_TM : 0;
         stw_le_p(e + JE_TARGET_ID, pd);
     }
     s->jbod_sent_seq = s->map_seq;

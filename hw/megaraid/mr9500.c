@@ -11,6 +11,7 @@
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
 #include "qemu/module.h"
 #include "qemu/timer.h"
 #include "block/aio-wait.h"
@@ -144,6 +145,7 @@ static void mr9500_host_diag_write(MR9500State *s, uint32_t val)
     }
     if (val & MFI_DIAG_RESET_ADAPTER) {
         trace_megaraid_9500_diag_reset();
+        s->chip_resets++;
         mr9500_to_ready(s);
         s->host_diag = 0;
         s->seq_state = 0;
@@ -442,6 +444,12 @@ static void mr9500_instance_init(Object *obj)
     s->model_str = g_strdup("h755n-front");
 }
 
+static void mr9500_get_chip_resets(Object *obj, Visitor *v, const char *name,
+                                   void *opaque, Error **errp)
+{
+    visit_type_uint32(v, name, &MEGARAID_9500(obj)->chip_resets, errp);
+}
+
 static void mr9500_class_init(ObjectClass *oc, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(oc);
@@ -472,6 +480,11 @@ static void mr9500_class_init(ObjectClass *oc, void *data)
         "advertise reply descriptor post queue arrays (RDPQ)");
     mr_core_class_init(oc, offsetof(MR9500State, core));
     mr9500_map_class_init(oc);
+    object_class_property_add(oc, "chip-resets", "uint32",
+                              mr9500_get_chip_resets, NULL, NULL, NULL);
+    object_class_property_set_description(oc, "chip-resets",
+        "diagnostic (chip) resets the host did, e.g. online controller "
+        "resets (read-only)");
 }
 
 static const TypeInfo mr9500_info = {

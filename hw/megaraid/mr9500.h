@@ -67,6 +67,19 @@ typedef struct MR9500Cmd {
     uint8_t sense_max;          /* MFI: sense bytes the host takes */
     QEMUSGList sg;
     MRTargetReq treq;
+    /* a command cancelled by task management: the TM's SMID, 0 none */
+    uint16_t tm_smid;
+    /*
+     * This slot is a TM waiting for the commands it ended to post their
+     * replies and for the host to consume them (its reply comes after).
+     */
+    bool tm_wait;
+    uint8_t tm_type;
+    uint16_t tm_handle;
+    uint32_t tm_pending;        /* cancelled commands not yet completed */
+    uint32_t tm_count;          /* TerminationCount */
+    uint16_t tm_queues;         /* reply queues holding their replies */
+    uint16_t tm_after[MR9500_MAX_QUEUES];   /* producer index after them */
 } MR9500Cmd;
 
 /* A DCMD the firmware holds (EVENT_WAIT). */
@@ -128,6 +141,8 @@ typedef struct MR9500State {
     MR9500Held jbod_sync;       /* mr9500-map.c: the pended JBOD map */
     uint16_t jbod_sent_seq;     /* map_seq of the last JBOD map sent */
     uint32_t faults_injected;   /* mr9500-map.c: inject-fault count */
+    uint32_t chip_resets;       /* diagnostic resets by the host (QOM) */
+    uint32_t tm_waiting;        /* mr9500-io.c: TMs with tm_wait set */
     uint32_t evt_seq;           /* newest event sequence number */
     uint8_t evt_ring[MR9500_EVT_RING][MR_EVT_DETAIL_SIZE];
     int64_t boot_ns;            /* QEMU_CLOCK_VIRTUAL at realize */
@@ -203,6 +218,8 @@ void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
 void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
                      uint64_t mfi_addr, const uint8_t *f);
 void mr9500_cmds_cancel_pd(MR9500State *s, uint32_t pd);
+/* The host consumed replies: a TM waiting for that may reply now. */
+void mr9500_tm_consumed(MR9500State *s);
 
 /* mr9500-ld.c */
 extern const MRArrayOps mr9500_ld_array_ops;

@@ -6,7 +6,9 @@
  * the MFA-posted IOC INIT (also twice, with garbage, after a doorbell
  * abort), controller info and the PD list through MFI pass-through DCMDs,
  * a WRITE and READ of a JBOD drive through a fast-path frame with the data
- * compared (also on the drive's image), and hostile input (bad SGL
+ * compared (also on the drive's image), task management (ABORT TASK and
+ * TARGET RESET of reads held by the drive's "unresponsive" fault, hostile
+ * TM frames), and hostile input (bad SGL
  * addresses, SMIDs out of range, unknown functions and MFI commands) that
  * must leave QEMU alive and answering.  With a RAID 1 configuration the
  * RAID core writes on the images (as megaraid-img does): the VD as LD
@@ -303,6 +305,78 @@ static uint8_t jbod_rw(MR *m, uint16_t smid, uint8_t q, uint16_t pd,
     jbod_post(m, smid, q, pd, write, lba, blocks, data);
     g_assert_cmpuint(reply(m, q), ==, smid);
     return rd8(m, m->frames + smid * 256ull + 0x77);
+}
+
+/* MPI2 task management as megaraid_sas sends it (MR_TASK_MANAGE_REQUEST) */
+#define TM_ABORT_TASK   0x01
+#define TM_TARGET_RESET 0x03
+#define TM_FOR_LD       0x1
+#define TM_FOR_PD       0x2
+
+/*
+ * Post a TM frame at @smid (high priority descriptor): device handle,
+ * task type, TaskMID, then the flags word at 0x80 (JBOD or LD handle).
+ */
+static void tm_post(MR *m, uint16_t smid, uint16_t handle, uint8_t type,
+                    uint16_t mid, uint32_t flags)
+{
+    uint8_t f[256] = { 0 };
+
+    stw_le_p(f, handle);
+    f[3] = 0x01;
+    f[5] = type;
+    stw_le_p(f + 0x30, mid);
+    stl_le_p(f + 0x80, flags);
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
+    wr(m, R_REQ_LO, (uint32_t)smid << 16 | 0x03 << 1);
+    wr(m, R_REQ_HI, 0);
+}
+
+/*
+ * The TM at @smid's reply (already consumed from queue 0), written over
+ * its flags word: checks handle, function and type; returns IOCStatus,
+ * response code and TerminationCount.
+ */
+static void tm_result(MR *m, uint16_t smid, uint16_t handle, uint8_t type,
+                      uint16_t *ioc, uint8_t *rsp, uint32_t *count)
+{
+    uint64_t r = m->frames + smid * 256ull + 0x80;
+
+    g_assert_cmphex(qtest_readw(m->qts, r), ==, handle);
+    g_assert_cmphex(rd8(m, r + 3), ==, 0x01);
+    g_assert_cmphex(rd8(m, r + 5), ==, type);
+    *ioc = qtest_readw(m->qts, r + 0x0E);
+    *rsp = rd8(m, r + 4);
+    *count = qtest_readl(m->qts, r + 0x14);
+}
+
+/* A TM that ends nothing: its reply is the next one on queue 0. */
+static void tm_check(MR *m, uint16_t smid, uint16_t handle, uint8_t type,
+                     uint16_t mid, uint32_t flags, uint16_t want_ioc,
+                     uint8_t want_rsp)
+{
+    uint16_t ioc;
+    uint8_t rsp;
+    uint32_t count;
+
+    tm_post(m, smid, handle, type, mid, flags);
+    g_assert_cmpuint(reply(m, 0), ==, smid);
+    tm_result(m, smid, handle, type, &ioc, &rsp, &count);
+    g_assert_cmphex(ioc, ==, want_ioc);
+    g_assert_cmphex(rsp, ==, want_rsp);
+    g_assert_cmpuint(count, ==, 0);
+}
+
+/* QOM bool @prop of the drive with id @id. */
+static void drive_set(MR *m, const char *id, const char *prop, bool on)
+{
+    g_autofree char *path = g_strdup_printf("/machine/peripheral/%s", id);
+    QDict *r = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments': {"
+                         "'path': %s, 'property': %s, 'value': %i}}",
+                         path, prop, on);
+
+    g_assert(qdict_haskey(r, "return"));
+    qobject_unref(r);
 }
 
 static QDict *qom(MR *m, const char *cmd, const char *prop, const char *val)
@@ -671,6 +745,7 @@ static void test_diag_reset(void)
 {
     MR *m = start();
     static const uint8_t keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
+    QDict *r;
 
     ioc_init(m);
     for (size_t i = 0; i < sizeof(keys); i++) {
@@ -680,8 +755,109 @@ static void test_diag_reset(void)
     wr(m, 0x008, rd(m, 0x008) | 0x4);
     g_assert_cmphex(rd(m, 0x008) & 0x4, ==, 0);
     g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);
+    r = qom(m, "qom-get", "chip-resets", NULL);
+    g_assert_cmpint(qdict_get_int(r, "return"), ==, 1);
+    qobject_unref(r);
     ioc_init(m);
     g_assert_cmphex(dcmd(m, 64, 0x01010000, 1, m->buf, 2384), ==, 0);
+    stop(m);
+}
+
+/*
+ * Task management: a read held by the drive's "unresponsive" fault is
+ * aborted by ABORT TASK (its reply, TASK ABORTED, first; the TM's, TM
+ * COMPLETE with a TerminationCount of 1, only once the host has consumed
+ * the victim's); TARGET RESET ends every
+ * held command of the drive; then the drive answers again.  Hostile TMs:
+ * TaskMID 0 or outside the pool, a task not outstanding or another
+ * device's, an absent device handle, an LD that does not exist, neither
+ * or both handle kinds, unknown task types: each gets its status at once
+ * and ends nothing.
+ */
+static void test_tm(void)
+{
+    MR *m = start();
+    uint16_t ioc;
+    uint8_t rsp;
+    uint32_t count;
+
+    ioc_init(m);
+    drive_set(m, "hd0", "unresponsive", true);
+
+    /* ABORT TASK of a held read: the victim's reply, then the TM's */
+    jbod_post(m, 1, 0, 0, false, 0, 8, m->buf);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 0));
+    /* another device's handle (PD 3) does not name it */
+    tm_check(m, 100, 3, TM_ABORT_TASK, 1, TM_FOR_PD, 0, 0);
+    g_assert(no_reply(m, 0));
+    tm_post(m, 101, 0, TM_ABORT_TASK, 1, TM_FOR_PD);
+    /* the TM's reply waits until the host has consumed the victim's */
+    g_usleep(50 * 1000);
+    g_assert(!no_reply(m, 0));
+    g_assert_cmphex(qtest_readq(m->qts, m->replies + (m->ci[0] + 1) * 8), ==,
+                    UINT64_MAX);
+    g_assert_cmpuint(reply(m, 0), ==, 1);
+    g_assert_cmphex(rd8(m, m->frames + 256 + 0x77), ==, 0x2E);
+    g_assert_cmphex(rd8(m, m->frames + 256 + 0x76), ==, 0x02);
+    g_assert_cmpuint(reply(m, 0), ==, 101);
+    tm_result(m, 101, 0, TM_ABORT_TASK, &ioc, &rsp, &count);
+    g_assert_cmphex(ioc, ==, 0);
+    g_assert_cmphex(rsp, ==, 0);
+    g_assert_cmpuint(count, ==, 1);
+    g_assert(no_reply(m, 0));
+    /* again: no longer outstanding, TM COMPLETE ending nothing */
+    tm_check(m, 101, 0, TM_ABORT_TASK, 1, TM_FOR_PD, 0, 0);
+
+    /* TARGET RESET: both held reads of PD 0 end, PD 3 is not touched */
+    jbod_post(m, 2, 0, 0, false, 8, 8, m->buf);
+    jbod_post(m, 3, 1, 0, true, 16, 8, m->buf + 8192);
+    g_assert_cmphex(jbod_rw(m, 4, 1, 3, false, 0, 8, m->buf + 16384), ==, 0);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 0));
+    g_assert(no_reply(m, 1));
+    tm_post(m, 102, 0, TM_TARGET_RESET, 0, TM_FOR_PD);
+    g_assert_cmpuint(reply(m, 0), ==, 2);
+    g_assert_cmpuint(reply(m, 1), ==, 3);
+    g_assert_cmphex(rd8(m, m->frames + 3 * 256 + 0x77), ==, 0x2E);
+    g_assert_cmpuint(reply(m, 0), ==, 102);
+    tm_result(m, 102, 0, TM_TARGET_RESET, &ioc, &rsp, &count);
+    g_assert_cmphex(ioc, ==, 0);
+    g_assert_cmphex(rsp, ==, 0);
+    g_assert_cmpuint(count, ==, 2);
+
+    /* hostile TMs, with a read held on PD 0 that none may end */
+    jbod_post(m, 5, 1, 0, false, 24, 8, m->buf);
+    g_usleep(50 * 1000);
+    /* TaskMID 0, beyond the pool: INVALID_FIELD, INVALID FRAME */
+    tm_check(m, 103, 0, TM_ABORT_TASK, 0, TM_FOR_PD, 0x0004, 0x02);
+    tm_check(m, 103, 0, TM_ABORT_TASK, MAX_SMID + 1, TM_FOR_PD, 0x0004,
+             0x02);
+    tm_check(m, 103, 0, TM_ABORT_TASK, 0xFFFF, TM_FOR_PD, 0x0004, 0x02);
+    /* its own SMID, an idle one: not outstanding */
+    tm_check(m, 103, 0, TM_ABORT_TASK, 103, TM_FOR_PD, 0, 0);
+    tm_check(m, 103, 0, TM_ABORT_TASK, MAX_SMID, TM_FOR_PD, 0, 0);
+    /* absent PD 7, PD 0xFFFF, LD 0 and 200 (no VD): INVALID_DEVHANDLE */
+    tm_check(m, 104, 7, TM_TARGET_RESET, 0, TM_FOR_PD, 0x0042, 0x02);
+    tm_check(m, 104, 0xFFFF, TM_ABORT_TASK, 5, TM_FOR_PD, 0x0042, 0x02);
+    tm_check(m, 104, 0, TM_TARGET_RESET, 0, TM_FOR_LD, 0x0042, 0x02);
+    tm_check(m, 104, 200, TM_ABORT_TASK, 5, TM_FOR_LD, 0x0042, 0x02);
+    /* neither or both kinds of handle: INVALID_FIELD */
+    tm_check(m, 105, 0, TM_TARGET_RESET, 0, 0, 0x0004, 0x02);
+    tm_check(m, 105, 0, TM_TARGET_RESET, 0, 3, 0x0004, 0x02);
+    /* QUERY TASK, CLEAR ACA, 0, 0xFF: TM NOT SUPPORTED */
+    tm_check(m, 106, 0, 0x07, 5, TM_FOR_PD, 0, 0x04);
+    tm_check(m, 106, 0, 0x08, 5, TM_FOR_PD, 0, 0x04);
+    tm_check(m, 106, 0, 0x00, 5, TM_FOR_PD, 0, 0x04);
+    tm_check(m, 106, 0, 0xFF, 5, TM_FOR_PD, 0, 0x04);
+    g_assert(no_reply(m, 1));
+
+    /* answering again: the held read completes, new I/O works */
+    drive_set(m, "hd0", "unresponsive", false);
+    g_assert_cmpuint(reply(m, 1), ==, 5);
+    g_assert_cmphex(rd8(m, m->frames + 5 * 256 + 0x77), ==, 0);
+    g_assert_cmphex(jbod_rw(m, 6, 0, 0, false, 0, 8, m->buf), ==, 0);
+    g_assert_cmphex(jbod_rw(m, 1, 1, 0, true, 32, 8, m->buf), ==, 0);
     stop(m);
 }
 
@@ -949,7 +1125,8 @@ static void test_ld(void)
  * (fast path off); the pended map sync held until a member fails, then
  * completed with the new map (LD degraded, the failed arm gone); a stale
  * sync completes at once; the JBOD sequence map (device handles of the
- * JBODs only, not TM-capable) and its pended update; hostile requests
+ * JBODs only, TM-capable) and its pended update; TMs to the LD, to a VD
+ * member (not TM-capable: TM NOT SUPPORTED); hostile requests
  * (buffer too small, outside RAM, a second sync) are refused and QEMU
  * keeps answering.
  */
@@ -1015,8 +1192,8 @@ static void test_map(void)
     g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR), ==, 0);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR + 2), ==, 1);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR + 4), ==, 0xFFFF);
-    /* LD 0: no fast path, size, 1 span, RAID 1, 64 KiB strip, 2 arms */
-    g_assert_cmphex(qtest_readl(m->qts, m->buf + MAP_LD), ==, 0);
+    /* LD 0: TM-capable only, size, 1 span, RAID 1, 64 KiB strip, 2 arms */
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + MAP_LD), ==, 1u << 25);
     g_assert_cmpuint(qtest_readq(m->qts, m->buf + MAP_LD + 8), ==, sectors);
     g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x10), ==, 1);
     g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x11), ==, 1);
@@ -1047,10 +1224,16 @@ static void test_map(void)
     g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 8 + 256 * 8);
     g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 256);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + 8 + 2 * 8 + 2), ==, 2);
-    g_assert_cmpuint(rd8(m, m->buf + 8 + 2 * 8 + 4), ==, 0);
+    g_assert_cmpuint(rd8(m, m->buf + 8 + 2 * 8 + 4), ==, 1);
+    g_assert_cmpuint(rd8(m, m->buf + 8 + 0 * 8 + 4), ==, 0);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + 8 + 0 * 8 + 2), ==, 0xFFFF);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + 8 + 3 * 8 + 2), ==, 0xFFFF);
     g_assert_cmphex(dcmd(m, 81, 0x0200E102, 0, m->buf, 1024), ==, 0x03);
+    /* TMs: the LD (nothing outstanding), a member, the JBOD */
+    tm_check(m, 90, 0, TM_TARGET_RESET, 0, TM_FOR_LD, 0, 0);
+    tm_check(m, 90, 0, TM_ABORT_TASK, 1, TM_FOR_LD, 0, 0);
+    tm_check(m, 90, 1, TM_TARGET_RESET, 0, TM_FOR_PD, 0, 0x04);
+    tm_check(m, 90, 2, TM_TARGET_RESET, 0, TM_FOR_PD, 0, 0);
     /* its pended update: held */
     dcmd_post(m, 82, mfi3, 0x0200E102, 1, 0, jbuf, 4096);
     g_usleep(100 * 1000);
@@ -1411,6 +1594,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/timing", test_timing);
     qtest_add_func("/megaraid-9500/hostile", test_hostile);
     qtest_add_func("/megaraid-9500/diag-reset", test_diag_reset);
+    qtest_add_func("/megaraid-9500/task-mgmt", test_tm);
     qtest_add_func("/megaraid-9500/events", test_events);
     qtest_add_func("/megaraid-9500/passthru", test_passthru);
     qtest_add_func("/megaraid-9500/ld", test_ld);
