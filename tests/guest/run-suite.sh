@@ -115,20 +115,32 @@ kernels_of() {
 }
 
 # run_one KERNEL TEST N: one run.sh; its result line goes to $results/N.
+# A run that ended with a stuck guest vCPU (run.sh status 122: an
+# interrupt lost in QEMU's TCG) is run once more; its result line names
+# the first run's log either way.
 run_one() {
-    local start out rc log reason p
+    local start out rc log reason p again=""
     p=$(prefix_of "$2")
     start=$(date +%s)
     out=$(MRSIM_IMAGE_READY=1 "$run_sh" --kernel "$1" \
           --script "$tests_dir/$2.sh" 2>/dev/null)
     rc=$?
+    if [ $rc = 122 ]; then
+        log=$(echo "$out" | sed -n 's/^log: //p' | tail -n 1)
+        again=" (run twice: the first run's guest vCPU was stuck, log: $log)"
+        echo "  $1/$2: guest vCPU stuck after $(( $(date +%s) - start ))s;" \
+             "running it again (log: $log)" >&2
+        out=$(MRSIM_IMAGE_READY=1 "$run_sh" --kernel "$1" \
+              --script "$tests_dir/$2.sh" 2>/dev/null)
+        rc=$?
+    fi
     echo "  $1/$2: $(( $(date +%s) - start ))s" >&2
     if [ $rc = 0 ]; then
-        echo "${p}PASS $1/$2" > "$results/$3"
+        echo "${p}PASS $1/$2$again" > "$results/$3"
     else
         log=$(echo "$out" | sed -n 's/^log: //p' | tail -n 1)
         reason=$(echo "$out" | sed -n 's/^run: FAIL [^:]*: //p' | tail -n 1)
-        echo "${p}FAIL $1/$2 (log: ${log:-none}${reason:+; $reason})" > "$results/$3"
+        echo "${p}FAIL $1/$2 (log: ${log:-none}${reason:+; $reason})$again" > "$results/$3"
     fi
 }
 

@@ -18,17 +18,7 @@
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=5,drive=j2,interface=sas,vendor=HGST,model=MR95SAS2,serial=J95S02
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=7,drive=j3,interface=sata,model=MR95SATA0,serial=J95A00
 
-# The driver's log: probe finished, nothing that reads as a failure.
-mr9500_driver_log() {
-    _m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-    echo "$_m" | grep -q 'INIT adapter done' ||
-        { echo "$_m"; fail "megaraid_sas did not finish INIT"; }
-    _bad=$(echo "$_m" | grep -iE 'fail|error|invalid|timed out|not supported|unknown|(^|[^a-z])fault|killing|critical|pool empty|WARNING' |
-           grep -vE "${1:-^\$}")
-    [ -z "$_bad" ] || { echo "$_m"; fail "megaraid_sas logged errors: $_bad"; }
-    echo "$_m" | sed 's/^/dmesg: /'
-    log "megaraid_sas log clean"
-}
+. /mrsim/lib-mr9500.sh
 
 need_driver megaraid_sas
 wait_disks 120

@@ -49,6 +49,7 @@ fi
 
 # ---- guest part ----
 . /mrsim/lib-raid.sh
+. /mrsim/lib-mr9500.sh
 
 CTRL=/machine/peripheral/c-w
 
@@ -79,20 +80,9 @@ recorded_ack() {
         head -n 1 | sed -n "s/^MRSIM-ACK w=$1 n=\([0-9]*\)\$/\1/p"
 }
 
-# driver_log_clean: megaraid_sas finished INIT and logged no failure.
-driver_log_clean() {
-    local m bad
-    m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-    echo "$m" | grep -q 'INIT adapter done' ||
-        { echo "$m"; fail "megaraid_sas did not finish INIT"; }
-    bad=$(echo "$m" | grep -iE 'fail|error|timed out|killing|critical|WARNING')
-    [ -z "$bad" ] || { echo "$m"; fail "megaraid_sas logged errors: $bad"; }
-    log "megaraid_sas log clean"
-}
-
 need_driver megaraid_sas
 wait_vds 120
-driver_log_clean
+mr9500_driver_log
 dev=$(vd_dev w5)
 acks=$(find_acks)
 assert_eq "size of VD w5 ($dev)" "$(vd_attr w5 bytes)" \
@@ -201,5 +191,5 @@ for w in $WRITERS; do
     done
     log "writer $w: all $NSLOT slots hold their newest acknowledged write (ack $ack, console $seen) or the next"
 done
-driver_log_clean
+mr9500_driver_log
 check_dmesg ""

@@ -41,18 +41,8 @@ fi
 
 # ---- guest part ----
 . /mrsim/lib-raid.sh
+. /mrsim/lib-mr9500.sh
 . /mrsim/lib-mrcli.sh
-
-# driver_log_clean: megaraid_sas finished INIT and logged no failure.
-driver_log_clean() {
-    local m bad
-    m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-    echo "$m" | grep -q 'INIT adapter done' ||
-        { echo "$m"; fail "megaraid_sas did not finish INIT"; }
-    bad=$(echo "$m" | grep -iE 'fail|error|timed out|killing|critical|WARNING')
-    [ -z "$bad" ] || { echo "$m"; fail "megaraid_sas logged errors: $bad"; }
-    log "megaraid_sas log clean"
-}
 
 # mr_ctl NAME: sets MRC to mrcli's /cN of VD NAME's controller (matched by
 # its PCI address in mrcli show).
@@ -94,7 +84,7 @@ jbod_dev() {
 
 need_driver megaraid_sas
 wait_vds 120
-driver_log_clean
+mr9500_driver_log
 mr show
 for n in $ALL; do
     c=$(vd_attr "$n" ctrl)
@@ -176,5 +166,5 @@ for n in $ALL; do
     log "slot 0 of $c: the inserted blank drive is $d (unconfigured-good); VD $n optimal, data unchanged"
 done
 lsscsi
-driver_log_clean
+mr9500_driver_log
 check_dmesg ""

@@ -49,16 +49,7 @@ fi
 
 # ---- guest part ----
 . /mrsim/lib-raid.sh
-
-# mr9500_log: megaraid_sas finished its probe and logged no failure.
-mr9500_log() {
-    local m bad
-    m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-    echo "$m" | grep -q 'INIT adapter done' ||
-        { echo "$m"; fail "megaraid_sas did not finish INIT"; }
-    bad=$(echo "$m" | grep -iE 'fail|error|timed out|killing|critical|WARNING')
-    [ -z "$bad" ] || { echo "$m"; fail "megaraid_sas logged errors: $bad"; }
-}
+. /mrsim/lib-mr9500.sh
 
 # jbod_dev: the /dev/sdX of the JBOD j6 (c3, PD channel 0, target 4).
 jbod_dev() {
@@ -97,7 +88,7 @@ job_progress() {
 
 need_driver megaraid_sas
 wait_vds 120
-mr9500_log
+mr9500_driver_log
 lsscsi
 for n in $ALL; do
     c=$(vd_attr "$n" ctrl)
@@ -148,7 +139,7 @@ echo 3 > /proc/sys/vm/drop_caches
 vd_sum r5
 assert_eq "r5 reads the same after the rebuild" "$before" "$SUM"
 check_hidden c2
-mr9500_log
+mr9500_driver_log
 check_dmesg ""
 
 # RAID 0 loses a member: offline.  megaraid_sas removes its disk (LD
@@ -189,4 +180,4 @@ j6=$(jbod_dev)
 assert_eq "the JBOD j6 ($j6) holds what it held" "$jsum" \
     "$(dd if="$j6" bs=1M count=1 iflag=direct 2>/dev/null | md5sum)"
 log "j6 is unconfigured-good again: $j6"
-mr9500_log
+mr9500_driver_log
