@@ -513,6 +513,14 @@ void mr9500_tm_consumed(MR9500State *s)
     }
 }
 
+/* @c is in flight to the device a TM names, and no other TM ends it. */
+static bool mr9500_tm_victim(MR9500State *s, MR9500Cmd *c, bool ld,
+                             uint16_t handle)
+{
+    return c->active && c->ld == ld && c->pd == handle && !c->tm_smid &&
+           c->generation == s->generation;
+}
+
 /* Cancel @c on behalf of the TM @tm (its reply waits for @c's). */
 static void mr9500_tm_cancel(MR9500Cmd *tm, MR9500Cmd *c)
 {
@@ -564,10 +572,6 @@ void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
         mr9500_tm_reply(s, tm, 0, TM_RSP_NOT_SUPPORTED);
         return;
     }
-    tm->tm_wait = true;
-    s->tm_waiting++;
-    tm->tm_queues = 0;
-    tm->tm_pending = 1;             /* this TM itself, dropped below */
     switch (type) {
     case MPT_TM_ABORT_TASK:
         if (mid == 0 || mid > s->max_smid || mid >= s->ncmds) {
@@ -575,41 +579,42 @@ void mr9500_task_mgmt(MR9500State *s, uint16_t smid, uint8_t queue,
              * TaskMID outside the request pool names no task the IOC
              * could hold: a malformed frame (IOCStatus INVALID_FIELD).
              */
-            tm->tm_wait = false;
-            s->tm_waiting--;
             mr9500_tm_reply(s, tm, IOCSTATUS_INVALID_FIELD,
                             TM_RSP_INVALID_FRAME);
             return;
         }
+        break;
+    case TM_TYPE_ABORT_TASK_SET:
+    case TM_TYPE_LUN_RESET:
+    case MPT_TM_TARGET_RESET:
+        break;
+    default:
+        /* QUERY TASK, CLEAR ACA, ...: not offered */
+        mr9500_tm_reply(s, tm, 0, TM_RSP_NOT_SUPPORTED);
+        return;
+    }
+    tm->tm_wait = true;
+    s->tm_waiting++;
+    tm->tm_queues = 0;
+    tm->tm_pending = 1;             /* this TM itself, dropped below */
+    if (type == MPT_TM_ABORT_TASK) {
         c = &s->cmds[mid];
         /*
          * Only a SCSI I/O to this device; a task that already completed
          * (or is not this device's) is not found: TM COMPLETE with a
          * TerminationCount of 0, as MPI firmware answers.
          */
-        if (c->active && !c->mfi && c->ld == ld && c->pd == handle &&
-            !c->tm_smid && c->generation == s->generation) {
+        if (!c->mfi && mr9500_tm_victim(s, c, ld, handle)) {
             mr9500_tm_cancel(tm, c);
         }
-        break;
-    case TM_TYPE_ABORT_TASK_SET:
-    case TM_TYPE_LUN_RESET:
-    case MPT_TM_TARGET_RESET:
+    } else {
         for (uint32_t i = 1; i < s->ncmds; i++) {
             c = &s->cmds[i];
-            if (c->active && c->ld == ld && c->pd == handle &&
-                !c->tm_smid && c->generation == s->generation &&
+            if (mr9500_tm_victim(s, c, ld, handle) &&
                 (type == MPT_TM_TARGET_RESET || c->treq.lun == lun)) {
                 mr9500_tm_cancel(tm, c);
             }
         }
-        break;
-    default:
-        /* QUERY TASK, CLEAR ACA, ...: not offered */
-        tm->tm_wait = false;
-        s->tm_waiting--;
-        mr9500_tm_reply(s, tm, 0, TM_RSP_NOT_SUPPORTED);
-        return;
     }
     mr9500_tm_put(s, smid, UINT32_MAX);
 }
