@@ -4,7 +4,8 @@
  * megaraid-sim: megaraid-9500 SCSI I/O and task management.  Owns the
  * per-SMID command slots, the decode of a SCSI frame to its target (JBOD
  * system PDs by the RAID context's PD id; LD I/O to a VD's unit by the
- * RAID context's target id, mr9500-ld.c), the bounds-checked IEEE SGL
+ * RAID context's target id, mr9500-ld.c; fast path frames to a VD
+ * member, mr9500-fp.c), the bounds-checked IEEE SGL
  * walk with its one level of chaining into a QEMUSGList, the hand-off to
  * the unit's SCSI target, the completion (RAID-context status and
  * ex_status, residual in DataLength, sense into the command's sense
@@ -305,6 +306,7 @@ void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
         c->treq.sg = &c->sg;
     }
     c->mfi = true;
+    c->fp = false;
     c->ld = ld;
     c->mfi_addr = mfi_addr;
     c->sense_max = MIN(f[MFI_HDR_SENSE_LEN], MR_SENSE_MAX);
@@ -343,8 +345,17 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
     MRUnit *u;
     MRDataDir dir;
     uint8_t st = MFI_STAT_DEVICE_NOT_FOUND;
+    bool second = false;
 
-    if (sub != MPT_SUBTYPE_SYSTEM_PD) {
+    memset(&c->treq, 0, sizeof(c->treq));
+    memcpy(c->treq.cdb, frame + MPT_CDB, 16);
+    c->fp = false;
+    if (frame[MPT_FUNCTION] == MPT_FUNC_SCSI_IO &&
+        sub != MPT_SUBTYPE_SYSTEM_PD) {
+        /* fast path: a VD member's device handle and LBA (mr9500-fp.c) */
+        u = mr9500_fp_resolve(s, c, frame, &st, &second);
+        pd = c->pd;
+    } else if (sub != MPT_SUBTYPE_SYSTEM_PD) {
         /* LD I/O: the VD's target id is in the RAID context */
         pd = lduw_le_p(frame + MPT_RAIDCTX_TGT_ID);
         trace_megaraid_9500_io_vd(smid, pd, frame[MPT_CDB]);
@@ -380,7 +391,6 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
         mr9500_io_error(s, smid, queue, MFI_STAT_INVALID_PARAMETER);
         return;
     }
-    memset(&c->treq, 0, sizeof(c->treq));
     if (dlen) {
         mr9500_sg_reset(s, c);
         if (!mr9500_build_sgl(s, frame, &c->sg, dlen)) {
@@ -388,6 +398,12 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
             return;
         }
         c->treq.sg = &c->sg;
+    }
+    if (second) {
+        /* the first frame of the pair writes both copies */
+        mr9500_io_status(s, smid, MFI_STAT_OK, 0, NULL);
+        mr9500_post_reply(s, queue, smid);
+        return;
     }
     c->mfi = false;
     c->ld = sub != MPT_SUBTYPE_SYSTEM_PD;
@@ -398,7 +414,6 @@ void mr9500_scsi_io(MR9500State *s, uint16_t smid, uint8_t queue,
                     ldl_le_p(frame + MPT_SENSE_LOW);
     c->treq.unit = u;
     c->treq.lun = frame[MPT_LUN + 1];
-    memcpy(c->treq.cdb, frame + MPT_CDB, 16);
     c->treq.cdb_len = 16;
     c->treq.dir = dir;
     c->treq.data_len = dlen;

@@ -14,12 +14,12 @@
  * and their loss at a reset, and the "inject-fault" property an OCR test
  * uses to put the firmware in FAULT.
  *
- * Fast path is off for every LD (the capability word has only TM): the
- * driver sends all VD I/O as LD I/O (Function 0xF1) to the firmware.
- * The geometry is described all the same (level, strip, arms per span,
- * arm -> PD device id), which is what the driver uses for its load
- * balancing and R5/6 division hints; those hints arrive in LD I/O frames
- * and may be ignored.
+ * Every LD is TM-capable; fast path (read and write, within one strip) is
+ * offered for the LDs mr9500-fp.c names, whose frames it serves.  The
+ * geometry of every LD is described (level, strip, arms per span, arm ->
+ * PD device id, one quad per span): the driver's fast path arithmetic,
+ * its RAID 1 load balancing and its R5/6 division hints (which arrive in
+ * LD I/O frames and may be ignored) all read it.
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
@@ -65,6 +65,9 @@
 
 /* LD RAID entry (MR_LD_RAID) */
 #define LR_CAPABILITY           0x00
+#define LR_CAP_FP               (1u << 0)       /* fpCapable */
+#define LR_CAP_FP_WRITE         (1u << 20)
+#define LR_CAP_FP_READ          (1u << 21)
 #define LR_CAP_TM               (1u << 25)      /* tmCapable */
 #define LR_SIZE                 0x08
 #define LR_SPAN_DEPTH           0x10
@@ -77,6 +80,7 @@
 #define LR_SRL                  0x17
 #define LR_TARGET_ID            0x18
 #define LR_LD_STATE             0x1A
+#define LR_MOD_FACTOR           0x1C    /* data arms of a row */
 #define LR_SEQ                  0x1E
 #define LR_FP_TIMEOUT           0x2C
 #define LR_BLOCK_LENGTH         0x30
@@ -206,8 +210,10 @@ static bool mr9500_map_ld(MR9500State *s, MRVirtualDisk *vd, uint16_t seq,
     uint8_t level, prl, srl;
 
     mr9500_map_level(l->level, &level, &prl, &srl);
-    /* no fast path, no read ahead hint; TM-capable (mr9500-io.c) */
-    stl_le_p(r + LR_CAPABILITY, LR_CAP_TM);
+    /* TM-capable (mr9500-io.c); fast path (mr9500-fp.c); no read ahead */
+    stl_le_p(r + LR_CAPABILITY, LR_CAP_TM |
+             (mr9500_fp_offered(s, vd) ? LR_CAP_FP | LR_CAP_FP_READ |
+                                         LR_CAP_FP_WRITE : 0));
     stq_le_p(r + LR_SIZE, vd->unit.num_blocks);
     r[LR_SPAN_DEPTH] = l->spans;
     r[LR_LEVEL] = level;
@@ -218,6 +224,7 @@ static bool mr9500_map_ld(MR9500State *s, MRVirtualDisk *vd, uint16_t seq,
     r[LR_SRL] = srl;
     stw_le_p(r + LR_TARGET_ID, vd->unit.host_id);
     r[LR_LD_STATE] = mr9500_map_ld_state(vd);
+    r[LR_MOD_FACTOR] = data;
     stw_le_p(r + LR_SEQ, seq);
     r[LR_FP_TIMEOUT] = MAP_PD_IO_TIMEOUT_S;
     stl_le_p(r + LR_BLOCK_LENGTH, vd->unit.block_size);

@@ -442,6 +442,7 @@ static void mr9500_instance_init(Object *obj)
     MR9500State *s = MEGARAID_9500(obj);
 
     s->model_str = g_strdup("h755n-front");
+    s->fast_path = true;
 }
 
 static void mr9500_get_chip_resets(Object *obj, Visitor *v, const char *name,
@@ -480,6 +481,7 @@ static void mr9500_class_init(ObjectClass *oc, void *data)
         "advertise reply descriptor post queue arrays (RDPQ)");
     mr_core_class_init(oc, offsetof(MR9500State, core));
     mr9500_map_class_init(oc);
+    mr9500_fp_class_init(oc);
     object_class_property_add(oc, "chip-resets", "uint32",
                               mr9500_get_chip_resets, NULL, NULL, NULL);
     object_class_property_set_description(oc, "chip-resets",

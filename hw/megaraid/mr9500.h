@@ -6,8 +6,10 @@
  * the interfaces between its files: mr9500.c (PCI function, registers,
  * firmware state machine, drive bays), mr9500-ioc.c (IOC INIT, request
  * descriptors, reply queues, interrupts), mr9500-dcmd.c (MFI pass-through
- * frames and DCMDs), mr9500-io.c (SCSI I/O to JBOD drives, task
- * management) and mr9500-map.c (RAID map, map sync, fault injection).
+ * frames and DCMDs), mr9500-io.c (SCSI I/O to JBOD drives and LDs, task
+ * management), mr9500-fp.c (fast path: which LDs offer it, its frames),
+ * mr9500-ld.c (LDs, their DCMDs and events), mr9500-events.c,
+ * mr9500-mgmt.c and mr9500-map.c (RAID map, map sync, fault injection).
  */
 #ifndef HW_MEGARAID_MR9500_H
 #define HW_MEGARAID_MR9500_H
@@ -80,6 +82,12 @@ typedef struct MR9500Cmd {
     uint32_t tm_count;          /* TerminationCount */
     uint16_t tm_queues;         /* reply queues holding their replies */
     uint16_t tm_after[MR9500_MAX_QUEUES];   /* producer index after them */
+    /* mr9500-fp.c: a fast path frame, run on its VD (pd: target id) */
+    bool fp;
+    bool fp_write;
+    uint16_t fp_peer;           /* RAID 1/10 write: the other copy's SMID */
+    uint32_t fp_blocks;
+    uint64_t fp_lba;            /* VD sector */
 } MR9500Cmd;
 
 /* A DCMD the firmware holds (EVENT_WAIT). */
@@ -143,6 +151,8 @@ typedef struct MR9500State {
     uint32_t faults_injected;   /* mr9500-map.c: inject-fault count */
     uint32_t chip_resets;       /* diagnostic resets by the host (QOM) */
     uint32_t tm_waiting;        /* mr9500-io.c: TMs with tm_wait set */
+    bool fast_path;             /* mr9500-fp.c: offered (QOM fast-path) */
+    uint64_t fp_ios;            /* fast path frames served (QOM) */
     uint32_t evt_seq;           /* newest event sequence number */
     uint8_t evt_ring[MR9500_EVT_RING][MR_EVT_DETAIL_SIZE];
     int64_t boot_ns;            /* QEMU_CLOCK_VIRTUAL at realize */
@@ -220,6 +230,19 @@ void mr9500_mfi_scsi(MR9500State *s, uint16_t smid, uint8_t queue,
 void mr9500_cmds_cancel_pd(MR9500State *s, uint32_t pd);
 /* The host consumed replies: a TM waiting for that may reply now. */
 void mr9500_tm_consumed(MR9500State *s);
+
+/* mr9500-fp.c */
+/* Does the RAID map offer fast path for @vd? */
+bool mr9500_fp_offered(MR9500State *s, MRVirtualDisk *vd);
+/*
+ * A fast path frame (its CDB already in @c->treq.cdb): the VD's unit, the
+ * CDB rewritten to the VD's LBA, @c's fp fields and pd (the target id)
+ * set, and *@second when it is the second frame of a RAID 1/10 write pair
+ * that needs no I/O of its own; NULL with the MFI status to answer.
+ */
+MRUnit *mr9500_fp_resolve(MR9500State *s, MR9500Cmd *c, const uint8_t *frame,
+                          uint8_t *status, bool *second);
+void mr9500_fp_class_init(ObjectClass *oc);
 
 /* mr9500-ld.c */
 extern const MRArrayOps mr9500_ld_array_ops;

@@ -939,6 +939,40 @@ static MR *start_vd(char **path)
     return m;
 }
 
+/*
+ * The RAID 1 rig: three images (@tag in their names, their paths into
+ * @path), the RAID core's DDF of a RAID 1 on the first two (its size in
+ * *@sectors), QEMU started on them.
+ */
+static MR *vd_rig(const char *tag, char **path, uint64_t *sectors)
+{
+    g_autofree char *tmpl = g_strdup_printf("megaraid-9500-%s-XXXXXX", tag);
+    uint64_t n;
+
+    for (int i = 0; i < 3; i++) {
+        int fd = g_file_open_tmp(tmpl, &path[i], NULL);
+
+        g_assert(fd >= 0);
+        close(fd);
+    }
+    n = write_raid1(path);
+    if (sectors) {
+        *sectors = n;
+    }
+    return start_vd(path);
+}
+
+static void vd_rig_end(MR *m, char **path)
+{
+    qtest_shutdown(m->qs);
+    g_free(m->dev);
+    g_free(m);
+    for (int i = 0; i < 3; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+}
+
 /* READ(10)/WRITE(10) to LD target @tgt, LD I/O frame; the RAID status. */
 static uint8_t ld_rw(MR *m, uint16_t smid, uint8_t q, uint16_t tgt,
                      bool write, uint32_t lba, uint16_t blocks, uint64_t data)
@@ -1017,15 +1051,8 @@ static void test_ld(void)
     uint32_t newest;
     MR *m;
 
-    for (int i = 0; i < 3; i++) {
-        int fd = g_file_open_tmp("megaraid-9500-vd-XXXXXX", &path[i], NULL);
-
-        g_assert(fd >= 0);
-        close(fd);
-    }
-    sectors = write_raid1(path);
+    m = vd_rig("vd", path, &sectors);
     g_assert_cmpuint(sectors, >, 16 * 1024);
-    m = start_vd(path);
     evt = alloc(m, 256);
     ioc_init(m);
 
@@ -1110,13 +1137,7 @@ static void test_ld(void)
     g_assert_cmphex(ld_rw(m, 5, 0, 0, false, 200, 16, m->buf), ==, 0x33);
     g_assert_cmphex(ld_passthru_readcap(m, 76, 0), ==, 0x33);
 
-    qtest_shutdown(m->qs);
-    g_free(m->dev);
-    g_free(m);
-    for (int i = 0; i < 3; i++) {
-        unlink(path[i]);
-        g_free(path[i]);
-    }
+    vd_rig_end(m, path);
 }
 
 /*
@@ -1135,6 +1156,9 @@ static void test_ld(void)
 #define MAP_AR          (MAP_TGT + 256 * 2)
 #define MAP_LD          (MAP_AR + 64)
 #define MAP_SIZE_1LD    (MAP_LD + 2528)
+#define MAP_SPAN0       (MAP_LD + 0x80 + 32)
+/* tmCapable, fpCapable, fpWriteCapable, fpReadCapable */
+#define MAP_CAP_FP      (1u << 25 | 1u << 0 | 1u << 20 | 1u << 21)
 
 static void test_map(void)
 {
@@ -1143,14 +1167,7 @@ static void test_map(void)
     uint16_t seq, r1, r2;
     MR *m;
 
-    for (int i = 0; i < 3; i++) {
-        int fd = g_file_open_tmp("megaraid-9500-map-XXXXXX", &path[i], NULL);
-
-        g_assert(fd >= 0);
-        close(fd);
-    }
-    sectors = write_raid1(path);
-    m = start_vd(path);
+    m = vd_rig("map", path, &sectors);
     sync = alloc(m, 64 * 1024);
     mfi2 = alloc(m, 256);
     jbuf = alloc(m, 4096);
@@ -1192,8 +1209,12 @@ static void test_map(void)
     g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR), ==, 0);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR + 2), ==, 1);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_AR + 4), ==, 0xFFFF);
-    /* LD 0: TM-capable only, size, 1 span, RAID 1, 64 KiB strip, 2 arms */
-    g_assert_cmphex(qtest_readl(m->qts, m->buf + MAP_LD), ==, 1u << 25);
+    /*
+     * LD 0: TM- and fast-path-capable (read, write; write-through), size,
+     * 1 span, RAID 1, 64 KiB strip, 2 arms, 1 data arm (modFactor)
+     */
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + MAP_LD), ==, MAP_CAP_FP);
+    g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x1C), ==, 1);
     g_assert_cmpuint(qtest_readq(m->qts, m->buf + MAP_LD + 8), ==, sectors);
     g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x10), ==, 1);
     g_assert_cmpuint(rd8(m, m->buf + MAP_LD + 0x11), ==, 1);
@@ -1300,13 +1321,168 @@ static void test_map(void)
     /* still answering */
     g_assert_cmphex(dcmd(m, 72, 0x0300E101, 0, m->buf, 65536), ==, 0);
 
-    qtest_shutdown(m->qs);
-    g_free(m->dev);
-    g_free(m);
-    for (int i = 0; i < 3; i++) {
-        unlink(path[i]);
-        g_free(path[i]);
+    vd_rig_end(m, path);
+}
+
+/*
+ * A fast path frame as megaraid_sas builds one: SCSI IO (Function 0, not
+ * a system PD) to member device handle @handle at member LBA @lba, the
+ * LD's target id and map sequence number @seq in the RAID context, the
+ * peer SMID of a RAID 1 write pair; its RAID status.  @op: READ(10) or
+ * WRITE(10), else used as the CDB's opcode with no data.
+ */
+static void fp_post(MR *m, uint16_t smid, uint16_t handle, uint8_t op,
+                    uint32_t lba, uint16_t blocks, uint16_t seq,
+                    uint16_t peer, uint64_t data)
+{
+    uint8_t f[256] = { 0 };
+    uint32_t len = op == 0x28 || op == 0x2A ? blocks * 512 : 0;
+
+    stw_le_p(f, handle);
+    f[3] = 0x00;
+    stl_le_p(f + 0x0C, (uint32_t)m->sense);
+    f[0x12] = 96;
+    f[0x14] = 0x20;
+    stl_le_p(f + 0x1C, len);
+    stw_le_p(f + 0x24, 10 | 0x4000);        /* FAST_PATH enabled */
+    stl_le_p(f + 0x3C, op == 0x2A ? 1u << 24 : len ? 1u << 25 : 0);
+    f[0x40] = op;
+    stl_be_p(f + 0x42, lba);
+    stw_be_p(f + 0x47, blocks);
+    stw_le_p(f + 0x66, 0);                  /* LD target 0 */
+    stw_le_p(f + 0x74, peer);
+    f[0x77] = 0xFF;
+    stw_le_p(f + 0x7A, seq);
+    stq_le_p(f + 0x80, data);
+    stl_le_p(f + 0x88, len);
+    f[0x8F] = 0x40;
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
+    wr(m, R_REQ_LO, (uint32_t)smid << 16 | 1u << 8 | 0x06 << 1);
+    wr(m, R_REQ_HI, (uint32_t)handle << 16);
+}
+
+static uint8_t fp_rw(MR *m, uint16_t smid, uint16_t handle, uint8_t op,
+                     uint32_t lba, uint16_t blocks, uint16_t seq,
+                     uint64_t data)
+{
+    fp_post(m, smid, handle, op, lba, blocks, seq, 0, data);
+    g_assert_cmpuint(reply(m, 1), ==, smid);
+    return rd8(m, m->frames + smid * 256ull + 0x77);
+}
+
+static uint64_t fp_ios(MR *m)
+{
+    QDict *r = qom(m, "qom-get", "fast-path-ios", NULL);
+    uint64_t n = qdict_get_int(r, "return");
+
+    qobject_unref(r);
+    return n;
+}
+
+/*
+ * Fast path on a RAID 1 VD: frames to either copy at the member's LBA
+ * read and write the LD's data (the firmware maps them back); a RAID 1
+ * write pair writes once; frames that do not map back are refused (old
+ * map: CONFIG_SEQ_MISMATCH; current map: INVALID_PARAMETER); fast-path=off
+ * takes the capability out of the map.
+ */
+static void test_fp(void)
+{
+    char *path[3];
+    g_autofree uint8_t *out = g_malloc(8192);
+    g_autofree uint8_t *in = g_malloc(8192);
+    uint64_t data2, start, n0;
+    uint16_t seq;
+    MR *m;
+
+    m = vd_rig("fp", path, NULL);
+    data2 = alloc(m, 8192);
+    ioc_init(m);
+
+    g_assert_cmphex(dcmd(m, 64, 0x0300E101, 0, m->buf, 65536), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + MAP_LD), ==, MAP_CAP_FP);
+    seq = qtest_readw(m->qts, m->buf + MAP_LD + 0x1E);
+    start = qtest_readq(m->qts, m->buf + MAP_SPAN0 + 0x08);
+    n0 = fp_ios(m);
+
+    /* LD I/O writes LD sector 8..23; a fast path read of either copy */
+    for (int i = 0; i < 8192; i++) {
+        out[i] = i * 7 + 3;
     }
+    qtest_memwrite(m->qts, m->buf, out, 8192);
+    g_assert_cmphex(ld_rw(m, 1, 1, 0, true, 8, 16, m->buf), ==, 0);
+    for (uint16_t h = 0; h < 2; h++) {
+        qtest_memset(m->qts, data2, 0, 8192);
+        g_assert_cmphex(fp_rw(m, 2, h, 0x28, start + 8, 16, seq, data2), ==,
+                        0);
+        qtest_memread(m->qts, data2, in, 8192);
+        g_assert_cmpmem(in, 8192, out, 8192);
+    }
+
+    /* a fast path write to copy 0 alone: the LD reads it (both copies) */
+    for (int i = 0; i < 4096; i++) {
+        out[i] = i * 13 + 1;
+    }
+    qtest_memwrite(m->qts, data2, out, 4096);
+    g_assert_cmphex(fp_rw(m, 3, 0, 0x2A, start + 40, 8, seq, data2), ==, 0);
+    qtest_memset(m->qts, m->buf, 0, 4096);
+    g_assert_cmphex(ld_rw(m, 4, 1, 0, false, 40, 8, m->buf), ==, 0);
+    qtest_memread(m->qts, m->buf, in, 4096);
+    g_assert_cmpmem(in, 4096, out, 4096);
+    qtest_memset(m->qts, m->buf, 0, 4096);
+    g_assert_cmphex(fp_rw(m, 5, 1, 0x28, start + 40, 8, seq, m->buf), ==, 0);
+    qtest_memread(m->qts, m->buf, in, 4096);
+    g_assert_cmpmem(in, 4096, out, 4096);
+
+    /* a RAID 1 write pair (SMIDs 6 and 7, naming each other) */
+    for (int i = 0; i < 4096; i++) {
+        out[i] = i * 5 + 11;
+    }
+    qtest_memwrite(m->qts, data2, out, 4096);
+    fp_post(m, 6, 0, 0x2A, start + 64, 8, seq, 7, data2);
+    fp_post(m, 7, 1, 0x2A, start + 64, 8, seq, 6, data2);
+    {
+        uint16_t a = reply(m, 1), b = reply(m, 1);
+
+        g_assert_cmpuint(MIN(a, b), ==, 6);
+        g_assert_cmpuint(MAX(a, b), ==, 7);
+    }
+    g_assert_cmphex(rd8(m, m->frames + 6 * 256ull + 0x77), ==, 0);
+    g_assert_cmphex(rd8(m, m->frames + 7 * 256ull + 0x77), ==, 0);
+    qtest_memset(m->qts, m->buf, 0, 4096);
+    g_assert_cmphex(ld_rw(m, 8, 1, 0, false, 64, 8, m->buf), ==, 0);
+    qtest_memread(m->qts, m->buf, in, 4096);
+    g_assert_cmpmem(in, 4096, out, 4096);
+    g_assert_cmpuint(fp_ios(m), ==, n0 + 6);
+
+    /*
+     * Frames that do not map back: the JBOD's handle, crossing a strip,
+     * below the VD's extent, no READ/WRITE; with the current sequence
+     * number INVALID_PARAMETER, with an old one CONFIG_SEQ_MISMATCH.
+     */
+    g_assert_cmphex(fp_rw(m, 9, 2, 0x28, start, 8, seq, m->buf), ==, 0x03);
+    g_assert_cmphex(fp_rw(m, 9, 0, 0x28, start + 124, 8, seq, m->buf), ==,
+                    0x03);
+    if (start) {
+        g_assert_cmphex(fp_rw(m, 9, 0, 0x28, start - 1, 1, seq, m->buf),
+                        ==, 0x03);
+    }
+    g_assert_cmphex(fp_rw(m, 9, 0, 0x00, start, 0, seq, 0), ==, 0x03);
+    g_assert_cmphex(fp_rw(m, 9, 2, 0x28, start, 8, seq - 1, m->buf), ==,
+                    0x67);
+    g_assert_cmphex(fp_rw(m, 9, 0x7FFF, 0x2A, start, 8, seq - 1, m->buf),
+                    ==, 0x67);
+    g_assert_cmpuint(fp_ios(m), ==, n0 + 6);
+
+    /* fast-path=off: the map's capability word is TM only */
+    qobject_unref(qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments': {"
+                            "'path': '/machine/peripheral/raid0', "
+                            "'property': 'fast-path', 'value': false}}"));
+    g_assert_cmphex(dcmd(m, 10, 0x0300E101, 0, m->buf, 65536), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + MAP_LD), ==, 1u << 25);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + MAP_LD + 0x1E), !=, seq);
+
+    vd_rig_end(m, path);
 }
 
 /*
@@ -1498,14 +1674,7 @@ static void test_mgmt_delete(void)
     char *path[3];
     MR *m;
 
-    for (int i = 0; i < 3; i++) {
-        int fd = g_file_open_tmp("megaraid-9500-mg-XXXXXX", &path[i], NULL);
-
-        g_assert(fd >= 0);
-        close(fd);
-    }
-    write_raid1(path);
-    m = start_vd(path);
+    m = vd_rig("mg", path, NULL);
     ioc_init(m);
     g_assert_cmphex(ld_passthru_readcap(m, 64, 0), ==, 0);
     /* VD_DELETE of VD 0 (mailbox 0 and flags 0) */
@@ -1520,13 +1689,7 @@ static void test_mgmt_delete(void)
     mgmt_envelope(m, 0x474d524d, 0x04030200, 22);
     g_assert_cmphex(dcmd(m, 68, MGMT_DCMD, 40, m->buf, 4096), ==, 0);
     g_assert_cmphex(rd8(m, m->buf + 16), ==, 0x06);
-    qtest_shutdown(m->qs);
-    g_free(m->dev);
-    g_free(m);
-    for (int i = 0; i < 3; i++) {
-        unlink(path[i]);
-        g_free(path[i]);
-    }
+    vd_rig_end(m, path);
 }
 
 /*
@@ -1599,6 +1762,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/passthru", test_passthru);
     qtest_add_func("/megaraid-9500/ld", test_ld);
     qtest_add_func("/megaraid-9500/map", test_map);
+    qtest_add_func("/megaraid-9500/fast-path", test_fp);
     qtest_add_func("/megaraid-9500/fuzz", test_fuzz);
     qtest_add_func("/megaraid-9500/msix", test_msix);
     qtest_add_func("/megaraid-9500/mgmt", test_mgmt);

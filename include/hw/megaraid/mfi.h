@@ -184,6 +184,7 @@
 #define MFI_STAT_SCSI_IO_FAILED     0x2E
 #define MFI_STAT_WRONG_STATE        0x32
 #define MFI_STAT_LD_OFFLINE         0x33
+#define MFI_STAT_CONFIG_SEQ_MISMATCH 0x67
 
 /* ---- DCMD opcodes ---- */
 #define MR_DCMD_CTRL_GET_INFO       0x01010000

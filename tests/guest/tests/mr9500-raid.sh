@@ -6,7 +6,9 @@
 # megaraid_sas shows one disk per VD (LD target ids from LD_LIST_QUERY) on
 # its LD channel, of the VD's size, and nothing else: members and the hot
 # spare are hidden from the PD list.  The prefilled RAID 5 reads what the
-# host wrote; fio random write + crc32c verify passes on every VD at once.
+# host wrote; fio random write + crc32c verify passes on every VD at once,
+# the RAID 0, 1 and 10 ones partly through fast path (the driver's own
+# member/LBA arithmetic on the RAID map), the parity ones never.
 # Then a RAID 5 member fails through QOM (state=offline) while fio runs
 # on it: the VD goes degraded, fio passes, the hot spare rebuilds (its
 # progress seen through QMP query-megaraid) until the VD is optimal, and
@@ -117,6 +119,20 @@ for n in $ALL; do
 done
 # shellcheck disable=SC2086
 fio_wait $ALL
+
+# Fast path: megaraid_sas sent fio's single-strip I/O on the write-through
+# RAID 0, 1 and 10 (c0, c1, c4) to their members itself, by its own
+# arm/strip arithmetic on the RAID map, and the data verified; the parity
+# VDs' controllers (c2, c3, c5, c6) offer none.
+for c in c0 c1 c4; do
+    qom_get "/machine/peripheral/$c" fast-path-ios
+    [ "$QOM" -gt 0 ] || fail "no fast path I/O reached $c (RAID 0/1/10)"
+    log "$c: $QOM fast path frames"
+done
+for c in c2 c3 c5 c6; do
+    qom_get "/machine/peripheral/$c" fast-path-ios
+    assert_eq "fast path frames to $c (RAID 5/6/50/60)" 0 "$QOM"
+done
 
 # RAID 5: a member fails under fio; the hot spare rebuilds.
 expect_drive "$(vd_spare r5 0)" state '^hot-spare$'
