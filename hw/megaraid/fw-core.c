@@ -102,6 +102,14 @@ void mr_core_drive_unplugging(MRCore *c, MRDrive *d)
     }
 }
 
+uint16_t mr_core_queue_depth(const MRUnit *u)
+{
+    if (u->vd || u->iface == MR_IF_NVME) {
+        return 128;
+    }
+    return u->iface == MR_IF_SATA ? 32 : 64;
+}
+
 bool mr_core_dma_ok(PCIDevice *pci, uint64_t addr, uint64_t len)
 {
     AddressSpace *as = pci_get_address_space(pci);

@@ -93,6 +93,12 @@ void mr_core_unrealize(MRCore *c);
  */
 bool mr_core_dma_ok(PCIDevice *pci, uint64_t addr, uint64_t len);
 
+/*
+ * The queue depth the firmware tells the host for @u, whatever the host
+ * interface: 128 for a VD and an NVMe drive, 64 for SAS, 32 for SATA.
+ */
+uint16_t mr_core_queue_depth(const MRUnit *u);
+
 /* The personality's plug callback accepted @d / its unplug is removing it. */
 void mr_core_drive_plugged(MRCore *c, MRDrive *d);
 void mr_core_drive_unplugging(MRCore *c, MRDrive *d);

@@ -210,6 +210,37 @@ static uint8_t mr9500_pd_info(MR9500State *s, uint32_t pd, uint8_t *pi)
     return MFI_STAT_OK;
 }
 
+/*
+ * DEV_GET_TARGET_PROP for the JBOD (mbox byte 0 = 0) or LD (1) with
+ * target id mbox bytes 2..3: its queue depth (the core's, as megaraid-9600
+ * reports it) and block size.  No maximum I/O size (only NVMe devices get
+ * one, and the driver then applies NVMe limits) and no reset timeout
+ * (the driver keeps its default).
+ */
+static uint8_t mr9500_target_prop(MR9500State *s, const uint8_t *mbox,
+                                  uint8_t *tp)
+{
+    uint16_t tgt = lduw_le_p(mbox + 2);
+    uint8_t st = MFI_STAT_DEVICE_NOT_FOUND;
+    MRDrive *d;
+    MRUnit *u;
+
+    if (mbox[0]) {
+        u = mr9500_ld_unit(s, tgt, &st);
+    } else {
+        d = mr9500_pd_drive(s, tgt);
+        u = d ? &d->unit : NULL;
+    }
+    if (!u) {
+        return st;
+    }
+    stl_le_p(tp + MR_TGT_PROP_MAX_IO_KB, 0);
+    stl_le_p(tp + MR_TGT_PROP_QDEPTH, mr_core_queue_depth(u));
+    stl_le_p(tp + MR_TGT_PROP_SECTOR, u->block_size);
+    tp[MR_TGT_PROP_RESET_TMO] = 0;
+    return MFI_STAT_OK;
+}
+
 static void mr9500_flush_drives(MR9500State *s)
 {
     BusChild *kid;
@@ -251,6 +282,11 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         len = MR_PD_INFO_SIZE;
         buf = g_malloc0(len);
         st = mr9500_pd_info(s, lduw_le_p(mbox), buf);
+        break;
+    case MR_DCMD_DEV_GET_TARGET_PROP:
+        len = MR_TGT_PROP_SIZE;
+        buf = g_malloc0(len);
+        st = mr9500_target_prop(s, mbox, buf);
         break;
     case MR_DCMD_CTRL_EVENT_GET_INFO:
         len = MR_EVT_LOG_INFO_SIZE;

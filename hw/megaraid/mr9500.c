@@ -177,6 +177,13 @@ static uint64_t mr9500_mmio_read(void *opaque, hwaddr addr, unsigned size)
     case MFI_REG_SCRATCH2:
         val = MR9500_MAP_UNITS << MFI_SP2_MAP_SIZE_SHIFT;
         break;
+    case MFI_REG_SCRATCH3:
+        /*
+         * An NVMe page size: the driver then asks every device it adds
+         * for its properties (DEV_GET_TARGET_PROP, mr9500-dcmd.c)
+         */
+        val = MFI_SP3_NVME_PAGE_SHIFT;
+        break;
     default:
         /* doorbell (idle), ports and reserved space read as zero */
         break;

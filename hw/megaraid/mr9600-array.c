@@ -52,7 +52,7 @@ void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
     p->wwid = cpu_to_le64(u->wwn);
     p->flags = cpu_to_le16(MPI3_DEVICE0_FLAGS_DEVICE_PRESENT |
                            MPI3_DEVICE0_FLAGS_ATT_METHOD_VIRTUAL);
-    p->queue_depth = cpu_to_le16(128);
+    p->queue_depth = cpu_to_le16(mr_core_queue_depth(u));
     p->device_form = MPI3_DEVICE_DEVFORM_VD;
     for (uint32_t m = 0; m < vd->layout.members; m++) {
         int pd = vd->member_pd[m];

@@ -231,7 +231,7 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
     if (u->iface == MR_IF_NVME) {
         MPI3Device0PCIe *n = &p->device_specific.pcie;
 
-        p->queue_depth = cpu_to_le16(128);
+        p->queue_depth = cpu_to_le16(mr_core_queue_depth(u));
         p->device_form = MPI3_DEVICE_DEVFORM_PCIE;
         n->supported_link_rates = MPI3_DEVICE0_PCIE_LINK_RATE_16_0_SUPP;
         n->max_port_width = 4;
@@ -245,7 +245,7 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
         MPI3Device0SASSATA *a = &p->device_specific.sas_sata;
         bool sata = u->iface == MR_IF_SATA;
 
-        p->queue_depth = cpu_to_le16(sata ? 32 : 64);
+        p->queue_depth = cpu_to_le16(mr_core_queue_depth(u));
         p->device_form = MPI3_DEVICE_DEVFORM_SAS_SATA;
         a->sas_address = cpu_to_le64(wwid);
         a->device_info = cpu_to_le16(MPI3_SAS_DEVICE_INFO_END_DEVICE |

@@ -239,8 +239,8 @@ static bool no_reply(MR *m, uint32_t q)
 }
 
 /* A DCMD through the MPT pass-through at @smid; returns the MFI status. */
-static uint8_t dcmd(MR *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
-                    uint64_t data, uint32_t len)
+static uint8_t dcmd_mbox(MR *m, uint16_t smid, uint32_t opcode,
+                         const uint8_t *mbox, uint64_t data, uint32_t len)
 {
     uint8_t f[256] = { 0 }, mpt[256] = { 0 };
 
@@ -250,7 +250,7 @@ static uint8_t dcmd(MR *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
     stw_le_p(f + 0x10, 0x0002 | 0x0010);
     stl_le_p(f + 0x14, len);
     stl_le_p(f + 0x18, opcode);
-    f[0x1C] = mb0;
+    memcpy(f + 0x1C, mbox, 12);
     stq_le_p(f + 0x28, data);
     stl_le_p(f + 0x30, len);
     qtest_memwrite(m->qts, m->mfi, f, sizeof(f));
@@ -264,6 +264,37 @@ static uint8_t dcmd(MR *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
     wr(m, R_REQ_ATOMIC, (uint32_t)smid << 16);
     g_assert_cmpuint(reply(m, 0), ==, smid);
     return rd8(m, m->mfi + 2);
+}
+
+static uint8_t dcmd(MR *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
+                    uint64_t data, uint32_t len)
+{
+    uint8_t mbox[12] = { mb0 };
+
+    return dcmd_mbox(m, smid, opcode, mbox, data, len);
+}
+
+/*
+ * DEV_GET_TARGET_PROP of JBOD (@ld false) or LD target @tgt: its MFI
+ * status, the queue depth and block size into *@qd and *@bs.
+ */
+static uint8_t target_prop(MR *m, bool ld, uint16_t tgt, uint32_t *qd,
+                           uint32_t *bs)
+{
+    uint8_t mbox[12] = { ld };
+    uint8_t st;
+
+    stw_le_p(mbox + 2, tgt);
+    qtest_memset(m->qts, m->buf, 0xAA, 512);
+    st = dcmd_mbox(m, 75, 0x0200E103, mbox, m->buf, 512);
+    *qd = qtest_readl(m->qts, m->buf + 4);
+    *bs = qtest_readl(m->qts, m->buf + 8);
+    if (st == 0) {
+        /* no maximum I/O size (not NVMe), no reset timeout */
+        g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 0);
+        g_assert_cmpuint(rd8(m, m->buf + 12), ==, 0);
+    }
+    return st;
 }
 
 /* Post a JBOD READ(10)/WRITE(10) fast-path frame. */
@@ -500,6 +531,24 @@ static void test_dcmd(void)
     g_assert_cmphex(dcmd(m, 70, 0x02020000, 3, m->buf, 512), ==, 0);
     g_assert_cmphex(qtest_readw(m->qts, m->buf + 0xBC) >> 12, ==, 3);
     g_assert_cmphex(dcmd(m, 70, 0x02020000, 9, m->buf, 512), ==, 0x0C);
+    /*
+     * Target properties (scratch pad 3 announces an NVMe page size, so
+     * the driver asks): SAS JBOD 64, SATA JBOD 32, 512-byte blocks; a PD
+     * id with no JBOD and an LD that does not exist: DEVICE NOT FOUND.
+     */
+    g_assert_cmpuint(rd(m, 0xBC) & 0xFF, ==, 12);
+    {
+        uint32_t qd, bs;
+
+        g_assert_cmphex(target_prop(m, false, 0, &qd, &bs), ==, 0);
+        g_assert_cmpuint(qd, ==, 64);
+        g_assert_cmpuint(bs, ==, 512);
+        g_assert_cmphex(target_prop(m, false, 3, &qd, &bs), ==, 0);
+        g_assert_cmpuint(qd, ==, 32);
+        g_assert_cmphex(target_prop(m, false, 1, &qd, &bs), ==, 0x0C);
+        g_assert_cmphex(target_prop(m, false, 0xFFFF, &qd, &bs), ==, 0x0C);
+        g_assert_cmphex(target_prop(m, true, 0, &qd, &bs), ==, 0x0C);
+    }
     stop(m);
 }
 
@@ -1080,6 +1129,15 @@ static void test_ld(void)
     g_assert_cmpuint(rd8(m, m->buf + 0x25), ==, 1);
     g_assert_cmpuint(rd8(m, m->buf + 0x26), ==, 3);
     g_assert_cmphex(dcmd(m, 67, 0x03020000, 5, m->buf, 384), ==, 0x0C);
+    /* target properties of the LD: queue depth 128; a member: none */
+    {
+        uint32_t qd, bs;
+
+        g_assert_cmphex(target_prop(m, true, 0, &qd, &bs), ==, 0);
+        g_assert_cmpuint(qd, ==, 128);
+        g_assert_cmpuint(bs, ==, 512);
+        g_assert_cmphex(target_prop(m, false, 0, &qd, &bs), ==, 0x0C);
+    }
     /* PD list: the members are hidden, the blank drive is a JBOD */
     g_assert_cmphex(dcmd(m, 68, 0x02010100, 5, m->buf, 8192), ==, 0);
     g_assert_cmpuint(qtest_readl(m->qts, m->buf + 4), ==, 1);

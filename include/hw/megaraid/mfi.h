@@ -68,6 +68,8 @@
 
 /* Scratch pad 2: RAID map size in 64 KiB units, bits 24:16 */
 #define MFI_SP2_MAP_SIZE_SHIFT      16
+/* scratch pad 3 bits 7:0: log2 of the NVMe page size (Ventura and later) */
+#define MFI_SP3_NVME_PAGE_SHIFT     12
 
 /* ---- request and reply descriptors ---- */
 #define MFI_REQ_TYPE(flags)         (((flags) >> 1) & 7)
@@ -201,6 +203,7 @@
 #define MR_DCMD_LD_GET_INFO         0x03020000
 #define MR_DCMD_LD_MAP_GET_INFO     0x0300E101
 #define MR_DCMD_SYSTEM_PD_MAP       0x0200E102
+#define MR_DCMD_DEV_GET_TARGET_PROP 0x0200E103
 
 /* Controller info (2384 bytes) */
 #define MR_CTRL_INFO_SIZE           2384
@@ -253,6 +256,12 @@
 #define MR_LD_INFO_SIZE             384
 /* PD info (512 bytes) */
 #define MR_PD_INFO_SIZE             512
+/* DEV_GET_TARGET_PROP's answer (MR_TARGET_PROPERTIES) */
+#define MR_TGT_PROP_SIZE            512
+#define MR_TGT_PROP_MAX_IO_KB       0x00
+#define MR_TGT_PROP_QDEPTH          0x04
+#define MR_TGT_PROP_SECTOR          0x08
+#define MR_TGT_PROP_RESET_TMO       0x0C
 #define PDI_DEVICE_ID               0x000
 #define PDI_INQUIRY                 0x004
 #define PDI_SCSI_TYPE               0x0A5

@@ -2,7 +2,8 @@
 # shellcheck shell=sh
 # megaraid-9500 (Fusion, SAS3916 "Aero") with three SAS and one SATA JBOD
 # drive: the unmodified megaraid_sas binds, its log has no error line, every
-# drive shows with its vendor, model, serial and size, fio verifies on one,
+# drive shows with its vendor, model, serial and size and the queue depth
+# the firmware's target properties give, fio verifies on one,
 # ext4 round trip, the image holds what the guest wrote; then rmmod and
 # modprobe again and the drives come back the same.
 #@ timeout 900
@@ -24,6 +25,16 @@ need_driver megaraid_sas
 wait_disks 120
 check_disks
 mr9500_driver_log
+# The firmware's target properties (DEV_GET_TARGET_PROP, asked for every
+# device because scratch pad 3 gives an NVMe page size): queue depth 64
+# for SAS, 32 for SATA; the driver's own default for SAS would be 256.
+for _n in j0 j1 j2 j3; do
+    _want=64
+    [ "$_n" = j3 ] && _want=32
+    _b=$(disk_dev "$_n")
+    assert_eq "queue depth of $_n (${_b#/dev/})" "$_want" \
+        "$(cat "/sys/block/${_b#/dev/}/device/queue_depth")"
+done
 _d0=$(disk_dev j0)
 fio_verify "$_d0" 8M
 fs_roundtrip "$(disk_dev j1)"

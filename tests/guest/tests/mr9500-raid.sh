@@ -104,6 +104,9 @@ for n in $ALL; do
     assert_eq "VD $n is on megaraid_sas' LD channel" 2 \
         "$(echo "$hctl" | cut -d: -f2)"
     expect_vd "$n" state '^optimal$'
+    # the LD's target properties: queue depth 128 (driver default 256)
+    assert_eq "queue depth of VD $n ($dev)" 128 \
+        "$(cat "/sys/block/${dev#/dev/}/device/queue_depth")"
     log "VD $n = $dev ($hctl): $(vd_attr "$n" level), $(vd_attr "$n" bytes) bytes"
 done
 assert_eq "disks behind c3 (r6 and the JBOD)" 2 "$(ctrl_disks c3 | wc -l)"
