@@ -960,20 +960,20 @@ static uint64_t write_raid1(char **path)
     return sectors;
 }
 
-static MR *start_vd(char **path)
+static MR *start_vd(char **path, const char *opts)
 {
     MR *m = g_new0(MR, 1);
 
     m->qs = qtest_pc_boot("%s-machine q35 -nodefaults "
         "-device megaraid-9500,id=raid0,addr=04.0,max-cmds=%d,queues=2,"
-        "import-foreign=on "
+        "import-foreign=on%s "
         "-drive if=none,id=d0,format=raw,file=%s "
         "-drive if=none,id=d1,format=raw,file=%s "
         "-drive if=none,id=d2,format=raw,file=%s "
         "-device megaraid-drive,id=m0,bus=raid0.0,slot=0,drive=d0,interface=sas "
         "-device megaraid-drive,id=m1,bus=raid0.0,slot=1,drive=d1,interface=sas "
         "-device megaraid-drive,id=j2,bus=raid0.0,slot=2,drive=d2,interface=sas",
-        fw_args(), MAX_CMDS, path[0], path[1], path[2]);
+        fw_args(), MAX_CMDS, opts, path[0], path[1], path[2]);
     m->qts = m->qs->qts;
     m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
     g_assert(m->dev);
@@ -991,9 +991,10 @@ static MR *start_vd(char **path)
 /*
  * The RAID 1 rig: three images (@tag in their names, their paths into
  * @path), the RAID core's DDF of a RAID 1 on the first two (its size in
- * *@sectors), QEMU started on them.
+ * *@sectors), QEMU started on them (@opts: more controller properties).
  */
-static MR *vd_rig(const char *tag, char **path, uint64_t *sectors)
+static MR *vd_rig_opts(const char *tag, char **path, uint64_t *sectors,
+                       const char *opts)
 {
     g_autofree char *tmpl = g_strdup_printf("megaraid-9500-%s-XXXXXX", tag);
     uint64_t n;
@@ -1008,7 +1009,12 @@ static MR *vd_rig(const char *tag, char **path, uint64_t *sectors)
     if (sectors) {
         *sectors = n;
     }
-    return start_vd(path);
+    return start_vd(path, opts);
+}
+
+static MR *vd_rig(const char *tag, char **path, uint64_t *sectors)
+{
+    return vd_rig_opts(tag, path, sectors, "");
 }
 
 static void vd_rig_end(MR *m, char **path)
@@ -1022,9 +1028,9 @@ static void vd_rig_end(MR *m, char **path)
     }
 }
 
-/* READ(10)/WRITE(10) to LD target @tgt, LD I/O frame; the RAID status. */
-static uint8_t ld_rw(MR *m, uint16_t smid, uint8_t q, uint16_t tgt,
-                     bool write, uint32_t lba, uint16_t blocks, uint64_t data)
+/* Post READ(10)/WRITE(10) to LD target @tgt as an LD I/O frame. */
+static void ld_post(MR *m, uint16_t smid, uint8_t q, uint16_t tgt,
+                    bool write, uint32_t lba, uint16_t blocks, uint64_t data)
 {
     uint8_t f[256] = { 0 };
     uint32_t len = blocks * 512;
@@ -1050,6 +1056,13 @@ static uint8_t ld_rw(MR *m, uint16_t smid, uint8_t q, uint16_t tgt,
     qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
     wr(m, R_REQ_LO, (uint32_t)smid << 16 | (uint32_t)q << 8 | 0x0E);
     wr(m, R_REQ_HI, 0);
+}
+
+/* ld_post(), then its reply; the RAID status. */
+static uint8_t ld_rw(MR *m, uint16_t smid, uint8_t q, uint16_t tgt,
+                     bool write, uint32_t lba, uint16_t blocks, uint64_t data)
+{
+    ld_post(m, smid, q, tgt, write, lba, blocks, data);
     g_assert_cmpuint(reply(m, q), ==, smid);
     return rd8(m, m->frames + smid * 256ull + 0x77);
 }
@@ -1379,6 +1392,67 @@ static void test_map(void)
     /* still answering */
     g_assert_cmphex(dcmd(m, 72, 0x0300E101, 0, m->buf, 65536), ==, 0);
 
+    vd_rig_end(m, path);
+}
+
+/*
+ * Task management of LD commands: with timing=on an LD read is held
+ * until the virtual clock passes its modelled completion (qtest moves it
+ * only on request), so ABORT TASK and TARGET RESET to the LD (LD flag,
+ * its target id) find it outstanding and end it (TASK ABORTED), the TM's
+ * reply after the victim's; the ended reads never complete a second
+ * time, and the LD still answers.
+ */
+static void test_ld_tm(void)
+{
+    char *path[3];
+    uint16_t ioc;
+    uint8_t rsp;
+    uint32_t count;
+    MR *m = vd_rig_opts("ldtm", path, NULL, ",timing=on");
+
+    ioc_init(m);
+    ld_post(m, 1, 1, 0, false, 0, 8, m->buf);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 1));
+    tm_post(m, 101, 0, TM_ABORT_TASK, 1, TM_FOR_LD);
+    g_assert_cmpuint(reply(m, 1), ==, 1);
+    g_assert_cmphex(rd8(m, m->frames + 256 + 0x77), ==, 0x2E);
+    g_assert_cmphex(rd8(m, m->frames + 256 + 0x76), ==, 0x02);
+    g_assert_cmpuint(reply(m, 0), ==, 101);
+    tm_result(m, 101, 0, TM_ABORT_TASK, &ioc, &rsp, &count);
+    g_assert_cmphex(ioc, ==, 0);
+    g_assert_cmphex(rsp, ==, 0);
+    g_assert_cmpuint(count, ==, 1);
+
+    /* TARGET RESET: two held LD commands end */
+    ld_post(m, 2, 1, 0, false, 8, 8, m->buf);
+    ld_post(m, 3, 1, 0, true, 16, 8, m->buf + 8192);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 1));
+    tm_post(m, 102, 0, TM_TARGET_RESET, 0, TM_FOR_LD);
+    {
+        uint16_t a = reply(m, 1), b = reply(m, 1);
+
+        g_assert_cmpuint(MIN(a, b), ==, 2);
+        g_assert_cmpuint(MAX(a, b), ==, 3);
+    }
+    g_assert_cmpuint(reply(m, 0), ==, 102);
+    tm_result(m, 102, 0, TM_TARGET_RESET, &ioc, &rsp, &count);
+    g_assert_cmphex(ioc, ==, 0);
+    g_assert_cmpuint(count, ==, 2);
+
+    /* past every modelled completion: nothing more comes */
+    qtest_clock_step(m->qts, 100 * 1000 * 1000);
+    g_usleep(100 * 1000);
+    g_assert(no_reply(m, 0));
+    g_assert(no_reply(m, 1));
+    /* the LD answers */
+    ld_post(m, 4, 1, 0, false, 0, 8, m->buf);
+    g_usleep(50 * 1000);
+    qtest_clock_step(m->qts, 100 * 1000 * 1000);
+    g_assert_cmpuint(reply(m, 1), ==, 4);
+    g_assert_cmphex(rd8(m, m->frames + 4 * 256 + 0x77), ==, 0);
     vd_rig_end(m, path);
 }
 
@@ -1820,6 +1894,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/passthru", test_passthru);
     qtest_add_func("/megaraid-9500/ld", test_ld);
     qtest_add_func("/megaraid-9500/map", test_map);
+    qtest_add_func("/megaraid-9500/ld-task-mgmt", test_ld_tm);
     qtest_add_func("/megaraid-9500/fast-path", test_fp);
     qtest_add_func("/megaraid-9500/fuzz", test_fuzz);
     qtest_add_func("/megaraid-9500/msix", test_msix);
