@@ -199,9 +199,8 @@ static uint8_t mr9500_pd_info(MR9500State *s, uint32_t pd, uint8_t *pi)
     pi[PDI_SCSI_TYPE] = 0;
     stw_le_p(pi + PDI_FW_STATE,
              mr9500_pd_drive(s, pd) ? MR_PD_STATE_SYSTEM : 0x18);
-    /* NVMe drives are reported as SAS: no NVMe PRPs are parsed */
-    stw_le_p(pi + PDI_DDF_TYPE,
-             (u->iface == MR_IF_SATA ? MR_PD_IF_SATA : MR_PD_IF_SAS) << 12);
+    /* NVMe: the driver sends its large fast path I/O as PRP lists */
+    stw_le_p(pi + PDI_DDF_TYPE, mr9500_pd_if(u) << 12);
     stq_le_p(pi + PDI_RAW_SIZE, blocks);
     stq_le_p(pi + PDI_NONCOERCED_SIZE, blocks);
     stq_le_p(pi + PDI_COERCED_SIZE, blocks);
@@ -210,12 +209,34 @@ static uint8_t mr9500_pd_info(MR9500State *s, uint32_t pd, uint8_t *pi)
     return MFI_STAT_OK;
 }
 
+/* @u is an NVMe drive or an LD with an NVMe member. */
+static bool mr9500_nvme_unit(MR9500State *s, MRUnit *u)
+{
+    MRVirtualDisk *vd = u->vd;
+
+    if (!vd) {
+        return u->iface == MR_IF_NVME;
+    }
+    for (uint32_t m = 0; m < vd->layout.members; m++) {
+        int idx = vd->member_pd[m];
+        MRDrive *d = idx >= 0 && idx < RAID_MAX_PDS ?
+                     s->core.array.pd_drive[idx] : NULL;
+
+        if (d && d->unit.iface == MR_IF_NVME) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /*
  * DEV_GET_TARGET_PROP for the JBOD (mbox byte 0 = 0) or LD (1) with
  * target id mbox bytes 2..3: its queue depth (the core's, as megaraid-9600
- * reports it) and block size.  No maximum I/O size (only NVMe devices get
- * one, and the driver then applies NVMe limits) and no reset timeout
- * (the driver keeps its default).
+ * reports it) and block size; for an NVMe drive and an LD with an NVMe
+ * member a maximum I/O size, which makes the driver keep each request's
+ * segments on NVMe page boundaries, as its PRP lists need (none for the
+ * others: the driver would apply NVMe limits); no reset timeout (the
+ * driver keeps its default).
  */
 static uint8_t mr9500_target_prop(MR9500State *s, const uint8_t *mbox,
                                   uint8_t *tp)
@@ -234,7 +255,8 @@ static uint8_t mr9500_target_prop(MR9500State *s, const uint8_t *mbox,
     if (!u) {
         return st;
     }
-    stl_le_p(tp + MR_TGT_PROP_MAX_IO_KB, 0);
+    stl_le_p(tp + MR_TGT_PROP_MAX_IO_KB,
+             mr9500_nvme_unit(s, u) ? MR9500_NVME_MAX_IO_KB : 0);
     stl_le_p(tp + MR_TGT_PROP_QDEPTH, mr_core_queue_depth(u));
     stl_le_p(tp + MR_TGT_PROP_SECTOR, u->block_size);
     tp[MR_TGT_PROP_RESET_TMO] = 0;

@@ -5,8 +5,7 @@
  * per-SMID command slots, the decode of a SCSI frame to its target (JBOD
  * system PDs by the RAID context's PD id; LD I/O to a VD's unit by the
  * RAID context's target id, mr9500-ld.c; fast path frames to a VD
- * member, mr9500-fp.c), the bounds-checked IEEE SGL
- * walk with its one level of chaining into a QEMUSGList, the hand-off to
+ * member, mr9500-fp.c), the data's SGL (mr9500-sgl.c), the hand-off to
  * the unit's SCSI target, the completion (RAID-context status and
  * ex_status, residual in DataLength, sense into the command's sense
  * buffer, reply descriptor) and MPI2 task management (abort task, abort
@@ -163,61 +162,6 @@ static void mr9500_scsi_done(MRTargetReq *treq)
         /* the victim's reply is posted: the TM's follows once consumed */
         mr9500_tm_put(s, tm_smid, c->queue < s->nqueues ? c->queue : 0);
     }
-}
-
-/* Walk the frame's IEEE SGL (one chain level) into @sg. */
-static bool mr9500_build_sgl(MR9500State *s, const uint8_t *frame,
-                             QEMUSGList *sg, uint32_t data_len)
-{
-    g_autofree uint8_t *chain = NULL;
-    const uint8_t *sges = frame + MPT_SGL;
-    uint32_t n = MPT_SGL_ENTRIES, total = 0;
-    bool chained = false;
-
-    for (uint32_t i = 0; i < n && total < data_len; i++) {
-        const uint8_t *e = sges + i * MPT_SGE_SIZE;
-        uint64_t addr = ldq_le_p(e);
-        uint32_t len = ldl_le_p(e + 8);
-        uint8_t flags = e[MPT_SGE_FLAGS];
-
-        if (flags & MPT_SGE_FORMAT_MASK) {
-            trace_megaraid_9500_err_sge(flags, addr, len);
-            return false;
-        }
-        if (flags & MPT_SGE_CHAIN) {
-            if (chained || len == 0 || len % MPT_SGE_SIZE ||
-                len > MR9500_CHAIN_BYTES || !mr9500_dma_ok(s, addr, len)) {
-                trace_megaraid_9500_err_sge(flags, addr, len);
-                return false;
-            }
-            chained = true;
-            chain = g_malloc(len);
-            if (pci_dma_read(PCI_DEVICE(s), addr, chain, len)) {
-                return false;
-            }
-            sges = chain;
-            n = len / MPT_SGE_SIZE;
-            i = -1;
-            continue;
-        }
-        len = MIN(len, data_len - total);
-        if (len) {
-            if (!mr9500_dma_ok(s, addr, len)) {
-                trace_megaraid_9500_err_sge(flags, addr, len);
-                return false;
-            }
-            qemu_sglist_add(sg, addr, len);
-            total += len;
-        }
-        if (flags & MPT_SGE_END) {
-            break;
-        }
-    }
-    if (total < data_len) {
-        trace_megaraid_9500_err_sgl_short(total, data_len);
-        return false;
-    }
-    return true;
 }
 
 /* Reset the slot's SG list for a new request. */

@@ -105,10 +105,6 @@
 #define MAP_LD_DEGRADED         2
 #define MAP_LD_OPTIMAL          3
 
-/* PD interface types of the device handle table */
-#define MAP_IF_SAS              2
-#define MAP_IF_SATA             3
-
 #define MAP_PD_IO_TIMEOUT_S     10
 #define MAP_SYNC_ENTRY          4       /* target id, reserved, seq LE16 */
 #define MAP_MBOX_PEND           1
@@ -305,7 +301,7 @@ static uint32_t mr9500_map_build(MR9500State *s, uint8_t *buf, uint32_t cap,
         }
         stw_le_p(d, pd);
         d[2] = 1;
-        d[3] = dr->unit.iface == MR_IF_SATA ? MAP_IF_SATA : MAP_IF_SAS;
+        d[3] = mr9500_pd_if(&dr->unit);
         stw_le_p(d + 4, pd);
         stw_le_p(d + 6, MAP_INVALID_HANDLE);
     }

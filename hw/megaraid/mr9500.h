@@ -7,9 +7,10 @@
  * firmware state machine, drive bays), mr9500-ioc.c (IOC INIT, request
  * descriptors, reply queues, interrupts), mr9500-dcmd.c (MFI pass-through
  * frames and DCMDs), mr9500-io.c (SCSI I/O to JBOD drives and LDs, task
- * management), mr9500-fp.c (fast path: which LDs offer it, its frames),
- * mr9500-ld.c (LDs, their DCMDs and events), mr9500-events.c,
- * mr9500-mgmt.c and mr9500-map.c (RAID map, map sync, fault injection).
+ * management), mr9500-sgl.c (their SGLs and PRP lists), mr9500-fp.c
+ * (fast path: which LDs offer it, its frames), mr9500-ld.c (LDs, their
+ * DCMDs and events), mr9500-events.c, mr9500-mgmt.c and mr9500-map.c
+ * (RAID map, map sync, fault injection).
  */
 #ifndef HW_MEGARAID_MR9500_H
 #define HW_MEGARAID_MR9500_H
@@ -38,6 +39,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9500State, MEGARAID_9500)
 #define MR9500_MAX_PDS          256     /* PD ids 0..255 */
 #define MR9500_CHAIN_BYTES      4096    /* chain frame the driver allocates */
 #define MR9500_MAX_DATA         (16 * 1024 * 1024)
+/* NVMe devices' maximum I/O size (DEV_GET_TARGET_PROP), KiB */
+#define MR9500_NVME_MAX_IO_KB   1024
 /* RAID map size (scratch pad 2 bits 24:16, in 64 KiB): 240 LDs fit */
 #define MR9500_MAP_UNITS        10
 #define MR9500_MAP_BYTES        (MR9500_MAP_UNITS * 64 * 1024)
@@ -165,6 +168,13 @@ typedef struct MR9500State {
     MRCore core;
 } MR9500State;
 
+/* The MFI PD interface type of drive unit @u (PD info, RAID map). */
+static inline uint8_t mr9500_pd_if(const MRUnit *u)
+{
+    return u->iface == MR_IF_NVME ? MR_PD_IF_NVME :
+           u->iface == MR_IF_SATA ? MR_PD_IF_SATA : MR_PD_IF_SAS;
+}
+
 /* mr9500.c */
 void mr9500_fault(MR9500State *s, uint32_t code);
 bool mr9500_dma_ok(MR9500State *s, uint64_t addr, uint64_t len);
@@ -214,6 +224,15 @@ uint8_t *mr9500_event_new(MR9500State *s, uint16_t code, uint16_t locale,
                           uint32_t *seq);
 /* EVENT_WAIT arrived (in s->aen): complete it now if an event matches. */
 void mr9500_aen_check(MR9500State *s);
+
+/* mr9500-sgl.c */
+/*
+ * The data of SCSI I/O frame @frame (IEEE SGL or NVMe PRP list) into @sg
+ * until it covers @data_len bytes; false: malformed, outside guest RAM
+ * or short.
+ */
+bool mr9500_build_sgl(MR9500State *s, const uint8_t *frame, QEMUSGList *sg,
+                      uint32_t data_len);
 
 /* mr9500-io.c */
 void mr9500_cmds_init(MR9500State *s);

@@ -479,8 +479,10 @@ vd_data_drives() {
     esac
 }
 
-# check_vd NAME: the VD's disk is a BROADCOM virtual disk of the expected
-# size whose block limits give the full stripe as optimal transfer length.
+# check_vd NAME: the VD's disk is a virtual disk of the card (INQUIRY
+# vendor RAID_VENDOR, product RAID_PRODUCT; default BROADCOM MR9670W-16i)
+# of the expected size whose block limits give the full stripe as optimal
+# transfer length.
 check_vd() {
     local dev inq v p bytes bl otl want di
     dev=$(vd_dev "$1")
@@ -488,7 +490,7 @@ check_vd() {
     inq=$(sg_inq "$dev") || fail "sg_inq $dev (VD $1) failed"
     v=$(echo "$inq" | sed -n 's/^ *Vendor identification: *//p' | trim)
     p=$(echo "$inq" | sed -n 's/^ *Product identification: *//p' | trim)
-    assert_eq "INQUIRY vendor of VD $1 ($dev)" BROADCOM "$v"
+    assert_eq "INQUIRY vendor of VD $1 ($dev)" "${RAID_VENDOR:-BROADCOM}" "$v"
     assert_eq "INQUIRY product of VD $1 ($dev)" "${RAID_PRODUCT:-MR9670W-16i}" "$p"
     bytes=$(blockdev --getsize64 "$dev")
     assert_eq "size of VD $1 ($dev)" "$(vd_attr "$1" bytes)" "$bytes"

@@ -122,10 +122,11 @@ static const char *fw_args(void)
 }
 
 /*
- * SAS drive in slot 0 (PD 0) and SATA drive in slot 3 (PD 3); @opts are
- * more controller properties (",name=value...").
+ * Drive hd0 in slot 0 (@drive0: its interface and identity) and a SATA
+ * drive in slot 3 (PD 3); @opts are more controller properties
+ * (",name=value...").
  */
-static MR *start_with(const char *opts)
+static MR *start_full(const char *opts, const char *drive0)
 {
     MR *m = g_new0(MR, 1);
 
@@ -135,12 +136,10 @@ static MR *start_with(const char *opts)
         "-device megaraid-9500,id=raid0,addr=04.0,max-cmds=%d,queues=2%s "
         "-drive if=none,id=d0,format=raw,file=%s "
         "-drive if=none,id=d1,format=raw,file=%s "
-        "-device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,"
-        "interface=sas,"
-        "vendor=SEAGATE,model=Q95SAS,serial=Q95S0 "
+        "-device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,%s "
         "-device megaraid-drive,bus=raid0.0,slot=3,drive=d1,interface=sata,"
         "model=Q95SATA,serial=Q95A0", fw_args(), MAX_CMDS, opts, m->img[0],
-        m->img[1]);
+        m->img[1], drive0);
     m->qts = m->qs->qts;
     m->dev = qpci_device_find(m->qs->pcibus, DEVFN);
     g_assert(m->dev);
@@ -153,6 +152,13 @@ static MR *start_with(const char *opts)
     m->sense = alloc(m, 256);
     m->buf = alloc(m, 64 * 1024);
     return m;
+}
+
+/* SAS drive in slot 0 (PD 0) and SATA drive in slot 3 (PD 3). */
+static MR *start_with(const char *opts)
+{
+    return start_full(opts, "interface=sas,vendor=SEAGATE,model=Q95SAS,"
+                      "serial=Q95S0");
 }
 
 static MR *start(void)
@@ -276,10 +282,11 @@ static uint8_t dcmd(MR *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
 
 /*
  * DEV_GET_TARGET_PROP of JBOD (@ld false) or LD target @tgt: its MFI
- * status, the queue depth and block size into *@qd and *@bs.
+ * status, the queue depth, block size and maximum I/O size (KiB) into
+ * *@qd, *@bs and *@kb.
  */
 static uint8_t target_prop(MR *m, bool ld, uint16_t tgt, uint32_t *qd,
-                           uint32_t *bs)
+                           uint32_t *bs, uint32_t *kb)
 {
     uint8_t mbox[12] = { ld };
     uint8_t st;
@@ -287,11 +294,11 @@ static uint8_t target_prop(MR *m, bool ld, uint16_t tgt, uint32_t *qd,
     stw_le_p(mbox + 2, tgt);
     qtest_memset(m->qts, m->buf, 0xAA, 512);
     st = dcmd_mbox(m, 75, 0x0200E103, mbox, m->buf, 512);
+    *kb = qtest_readl(m->qts, m->buf);
     *qd = qtest_readl(m->qts, m->buf + 4);
     *bs = qtest_readl(m->qts, m->buf + 8);
     if (st == 0) {
-        /* no maximum I/O size (not NVMe), no reset timeout */
-        g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 0);
+        /* no reset timeout: the driver keeps its own */
         g_assert_cmpuint(rd8(m, m->buf + 12), ==, 0);
     }
     return st;
@@ -538,16 +545,17 @@ static void test_dcmd(void)
      */
     g_assert_cmpuint(rd(m, 0xBC) & 0xFF, ==, 12);
     {
-        uint32_t qd, bs;
+        uint32_t qd, bs, kb;
 
-        g_assert_cmphex(target_prop(m, false, 0, &qd, &bs), ==, 0);
+        g_assert_cmphex(target_prop(m, false, 0, &qd, &bs, &kb), ==, 0);
+        g_assert_cmpuint(kb, ==, 0);
         g_assert_cmpuint(qd, ==, 64);
         g_assert_cmpuint(bs, ==, 512);
-        g_assert_cmphex(target_prop(m, false, 3, &qd, &bs), ==, 0);
+        g_assert_cmphex(target_prop(m, false, 3, &qd, &bs, &kb), ==, 0);
         g_assert_cmpuint(qd, ==, 32);
-        g_assert_cmphex(target_prop(m, false, 1, &qd, &bs), ==, 0x0C);
-        g_assert_cmphex(target_prop(m, false, 0xFFFF, &qd, &bs), ==, 0x0C);
-        g_assert_cmphex(target_prop(m, true, 0, &qd, &bs), ==, 0x0C);
+        g_assert_cmphex(target_prop(m, false, 1, &qd, &bs, &kb), ==, 0x0C);
+        g_assert_cmphex(target_prop(m, false, 0xFFFF, &qd, &bs, &kb), ==, 0x0C);
+        g_assert_cmphex(target_prop(m, true, 0, &qd, &bs, &kb), ==, 0x0C);
     }
     stop(m);
 }
@@ -910,6 +918,114 @@ static void test_tm(void)
     stop(m);
 }
 
+/*
+ * A fast path frame to PD @pd with its data as an NVMe PRP list, as
+ * megaraid_sas builds it for more than four pages to an NVMe drive: the
+ * first PRP (@first, @first_len) in the first IEEE element, a PRP chain
+ * element (@list, @list_len bytes) in the second; the RAID status.
+ */
+static uint8_t prp_rw(MR *m, uint16_t smid, uint16_t pd, bool write,
+                      uint32_t lba, uint16_t blocks, uint64_t first,
+                      uint32_t first_len, uint64_t list, uint32_t list_len)
+{
+    uint8_t f[256];
+
+    jbod_post(m, smid, 1, pd, write, lba, 0, 0);
+    g_assert_cmpuint(reply(m, 1), ==, smid);
+    /* the same frame again, now with the data and its PRPs */
+    qtest_memread(m->qts, m->frames + smid * 256ull, f, sizeof(f));
+    stl_le_p(f + 0x1C, blocks * 512);
+    stw_be_p(f + 0x47, blocks);
+    f[0x77] = 0xFF;
+    memset(f + 0x80, 0, 0x20);
+    stq_le_p(f + 0x80, first);
+    stl_le_p(f + 0x88, first_len);
+    stq_le_p(f + 0x90, list);
+    stl_le_p(f + 0x98, list_len);
+    f[0x9F] = 0x88;                     /* chain element, NSF NVMe PRP */
+    qtest_memwrite(m->qts, m->frames + smid * 256ull, f, sizeof(f));
+    wr(m, R_REQ_LO, (uint32_t)smid << 16 | 1u << 8 | 0x0C);
+    wr(m, R_REQ_HI, 0xFFFF0000);
+    g_assert_cmpuint(reply(m, 1), ==, smid);
+    return rd8(m, m->frames + smid * 256ull + 0x77);
+}
+
+/*
+ * An NVMe JBOD (slot 0, PD id 240): the PD info says NVMe, the target
+ * properties give queue depth 128 and a maximum I/O size; a 24 KiB write
+ * as a PRP list (first PRP at a page offset, the list crossing a page
+ * through a pointer entry in a page's last slot) reads back through an
+ * IEEE SGL and through another PRP list; malformed PRP lists are refused
+ * with INVALID PARAMETER: an entry off a page boundary, a list outside
+ * RAM or of a length that is no multiple of 8, a first PRP crossing its
+ * page, a pointer entry that points at itself.
+ */
+static void test_prp(void)
+{
+    MR *m = start_full("", "interface=nvme,model=Q95NVME,serial=Q95N0");
+    g_autofree uint8_t *out = g_malloc(24576);
+    g_autofree uint8_t *in = g_malloc(24576);
+    uint64_t base = (alloc(m, 15 * 4096) + 4095) & ~4095ull;
+    uint64_t data = base, list = base + 8 * 4096, list2 = base + 10 * 4096;
+    uint64_t rdata = base + 11 * 4096;
+    uint32_t qd, bs, kb;
+
+    ioc_init(m);
+    g_assert_cmphex(dcmd(m, 70, 0x02020000, 240, m->buf, 512), ==, 0);
+    g_assert_cmphex(qtest_readw(m->qts, m->buf + 0xBC) >> 12, ==, 5);
+    g_assert_cmphex(target_prop(m, false, 240, &qd, &bs, &kb), ==, 0);
+    g_assert_cmpuint(qd, ==, 128);
+    g_assert_cmpuint(kb, ==, 1024);
+
+    /* data: 3584 bytes at data + 512, then pages data + 4096 * (1..6) */
+    for (int i = 0; i < 24576; i++) {
+        out[i] = i * 11 + i / 4096;
+    }
+    qtest_memwrite(m->qts, data + 512, out, 3584);
+    for (int p = 0; p < 6; p++) {
+        qtest_memwrite(m->qts, data + (p + 1) * 4096ull, out + 3584 + p * 4096,
+                       MIN(4096, 24576 - 3584 - p * 4096));
+    }
+    /* the list: one entry, then a page's last slot pointing at list2 */
+    qtest_writeq(m->qts, list + 4096 - 16, data + 4096);
+    qtest_writeq(m->qts, list + 4096 - 8, list2);
+    for (int p = 1; p < 6; p++) {
+        qtest_writeq(m->qts, list2 + (p - 1) * 8, data + (p + 1) * 4096ull);
+    }
+    g_assert_cmphex(prp_rw(m, 1, 240, true, 16, 48, data + 512, 3584,
+                           list + 4096 - 16, 7 * 8), ==, 0);
+    qtest_memset(m->qts, m->buf, 0, 24576);
+    g_assert_cmphex(jbod_rw(m, 2, 1, 240, false, 16, 48, m->buf), ==, 0);
+    qtest_memread(m->qts, m->buf, in, 24576);
+    g_assert_cmpmem(in, 24576, out, 24576);
+    /* read back through a plain list: first PRP a whole page */
+    for (int p = 0; p < 5; p++) {
+        qtest_writeq(m->qts, list + p * 8, rdata + (p + 1) * 4096ull);
+    }
+    g_assert_cmphex(prp_rw(m, 3, 240, false, 16, 48, rdata, 4096, list,
+                           5 * 8), ==, 0);
+    qtest_memread(m->qts, rdata, in, 24576);
+    g_assert_cmpmem(in, 24576, out, 24576);
+
+    /* malformed lists */
+    qtest_writeq(m->qts, list + 8, rdata + 2 * 4096 + 8);
+    g_assert_cmphex(prp_rw(m, 4, 240, false, 16, 48, rdata, 4096, list,
+                           5 * 8), ==, 0x03);
+    qtest_writeq(m->qts, list + 8, rdata + 2 * 4096);
+    g_assert_cmphex(prp_rw(m, 4, 240, false, 16, 48, rdata, 4096,
+                           0xF00000000000ull, 5 * 8), ==, 0x03);
+    g_assert_cmphex(prp_rw(m, 4, 240, false, 16, 48, rdata, 4096, list,
+                           5 * 8 + 4), ==, 0x03);
+    g_assert_cmphex(prp_rw(m, 4, 240, false, 16, 48, rdata + 512, 4096,
+                           list, 5 * 8), ==, 0x03);
+    qtest_writeq(m->qts, list + 4096 - 8, list + 4096 - 8);
+    g_assert_cmphex(prp_rw(m, 4, 240, false, 16, 48, data + 512, 3584,
+                           list + 4096 - 16, 512 * 8), ==, 0x03);
+    /* still answering */
+    g_assert_cmphex(jbod_rw(m, 5, 1, 240, false, 16, 8, m->buf), ==, 0);
+    stop(m);
+}
+
 /* ---- a RAID 1 VD ---- */
 
 #define VD_DRIVE_BYTES  (16 * 1024 * 1024)
@@ -1144,12 +1260,13 @@ static void test_ld(void)
     g_assert_cmphex(dcmd(m, 67, 0x03020000, 5, m->buf, 384), ==, 0x0C);
     /* target properties of the LD: queue depth 128; a member: none */
     {
-        uint32_t qd, bs;
+        uint32_t qd, bs, kb;
 
-        g_assert_cmphex(target_prop(m, true, 0, &qd, &bs), ==, 0);
+        g_assert_cmphex(target_prop(m, true, 0, &qd, &bs, &kb), ==, 0);
+        g_assert_cmpuint(kb, ==, 0);
         g_assert_cmpuint(qd, ==, 128);
         g_assert_cmpuint(bs, ==, 512);
-        g_assert_cmphex(target_prop(m, false, 0, &qd, &bs), ==, 0x0C);
+        g_assert_cmphex(target_prop(m, false, 0, &qd, &bs, &kb), ==, 0x0C);
     }
     /* PD list: the members are hidden, the blank drive is a JBOD */
     g_assert_cmphex(dcmd(m, 68, 0x02010100, 5, m->buf, 8192), ==, 0);
@@ -1890,6 +2007,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/hostile", test_hostile);
     qtest_add_func("/megaraid-9500/diag-reset", test_diag_reset);
     qtest_add_func("/megaraid-9500/task-mgmt", test_tm);
+    qtest_add_func("/megaraid-9500/nvme-prp", test_prp);
     qtest_add_func("/megaraid-9500/events", test_events);
     qtest_add_func("/megaraid-9500/passthru", test_passthru);
     qtest_add_func("/megaraid-9500/ld", test_ld);

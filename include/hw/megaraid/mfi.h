@@ -275,6 +275,7 @@
 #define MR_PD_STATE_SYSTEM          0x40
 #define MR_PD_IF_SAS                2
 #define MR_PD_IF_SATA               3
+#define MR_PD_IF_NVME               5
 /* Event log info (five u32) */
 #define MR_EVT_LOG_INFO_SIZE        20
 
