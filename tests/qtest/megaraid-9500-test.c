@@ -388,21 +388,40 @@ static void tm_result(MR *m, uint16_t smid, uint16_t handle, uint8_t type,
     *count = qtest_readl(m->qts, r + 0x14);
 }
 
-/* A TM that ends nothing: its reply is the next one on queue 0. */
-static void tm_check(MR *m, uint16_t smid, uint16_t handle, uint8_t type,
-                     uint16_t mid, uint32_t flags, uint16_t want_ioc,
-                     uint8_t want_rsp)
+/*
+ * The next reply on queue 0 is the TM at @smid, with IOCStatus @want_ioc,
+ * response code @want_rsp and TerminationCount @want_count.
+ */
+static void tm_expect(MR *m, uint16_t smid, uint16_t handle, uint8_t type,
+                      uint16_t want_ioc, uint8_t want_rsp,
+                      uint32_t want_count)
 {
     uint16_t ioc;
     uint8_t rsp;
     uint32_t count;
 
-    tm_post(m, smid, handle, type, mid, flags);
     g_assert_cmpuint(reply(m, 0), ==, smid);
     tm_result(m, smid, handle, type, &ioc, &rsp, &count);
     g_assert_cmphex(ioc, ==, want_ioc);
     g_assert_cmphex(rsp, ==, want_rsp);
-    g_assert_cmpuint(count, ==, 0);
+    g_assert_cmpuint(count, ==, want_count);
+}
+
+/* A TM that ends nothing: its reply is the next one on queue 0. */
+static void tm_check(MR *m, uint16_t smid, uint16_t handle, uint8_t type,
+                     uint16_t mid, uint32_t flags, uint16_t want_ioc,
+                     uint8_t want_rsp)
+{
+    tm_post(m, smid, handle, type, mid, flags);
+    tm_expect(m, smid, handle, type, want_ioc, want_rsp, 0);
+}
+
+/* The next reply on queue @q is SCSI I/O @smid, ended by a TM. */
+static void tm_victim(MR *m, uint32_t q, uint16_t smid)
+{
+    g_assert_cmpuint(reply(m, q), ==, smid);
+    g_assert_cmphex(rd8(m, m->frames + smid * 256ull + 0x77), ==, 0x2E);
+    g_assert_cmphex(rd8(m, m->frames + smid * 256ull + 0x76), ==, 0x02);
 }
 
 /* QOM bool @prop of the drive with id @id. */
@@ -834,9 +853,6 @@ static void test_diag_reset(void)
 static void test_tm(void)
 {
     MR *m = start();
-    uint16_t ioc;
-    uint8_t rsp;
-    uint32_t count;
 
     ioc_init(m);
     drive_set(m, "hd0", "unresponsive", true);
@@ -854,14 +870,8 @@ static void test_tm(void)
     g_assert(!no_reply(m, 0));
     g_assert_cmphex(qtest_readq(m->qts, m->replies + (m->ci[0] + 1) * 8), ==,
                     UINT64_MAX);
-    g_assert_cmpuint(reply(m, 0), ==, 1);
-    g_assert_cmphex(rd8(m, m->frames + 256 + 0x77), ==, 0x2E);
-    g_assert_cmphex(rd8(m, m->frames + 256 + 0x76), ==, 0x02);
-    g_assert_cmpuint(reply(m, 0), ==, 101);
-    tm_result(m, 101, 0, TM_ABORT_TASK, &ioc, &rsp, &count);
-    g_assert_cmphex(ioc, ==, 0);
-    g_assert_cmphex(rsp, ==, 0);
-    g_assert_cmpuint(count, ==, 1);
+    tm_victim(m, 0, 1);
+    tm_expect(m, 101, 0, TM_ABORT_TASK, 0, 0, 1);
     g_assert(no_reply(m, 0));
     /* again: no longer outstanding, TM COMPLETE ending nothing */
     tm_check(m, 101, 0, TM_ABORT_TASK, 1, TM_FOR_PD, 0, 0);
@@ -874,14 +884,9 @@ static void test_tm(void)
     g_assert(no_reply(m, 0));
     g_assert(no_reply(m, 1));
     tm_post(m, 102, 0, TM_TARGET_RESET, 0, TM_FOR_PD);
-    g_assert_cmpuint(reply(m, 0), ==, 2);
-    g_assert_cmpuint(reply(m, 1), ==, 3);
-    g_assert_cmphex(rd8(m, m->frames + 3 * 256 + 0x77), ==, 0x2E);
-    g_assert_cmpuint(reply(m, 0), ==, 102);
-    tm_result(m, 102, 0, TM_TARGET_RESET, &ioc, &rsp, &count);
-    g_assert_cmphex(ioc, ==, 0);
-    g_assert_cmphex(rsp, ==, 0);
-    g_assert_cmpuint(count, ==, 2);
+    tm_victim(m, 0, 2);
+    tm_victim(m, 1, 3);
+    tm_expect(m, 102, 0, TM_TARGET_RESET, 0, 0, 2);
 
     /* hostile TMs, with a read held on PD 0 that none may end */
     jbod_post(m, 5, 1, 0, false, 24, 8, m->buf);
@@ -1523,9 +1528,6 @@ static void test_map(void)
 static void test_ld_tm(void)
 {
     char *path[3];
-    uint16_t ioc;
-    uint8_t rsp;
-    uint32_t count;
     MR *m = vd_rig_opts("ldtm", path, NULL, ",timing=on");
 
     ioc_init(m);
@@ -1533,14 +1535,8 @@ static void test_ld_tm(void)
     g_usleep(100 * 1000);
     g_assert(no_reply(m, 1));
     tm_post(m, 101, 0, TM_ABORT_TASK, 1, TM_FOR_LD);
-    g_assert_cmpuint(reply(m, 1), ==, 1);
-    g_assert_cmphex(rd8(m, m->frames + 256 + 0x77), ==, 0x2E);
-    g_assert_cmphex(rd8(m, m->frames + 256 + 0x76), ==, 0x02);
-    g_assert_cmpuint(reply(m, 0), ==, 101);
-    tm_result(m, 101, 0, TM_ABORT_TASK, &ioc, &rsp, &count);
-    g_assert_cmphex(ioc, ==, 0);
-    g_assert_cmphex(rsp, ==, 0);
-    g_assert_cmpuint(count, ==, 1);
+    tm_victim(m, 1, 1);
+    tm_expect(m, 101, 0, TM_ABORT_TASK, 0, 0, 1);
 
     /* TARGET RESET: two held LD commands end */
     ld_post(m, 2, 1, 0, false, 8, 8, m->buf);
@@ -1548,16 +1544,9 @@ static void test_ld_tm(void)
     g_usleep(100 * 1000);
     g_assert(no_reply(m, 1));
     tm_post(m, 102, 0, TM_TARGET_RESET, 0, TM_FOR_LD);
-    {
-        uint16_t a = reply(m, 1), b = reply(m, 1);
-
-        g_assert_cmpuint(MIN(a, b), ==, 2);
-        g_assert_cmpuint(MAX(a, b), ==, 3);
-    }
-    g_assert_cmpuint(reply(m, 0), ==, 102);
-    tm_result(m, 102, 0, TM_TARGET_RESET, &ioc, &rsp, &count);
-    g_assert_cmphex(ioc, ==, 0);
-    g_assert_cmpuint(count, ==, 2);
+    tm_victim(m, 1, 2);
+    tm_victim(m, 1, 3);
+    tm_expect(m, 102, 0, TM_TARGET_RESET, 0, 0, 2);
 
     /* past every modelled completion: nothing more comes */
     qtest_clock_step(m->qts, 100 * 1000 * 1000);
