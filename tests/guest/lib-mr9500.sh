@@ -9,12 +9,7 @@
 # adapter done) and logged nothing that reads as a failure, except lines
 # matching ALLOW-ERE.
 mr9500_driver_log() {
-    _m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-    echo "$_m" | grep -q 'INIT adapter done' ||
-        { echo "$_m"; fail "megaraid_sas did not finish INIT"; }
-    _bad=$(echo "$_m" | grep -iE 'fail|error|invalid|timed out|not supported|unknown|(^|[^a-z])fault|killing|critical|pool empty|WARNING' |
-           grep -vE "${1:-^\$}")
-    [ -z "$_bad" ] || { echo "$_m"; fail "megaraid_sas logged errors: $_bad"; }
-    echo "$_m" | sed 's/^/dmesg: /'
-    log "megaraid_sas log clean"
+    driver_log megaraid_sas 'megaraid_sas|megasas' \
+        'fail|error|invalid|timed out|not supported|unknown|(^|[^a-z])fault|killing|critical|pool empty|WARNING' \
+        "${1:-^\$}" 'INIT adapter done'
 }

@@ -8,16 +8,10 @@
 
 # The controller's driver log: probe and port enable without errors.
 mr9600_driver_log() {
-    _m=$(dmesg | grep -i mpi3mr)
-    echo "$_m" | grep -q 'controller initialization completed successfully' ||
-        { echo "$_m"; fail "mpi3mr did not complete initialization"; }
-    echo "$_m" | grep -q 'port enable is successfully completed' ||
-        { echo "$_m"; fail "mpi3mr port enable did not complete"; }
-    _bad=$(echo "$_m" | grep -iE 'fail|error|mismatch|timed out|not supported|unexpected|is not handled|critical|unrecoverable|fault code|faulted|in fault' |
-           grep -vE "${1:-^\$}")
-    [ -z "$_bad" ] || { echo "$_m"; fail "mpi3mr logged errors: $_bad"; }
-    echo "$_m" | sed 's/^/dmesg: /'
-    log "mpi3mr log clean"
+    driver_log mpi3mr mpi3mr \
+        'fail|error|mismatch|timed out|not supported|unexpected|is not handled|critical|unrecoverable|fault code|faulted|in fault' \
+        "${1:-^\$}" 'controller initialization completed successfully' \
+        'port enable is successfully completed'
 }
 
 # fio with crc32c verification on the first N disks at once.

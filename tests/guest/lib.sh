@@ -301,6 +301,43 @@ check_dmesg() {
     log "kernel log clean"
 }
 
+# driver_log NAME LINES-ERE BAD-ERE ALLOW-ERE DONE-ERE...: the kernel log's
+# lines of driver NAME (those matching LINES-ERE, any case) have a line
+# matching each DONE-ERE (its bring-up finished) and none matching BAD-ERE
+# (any case) unless it matches ALLOW-ERE; printed with a "dmesg: " prefix.
+driver_log() {
+    _dl_name=$1 _dl_bad=$3 _dl_allow=$4
+    _m=$(dmesg | grep -iE "$2")
+    shift 4
+    for _dl_done in "$@"; do
+        echo "$_m" | grep -qE "$_dl_done" ||
+            { echo "$_m"; fail "$_dl_name never logged '$_dl_done'"; }
+    done
+    _bad=$(echo "$_m" | grep -iE "$_dl_bad" | grep -vE "$_dl_allow")
+    [ -z "$_bad" ] || { echo "$_m"; fail "$_dl_name logged errors: $_bad"; }
+    echo "$_m" | sed 's/^/dmesg: /'
+    log "$_dl_name log clean"
+}
+
+# wait_dmesg GOOD-ERE BAD-ERE SECONDS WHAT: waits until a kernel log line
+# matches GOOD-ERE; fails at once (with the storage drivers' last lines)
+# when one matches BAD-ERE, and after SECONDS.  WAITED: the tenths of a
+# second it waited.
+wait_dmesg() {
+    WAITED=0
+    until dmesg | grep -qE "$1"; do
+        if dmesg | grep -qE "$2"; then
+            dmesg | grep -iE 'megaraid_sas|megasas|mpi3mr|sd [0-9]' |
+                tail -n 40
+            fail "while waiting for $4: $(dmesg | grep -E "$2" | tail -n 1)"
+        fi
+        WAITED=$((WAITED + 1))
+        [ "$WAITED" -lt $(($3 * 10)) ] ||
+            { dmesg | tail -n 40; fail "no $4 within $3 s"; }
+        sleep 0.1
+    done
+}
+
 # ---- composed checks ----
 
 # scsi_baseline DRIVER: the baseline every SCSI-presenting controller

@@ -34,6 +34,7 @@ fi
 
 # ---- guest part ----
 . /mrsim/lib-raid.sh
+. /mrsim/lib-mr9500.sh
 
 CTRL=/machine/peripheral/c0
 OCR_LINES='FW in FAULT state Fault code:0x5a5|resetting fusion adapter|Reset successful for scsi|Outstanding fastpath IOs'
@@ -65,28 +66,16 @@ fio_running v5 || { cat /tmp/fio-v5.out; fail "fio ended before the fault"; }
 log "firmware fault with fio running on VD v5 ($(io_done "$dev") requests done)"
 qom_set "$CTRL" inject-fault '"0x5a5"'
 
-_t=0
-until dmesg | grep -q 'Reset successful for scsi'; do
-    if dmesg | grep -qE 'killing adapter|Reset failed'; then
-        dmesg | grep -iE 'megaraid_sas|megasas' | tail -n 40
-        fail "megaraid_sas gave up the controller"
-    fi
-    _t=$((_t + 1))
-    [ $_t -lt 1200 ] || { dmesg | tail -n 40; fail "no OCR within 120 s"; }
-    sleep 0.1
-done
-log "OCR done after $((_t / 10)) s"
+wait_dmesg 'Reset successful for scsi' 'killing adapter|Reset failed' 120 \
+    "a successful OCR"
+log "OCR done after $((WAITED / 10)) s"
 fio_wait v5
 
 qom_get "$CTRL" faults-injected
 assert_eq "faults injected" 1 "$QOM"
 assert_eq "successful resets" 1 "$(dmesg | grep -c 'Reset successful for scsi')"
 expect_vd v5 state '^optimal$'
-_m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-_bad=$(echo "$_m" | grep -iE 'fail|error|invalid|timed out|not supported|unknown|(^|[^a-z])fault|killing|critical|pool empty|WARNING' |
-       grep -vE "$OCR_LINES")
-[ -z "$_bad" ] || { echo "$_m"; fail "megaraid_sas logged errors: $_bad"; }
-echo "$_m" | sed 's/^/dmesg: /'
+mr9500_driver_log "$OCR_LINES"
 
 # the VD after the reset: a new fio, the same data after a cold read
 fio_start v5 8M

@@ -26,6 +26,7 @@
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=0,drive=o0,interface=sas,vendor=SEAGATE,model=MR95OCR0,serial=J95O00
 #@ qemu -device megaraid-drive,bus=raid0.0,slot=3,drive=o1,interface=sata,model=MR95OCR1,serial=J95O01
 . /mrsim/lib-raid.sh
+. /mrsim/lib-mr9500.sh
 
 CTRL=/machine/peripheral/raid0
 # what a successful OCR prints; anything else in the driver's log fails
@@ -39,9 +40,7 @@ io_done() {
 need_driver megaraid_sas
 wait_disks 120
 check_disks
-_m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-echo "$_m" | grep -q 'INIT adapter done' ||
-    { echo "$_m"; fail "megaraid_sas did not finish INIT"; }
+mr9500_driver_log
 check_dmesg ""
 
 dev=$(disk_dev o0)
@@ -62,17 +61,9 @@ log "firmware fault with fio running ($_b requests done)"
 qom_set "$CTRL" inject-fault '"0x5a5"'
 
 # the driver's watchdog (1 s) finds FAULT and resets the controller
-_t=0
-until dmesg | grep -q 'Reset successful for scsi'; do
-    if dmesg | grep -qE 'killing adapter|Reset failed'; then
-        dmesg | grep -iE 'megaraid_sas|megasas' | tail -n 40
-        fail "megaraid_sas gave up the controller"
-    fi
-    _t=$((_t + 1))
-    [ $_t -lt 1200 ] || { dmesg | tail -n 40; fail "no OCR within 120 s"; }
-    sleep 0.1
-done
-log "OCR done after $((_t / 10)) s"
+wait_dmesg 'Reset successful for scsi' 'killing adapter|Reset failed' 120 \
+    "a successful OCR"
+log "OCR done after $((WAITED / 10)) s"
 _c=$(io_done "$dev")
 _t=0
 while [ "$(io_done "$dev")" -le "$_c" ] && [ ! -f /tmp/fio.r.rc ]; do
@@ -89,11 +80,7 @@ assert_eq "faults injected" 1 "$QOM"
 qom_get "$CTRL" inject-fault
 assert_eq "fault code after the OCR (none)" "" "$QOM"
 assert_eq "successful resets" 1 "$(dmesg | grep -c 'Reset successful for scsi')"
-_m=$(dmesg | grep -iE 'megaraid_sas|megasas')
-_bad=$(echo "$_m" | grep -iE 'fail|error|invalid|timed out|not supported|unknown|(^|[^a-z])fault|killing|critical|pool empty|WARNING' |
-       grep -vE "$OCR_LINES")
-[ -z "$_bad" ] || { echo "$_m"; fail "megaraid_sas logged errors: $_bad"; }
-echo "$_m" | sed 's/^/dmesg: /'
+mr9500_driver_log "$OCR_LINES"
 check_dmesg "$OCR_LINES"
 
 # the controller works after the reset: the other drive, then a new fio

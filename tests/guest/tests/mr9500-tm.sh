@@ -48,16 +48,7 @@ sleep 2
 [ ! -f /tmp/tm.rc ] || fail "the read completed although the drive is unresponsive"
 
 # the error handler aborts it by task management
-_t=0
-until dmesg | grep -q 'task abort SUCCESS'; do
-    if dmesg | grep -qE "$OCR_RE|task abort FAILED"; then
-        dmesg | grep -iE 'megaraid_sas|megasas|sd [0-9]' | tail -n 30
-        fail "no abort by task management: the driver went to a reset"
-    fi
-    _t=$((_t + 1))
-    [ $_t -lt 900 ] || { dmesg | tail -n 30; fail "no task abort within 90 s"; }
-    sleep 0.1
-done
+wait_dmesg 'task abort SUCCESS' "$OCR_RE|task abort FAILED" 90 "task abort"
 drive_set t0d unresponsive false
 log "task abort $(($(cut -d. -f1 /proc/uptime) - t0)) s after the read"
 # (without the time stamp: the log scan fails kernel lines on the console)
