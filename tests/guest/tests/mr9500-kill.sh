@@ -20,7 +20,7 @@
 # Control switch: MRSIM_CONTROL_KILL_WRITE_THROUGH=1 fails the CacheVault
 # before the writes (write-through), so nothing is dirty at the kill and
 # the "held only in the cache and journal" check must fail.
-#@ kernels 6.1 6.12 7.2
+#@ kernels 6.1 7.2
 #@ timeout 600
 #@ mem 1024
 #@ smp 2

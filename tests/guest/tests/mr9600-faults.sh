@@ -13,7 +13,7 @@
 #@ mem 1024
 #@ smp 2
 #@ qmp
-#@ kernels 6.1 6.12 7.2
+#@ kernels 6.12 7.2
 #@ prepare bash tests/guest/tests/mr9600-faults.sh --host-prepare @WORK@
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args

@@ -4,6 +4,7 @@
 # binds without errors, all 16 appear with their identity and size, fio
 # with crc32c verification runs on 4 at once, ext4 round trip, and the
 # images hold what the guest reads.
+#@ kernels 6.12 7.2
 #@ timeout 900
 #@ mem 1024
 #@ smp 2

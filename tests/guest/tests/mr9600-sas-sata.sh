@@ -3,6 +3,7 @@
 # megaraid-9600 with 8 SAS and 8 SATA drives in JBOD: mpi3mr binds, all 16
 # appear with their identity and size, fio with crc32c verification on 4
 # at once, ext4 round trip, images hold what the guest reads.
+#@ kernels 6.12 7.2
 #@ timeout 900
 #@ mem 1024
 #@ smp 2

@@ -8,6 +8,7 @@
 # for bad requests, smartctl -a on a SAS and a SATA drive (ATA
 # PASS-THROUGH), self-tests logged, and backend errors (blkdebug) as
 # MEDIUM ERROR sense with the failing LBA.
+#@ kernels 6.12
 #@ timeout 900
 #@ mem 1024
 #@ smp 2

@@ -10,7 +10,7 @@
 # "What a complaint is" below.  The check itself is proved able to fail
 # at the start: canned outputs with the complaints the tools printed for
 # the device's old pages (an 8-byte NAA 6 name, ...) must be caught.
-#@ kernels 6.1 6.12 7.2
+#@ kernels 6.12
 #@ timeout 900
 #@ mem 1024
 #@ smp 2

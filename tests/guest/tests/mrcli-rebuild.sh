@@ -9,7 +9,7 @@
 # event log (show events) lists the failures and the rebuilds, and a
 # reader waiting for the next entry (seq=N wait=S) gets the first failure.  JSON
 # output is checked against tests/guest/mrcli.schema.json on the host.
-#@ kernels 6.1 6.12
+#@ kernels 6.1
 #@ timeout 1500
 #@ mem 1024
 #@ smp 2

@@ -9,7 +9,7 @@
 # inserted (device_add) in the slots of the second pulls: the controller
 # rebuilds onto them and the VDs, optimal again, still hold their data.
 # Runs on 6.12 and 7.2 (raid-fail-offline on 6.1 and 7.2).
-#@ kernels 6.12 7.2
+#@ kernels 7.2
 #@ timeout 1200
 #@ mem 1024
 #@ smp 2

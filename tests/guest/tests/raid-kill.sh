@@ -22,7 +22,7 @@
 # past where it was, and ends with the VD's data intact.
 # Control switch (tests/controls): MRSIM_CONTROL_KILL_WRITE_THROUGH=1 fails
 # the CacheVault before the writes, so nothing is dirty at the kill.
-#@ kernels 6.1 6.12
+#@ kernels 6.12
 #@ timeout 600
 #@ mem 1024
 #@ smp 2

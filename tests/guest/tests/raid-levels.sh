@@ -14,7 +14,7 @@
 #
 # One controller per drive group: megaraid-img creates one drive group
 # per configuration, and a controller imports one configuration.
-#@ kernels 6.1 6.12
+#@ kernels 6.12
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
