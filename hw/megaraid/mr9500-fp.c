@@ -31,6 +31,7 @@
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "qom/object.h"
+#include "scsi/constants.h"
 #include "mr9500.h"
 #include "trace.h"
 
@@ -38,14 +39,6 @@
 #define FP_PEER_SMID            0x74
 #define FP_CONFIG_SEQ           0x7A
 
-#define FP_READ_6               0x08
-#define FP_WRITE_6              0x0A
-#define FP_READ_10              0x28
-#define FP_WRITE_10             0x2A
-#define FP_READ_12              0xA8
-#define FP_WRITE_12             0xAA
-#define FP_READ_16              0x88
-#define FP_WRITE_16             0x8A
 
 bool mr9500_fp_offered(MR9500State *s, MRVirtualDisk *vd)
 {
@@ -81,32 +74,25 @@ bool mr9500_fp_offered(MR9500State *s, MRVirtualDisk *vd)
 static bool mr9500_fp_cdb(const uint8_t *cdb, uint64_t *lba, uint32_t *n,
                           bool *write)
 {
+    uint16_t len_byte;
+
     switch (cdb[0]) {
-    case FP_READ_6:
-    case FP_WRITE_6:
-        *lba = ldl_be_p(cdb) & 0x1FFFFF;
-        *n = cdb[4] ? cdb[4] : 256;
+    case READ_6:
+    case READ_10:
+    case READ_12:
+    case READ_16:
+        *write = false;
         break;
-    case FP_READ_10:
-    case FP_WRITE_10:
-        *lba = ldl_be_p(cdb + 2);
-        *n = lduw_be_p(cdb + 7);
-        break;
-    case FP_READ_12:
-    case FP_WRITE_12:
-        *lba = ldl_be_p(cdb + 2);
-        *n = ldl_be_p(cdb + 6);
-        break;
-    case FP_READ_16:
-    case FP_WRITE_16:
-        *lba = ldq_be_p(cdb + 2);
-        *n = ldl_be_p(cdb + 10);
+    case WRITE_6:
+    case WRITE_10:
+    case WRITE_12:
+    case WRITE_16:
+        *write = true;
         break;
     default:
         return false;
     }
-    *write = cdb[0] == FP_WRITE_6 || cdb[0] == FP_WRITE_10 ||
-             cdb[0] == FP_WRITE_12 || cdb[0] == FP_WRITE_16;
+    mr_cdb_lba_len(cdb, lba, n, &len_byte);
     return true;
 }
 
@@ -199,10 +185,10 @@ MRUnit *mr9500_fp_resolve(MR9500State *s, MR9500Cmd *c, const uint8_t *frame,
         return NULL;
     }
     /* the same command, to the VD: READ/WRITE(16), its FUA/DPO kept */
-    if (cdb[0] == FP_READ_6 || cdb[0] == FP_WRITE_6) {
+    if (cdb[0] == READ_6 || cdb[0] == WRITE_6) {
         cdb[1] = 0;                     /* LBA bits, no flags */
     }
-    cdb[0] = write ? FP_WRITE_16 : FP_READ_16;
+    cdb[0] = write ? WRITE_16 : READ_16;
     stq_be_p(cdb + 2, vd_lba);
     stl_be_p(cdb + 10, n);
     cdb[14] = 0;

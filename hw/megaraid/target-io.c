@@ -27,9 +27,8 @@ typedef struct MRIOCmd {
     MRSense sense;
 } MRIOCmd;
 
-/* LBA and transfer length of a 6/10/12/16-byte CDB. */
-static void mr_cdb_lba_len(const uint8_t *cdb, uint64_t *lba, uint32_t *len,
-                           uint16_t *len_byte)
+void mr_cdb_lba_len(const uint8_t *cdb, uint64_t *lba, uint32_t *len,
+                    uint16_t *len_byte)
 {
     switch (cdb[0] >> 5) {
     case 0:

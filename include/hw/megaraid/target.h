@@ -83,4 +83,12 @@ void mr_target_submit(MRTargetReq *req);
  */
 void mr_target_cancel(MRTargetReq *req);
 
+/*
+ * LBA, transfer length (in blocks; 0 in a 6-byte CDB means 256) and the
+ * offset of the length field of a 6/10/12/16-byte READ/WRITE-type CDB,
+ * by its opcode group.
+ */
+void mr_cdb_lba_len(const uint8_t *cdb, uint64_t *lba, uint32_t *len,
+                    uint16_t *len_byte);
+
 #endif
