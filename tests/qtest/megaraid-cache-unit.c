@@ -19,9 +19,9 @@
 #include "qemu/crc32c.h"
 #include "qapi/error.h"
 #include "block/aio.h"
-#include "array.h"
-#include "array-journal.h"
-#include "array-cache-int.h"
+#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/cache/array-journal.h"
+#include "hw/megaraid/cache/array-cache-int.h"
 
 #define VD_SECTORS      4096            /* 2 MiB per VD */
 #define VD_BYTES        (VD_SECTORS * 512)

@@ -18,7 +18,7 @@
 #include "block/aio.h"
 #include "system/runstate.h"
 #include "system/reset.h"
-#include "hw/megaraid/array.h"
+#include "hw/megaraid/array/array.h"
 
 #define NPD         6
 #define PD_SECTORS  (16 * MiB / 512)

@@ -11,7 +11,7 @@
 #include "qemu/osdep.h"
 #include "qemu/units.h"
 #include "scsi/constants.h"
-#include "target-int.h"
+#include "hw/megaraid/target/target-int.h"
 
 static MRUnit *make_unit(MRDriveInterface iface, MRDriveMedia media)
 {

@@ -1,0 +1,834 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: the controller's RAID configuration at run time.
+ *
+ * Owns the import of the DDF metadata from the drives when the controller
+ * starts (as firmware does at boot), the VDs built from it, the metadata
+ * written back to the drives on every change, drive failures (from the
+ * host, from I/O errors, from a pulled drive) with the hot-spare takeover
+ * that follows, and drives inserted while running.  It owns and drives
+ * the layers below it (array.h): the VD entry points in array-vd.c, the
+ * cache in array-cache*.c, rebuild and the other background jobs in
+ * array-jobs.c, the member I/O in array-member.c; they report back
+ * through the MRArrayHooks installed here.
+ */
+#include "qemu/osdep.h"
+#include "qemu/units.h"
+#include "qemu/error-report.h"
+#include "qapi/error.h"
+#include "system/block-backend.h"
+#include "system/runstate.h"
+#include "raid/ddf.h"
+#include "array.h"
+#include "hw/megaraid/evlog/evlog-array.h"
+#include "hw/megaraid/timing/array-timing.h"
+#include "trace.h"
+
+int mr_array_pd_of(MRArray *a, MRDrive *d)
+{
+    if (!a->cfg) {
+        return -1;
+    }
+    for (int i = 0; i < a->cfg->npds; i++) {
+        if (a->pd_drive[i] == d) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+const char *mr_array_drive_state(MRArray *a, MRDrive *d)
+{
+    int pd = mr_array_pd_of(a, d);
+
+    return pd < 0 ? "unconfigured-good"
+                  : raid_pd_state_name(a->cfg->pds[pd].state);
+}
+
+bool mr_array_drive_hidden(MRArray *a, MRDrive *d)
+{
+    int pd = mr_array_pd_of(a, d);
+
+    return pd >= 0 && a->cfg->pds[pd].state != RAID_PD_UNCONF_GOOD;
+}
+
+MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
+{
+    MRArray *a = vd->array;
+    uint8_t cache = mr_vd_cfg(vd)->cache;
+
+    if (cache & RAID_CACHE_WB_NO_BATTERY) {
+        return MR_WP_ALWAYS_WRITE_BACK;
+    }
+    if ((cache & RAID_CACHE_WRITE_BACK) && a->cachevault == MR_CV_OPTIMAL &&
+        a->journal_path) {
+        return MR_WP_WRITE_BACK;
+    }
+    return MR_WP_WRITE_THROUGH;
+}
+
+/* ---- metadata I/O on a drive's BlockBackend ---- */
+
+static int mr_ddf_read(void *opaque, uint64_t offset, void *buf, size_t len)
+{
+    MRDrive *d = opaque;
+
+    return blk_pread(d->conf.blk, offset, len, buf, 0);
+}
+
+static int mr_ddf_write(void *opaque, uint64_t offset, const void *buf,
+                        size_t len)
+{
+    MRDrive *d = opaque;
+
+    return blk_pwrite(d->conf.blk, offset, len, buf, 0);
+}
+
+static int mr_ddf_flush(void *opaque)
+{
+    MRDrive *d = opaque;
+
+    return blk_flush(d->conf.blk);
+}
+
+DdfDriveIO mr_ddf_io(MRDrive *d)
+{
+    return (DdfDriveIO) {
+        .read = mr_ddf_read,
+        .write = mr_ddf_write,
+        .flush = mr_ddf_flush,
+        .opaque = d,
+        .bytes = d->unit.num_blocks * d->unit.block_size,
+    };
+}
+
+/* The GUID of a drive that holds no DDF yet: its vendor and WWN. */
+static void mr_drive_guid(MRDrive *d, uint8_t guid[RAID_GUID_LEN])
+{
+    char tail[17];
+
+    memset(guid, ' ', RAID_GUID_LEN);
+    memcpy(guid, d->unit.vendor, MIN(strlen(d->unit.vendor), 8));
+    snprintf(tail, sizeof(tail), "%016" PRIx64, d->unit.wwn);
+    memcpy(guid + 8, tail, 16);
+}
+
+static bool mr_pd_written(const RaidPd *p)
+{
+    switch (p->state) {
+    case RAID_PD_ONLINE:
+    case RAID_PD_REBUILD:
+    case RAID_PD_HOT_SPARE:
+        return true;
+    default:
+        /* failed, foreign and unconfigured drives are left alone */
+        return false;
+    }
+}
+
+static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp);
+
+bool mr_array_store(MRArray *a, Error **errp)
+{
+    uint32_t ts = (uint32_t)(g_get_real_time() / G_USEC_PER_SEC - 315532800);
+    bool ok = true;
+
+    if (!a->cfg || a->cfg->foreign) {
+        return true;
+    }
+    if (a->storing) {
+        /*
+         * Writing the metadata yields (coroutines) or polls (main loop),
+         * so a change may come meanwhile: the writer in progress writes
+         * it, never two at once on one drive.
+         */
+        a->store_again = true;
+        return true;
+    }
+    a->storing = true;
+    do {
+        a->store_again = false;
+        ok = mr_array_store_once(a, ts, errp) && ok;
+    } while (a->store_again);
+    a->storing = false;
+    return ok;
+}
+
+/* A VD's job cursor row as the metadata records it, -1: no job. */
+static int64_t mr_vd_cursor_row(const RaidVd *v)
+{
+    return v->job.kind == RAID_JOB_NONE ? -1 : (int64_t)v->job.next_row;
+}
+
+static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp)
+{
+    int64_t rows[RAID_MAX_VDS];
+    bool ok = true;
+
+    /*
+     * The cursors as they are before the first drive is written (the
+     * writes may yield and a job move on meanwhile): every drive gets
+     * this or a later row.
+     */
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        rows[v] = mr_vd_cursor_row(&a->cfg->vds[v]);
+    }
+    a->cfg->seq++;
+    for (int i = 0; i < a->cfg->npds; i++) {
+        RaidPd *p = &a->cfg->pds[i];
+        MRDrive *d = a->pd_drive[i];
+        g_autoptr(DdfMeta) m = NULL;
+        GError *err = NULL;
+        DdfDriveIO io;
+
+        if (!d || !mr_pd_written(p)) {
+            continue;
+        }
+        io = mr_ddf_io(d);
+        m = ddf_meta_from_config(a->cfg, i, a->cfg->seq, ts);
+        if (!ddf_drive_write(&io, m, &err)) {
+            /* A drive that cannot take its metadata has failed. */
+            trace_megaraid_array_store_error(d->slot, err->message);
+            if (ok) {
+                error_setg(errp, "megaraid: writing the DDF metadata to the "
+                           "drive in slot %u failed: %s", d->slot,
+                           err->message);
+            }
+            g_error_free(err);
+            ok = false;
+        }
+    }
+    trace_megaraid_array_store(a->cfg->seq);
+    for (int v = 0; ok && v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            a->vds[v]->job_ckpt_row = rows[v];
+        }
+    }
+    return ok;
+}
+
+/* ---- VDs ---- */
+
+static void mr_vd_unit_init(MRVirtualDisk *vd)
+{
+    MRArray *a = vd->array;
+    RaidVd *v = mr_vd_cfg(vd);
+    MRUnit *u = &vd->unit;
+    uint32_t bs = 512, pbs = 512, crc = 0;
+    bool ssd = true, discard = true;
+
+    for (uint32_t m = 0; m < vd->layout.members; m++) {
+        const MRDrive *d = vd->member_pd[m] >= 0 ?
+                           a->pd_drive[vd->member_pd[m]] : NULL;
+
+        if (!d) {
+            continue;
+        }
+        bs = MAX(bs, d->unit.block_size);
+        pbs = MAX(pbs, d->unit.phys_block_size);
+        ssd &= d->unit.media == MR_MEDIA_SSD;
+        discard &= d->unit.discard;
+    }
+    for (int i = 0; i < RAID_GUID_LEN; i++) {
+        crc = crc * 31 + v->guid[i];
+    }
+    u->vd = vd;
+    u->drive = NULL;
+    u->iface = MR_IF_SAS;
+    u->media = ssd ? MR_MEDIA_SSD : MR_MEDIA_HDD;
+    u->rotation_rate = ssd ? 1 : 7200;
+    /* volumes report the card: BROADCOM MR9670W-16i, DELL PERC H965i */
+    u->vendor = g_strdup(a->ctrl_type[2] == 0x1028 ? "DELL" : "BROADCOM");
+    u->model = g_str_has_prefix(a->product, "MegaRAID ") ?
+               g_strdup_printf("MR%.14s", a->product + 9) :
+               g_strndup(a->product, 16);
+    u->serial = g_strdup_printf("%08x%04x", crc, vd->idx);
+    u->firmware = g_strdup("5.29");
+    /*
+     * NAA 6 (16 bytes) with the LSI OUI, as MegaRAID volumes report; the
+     * extension is the rest of the VD GUID, so the name is stable.
+     */
+    u->wwn = 0x600605b000000000ULL | ((uint64_t)crc << 4) | (vd->idx & 0xf);
+    u->wwn_ext = ldq_be_p(v->guid + RAID_GUID_LEN - 8) | 1;
+    u->block_size = bs;
+    u->phys_block_size = pbs;
+    u->num_blocks = vd->layout.vd_sectors * RAID_SECTOR_SIZE / bs;
+    u->discard = discard && vd->layout.level != RAID_LEVEL_JBOD;
+    u->opt_gran_blocks = vd->layout.strip * RAID_SECTOR_SIZE / bs;
+    if (vd->layout.level != RAID_LEVEL_1 &&
+        vd->layout.level != RAID_LEVEL_JBOD) {
+        uint64_t full = vd->layout.row_sectors * RAID_SECTOR_SIZE;
+
+        /* the controller moves at most 1 MiB per request */
+        u->opt_xfer_blocks = (full <= 1024 * 1024 ? full :
+                              vd->layout.strip * RAID_SECTOR_SIZE) / bs;
+    }
+    u->ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+    u->ts.saved_wce = u->ts.wce;
+    u->ts.default_wce = u->ts.wce;
+    u->ts.mrie = 6;
+    u->ts.realized_ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+}
+
+static void mr_vd_unit_free(MRVirtualDisk *vd)
+{
+    g_free(vd->unit.vendor);
+    g_free(vd->unit.model);
+    g_free(vd->unit.serial);
+    g_free(vd->unit.firmware);
+}
+
+/* Member states and drives of a VD, from the configuration. */
+static void mr_vd_sync(MRVirtualDisk *vd)
+{
+    MRArray *a = vd->array;
+    int pds[RAID_MAX_MEMBERS];
+    int n = raid_vd_members(a->cfg, vd->idx, pds, RAID_MAX_MEMBERS);
+
+    raid_config_vd_member_states(a->cfg, vd->idx, vd->st);
+    for (int m = 0; m < RAID_MAX_MEMBERS; m++) {
+        vd->member_pd[m] = m < n ? pds[m] : -1;
+        if (m < n && !a->pd_drive[pds[m]]) {
+            vd->st[m].status = RAID_MEMBER_MISSING;
+        }
+    }
+}
+
+MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
+{
+    MRVirtualDisk *vd = g_new0(MRVirtualDisk, 1);
+    GError *err = NULL;
+
+    vd->array = a;
+    vd->idx = idx;
+    if (!raid_config_vd_layout(a->cfg, idx, &vd->layout, &err)) {
+        error_setg(errp, "megaraid: VD %d in the DDF metadata cannot be "
+                   "used: %s", idx, err->message);
+        g_error_free(err);
+        g_free(vd);
+        return NULL;
+    }
+    mr_vd_sync(vd);
+    vd->job_resumed_row = mr_vd_cursor_row(mr_vd_cfg(vd));
+    vd->job_ckpt_row = vd->job_resumed_row;
+    vd->job_last_ms = -1;
+    vd->job_last_model_ms = -1;
+    vd->locks = raid_stripe_locks_new();
+    mr_vd_unit_init(vd);
+    mr_cache_vd_init(vd);
+    mr_array_vd_props(vd);
+    mr_timing_vd_props(vd);
+    return vd;
+}
+
+void mr_vd_free(MRVirtualDisk *vd)
+{
+    mr_jobs_stop(vd);
+    mr_vd_drain(vd);
+    mr_cache_vd_cleanup(vd);
+    raid_stripe_locks_free(vd->locks);
+    mr_vd_unit_free(vd);
+    g_free(vd);
+}
+
+/* ---- states ---- */
+
+void mr_array_refresh(MRArray *a)
+{
+    RaidVdState before[RAID_MAX_VDS];
+
+    for (int i = 0; i < RAID_MAX_VDS; i++) {
+        before[i] = a->cfg->vds[i].state;
+    }
+    raid_config_update_states(a->cfg);
+    for (int i = 0; i < RAID_MAX_VDS; i++) {
+        MRVirtualDisk *vd = a->vds[i];
+
+        if (!vd) {
+            continue;
+        }
+        mr_vd_sync(vd);
+        /* the caching mode page shows the controller cache's policy */
+        vd->unit.ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+        trace_megaraid_array_vd_state(i, raid_vd_state_name(before[i]),
+                raid_vd_state_name(mr_vd_cfg(vd)->state));
+        if (a->ops->vd_changed) {
+            a->ops->vd_changed(a->opaque, vd);
+        }
+    }
+    mr_ev_sync(a);
+}
+
+/* Drive group of which PD @pd is a member, or -1 (spare, unused drive). */
+static int mr_pd_group(MRArray *a, int pd)
+{
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        int pds[RAID_MAX_MEMBERS];
+        int n;
+
+        if (!a->cfg->vds[v].used) {
+            continue;
+        }
+        n = raid_vd_members(a->cfg, v, pds, RAID_MAX_MEMBERS);
+        for (int k = 0; k < n; k++) {
+            if (pds[k] == pd) {
+                return a->cfg->vds[v].dg;
+            }
+        }
+    }
+    return -1;
+}
+
+/*
+ * Every degraded drive group with a usable hot spare gets it: the spare
+ * takes a failed or missing member's place and a rebuild starts.
+ */
+static void mr_array_use_spares(MRArray *a)
+{
+    bool changed = false;
+
+    for (int pd = 0; pd < a->cfg->npds; pd++) {
+        RaidPdState s = a->cfg->pds[pd].state;
+        int dg, spare;
+        GError *err = NULL;
+
+        if (s != RAID_PD_OFFLINE && s != RAID_PD_MISSING) {
+            continue;
+        }
+        dg = mr_pd_group(a, pd);
+        if (dg < 0) {
+            continue;
+        }
+        spare = raid_config_pick_spare(a->cfg, dg);
+        if (spare < 0 || !a->pd_drive[spare]) {
+            continue;
+        }
+        if (!raid_config_replace_pd(a->cfg, pd, spare, &err)) {
+            trace_megaraid_array_spare_refused(a->cfg->pds[spare].slot,
+                                               err->message);
+            g_error_free(err);
+            continue;
+        }
+        trace_megaraid_array_spare_used(a->pd_drive[spare]->slot, dg);
+        changed = true;
+        if (a->ops->drive_changed) {
+            a->ops->drive_changed(a->opaque, a->pd_drive[spare]);
+        }
+    }
+    if (changed) {
+        mr_array_refresh(a);
+    }
+}
+
+/* After a change: spares, states, metadata, jobs. */
+void mr_array_changed(MRArray *a)
+{
+    Error *err = NULL;
+
+    mr_array_refresh(a);
+    mr_array_use_spares(a);
+    if (!mr_array_store(a, &err)) {
+        warn_report_err(err);
+    }
+    for (int i = 0; i < RAID_MAX_VDS; i++) {
+        if (a->vds[i]) {
+            mr_jobs_kick(a->vds[i]);
+        }
+    }
+}
+
+void mr_array_fail_drive(MRArray *a, MRDrive *d, const char *why)
+{
+    int pd = mr_array_pd_of(a, d);
+    GError *err = NULL;
+
+    if (pd < 0 || a->shut_down) {
+        /* after the shutdown write-back, errors come from closing drives */
+        return;
+    }
+    trace_megaraid_array_fail(d->slot, why,
+                              raid_pd_state_name(a->cfg->pds[pd].state));
+    if (!raid_config_fail_pd(a->cfg, pd, &err)) {
+        trace_megaraid_array_fail_refused(d->slot, err->message);
+        g_error_free(err);
+        return;
+    }
+    warn_report("megaraid: drive in slot %u failed (%s)", d->slot, why);
+    mr_ev_drive(a, MR_EV_PD_FAILED, d, why);
+    mr_array_changed(a);
+}
+
+void mr_array_drive_removed(MRArray *a, MRDrive *d)
+{
+    int pd = mr_array_pd_of(a, d);
+
+    mr_ev_drive(a, MR_EV_PD_REMOVED, d, NULL);
+    if (pd < 0) {
+        return;
+    }
+    if (a->cfg->pds[pd].state == RAID_PD_ONLINE ||
+        a->cfg->pds[pd].state == RAID_PD_REBUILD) {
+        raid_config_fail_pd(a->cfg, pd, NULL);
+    }
+    if (a->cfg->pds[pd].state == RAID_PD_OFFLINE) {
+        raid_config_set_pd_state(a->cfg, pd, RAID_PD_MISSING, NULL);
+    }
+    a->cfg->pds[pd].present = false;
+    a->pd_drive[pd] = NULL;
+    trace_megaraid_array_drive_removed(d->slot, pd);
+    /* member I/O already issued to it completes before it goes */
+    if (d->conf.blk) {
+        blk_drain(d->conf.blk);
+    }
+    mr_array_changed(a);
+}
+
+
+/* A drive that holds no usable metadata joins as unconfigured good. */
+static int mr_array_add_blank(MRArray *a, MRDrive *d)
+{
+    uint8_t guid[RAID_GUID_LEN];
+    uint64_t sectors = d->unit.num_blocks * d->unit.block_size /
+                       RAID_SECTOR_SIZE;
+    GError *err = NULL;
+    int pd;
+
+    mr_drive_guid(d, guid);
+    for (pd = 0; pd < a->cfg->npds; pd++) {
+        if (!memcmp(a->cfg->pds[pd].guid, guid, RAID_GUID_LEN)) {
+            break;
+        }
+    }
+    if (pd < a->cfg->npds) {
+        if (a->pd_drive[pd]) {
+            return -1;
+        }
+    } else {
+        pd = raid_config_add_pd(a->cfg, guid, -1, sectors, &err);
+        if (pd < 0) {
+            /* e.g. too small for the metadata reserve: a plain JBOD */
+            trace_megaraid_array_pd_refused(d->slot, err->message);
+            g_error_free(err);
+            return -1;
+        }
+    }
+    a->cfg->pds[pd].present = true;
+    a->cfg->pds[pd].slot = d->slot;
+    a->cfg->pds[pd].sectors = sectors;
+    a->pd_drive[pd] = d;
+    return pd;
+}
+
+void mr_array_drive_added(MRArray *a, MRDrive *d)
+{
+    DdfDriveIO io = mr_ddf_io(d);
+    DdfDriveRead rd = { 0 };
+    int pd = -1;
+
+    if (!a->cfg) {
+        return;                 /* import at start will see it */
+    }
+    mr_ev_drive(a, MR_EV_PD_INSERTED, d, NULL);
+    if (ddf_drive_read(&io, &rd, NULL)) {
+        for (int i = 0; i < a->cfg->npds; i++) {
+            if (!memcmp(a->cfg->pds[i].guid, rd.meta->pdd_guid,
+                        RAID_GUID_LEN) && !a->pd_drive[i]) {
+                pd = i;
+            }
+        }
+        if (pd < 0 || memcmp(rd.meta->ctrl_guid, a->cfg->ctrl_guid,
+                             RAID_GUID_LEN)) {
+            /* another array's drive: foreign, hidden, never written */
+            trace_megaraid_array_foreign(d->slot);
+            mr_ev_config(a, MR_EV_CFG_FOREIGN_FOUND, 1);
+            ddf_drive_read_clear(&rd);
+            d->in_array = true;
+            return;
+        }
+        a->pd_drive[pd] = d;
+        a->cfg->pds[pd].present = true;
+        a->cfg->pds[pd].slot = d->slot;
+        if (a->cfg->pds[pd].state == RAID_PD_MISSING) {
+            /* the member is back: its data is stale, rebuild it */
+            raid_config_set_pd_state(a->cfg, pd, RAID_PD_OFFLINE, NULL);
+        }
+    }
+    ddf_drive_read_clear(&rd);
+    if (pd < 0) {
+        pd = mr_array_add_blank(a, d);
+    }
+    trace_megaraid_array_drive_added(d->slot, pd);
+    if (pd >= 0 && a->auto_rebuild &&
+        (a->cfg->pds[pd].state == RAID_PD_UNCONF_GOOD ||
+         a->cfg->pds[pd].state == RAID_PD_OFFLINE)) {
+        /* a replacement in the bay of a failed member takes its place */
+        for (int old = 0; old < a->cfg->npds; old++) {
+            RaidPd *o = &a->cfg->pds[old];
+
+            if (old == pd && o->state == RAID_PD_OFFLINE) {
+                raid_config_set_pd_state(a->cfg, old, RAID_PD_REBUILD, NULL);
+                for (int v = 0; v < RAID_MAX_VDS; v++) {
+                    if (a->cfg->vds[v].used) {
+                        raid_job_start(a->cfg, v, RAID_JOB_REBUILD, false,
+                                       NULL);
+                    }
+                }
+                break;
+            }
+            if (old != pd && !a->pd_drive[old] && o->slot == (int)d->slot &&
+                (o->state == RAID_PD_MISSING || o->state == RAID_PD_OFFLINE) &&
+                mr_pd_group(a, old) >= 0 &&
+                raid_config_replace_pd(a->cfg, old, pd, NULL)) {
+                trace_megaraid_array_replaced(d->slot);
+                break;
+            }
+        }
+    }
+    d->in_array = mr_array_drive_hidden(a, d);
+    mr_array_changed(a);
+}
+
+bool mr_array_set_spare(MRArray *a, MRDrive *d, int dg, bool add,
+                        Error **errp)
+{
+    int pd = mr_array_pd_of(a, d);
+    GError *err = NULL;
+    bool ok;
+
+    if (pd < 0) {
+        error_setg(errp, "megaraid-drive: the drive in slot %u cannot hold "
+                   "RAID metadata (too small, or foreign)", d->slot);
+        return false;
+    }
+    ok = add ? raid_config_add_spare(a->cfg, pd, dg, &err)
+             : raid_config_remove_spare(a->cfg, pd, &err);
+    if (!ok) {
+        error_setg(errp, "megaraid-drive: %s", err->message);
+        g_error_free(err);
+        return false;
+    }
+    if (a->ops->drive_changed) {
+        a->ops->drive_changed(a->opaque, d);
+    }
+    mr_array_changed(a);
+    return true;
+}
+
+/* ---- import at start ---- */
+
+static int mr_drive_cmp(gconstpointer pa, gconstpointer pb)
+{
+    const MRDrive *a = *(MRDrive *const *)pa;
+    const MRDrive *b = *(MRDrive *const *)pb;
+    uint32_t ka = a->enclosure * 256 + a->slot;
+    uint32_t kb = b->enclosure * 256 + b->slot;
+
+    return ka < kb ? -1 : ka > kb;
+}
+
+static void mr_array_shutdown(Notifier *n, void *data);
+
+bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
+{
+    g_autoptr(GPtrArray) drives = g_ptr_array_new();
+    g_autofree DdfMeta **metas = NULL;
+    g_autofree uint64_t *sectors = NULL;
+    g_autofree int *pd_of = NULL;
+    g_autofree DdfDriveRead *reads = NULL;
+    BusChild *kid;
+    int n, nmeta = 0;
+    GError *err = NULL;
+    RaidConfig *cfg = NULL;
+
+    raid_ctrl_guid(a->serial, a->ctrl_guid);
+    QTAILQ_FOREACH(kid, &bus->children, sibling) {
+        g_ptr_array_add(drives, MEGARAID_DRIVE(kid->child));
+    }
+    g_ptr_array_sort(drives, mr_drive_cmp);
+    n = drives->len;
+    metas = g_new0(DdfMeta *, n + 1);
+    sectors = g_new0(uint64_t, n + 1);
+    pd_of = g_new0(int, n + 1);
+    reads = g_new0(DdfDriveRead, n + 1);
+    for (int i = 0; i < n; i++) {
+        MRDrive *d = drives->pdata[i];
+        DdfDriveIO io = mr_ddf_io(d);
+
+        sectors[i] = d->unit.num_blocks * d->unit.block_size / RAID_SECTOR_SIZE;
+        pd_of[i] = -1;
+        if (ddf_drive_read(&io, &reads[i], &err)) {
+            metas[i] = reads[i].meta;
+            nmeta++;
+        } else {
+            /* no DDF at all is normal (a JBOD drive); say why otherwise */
+            trace_megaraid_array_no_ddf(d->slot, err->message);
+            g_clear_error(&err);
+        }
+    }
+    if (nmeta) {
+        cfg = ddf_config_from_meta(metas, sectors, n, a->ctrl_guid, pd_of,
+                                   &err);
+        if (!cfg) {
+            warn_report("megaraid: the RAID metadata on the drives cannot be "
+                        "used, they are left alone (not exposed, not "
+                        "written): %s", err->message);
+            g_clear_error(&err);
+            for (int i = 0; i < n; i++) {
+                if (metas[i]) {
+                    MRDrive *d = drives->pdata[i];
+                    d->in_array = true;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        ddf_drive_read_clear(&reads[i]);
+    }
+    if (cfg && cfg->foreign && a->import_foreign) {
+        if (!raid_config_import(cfg, a->ctrl_guid, &err)) {
+            error_setg(errp, "%s: import-foreign: %s",
+                       object_get_typename(a->owner), err->message);
+            g_error_free(err);
+            raid_config_free(cfg);
+            return false;
+        }
+        info_report("megaraid: imported the foreign configuration");
+        mr_ev_config(a, MR_EV_CFG_FOREIGN_IMPORTED, nmeta);
+    } else if (cfg && cfg->foreign) {
+        warn_report("megaraid: the drives hold a foreign configuration "
+                    "(another controller's); its drives are not exposed "
+                    "nor written until it is imported (import-foreign=on)");
+        mr_ev_config(a, MR_EV_CFG_FOREIGN_FOUND, nmeta);
+    }
+    if (!cfg) {
+        cfg = raid_config_new(a->ctrl_guid);
+    }
+    a->cfg = cfg;
+    if (!cfg->product[0]) {
+        g_strlcpy(cfg->product, a->product, sizeof(cfg->product));
+    }
+    memcpy(cfg->ctrl_type, a->ctrl_type, sizeof(cfg->ctrl_type));
+    for (int i = 0; i < n; i++) {
+        MRDrive *d = drives->pdata[i];
+
+        if (pd_of[i] >= 0) {
+            a->pd_drive[pd_of[i]] = d;
+            cfg->pds[pd_of[i]].slot = d->slot;
+        } else if (!metas[i] && !cfg->foreign) {
+            mr_array_add_blank(a, d);
+        }
+    }
+    raid_config_update_states(cfg);
+    for (int v = 0; v < RAID_MAX_VDS && !cfg->foreign; v++) {
+        if (cfg->vds[v].used) {
+            a->vds[v] = mr_vd_new(a, v, errp);
+            if (!a->vds[v]) {
+                return false;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        MRDrive *d = drives->pdata[i];
+
+        d->in_array |= cfg->foreign ? metas[i] != NULL
+                                    : mr_array_drive_hidden(a, d);
+    }
+    a->imported = true;
+    a->shutdown.notify = mr_array_shutdown;
+    qemu_register_shutdown_notifier(&a->shutdown);
+    trace_megaraid_array_import(n, nmeta, raid_config_count_vds(cfg),
+                                cfg->foreign);
+    mr_ev_sync(a);
+    if (cfg->foreign) {
+        return true;
+    }
+    if (!mr_cache_start(a, errp)) {
+        return false;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v] && a->ops->vd_added) {
+            a->ops->vd_added(a->opaque, a->vds[v]);
+        }
+    }
+    if (raid_config_count_vds(cfg)) {
+        mr_array_changed(a);
+    }
+    return true;
+}
+
+/*
+ * QEMU quits without unrealizing devices, and closes the drives after
+ * this: finish the guest's requests, stop the jobs at a checkpoint and
+ * write the cache back while the drives still work, as firmware flushes
+ * its cache when the host shuts down.
+ */
+static void mr_array_shutdown(Notifier *n, void *data)
+{
+    MRArray *a = container_of(n, MRArray, shutdown);
+    Error *err = NULL;
+
+    if (a->shut_down || !a->cfg || a->cfg->foreign) {
+        return;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            mr_jobs_stop(a->vds[v]);
+            mr_vd_drain(a->vds[v]);
+        }
+    }
+    mr_cache_stop(a);
+    if (!mr_array_store(a, &err)) {
+        warn_report_err(err);
+    }
+    a->shut_down = true;
+    mr_ev_ctrl(a, MR_EV_CTRL_SHUTDOWN, 0);
+    trace_megaraid_array_shutdown(a->cfg->seq);
+}
+
+/* What the layers below report up to here (array.h). */
+static const MRArrayHooks mr_array_hooks = {
+    .member.failed = mr_array_fail_drive,
+    .cache.write_policy = mr_array_write_policy,
+    .jobs.config_changed = mr_array_refresh,
+    .jobs.store = mr_array_store,
+    .jobs.event = mr_ev_job,
+    .jobs.progress = mr_ev_job_progress,
+};
+
+void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
+{
+    a->ops = ops;
+    a->opaque = opaque;
+    a->hooks = &mr_array_hooks;
+    a->impl = RAID_PARITY_ISAL;
+    a->pool = raid_buf_pool_new(64 * MiB);
+}
+
+void mr_array_cleanup(MRArray *a)
+{
+    if (a->shutdown.notify) {
+        notifier_remove(&a->shutdown);
+        a->shutdown.notify = NULL;
+    }
+    if (a->cfg && a->imported && !a->cfg->foreign) {
+        mr_cache_stop(a);
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            mr_vd_free(a->vds[v]);
+            a->vds[v] = NULL;
+        }
+    }
+    if (a->cfg) {
+        Error *err = NULL;
+
+        if (!mr_array_store(a, &err)) {
+            warn_report_err(err);
+        }
+        raid_config_free(a->cfg);
+        a->cfg = NULL;
+    }
+    raid_buf_pool_free(a->pool);
+    a->pool = NULL;
+}

@@ -1,0 +1,211 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: what the host (like a BMC) sees and changes of a drive
+ * while the machine runs: its RAID state ("state", writable to fail a
+ * drive or make it a hot spare), its rebuild progress, and injected media
+ * errors ("media-error": reads of a range fail until it is rewritten, as
+ * a drive reallocates a sector on write).
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "qemu/cutils.h"
+#include "hw/megaraid/drive.h"
+#include "hw/megaraid/array/array.h"
+#include "trace.h"
+
+static MRArray *mr_drive_array(MRDrive *d)
+{
+    BusState *bus = qdev_get_parent_bus(DEVICE(d));
+
+    return bus ? MEGARAID_BUS(bus)->array : NULL;
+}
+
+bool mr_drive_media_error(MRDrive *d, uint64_t offset, uint64_t bytes,
+                          uint64_t *bad_lba)
+{
+    uint64_t first = offset / d->unit.block_size;
+    uint64_t end = DIV_ROUND_UP(offset + bytes, d->unit.block_size);
+
+    for (uint32_t i = 0; i < d->n_media_errors; i++) {
+        const MRMediaError *e = &d->media_errors[i];
+
+        if (e->lba < end && first < e->lba + e->count) {
+            *bad_lba = MAX(first, e->lba);
+            trace_megaraid_drive_media_error(d->slot, *bad_lba);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A write over a bad range reallocates those blocks: they read again. */
+void mr_drive_media_rewritten(MRDrive *d, uint64_t offset, uint64_t bytes)
+{
+    uint64_t first = DIV_ROUND_UP(offset, d->unit.block_size);
+    uint64_t end = (offset + bytes) / d->unit.block_size;
+    MRMediaError keep[MR_MAX_MEDIA_ERRORS * 2];
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < d->n_media_errors; i++) {
+        const MRMediaError *e = &d->media_errors[i];
+        uint64_t e_end = e->lba + e->count;
+
+        if (e_end <= first || e->lba >= end) {
+            keep[n++] = *e;
+            continue;
+        }
+        if (e->lba < first) {
+            keep[n++] = (MRMediaError) { e->lba, first - e->lba };
+        }
+        if (e_end > end) {
+            keep[n++] = (MRMediaError) { end, e_end - end };
+        }
+    }
+    d->n_media_errors = MIN(n, MR_MAX_MEDIA_ERRORS);
+    memcpy(d->media_errors, keep, d->n_media_errors * sizeof(keep[0]));
+}
+
+static char *mr_drive_get_media_error(Object *obj, Error **errp)
+{
+    MRDrive *d = MEGARAID_DRIVE(obj);
+    GString *s = g_string_new("");
+
+    for (uint32_t i = 0; i < d->n_media_errors; i++) {
+        g_string_append_printf(s, "%s%" PRIu64 "+%" PRIu64, i ? "," : "",
+                               d->media_errors[i].lba,
+                               d->media_errors[i].count);
+    }
+    return g_string_free(s, false);
+}
+
+/* "LBA+COUNT" adds a bad range, "" clears them all. */
+static void mr_drive_set_media_error(Object *obj, const char *value,
+                                     Error **errp)
+{
+    MRDrive *d = MEGARAID_DRIVE(obj);
+    const char *plus = strchr(value, '+');
+    uint64_t lba, count;
+
+    if (!*value) {
+        d->n_media_errors = 0;
+        return;
+    }
+    if (!plus) {
+        error_setg(errp, "megaraid-drive: media-error '%s' is not LBA+COUNT "
+                   "(or \"\" to clear)", value);
+        return;
+    }
+    {
+        g_autofree char *head = g_strndup(value, plus - value);
+
+        if (qemu_strtou64(head, NULL, 0, &lba) < 0 ||
+            qemu_strtou64(plus + 1, NULL, 0, &count) < 0 || !count) {
+            error_setg(errp, "megaraid-drive: media-error '%s' is not "
+                       "LBA+COUNT with numbers and COUNT > 0", value);
+            return;
+        }
+    }
+    if (DEVICE(d)->realized &&
+        (lba >= d->unit.num_blocks || count > d->unit.num_blocks - lba)) {
+        error_setg(errp, "megaraid-drive: media-error %" PRIu64 "+%" PRIu64
+                   " is beyond the drive's %" PRIu64 " blocks", lba, count,
+                   d->unit.num_blocks);
+        return;
+    }
+    if (d->n_media_errors == MR_MAX_MEDIA_ERRORS) {
+        error_setg(errp, "megaraid-drive: at most %d media-error ranges",
+                   MR_MAX_MEDIA_ERRORS);
+        return;
+    }
+    d->media_errors[d->n_media_errors++] = (MRMediaError) { lba, count };
+    trace_megaraid_drive_media_error_set(d->slot, lba, count);
+}
+
+static char *mr_drive_get_state(Object *obj, Error **errp)
+{
+    MRDrive *d = MEGARAID_DRIVE(obj);
+    MRArray *a = mr_drive_array(d);
+
+    return g_strdup(a && a->cfg ? mr_array_drive_state(a, d)
+                                : "unconfigured-good");
+}
+
+static void mr_drive_set_state(Object *obj, const char *value, Error **errp)
+{
+    MRDrive *d = MEGARAID_DRIVE(obj);
+    MRArray *a = mr_drive_array(d);
+
+    if (!a || !a->cfg) {
+        error_setg(errp, "megaraid-drive: state can be set once the drive "
+                   "is in a controller that has started");
+        return;
+    }
+    if (!strcmp(value, "offline") || !strcmp(value, "failed")) {
+        int pd = mr_array_pd_of(a, d);
+
+        if (pd < 0 || (a->cfg->pds[pd].state != RAID_PD_ONLINE &&
+                       a->cfg->pds[pd].state != RAID_PD_REBUILD)) {
+            error_setg(errp, "megaraid-drive: the drive in slot %u is %s, "
+                       "not an online or rebuilding array member", d->slot,
+                       mr_array_drive_state(a, d));
+            return;
+        }
+        mr_array_fail_drive(a, d, "set offline by the host");
+    } else if (!strcmp(value, "hot-spare")) {
+        mr_array_set_spare(a, d, -1, true, errp);
+    } else if (!strcmp(value, "unconfigured-good")) {
+        mr_array_set_spare(a, d, -1, false, errp);
+    } else {
+        error_setg(errp, "megaraid-drive: state '%s' cannot be set (offline, "
+                   "hot-spare or unconfigured-good)", value);
+    }
+}
+
+static void mr_drive_get_rebuild_progress(Object *obj, Visitor *v,
+                                          const char *name, void *opaque,
+                                          Error **errp)
+{
+    MRDrive *d = MEGARAID_DRIVE(obj);
+    MRArray *a = mr_drive_array(d);
+    int64_t pct = -1;
+    int pd = a && a->cfg ? mr_array_pd_of(a, d) : -1;
+
+    if (pd >= 0 && a->cfg->pds[pd].state == RAID_PD_REBUILD) {
+        uint32_t ref = a->cfg->pds[pd].ref;
+        uint64_t done = 0, total = 0;
+
+        for (int i = 0; i < RAID_MAX_VDS; i++) {
+            const RaidVd *vd = &a->cfg->vds[i];
+
+            if (vd->used && vd->job.kind == RAID_JOB_REBUILD &&
+                vd->job.target_ref == ref) {
+                done += vd->job.next_row;
+                total += vd->job.total_rows;
+            }
+        }
+        pct = total ? done * 100 / total : 0;
+    }
+    visit_type_int(v, name, &pct, errp);
+}
+
+void mr_drive_state_class_init(ObjectClass *oc)
+{
+    object_class_property_add_str(oc, "state", mr_drive_get_state,
+                                  mr_drive_set_state);
+    object_class_property_set_description(oc, "state",
+        "RAID state (unconfigured-good, online, offline, rebuild, hot-spare, "
+        "foreign, unconfigured-bad, missing); set offline to fail a member, "
+        "hot-spare or unconfigured-good to add or remove a global spare");
+    object_class_property_add(oc, "rebuild-progress", "int",
+                              mr_drive_get_rebuild_progress, NULL, NULL,
+                              NULL);
+    object_class_property_set_description(oc, "rebuild-progress",
+        "percent of the rebuild onto this drive done, -1 when not rebuilding");
+    object_class_property_add_str(oc, "media-error", mr_drive_get_media_error,
+                                  mr_drive_set_media_error);
+    object_class_property_set_description(oc, "media-error",
+        "LBA+COUNT: reads of these blocks fail until they are written; "
+        "\"\" clears");
+}

@@ -1,0 +1,115 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: megaraid-9500's transport of the management protocol
+ * (mgmt-ops.h): an MFI DCMD with the vendor opcode MGMT_MFI_DCMD_OPCODE,
+ * as an application sends it through megaraid_sas' ioctl node.  The
+ * DCMD's data buffer (its SGL, xfer_len bytes) holds the request
+ * envelope on the way in (mailbox word 0: its length) and receives the
+ * reply, header and data, on the way out.  A buffer the device cannot
+ * use completes with MFI INVALID PARAMETER; everything else with MFI OK
+ * and the protocol's status in the reply header.
+ *
+ * Also what a management operation needs from the megaraid_sas side: a
+ * VD about to be deleted stops answering its LD target id and what it
+ * still runs is terminated; mr9500-ld.c tells the driver LD DELETED once
+ * it is gone.
+ */
+#include "qemu/osdep.h"
+#include "system/dma.h"
+#include "mr9500.h"
+#include "hw/megaraid/mgmt/mgmt-ops.h"
+#include "trace.h"
+
+
+static void mr9500_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
+{
+    MR9500State *s = opaque;
+    uint16_t tgt = vd->unit.host_id;
+
+    if (tgt != vd->idx) {
+        return;                 /* never exposed */
+    }
+    /* LD I/O to it now answers DEVICE NOT FOUND (mr9500_ld_unit) */
+    vd->unit.host_id = MR9500_NO_HOST_ID;
+    for (uint32_t i = 1; s->cmds && i < s->ncmds; i++) {
+        if (s->cmds[i].active && s->cmds[i].ld && s->cmds[i].pd == tgt) {
+            mr_target_cancel(&s->cmds[i].treq);
+        }
+    }
+    trace_megaraid_9500_mgmt_vd_removed(vd->idx);
+}
+
+static bool mr9500_mgmt_vd_slot_free(void *opaque, int idx)
+{
+    MR9500State *s = opaque;
+
+    /* the LD DELETED of a VD deleted there has been raised */
+    return idx >= 0 && idx < RAID_MAX_VDS &&
+           s->ld_told[idx] == MR9500_LD_TOLD_NONE;
+}
+
+static const MRMgmtHostOps mr9500_mgmt_ops = {
+    .vd_removing = mr9500_mgmt_vd_removing,
+    .vd_slot_free = mr9500_mgmt_vd_slot_free,
+};
+
+static MRMgmt *mr9500_mgmt(MR9500State *s)
+{
+    if (!s->core.mgmt.array) {
+        mr_mgmt_init(&s->core.mgmt, &s->core.array, BUS(&s->core.bus),
+                     &mr9500_mgmt_ops, s);
+        g_strlcpy(s->core.mgmt.fw_version, MR9500_FW_VERSION,
+                  sizeof(s->core.mgmt.fw_version));
+    }
+    return &s->core.mgmt;
+}
+
+/*
+ * Read @len bytes from the host through the SGL of MFI frame @f into
+ * @buf.  False when an element is outside guest RAM, the SGL does not
+ * fit the frame or it holds fewer than @len bytes.
+ */
+static bool mr9500_mgmt_from_host(MR9500State *s, const uint8_t *f,
+                                  uint8_t *buf, uint32_t len)
+{
+    QEMUSGList sg;
+    bool ok;
+
+    qemu_sglist_init(&sg, DEVICE(s), 4, pci_get_address_space(PCI_DEVICE(s)));
+    ok = mr9500_mfi_sgl(s, f, MFI_DCMD_SGL, &sg, len) && sg.size == len &&
+         dma_buf_write(buf, len, NULL, &sg, MEMTXATTRS_UNSPECIFIED) ==
+         MEMTX_OK;
+    qemu_sglist_destroy(&sg);
+    return ok;
+}
+
+uint8_t mr9500_mgmt_dcmd(MR9500State *s, const uint8_t *f)
+{
+    const uint8_t *mbox = f + MFI_DCMD_MBOX;
+    uint32_t xfer = ldl_le_p(f + MFI_HDR_XFER_LEN);
+    uint32_t cmd_len = ldl_le_p(mbox);
+    g_autofree uint8_t *cmd = NULL;
+    g_autofree uint8_t *resp = NULL;
+    uint32_t resp_cap;
+    size_t len;
+
+    trace_megaraid_9500_mgmt_dcmd(xfer, cmd_len);
+    /* mailbox words 1 and 2 are reserved */
+    if (ldl_le_p(mbox + 4) || ldl_le_p(mbox + 8) || !cmd_len ||
+        cmd_len > xfer || cmd_len > MGMT_MAX_CMD_LEN ||
+        xfer < sizeof(MgmtReply)) {
+        trace_megaraid_9500_mgmt_err_buffer(xfer, cmd_len);
+        return MFI_STAT_INVALID_PARAMETER;
+    }
+    resp_cap = MIN(xfer, MGMT_MAX_RESP_LEN);
+    cmd = g_malloc(cmd_len);
+    if (!mr9500_mgmt_from_host(s, f, cmd, cmd_len)) {
+        trace_megaraid_9500_mgmt_err_buffer(xfer, cmd_len);
+        return MFI_STAT_INVALID_PARAMETER;
+    }
+    resp = g_malloc0(resp_cap);
+    len = mr_mgmt_execute(mr9500_mgmt(s), cmd, cmd_len, resp, resp_cap);
+    trace_megaraid_9500_mgmt_reply(ldl_le_p(resp + 8), resp[16], len);
+    return mr9500_mfi_to_host(s, f, MFI_DCMD_SGL, resp, len);
+}

@@ -1,0 +1,590 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: run-time changes of the controller's RAID configuration
+ * (see array-config.h): VDs created and deleted, drive states set by the
+ * host, rebuilds started on a chosen drive, foreign configurations
+ * imported or cleared.  The RAID core checks every change on the
+ * configuration; this file applies it to the run-time VDs, writes the
+ * DDF metadata and tells the controller what its host must learn.
+ */
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qom/object.h"
+#include "system/block-backend.h"
+#include "raid/job.h"
+#include "array-config.h"
+#include "hw/megaraid/evlog/evlog-array.h"
+#include "trace.h"
+
+static bool mr_cfg_fail(MRCfgError *why, MRCfgError code)
+{
+    if (why) {
+        *why = code;
+    }
+    return false;
+}
+
+static bool mr_cfg_gerr(Error **errp, MRCfgError *why, MRCfgError code,
+                        GError *gerr)
+{
+    error_setg(errp, "%s", gerr->message);
+    g_error_free(gerr);
+    return mr_cfg_fail(why, code);
+}
+
+static void mr_cfg_tell_drive(MRArray *a, MRDrive *d)
+{
+    if (d && a->ops->drive_changed) {
+        a->ops->drive_changed(a->opaque, d);
+    }
+}
+
+bool mr_array_pd_position(MRArray *a, int pd, int *dg, int *span, int *pos)
+{
+    for (int g = 0; g < RAID_MAX_DGS; g++) {
+        const RaidDriveGroup *grp = &a->cfg->dgs[g];
+
+        if (!grp->used) {
+            continue;
+        }
+        for (int s = 0; s < grp->nspans; s++) {
+            for (int k = 0; k < grp->span[s].ndrives; k++) {
+                if (grp->span[s].pd[k] == pd) {
+                    *dg = g;
+                    *span = s;
+                    *pos = k;
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
+/*
+ * Write this configuration's metadata to one drive that mr_array_store()
+ * leaves alone (an unconfigured drive): so that, at the next start, it
+ * is not read back as what it was before.
+ */
+static bool mr_cfg_write_pd(MRArray *a, int pd, Error **errp)
+{
+    uint32_t ts = (uint32_t)(g_get_real_time() / G_USEC_PER_SEC - 315532800);
+    MRDrive *d = a->pd_drive[pd];
+    g_autoptr(DdfMeta) m = NULL;
+    DdfDriveIO io;
+    GError *gerr = NULL;
+
+    if (!d) {
+        return true;
+    }
+    io = mr_ddf_io(d);
+    m = ddf_meta_from_config(a->cfg, pd, a->cfg->seq, ts);
+    if (!ddf_drive_write(&io, m, &gerr)) {
+        error_setg(errp, "writing the DDF metadata to the drive in slot %u "
+                   "failed: %s", d->slot, gerr->message);
+        g_error_free(gerr);
+        return false;
+    }
+    trace_megaraid_cfg_write_pd(d->slot, a->cfg->seq);
+    return true;
+}
+
+/*
+ * After mr_array_changed() stored the configuration on its drives: the
+ * unconfigured drives in @pds get it too.
+ */
+static bool mr_cfg_store(MRArray *a, const int *pds, int n, MRCfgError *why,
+                         Error **errp)
+{
+    for (int i = 0; i < n; i++) {
+        RaidPdState st = a->cfg->pds[pds[i]].state;
+
+        if ((st == RAID_PD_UNCONF_GOOD || st == RAID_PD_UNCONF_BAD) &&
+            !mr_cfg_write_pd(a, pds[i], errp)) {
+            return mr_cfg_fail(why, MR_CFG_IO);
+        }
+    }
+    return true;
+}
+
+/* The QOM properties of a VD index ("vdN-..."): a deleted VD's go. */
+static void mr_cfg_drop_vd_props(MRArray *a, int idx)
+{
+    g_autofree char *prefix = g_strdup_printf("vd%d-", idx);
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
+    ObjectPropertyIterator iter;
+    ObjectProperty *prop;
+
+    if (!a->owner) {
+        return;
+    }
+    object_property_iter_init(&iter, a->owner);
+    while ((prop = object_property_iter_next(&iter))) {
+        if (g_str_has_prefix(prop->name, prefix)) {
+            g_ptr_array_add(names, g_strdup(prop->name));
+        }
+    }
+    for (guint i = 0; i < names->len; i++) {
+        object_property_del(a->owner, names->pdata[i]);
+    }
+}
+
+/* Put @saved back as the configuration (a change that failed half way). */
+static void mr_cfg_restore(MRArray *a, RaidConfig *saved)
+{
+    RaidConfig tmp = *a->cfg;
+
+    *a->cfg = *saved;
+    *saved = tmp;
+    raid_config_free(saved);
+}
+
+int mr_array_create_vd(MRArray *a, int dg, MRDrive *const *drives, int n,
+                       const RaidVdSpec *spec, MRCfgError *why, Error **errp)
+{
+    int pds[RAID_MAX_MEMBERS];
+    RaidConfig *saved;
+    MRVirtualDisk *vd;
+    GError *gerr = NULL;
+    int idx;
+
+    if (!a->cfg || a->cfg->foreign) {
+        error_setg(errp, "the configuration is foreign: import or clear it "
+                   "first");
+        mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+        return -1;
+    }
+    if (n > RAID_MAX_MEMBERS) {
+        error_setg(errp, "at most %u drives per VD", RAID_MAX_MEMBERS);
+        mr_cfg_fail(why, MR_CFG_LIMIT);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        pds[i] = mr_array_pd_of(a, drives[i]);
+        if (pds[i] < 0 ||
+            a->cfg->pds[pds[i]].state != RAID_PD_UNCONF_GOOD) {
+            error_setg(errp, "the drive in slot %u is not unconfigured good",
+                       drives[i]->slot);
+            mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+            return -1;
+        }
+    }
+    saved = raid_config_dup(a->cfg);
+    idx = dg < 0 ? raid_config_create_vd(a->cfg, pds, n, spec, &gerr)
+                 : raid_config_add_vd(a->cfg, dg, spec, &gerr);
+    if (idx < 0) {
+        raid_config_free(saved);
+        mr_cfg_gerr(errp, why, raid_config_count_vds(a->cfg) >= RAID_MAX_VDS ?
+                    MR_CFG_LIMIT : MR_CFG_INVALID, gerr);
+        return -1;
+    }
+    raid_config_update_states(a->cfg);
+    vd = mr_vd_new(a, idx, errp);
+    if (!vd) {
+        mr_cfg_restore(a, saved);
+        mr_cfg_fail(why, MR_CFG_INVALID);
+        return -1;
+    }
+    raid_config_free(saved);
+    a->vds[idx] = vd;
+    trace_megaraid_cfg_vd_created(idx, raid_level_name(spec->level), n,
+                                  a->cfg->vds[idx].size);
+    for (int i = 0; i < n; i++) {
+        mr_cfg_tell_drive(a, drives[i]);
+    }
+    if (a->ops->vd_added) {
+        a->ops->vd_added(a->opaque, vd);
+    }
+    mr_array_changed(a);
+    return idx;
+}
+
+bool mr_array_delete_vd(MRArray *a, int idx, MRCfgError *why, Error **errp)
+{
+    MRVirtualDisk *vd;
+    int pds[RAID_MAX_MEMBERS];
+    int n;
+    GError *gerr = NULL;
+
+    if (!a->cfg || a->cfg->foreign || idx < 0 || idx >= RAID_MAX_VDS ||
+        !a->vds[idx]) {
+        error_setg(errp, "VD %d does not exist", idx);
+        return mr_cfg_fail(why, MR_CFG_INVALID);
+    }
+    vd = a->vds[idx];
+    n = raid_vd_members(a->cfg, idx, pds, RAID_MAX_MEMBERS);
+    /* stops the job, drains, writes the cache back */
+    mr_vd_free(vd);
+    a->vds[idx] = NULL;
+    mr_cfg_drop_vd_props(a, idx);
+    if (!raid_config_delete_vd(a->cfg, idx, &gerr)) {
+        /* cannot happen: the VD exists */
+        return mr_cfg_gerr(errp, why, MR_CFG_INVALID, gerr);
+    }
+    trace_megaraid_cfg_vd_deleted(idx, n);
+    raid_config_update_states(a->cfg);
+    for (int i = 0; i < n; i++) {
+        mr_cfg_tell_drive(a, a->pd_drive[pds[i]]);
+    }
+    mr_array_changed(a);
+    return mr_cfg_store(a, pds, n, why, errp);
+}
+
+/* Every used VD on drive group @dg gets a rebuild cursor if it can. */
+static void mr_cfg_start_rebuilds(MRArray *a, int dg)
+{
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->cfg->vds[v].used && a->cfg->vds[v].dg == dg) {
+            raid_job_start(a->cfg, v, RAID_JOB_REBUILD, false, NULL);
+        }
+    }
+}
+
+bool mr_array_set_drive_state(MRArray *a, MRDrive *d, RaidPdState to,
+                              bool force, MRCfgError *why, Error **errp)
+{
+    int pd = mr_array_pd_of(a, d);
+    int dg, span, pos;
+    RaidPdState from;
+    GError *gerr = NULL;
+
+    if (pd < 0 || a->cfg->foreign) {
+        error_setg(errp, "the drive in slot %u is not part of this "
+                   "configuration (too small for metadata, or foreign)",
+                   d->slot);
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    }
+    from = a->cfg->pds[pd].state;
+    switch (to) {
+    case RAID_PD_OFFLINE:
+        if (from != RAID_PD_ONLINE && from != RAID_PD_REBUILD) {
+            break;
+        }
+        /*
+         * As mr_array_fail_drive() does for a drive that failed, but an
+         * administrator's request is no warning on QEMU's stderr: the
+         * event log has it.
+         */
+        if (!raid_config_fail_pd(a->cfg, pd, &gerr)) {
+            return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+        }
+        trace_megaraid_cfg_set_offline(d->slot, raid_pd_state_name(from));
+        mr_ev_drive(a, MR_EV_PD_FAILED, d, "set offline by the host");
+        mr_array_changed(a);
+        return true;
+    case RAID_PD_ONLINE:
+        if (from != RAID_PD_OFFLINE || !force ||
+            !mr_array_pd_position(a, pd, &dg, &span, &pos)) {
+            break;
+        }
+        if (!raid_config_set_pd_state(a->cfg, pd, RAID_PD_ONLINE, &gerr)) {
+            return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+        }
+        trace_megaraid_cfg_forced_online(d->slot, dg);
+        mr_array_changed(a);
+        return true;
+    case RAID_PD_MISSING:
+        if (from != RAID_PD_OFFLINE) {
+            break;
+        }
+        if (!raid_config_set_pd_state(a->cfg, pd, RAID_PD_MISSING, &gerr)) {
+            return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+        }
+        mr_array_changed(a);
+        return true;
+    case RAID_PD_UNCONF_GOOD:
+    case RAID_PD_UNCONF_BAD:
+        if (from == to) {
+            return true;
+        }
+        if (from != RAID_PD_UNCONF_GOOD && from != RAID_PD_UNCONF_BAD) {
+            break;
+        }
+        if (!raid_config_set_pd_state(a->cfg, pd, to, &gerr)) {
+            return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+        }
+        mr_cfg_tell_drive(a, d);
+        mr_array_changed(a);
+        return mr_cfg_store(a, &pd, 1, why, errp);
+    default:
+        break;
+    }
+    error_setg(errp, "the drive in slot %u is %s: it cannot be set %s%s",
+               d->slot, raid_pd_state_name(from), raid_pd_state_name(to),
+               to == RAID_PD_ONLINE && !force ? " without force" : "");
+    return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+}
+
+bool mr_array_stop_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
+                           Error **errp)
+{
+    int pd = mr_array_pd_of(a, d);
+    GError *gerr = NULL;
+
+    if (pd < 0 || a->cfg->foreign ||
+        a->cfg->pds[pd].state != RAID_PD_REBUILD) {
+        error_setg(errp, "the drive in slot %u is not being rebuilt",
+                   d->slot);
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        MRVirtualDisk *vd = a->vds[v];
+        RaidVd *rv = vd ? mr_vd_cfg(vd) : NULL;
+
+        if (!rv || rv->job.kind != RAID_JOB_REBUILD ||
+            rv->job.target_ref != a->cfg->pds[pd].ref) {
+            continue;
+        }
+        mr_jobs_stop(vd);
+        vd->job_paused = false;
+        mr_ev_job(vd, MR_EV_JOB_ABORTED, RAID_JOB_REBUILD, 0);
+        memset(&rv->job, 0, sizeof(rv->job));
+        rv->seq++;
+    }
+    if (!raid_config_fail_pd(a->cfg, pd, &gerr)) {
+        return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+    }
+    trace_megaraid_cfg_set_offline(d->slot, "rebuild (stopped)");
+    mr_ev_drive(a, MR_EV_PD_FAILED, d, "rebuild stopped by the host");
+    mr_array_changed(a);
+    return true;
+}
+
+bool mr_array_start_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
+                            Error **errp)
+{
+    int pd = mr_array_pd_of(a, d);
+    int dg, span, pos;
+    GError *gerr = NULL;
+
+    if (pd < 0 || a->cfg->foreign) {
+        error_setg(errp, "the drive in slot %u is not part of this "
+                   "configuration", d->slot);
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    }
+    switch (a->cfg->pds[pd].state) {
+    case RAID_PD_OFFLINE:
+        if (!mr_array_pd_position(a, pd, &dg, &span, &pos)) {
+            break;
+        }
+        if (!raid_config_set_pd_state(a->cfg, pd, RAID_PD_REBUILD, &gerr)) {
+            return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
+        }
+        mr_cfg_start_rebuilds(a, dg);
+        trace_megaraid_cfg_rebuild(d->slot, dg);
+        mr_array_changed(a);
+        return true;
+    case RAID_PD_UNCONF_GOOD:
+        for (int old = 0; old < a->cfg->npds; old++) {
+            RaidPdState s = a->cfg->pds[old].state;
+
+            if ((s != RAID_PD_OFFLINE && s != RAID_PD_MISSING) ||
+                !mr_array_pd_position(a, old, &dg, &span, &pos)) {
+                continue;
+            }
+            if (!raid_config_replace_pd(a->cfg, old, pd, &gerr)) {
+                return mr_cfg_gerr(errp, why, MR_CFG_INVALID, gerr);
+            }
+            trace_megaraid_cfg_rebuild(d->slot, dg);
+            mr_cfg_tell_drive(a, d);
+            mr_cfg_tell_drive(a, a->pd_drive[old]);
+            mr_array_changed(a);
+            return mr_cfg_store(a, &old, 1, why, errp);
+        }
+        error_setg(errp, "no drive group has a failed or missing member for "
+                   "the drive in slot %u to replace", d->slot);
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    case RAID_PD_REBUILD:
+        error_setg(errp, "the drive in slot %u is already rebuilding",
+                   d->slot);
+        return mr_cfg_fail(why, MR_CFG_BUSY);
+    default:
+        break;
+    }
+    error_setg(errp, "the drive in slot %u is %s: nothing to rebuild onto it",
+               d->slot, raid_pd_state_name(a->cfg->pds[pd].state));
+    return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+}
+
+/* ---- foreign configurations ---- */
+
+/* A drive of another controller that came after the start (hidden). */
+static bool mr_cfg_foreign_extra(MRArray *a, MRDrive *d)
+{
+    return d->in_array && mr_array_pd_of(a, d) < 0;
+}
+
+int mr_array_foreign_count(MRArray *a, BusState *bus)
+{
+    BusChild *kid;
+    int n = 0;
+
+    if (!a->cfg) {
+        return 0;
+    }
+    QTAILQ_FOREACH(kid, &bus->children, sibling) {
+        MRDrive *d = MEGARAID_DRIVE(kid->child);
+        int pd = mr_array_pd_of(a, d);
+
+        if (pd < 0 ? mr_cfg_foreign_extra(a, d)
+                   : a->cfg->foreign ||
+                     a->cfg->pds[pd].state == RAID_PD_FOREIGN) {
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Drives without metadata that the start left out of a foreign config. */
+static void mr_cfg_add_blank_drives(MRArray *a, BusState *bus)
+{
+    BusChild *kid;
+
+    QTAILQ_FOREACH(kid, &bus->children, sibling) {
+        MRDrive *d = MEGARAID_DRIVE(kid->child);
+
+        if (mr_array_pd_of(a, d) < 0 && !d->in_array) {
+            mr_array_drive_added(a, d);
+        }
+    }
+}
+
+bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,
+                             Error **errp)
+{
+    GError *gerr = NULL;
+
+    if (!a->cfg || !a->cfg->foreign) {
+        if (mr_array_foreign_count(a, bus)) {
+            error_setg(errp, "foreign drives next to this controller's "
+                       "configuration can only be cleared");
+            return mr_cfg_fail(why, MR_CFG_NOT_SUPPORTED);
+        }
+        error_setg(errp, "there is no foreign configuration");
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    }
+    if (!raid_config_import(a->cfg, a->ctrl_guid, &gerr)) {
+        return mr_cfg_gerr(errp, why, MR_CFG_INVALID, gerr);
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->cfg->vds[v].used) {
+            a->vds[v] = mr_vd_new(a, v, errp);
+            if (!a->vds[v]) {
+                /* the drives keep their metadata: nothing was written */
+                return mr_cfg_fail(why, MR_CFG_INVALID);
+            }
+        }
+    }
+    trace_megaraid_cfg_foreign_import(raid_config_count_vds(a->cfg));
+    mr_ev_config(a, MR_EV_CFG_FOREIGN_IMPORTED, a->cfg->npds);
+    if (!mr_cache_start(a, errp)) {
+        return mr_cfg_fail(why, MR_CFG_IO);
+    }
+    for (int i = 0; i < a->cfg->npds; i++) {
+        mr_cfg_tell_drive(a, a->pd_drive[i]);
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v] && a->ops->vd_added) {
+            a->ops->vd_added(a->opaque, a->vds[v]);
+        }
+    }
+    mr_array_changed(a);
+    mr_cfg_add_blank_drives(a, bus);
+    return true;
+}
+
+/* Zero the metadata area at the end of a drive: it is blank afterwards. */
+static bool mr_cfg_wipe(MRDrive *d, Error **errp)
+{
+    uint64_t bytes = d->unit.num_blocks * d->unit.block_size;
+    uint64_t reserve = raid_reserve_sectors(bytes / RAID_SECTOR_SIZE) *
+                       RAID_SECTOR_SIZE;
+    int ret;
+
+    reserve = MIN(reserve, bytes);
+    ret = blk_pwrite_zeroes(d->conf.blk, bytes - reserve, reserve, 0);
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "clearing the metadata of the drive in "
+                         "slot %u failed", d->slot);
+        return false;
+    }
+    return blk_flush(d->conf.blk) >= 0;
+}
+
+bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
+                            Error **errp)
+{
+    g_autoptr(GPtrArray) extra = g_ptr_array_new();
+    int changed[RAID_MAX_PDS];
+    int nchanged = 0;
+    GError *gerr = NULL;
+    BusChild *kid;
+
+    if (!a->cfg || !mr_array_foreign_count(a, bus)) {
+        error_setg(errp, "there is no foreign configuration");
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    }
+    QTAILQ_FOREACH(kid, &bus->children, sibling) {
+        MRDrive *d = MEGARAID_DRIVE(kid->child);
+
+        if (mr_cfg_foreign_extra(a, d)) {
+            g_ptr_array_add(extra, d);
+        }
+    }
+    if (a->cfg->foreign) {
+        /* ours now, then every VD and spare of it goes */
+        if (!raid_config_import(a->cfg, a->ctrl_guid, &gerr)) {
+            return mr_cfg_gerr(errp, why, MR_CFG_INVALID, gerr);
+        }
+        for (int v = 0; v < RAID_MAX_VDS; v++) {
+            if (a->cfg->vds[v].used) {
+                raid_config_delete_vd(a->cfg, v, NULL);
+            }
+        }
+        for (int i = 0; i < a->cfg->npds; i++) {
+            if (a->cfg->pds[i].state == RAID_PD_HOT_SPARE) {
+                raid_config_remove_spare(a->cfg, i, NULL);
+            }
+            changed[nchanged++] = i;
+        }
+        if (!mr_cache_start(a, errp)) {
+            return mr_cfg_fail(why, MR_CFG_IO);
+        }
+    } else {
+        for (int i = 0; i < a->cfg->npds; i++) {
+            RaidPd *p = &a->cfg->pds[i];
+
+            if (p->state == RAID_PD_FOREIGN) {
+                p->spare_dg = -1;
+                raid_config_set_pd_state(a->cfg, i, RAID_PD_UNCONF_GOOD,
+                                         NULL);
+                changed[nchanged++] = i;
+            }
+        }
+    }
+    trace_megaraid_cfg_foreign_clear(nchanged, extra->len);
+    mr_ev_config(a, MR_EV_CFG_FOREIGN_CLEARED, nchanged + extra->len);
+    raid_config_update_states(a->cfg);
+    mr_array_changed(a);
+    if (!mr_cfg_store(a, changed, nchanged, why, errp)) {
+        return false;
+    }
+    for (int i = 0; i < nchanged; i++) {
+        mr_cfg_tell_drive(a, a->pd_drive[changed[i]]);
+    }
+    for (guint i = 0; i < extra->len; i++) {
+        MRDrive *d = extra->pdata[i];
+
+        if (!mr_cfg_wipe(d, errp)) {
+            return mr_cfg_fail(why, MR_CFG_IO);
+        }
+        d->in_array = false;
+        mr_array_drive_added(a, d);
+        /* the host last saw it hidden: tell it the drive is visible */
+        d->in_array = true;
+        mr_cfg_tell_drive(a, d);
+    }
+    mr_cfg_add_blank_drives(a, bus);
+    return true;
+}

@@ -1,0 +1,341 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: shared state of the megaraid-9600 controller (the MPI 3.0
+ * PCI function) and the interfaces between its files: mr9600.c (PCI
+ * function, registers, IOC state machine), mr9600-queue.c (rings,
+ * doorbells, reply posting), mr9600-ioc.c (IOC management functions),
+ * mr9600-config.c (configuration pages), mr9600-scsiio.c (SCSI IO and task
+ * management) and mr9600-devices.c (device handles, discovery, hot plug).
+ */
+#ifndef HW_MEGARAID_MR9600_H
+#define HW_MEGARAID_MR9600_H
+
+#include "hw/pci/pci_device.h"
+#include "hw/block/block.h"
+#include "qemu/queue.h"
+#include "hw/megaraid/mpi3.h"
+#include "hw/megaraid/drive.h"
+#include "hw/megaraid/target.h"
+#include "hw/megaraid/fw-core.h"
+
+#define TYPE_MEGARAID_9600 "megaraid-9600"
+OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
+
+/* Limits of the 9670W-16i (SAS4116 RoC) as the device reports them. */
+#define MR9600_MSIX_VECTORS         128
+#define MR9600_MAX_OP_QUEUES        128
+#define MR9600_MAX_OUTSTANDING      8192
+#define MR9600_MAX_DEV_HANDLE       1024
+#define MR9600_MAX_PERSISTENT_ID    1023
+#define MR9600_REPLY_FRAME_SIZE     128     /* bytes */
+#define MR9600_MAX_DATA_LENGTH      (1024 * 1024)
+#define MR9600_MAX_CHAIN_DEPTH      4       /* chain elements per SGL */
+#define MR9600_MAX_SGES             4096    /* SGEs per SGL, all levels */
+
+/*
+ * Firmware version (IOC FACTS, the management protocol's controller
+ * info, QOM "firmware-version"): gen major.minor, phase major.minor-build.
+ */
+#define MR9600_FW_GEN_MAJOR         8
+#define MR9600_FW_GEN_MINOR         9
+#define MR9600_FW_PHASE_MAJOR       1
+#define MR9600_FW_PHASE_MINOR       0
+#define MR9600_FW_BUILD             18
+#define MR9600_FW_VERSION \
+    stringify(MR9600_FW_GEN_MAJOR) "." stringify(MR9600_FW_GEN_MINOR) "." \
+    stringify(MR9600_FW_PHASE_MAJOR) "." stringify(MR9600_FW_PHASE_MINOR) \
+    "-" stringify(MR9600_FW_BUILD)
+#define MR9600_SENSE_BUFFER_SIZE    256
+#define MR9600_QUEUE_BATCH          64      /* requests per queue per pass */
+/*
+ * Back pressure: replies a reply queue may hold back (ring full, no free
+ * reply frame) before the request queues it serves stop being read; the
+ * reply ring's size, at most this many.
+ */
+#define MR9600_REPLY_BACKLOG_MAX    256
+
+/* Firmware-specific fault codes raised for malformed host behaviour. */
+#define MR9600_FAULT_ADMIN_Q_CONFIG     0x2001
+#define MR9600_FAULT_DOORBELL_RANGE     0x2002
+#define MR9600_FAULT_QUEUE_DMA          0x2003
+#define MR9600_FAULT_FREE_QUEUE         0x2004
+
+typedef enum MR9600Personality {
+    MR9600_PERSONALITY_RAID,
+    MR9600_PERSONALITY_EHBA,
+} MR9600Personality;
+
+typedef struct MR9600Model {
+    const char *name;
+    const char *product;
+    uint16_t subsys_vendor;
+    uint16_t subsys_id;
+    MR9600Personality personality;
+    uint32_t ports;
+} MR9600Model;
+
+typedef struct MR9600Request MR9600Request;
+typedef struct MR9600TaskMgmt MR9600TaskMgmt;
+
+/* A reply waiting for room in its reply ring or for a free buffer. */
+typedef struct MR9600PendingReply {
+    QTAILQ_ENTRY(MR9600PendingReply) next;
+    MPI3ReplyDescriptor desc;
+    uint16_t req_qid;
+    bool address;               /* needs a reply frame */
+    bool sense;                 /* SCSI IO reply with sense data */
+    uint32_t sense_len;
+    uint8_t frame[MR9600_REPLY_FRAME_SIZE];
+    uint8_t sense_data[MR_SENSE_MAX];
+    MR9600TaskMgmt *tm;         /* TM waiting for this reply to be posted */
+} MR9600PendingReply;
+
+typedef struct MR9600Queue {
+    bool created;
+    bool segmented;
+    uint16_t id;
+    uint32_t size;              /* entries */
+    uint32_t esize;             /* entry size in bytes */
+    uint64_t base;
+    uint64_t *segs;             /* segment addresses when segmented */
+    uint32_t nsegs;
+    uint32_t pi;
+    uint32_t ci;
+    /* request queues */
+    uint16_t reply_qid;
+    /* reply queues */
+    bool phase;
+    bool irq_enabled;
+    uint16_t msix;
+    uint32_t users;             /* request queues bound to this reply queue */
+    int64_t doorbell_ns;        /* timing=on: last PI doorbell (virtual) */
+    QTAILQ_HEAD(, MR9600PendingReply) pending;
+    uint32_t npending;          /* entries on pending */
+    bool stalled;               /* its request queues wait for room */
+} MR9600Queue;
+
+struct MR9600Request {
+    MR9600State *s;
+    QTAILQ_ENTRY(MR9600Request) next;
+    bool active;
+    uint32_t generation;
+    uint16_t host_tag;
+    uint16_t dev_handle;
+    uint16_t req_qid;           /* 0 = admin */
+    uint32_t data_length;
+    MR9600TaskMgmt *tm;
+    QEMUSGList sg;
+    MRTargetReq treq;
+};
+
+struct MR9600TaskMgmt {
+    uint32_t outstanding;       /* terminated I/O not yet posted + 1 */
+    uint32_t termination_count;
+    uint32_t generation;
+    uint16_t host_tag;
+    uint16_t ioc_status;
+    uint8_t response_code;
+};
+
+/* Writable CONFIG pages kept by the IOC, and their largest size. */
+#define MR9600_CFG_STORED       3
+#define MR9600_CFG_STORED_MAX   40
+
+struct MR9600State {
+    PCIDevice parent_obj;
+
+    MemoryRegion mmio;
+    QEMUBH *bh;
+    QEMUBH *shutdown_bh;
+
+    /* properties */
+    char *model_str;
+    uint8_t revision;
+    uint64_t dsn;
+    uint16_t max_op_queues;
+    uint16_t msix_vectors;
+    uint16_t max_outstanding;
+    uint32_t ready_timeout;     /* seconds */
+
+    const MR9600Model *model;
+
+    /* system interface registers */
+    uint32_t ioc_config;
+    uint32_t ioc_status;
+    uint32_t admin_q_num_entries;
+    uint64_t admin_req_addr;
+    uint64_t admin_reply_addr;
+    uint32_t coalesce_control;
+    uint32_t host_diag;
+    uint32_t write_seq_state;
+    uint32_t fault;
+    uint32_t fault_info[3];
+    uint64_t hcb_addr;
+    uint32_t hcb_size;
+    uint32_t scratchpad[4];
+
+    /* queues: index 0 is the admin pair */
+    MR9600Queue *reqq;
+    MR9600Queue *replyq;
+
+    /* free queues, latched at IOC INIT */
+    bool initialized;           /* IOC INIT done */
+    uint64_t reply_free_base;
+    uint32_t reply_free_depth;
+    uint32_t reply_free_host;
+    uint32_t reply_free_ci;
+    uint64_t sense_free_base;
+    uint32_t sense_free_depth;
+    uint32_t sense_free_host;
+    uint32_t sense_free_ci;
+    uint32_t sense_buffer_length;
+
+    /* events */
+    bool events_enabled;
+    uint32_t event_masks[4];
+    uint16_t change_count;
+    bool port_enabled;
+    uint64_t timestamp_ms;
+    int64_t timestamp_set_at;
+
+    /* requests */
+    uint32_t generation;
+    MR9600Request *reqs;
+    QTAILQ_HEAD(, MR9600Request) free_reqs;
+    QTAILQ_HEAD(, MR9600Request) active_reqs;
+    int64_t slots_freed_ns;     /* timing=on: the pool was refilled */
+
+    /* devices */
+    MRUnit *handles[MR9600_MAX_DEV_HANDLE];
+    bool handle_reserved[MR9600_MAX_DEV_HANDLE];
+    /* per VD index: the Device Page 0 VD state last told to the host */
+    uint8_t vd_host_state[RAID_MAX_VDS];
+
+    /* shutdown notification (mr9600.c) */
+    bool shutdown_requested;    /* not yet started: waits for idle I/O */
+    uint32_t shutdown_flushes;  /* drive flushes in flight */
+
+    /* persistent event log (mr9600-pel.c): the WAIT held, 0 = none */
+    uint16_t pel_wait_tag;
+    uint16_t pel_wait_locale;   /* ...its locale mask */
+    uint8_t pel_wait_class;     /* ...its lowest class */
+    uint32_t pel_wait_seq;      /* ...its starting sequence number */
+    uint32_t pel_last_ack;      /* highest sequence number acknowledged */
+    QEMUTimer *pel_timer;       /* WAIT with a wait time */
+    Notifier pel_notifier;      /* new entries of array.evlog */
+
+    /* fault injection (mr9600-fault.c) */
+    uint32_t fault_drop_replies; /* replies still to lose */
+    uint32_t fault_save_ms;     /* snapdump phase of an injected fault */
+    uint32_t prepare_reset_ms;  /* PREPARE FOR RESET -> firmware reset */
+    int64_t fault_save_until;   /* virtual ns, 0 = no snapdump running */
+    int64_t fault_reset_at;     /* virtual ns, 0 = no reset prepared */
+    QEMUTimer *fault_timer;
+    uint32_t fault_injected;
+    uint32_t ioc_resets;        /* MUR, soft and firmware resets */
+
+    /* writable CONFIG pages, current and persistent (mr9600-config.c) */
+    char *config_nvram;         /* property: file of the persistent copies */
+    bool cfg_loaded;
+    uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
+    uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
+
+    /*
+     * The firmware core: drive bays, RAID configuration, cache, jobs,
+     * event log, management operations (fw-core.h); its MRMgmt is set up
+     * by mr9600-mgmt.c at first use.
+     */
+    MRCore core;
+};
+
+/* mr9600.c */
+void mr9600_ioc_fault(MR9600State *s, uint16_t code);
+void mr9600_ioc_reset(MR9600State *s);
+bool mr9600_ioc_ready(MR9600State *s);
+void mr9600_kick(MR9600State *s);
+void mr9600_io_idle(MR9600State *s);
+
+/* mr9600-queue.c */
+void mr9600_queues_init(MR9600State *s);
+void mr9600_queues_reset(MR9600State *s);
+void mr9600_queues_free(MR9600State *s);
+bool mr9600_admin_enable(MR9600State *s);
+void mr9600_doorbell_write(MR9600State *s, hwaddr addr, uint32_t val);
+void mr9600_reply_free_write(MR9600State *s, uint32_t val);
+void mr9600_sense_free_write(MR9600State *s, uint32_t val);
+void mr9600_process_queues(MR9600State *s);
+bool mr9600_dma_ok(MR9600State *s, uint64_t addr, uint64_t len);
+void mr9600_post_success(MR9600State *s, uint16_t req_qid, uint16_t host_tag);
+void mr9600_post_status(MR9600State *s, uint16_t req_qid, uint16_t host_tag,
+                        uint16_t ioc_status, uint32_t log_info);
+void mr9600_post_frame(MR9600State *s, uint16_t req_qid, const void *frame,
+                       size_t len, MR9600TaskMgmt *tm);
+void mr9600_post_scsi_reply(MR9600State *s, uint16_t req_qid,
+                            const MPI3SCSIIOReply *rep,
+                            const uint8_t *sense, uint32_t sense_len,
+                            MR9600TaskMgmt *tm);
+uint16_t mr9600_create_queue(MR9600State *s, const MPI3CreateQueueRequest *r,
+                             bool reply);
+uint16_t mr9600_delete_queue(MR9600State *s, uint16_t qid, bool reply);
+
+/* mr9600-ioc.c */
+void mr9600_admin_request(MR9600State *s, const uint8_t *frame);
+void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
+                         const MPI3RequestHeader *hdr, uint16_t ioc_status);
+bool mr9600_read_sge(MR9600State *s, const MPI3SGE *sge, uint64_t *addr,
+                     uint32_t *len);
+uint16_t mr9600_shutdown_timeout(MR9600State *s);
+void mr9600_energy_pack_changed(MR9600State *s);
+
+/* mr9600-pel.c */
+void mr9600_pel_request(MR9600State *s, const uint8_t *frame);
+bool mr9600_pel_realize(MR9600State *s, Error **errp);
+void mr9600_pel_exit(MR9600State *s);
+
+/* mr9600-config.c */
+void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
+void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
+
+/* mr9600-scsiio.c */
+void mr9600_requests_init(MR9600State *s);
+void mr9600_requests_free(MR9600State *s);
+bool mr9600_request_available(MR9600State *s);
+void mr9600_scsi_io(MR9600State *s, uint16_t req_qid, const uint8_t *frame);
+void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req);
+void mr9600_requests_abort_all(MR9600State *s);
+uint32_t mr9600_requests_cancel(MR9600State *s, uint16_t handle, bool any_lun,
+                                uint64_t lun, MR9600TaskMgmt *tm);
+uint64_t mr9600_decode_lun(const uint8_t *lun);
+void mr9600_tm_put(MR9600State *s, MR9600TaskMgmt *tm, bool posted);
+
+/* mr9600-array.c */
+bool mr9600_array_realize(MR9600State *s, Error **errp);
+void mr9600_array_unrealize(MR9600State *s);
+void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
+
+/* mr9600-fault.c */
+void mr9600_fault_init(MR9600State *s);
+void mr9600_fault_reset(MR9600State *s);
+void mr9600_fault_exit(MR9600State *s);
+void mr9600_fault_class_init(ObjectClass *oc);
+bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
+                             uint16_t host_tag, bool tm);
+
+/* mr9600-mgmt.c */
+#define MR9600_VD_HANDLE_BASE   0x300   /* VD n has handle base + n */
+void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
+
+/* mr9600-devices.c */
+MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);
+void mr9600_devices_reset(MR9600State *s);
+void mr9600_port_enable(MR9600State *s, uint16_t host_tag);
+bool mr9600_event_enabled(MR9600State *s, uint8_t event);
+void mr9600_send_visibility(MR9600State *s, MRUnit *u, bool hidden);
+void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
+                       size_t len);
+uint16_t mr9600_remove_device(MR9600State *s, uint16_t handle);
+MRUnit *mr9600_next_unit(MR9600State *s, uint16_t after_handle);
+void mr9600_hotplug_class_init(ObjectClass *oc);
+
+#endif

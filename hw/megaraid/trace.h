@@ -1,3 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
-/* megaraid-sim: the generated trace events of hw/megaraid. */
-#include "trace/trace-hw_megaraid.h"
