@@ -39,13 +39,10 @@ static void mr_core_machine_done(Notifier *n, void *opaque)
     mr_core_import(container_of(n, MRCore, machine_done));
 }
 
-bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
-                     const MRArrayOps *ops, void *opaque, Error **errp)
+bool mr_core_claim_drives(MRCore *c, Error **errp)
 {
     MRArray *a = &c->array;
 
-    c->owner = owner;
-    a->owner = OBJECT(owner);
     if (a->journal_blk &&
         !mr_nv_drive_claim(a->journal_blk, "journal",
                            mr_cache_journal_bytes(a),
@@ -57,6 +54,19 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
                            mr_evlog_bytes(MR_EVLOG_DEFAULT_ENTRIES),
                            "a header and 1024 entries of 128 bytes",
                            errp)) {
+        return false;
+    }
+    return true;
+}
+
+bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
+                     const MRArrayOps *ops, void *opaque, Error **errp)
+{
+    MRArray *a = &c->array;
+
+    c->owner = owner;
+    a->owner = OBJECT(owner);
+    if (!mr_core_claim_drives(c, errp)) {
         return false;
     }
     if (a->timing_on &&

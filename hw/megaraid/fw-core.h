@@ -77,7 +77,15 @@ typedef struct MRCore {
 void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset);
 
 /*
- * Claim the state drives (journal=, event-log=: nv-drive.h), start the
+ * Claim the state drives (journal=, event-log=: nv-drive.h): writable,
+ * locked, large enough.  A personality calls it first in its realize,
+ * before it sets anything up, so that a refused drive leaves nothing
+ * behind; mr_core_realize() calls it again (a no-op then).
+ */
+bool mr_core_claim_drives(MRCore *c, Error **errp);
+
+/*
+ * Claim the state drives (mr_core_claim_drives()), start the
  * timing model (timing=on), open the event log, create the
  * drive bays with @owner as their hotplug handler, and import the RAID
  * configuration once the machine is ready (at once for a hot-plugged

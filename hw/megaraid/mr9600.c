@@ -499,7 +499,9 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     MR9600State *s = MEGARAID_9600(pci);
     uint8_t *conf = pci->config;
 
-    if (!mr9600_check_props(s, errp)) {
+    if (!mr9600_check_props(s, errp) ||
+        !mr_core_claim_drives(&s->core, errp) ||
+        !mr9600_config_realize(s, errp)) {
         return;
     }
     if (!pci_is_express(pci) || pci_bus_is_express(pci_get_bus(pci)) == 0) {
@@ -538,9 +540,6 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     mr9600_queues_init(s);
     mr9600_requests_init(s);
     mr9600_fault_init(s);
-    if (!mr9600_config_realize(s, errp)) {
-        return;
-    }
     if (!mr9600_array_realize(s, errp)) {
         return;
     }

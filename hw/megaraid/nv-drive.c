@@ -30,8 +30,10 @@ char *mr_nv_drive_desc(BlockBackend *blk)
 {
     BlockDriverState *bs = blk_bs(blk);
 
-    return g_strdup_printf("'%s' (%s)", mr_nv_drive_name(blk),
-                           bs ? bs->filename : "no medium");
+    if (!bs || !*bs->filename) {
+        return g_strdup_printf("'%s'", mr_nv_drive_name(blk));
+    }
+    return g_strdup_printf("'%s' (%s)", mr_nv_drive_name(blk), bs->filename);
 }
 
 /*

@@ -35,7 +35,7 @@ bool mr_nv_drive_claim(BlockBackend *blk, const char *prop, uint64_t need,
                        const char *why, Error **errp);
 /* The drive's id or node name, for traces. */
 const char *mr_nv_drive_name(BlockBackend *blk);
-/* "'NAME' (FILE)" for messages; g_free() it. */
+/* "'NAME' (FILE)", or "'NAME'" without a file name, for messages. */
 char *mr_nv_drive_desc(BlockBackend *blk);
 
 #endif
