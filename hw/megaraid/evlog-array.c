@@ -60,9 +60,10 @@ static MREvSeverity mr_ev_vd_severity(RaidVdState s)
 
 bool mr_ev_open(MRArray *a, Error **errp)
 {
-    a->evlog = mr_evlog_open(a->evlog_blk, a->evlog_blk ?
-                             mr_nv_drive_name(a->evlog_blk) : NULL, 0,
-                             errp);
+    g_autofree char *desc = a->evlog_blk ? mr_nv_drive_desc(a->evlog_blk)
+                                         : NULL;
+
+    a->evlog = mr_evlog_open(a->evlog_blk, desc, 0, errp);
     if (!a->evlog) {
         return false;
     }

@@ -184,7 +184,7 @@ uint64_t mr_evlog_bytes(uint32_t entries)
 /* A write failed: say so once and go on in memory. */
 static void mr_evlog_write_failed(MREvLog *log, const char *what, int err)
 {
-    error_report("megaraid event log on drive '%s': %s: %s; the log goes "
+    error_report("megaraid event log on drive %s: %s: %s; the log goes "
                  "on in memory only", log->name, what, strerror(err));
     log->blk = NULL;
 }
@@ -247,7 +247,7 @@ void mr_evlog_flush(MREvLog *log)
     if (log->blk) {
         ret = blk_flush(log->blk);
         if (ret < 0) {
-            error_report("megaraid event log on drive '%s': flush: %s",
+            error_report("megaraid event log on drive %s: flush: %s",
                          log->name, strerror(-ret));
         }
     }
@@ -267,11 +267,11 @@ static bool mr_evlog_load(MREvLog *log, const uint8_t *hdr, int64_t size,
 
     bad = mr_evlog_hdr_decode(log, hdr);
     if (bad) {
-        error_setg(errp, "event-log: drive '%s': %s", log->name, bad);
+        error_setg(errp, "event-log: drive %s: %s", log->name, bad);
         return false;
     }
     if ((uint64_t)size < mr_evlog_bytes(log->cap)) {
-        error_setg(errp, "event-log: drive '%s' has %" PRId64 " bytes, "
+        error_setg(errp, "event-log: drive %s has %" PRId64 " bytes, "
                    "fewer than its %u entries need (%" PRIu64 ")",
                    log->name, size, log->cap, mr_evlog_bytes(log->cap));
         return false;
@@ -280,7 +280,7 @@ static bool mr_evlog_load(MREvLog *log, const uint8_t *hdr, int64_t size,
     ret = blk_pread(log->blk, MR_EVLOG_HDR_SIZE,
                     (size_t)log->cap * MR_EVLOG_REC_SIZE, buf, 0);
     if (ret < 0) {
-        error_setg_errno(errp, -ret, "event-log: drive '%s': cannot read "
+        error_setg_errno(errp, -ret, "event-log: drive %s: cannot read "
                          "its entries", log->name);
         return false;
     }
@@ -297,7 +297,7 @@ static bool mr_evlog_load(MREvLog *log, const uint8_t *hdr, int64_t size,
             bad = "sequence number does not belong in this slot";
         }
         if (bad) {
-            error_setg(errp, "event-log: drive '%s': entry in slot %u: %s",
+            error_setg(errp, "event-log: drive %s: entry in slot %u: %s",
                        log->name, slot, bad);
             return false;
         }
@@ -306,13 +306,13 @@ static bool mr_evlog_load(MREvLog *log, const uint8_t *hdr, int64_t size,
         lo = lo ? MIN(lo, e->seq) : e->seq;
     }
     if (log->count && log->newest - lo + 1 != log->count) {
-        error_setg(errp, "event-log: drive '%s': entries %u..%u are not "
+        error_setg(errp, "event-log: drive %s: entries %u..%u are not "
                    "contiguous (%u held)", log->name, lo, log->newest,
                    log->count);
         return false;
     }
     if (log->clear_seq > log->newest || log->shutdown_seq > log->newest) {
-        error_setg(errp, "event-log: drive '%s': header marks lie beyond "
+        error_setg(errp, "event-log: drive %s: header marks lie beyond "
                    "the newest entry %u", log->name, log->newest);
         return false;
     }
@@ -326,7 +326,7 @@ static bool mr_evlog_format(MREvLog *log, int64_t size, Error **errp)
     int ret;
 
     if ((uint64_t)size < mr_evlog_bytes(log->cap)) {
-        error_setg(errp, "event-log: drive '%s' has %" PRId64 " bytes; a "
+        error_setg(errp, "event-log: drive %s has %" PRId64 " bytes; a "
                    "log of %u entries needs %" PRIu64, log->name, size,
                    log->cap, mr_evlog_bytes(log->cap));
         return false;
@@ -342,7 +342,7 @@ static bool mr_evlog_format(MREvLog *log, int64_t size, Error **errp)
         ret = blk_flush(log->blk);
     }
     if (ret < 0) {
-        error_setg_errno(errp, -ret, "event-log: drive '%s': cannot write "
+        error_setg_errno(errp, -ret, "event-log: drive %s: cannot write "
                          "an empty log", log->name);
         return false;
     }
@@ -373,18 +373,18 @@ MREvLog *mr_evlog_open(BlockBackend *blk, const char *name, uint32_t entries,
     log->blk = blk;
     size = blk_getlength(blk);
     if (size < 0) {
-        error_setg_errno(errp, -size, "event-log: drive '%s': cannot get "
+        error_setg_errno(errp, -size, "event-log: drive %s: cannot get "
                          "its size", name);
         goto fail;
     }
     if (size < MR_EVLOG_HDR_SIZE) {
-        error_setg(errp, "event-log: drive '%s' is shorter than an event "
+        error_setg(errp, "event-log: drive %s is shorter than an event "
                    "log header (%" PRId64 " bytes)", name, size);
         goto fail;
     }
     ret = blk_pread(blk, 0, sizeof(hdr), hdr, 0);
     if (ret < 0) {
-        error_setg_errno(errp, -ret, "event-log: drive '%s': cannot read",
+        error_setg_errno(errp, -ret, "event-log: drive %s: cannot read",
                          name);
         goto fail;
     }

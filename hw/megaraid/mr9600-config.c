@@ -122,14 +122,15 @@ static void mr9600_page_header(const MR9600Page *pg, MPI3ConfigPageHeader *h)
 static bool mr9600_cfg_load_nvram(MR9600State *s, Error **errp)
 {
     const char *name = mr_nv_drive_name(s->config_nvram);
+    g_autofree char *desc = mr_nv_drive_desc(s->config_nvram);
     uint8_t data[MR9600_NVRAM_BYTES];
     size_t len = sizeof(data), off = 8;
     int ret;
 
     ret = blk_pread(s->config_nvram, 0, len, data, 0);
     if (ret < 0) {
-        error_setg_errno(errp, -ret, "config-nvram: drive '%s': cannot "
-                         "read it", name);
+        error_setg_errno(errp, -ret, "config-nvram: drive %s: cannot "
+                         "read it", desc);
         return false;
     }
     if (buffer_is_zero(data, len)) {
@@ -138,9 +139,9 @@ static bool mr9600_cfg_load_nvram(MR9600State *s, Error **errp)
         return true;
     }
     if (memcmp(data, MR9600_NVRAM_MAGIC, 8)) {
-        error_setg(errp, "config-nvram: drive '%s' holds no megaraid-9600 "
+        error_setg(errp, "config-nvram: drive %s holds no megaraid-9600 "
                    "config NVRAM (bad magic); a blank drive starts from "
-                   "the defaults", name);
+                   "the defaults", desc);
         return false;
     }
     while (off + 4 <= len) {

@@ -205,17 +205,27 @@ static void expect_refused(QTestState *qts, const char *driver,
 
 #define WANT(...) ((const char *const[]) { __VA_ARGS__, NULL })
 
-/* Drives too small, read-only, or named the old way: clear errors. */
+/*
+ * Drives too small, read-only, named the old way, or holding something
+ * else: clear errors.
+ */
 static void test_refused(void)
 {
-    QTestState *qts = qtest_initf(
+    g_autofree char *junk = tmp_file("megaraid-nvstate-junk");
+    QTestState *qts;
+
+    g_assert_true(g_file_set_contents(junk, "not an NVRAM, not zeroes",
+                                      -1, NULL));
+    qts = qtest_initf(
         "%s-M q35 -nodefaults "
         "-device pcie-root-port,id=rp0,chassis=1,bus=pcie.0 "
         "-blockdev driver=null-co,node-name=small,size=1048576 "
         "-blockdev driver=null-co,node-name=ro,size=1073741824,"
         "read-only=on "
         "-blockdev driver=null-co,node-name=tiny,size=4096 "
-        "-blockdev driver=null-co,node-name=zero,size=0", h_fw_args());
+        "-blockdev driver=null-co,node-name=zero,size=0 "
+        "-blockdev driver=file,node-name=junk,filename=%s", h_fw_args(),
+        junk);
 
     expect_refused(qts, "megaraid-9600", "'journal': 'cache.jnl'",
                    WANT("journal: 'cache.jnl' is not a block device node "
@@ -245,6 +255,9 @@ static void test_refused(void)
     expect_refused(qts, "megaraid-9600", "'config-nvram': 'zero'",
                    WANT("config-nvram: drive 'zero'", "has 0 bytes",
                         "needs at least 512"));
+    expect_refused(qts, "megaraid-9600", "'config-nvram': 'junk'",
+                   WANT("config-nvram: drive 'junk'", junk,
+                        "holds no megaraid-9600 config NVRAM (bad magic)"));
     if (qtest_has_device("megaraid-9500")) {
         expect_refused(qts, "megaraid-9500", "'journal': 'cache.jnl'",
                        WANT("journal: 'cache.jnl' is not a block device",
@@ -253,6 +266,7 @@ static void test_refused(void)
                        WANT("event-log: drive 'tiny'", "has 4096 bytes"));
     }
     qtest_quit(qts);
+    unlink(junk);
 }
 
 int main(int argc, char **argv)

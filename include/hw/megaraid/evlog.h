@@ -112,8 +112,8 @@ typedef struct MREvLog MREvLog;
 
 /*
  * A log of @entries entries (0: MR_EVLOG_DEFAULT_ENTRIES).  With @blk
- * (the caller holds it writable, nv-drive.h; @name is its name for
- * messages) the log is read from that drive (a drive of zeroes gets an
+ * (the caller holds it writable, nv-drive.h; @name is how messages name
+ * it) the log is read from that drive (a drive of zeroes gets an
  * empty log) and kept there; a drive that holds no event log, one of
  * another version, too small for its entries, or with a damaged entry is
  * refused with an error naming the drive and the problem.  An existing
