@@ -376,20 +376,30 @@ static bool mr_cache_journal_new_gen(MRJournal *j, uint64_t gen,
 
 /*
  * Read the records of generation @gen from the drive, in pieces, into
- * the VD caches; the scan's result in *@scan.
+ * the VD caches; the scan's result in *@scan.  The records may go past
+ * j->limit (a journal written with a larger cache-size): the whole drive
+ * is read, up to the first record that is not one of them.
  */
 static bool mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
                             MRJournalScan *scan, const char *desc,
                             Error **errp)
 {
-    size_t cap = MIN(MR_JOURNAL_READ_CHUNK, j->limit);
-    g_autofree uint8_t *buf = g_malloc(cap);
+    int64_t end = blk_getlength(j->blk);
+    size_t cap;
+    g_autofree uint8_t *buf = NULL;
 
+    if (end < 0) {
+        error_setg_errno(errp, -end, "journal: drive %s: cannot get its "
+                         "size", desc);
+        return false;
+    }
+    cap = MIN(MR_JOURNAL_READ_CHUNK, end);
+    buf = g_malloc(cap);
     memset(scan, 0, sizeof(*scan));
     scan->valid_end = MR_JOURNAL_FILE_HDR;
     for (;;) {
         uint64_t base = scan->valid_end;
-        uint64_t len = MIN(cap, j->limit - base);
+        uint64_t len = MIN(cap, end - base);
         uint64_t need;
         int ret;
 
@@ -404,7 +414,7 @@ static bool mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
         }
         mr_journal_scan_piece(buf, len, base, gen, mr_cache_replay_rec, r,
                               scan);
-        if (scan->stop != MR_JSTOP_SHORT || base + len >= j->limit) {
+        if (scan->stop != MR_JSTOP_SHORT || base + len >= end) {
             break;
         }
         if (scan->valid_end > base) {
@@ -412,7 +422,7 @@ static bool mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
         }
         /* a record larger than the piece: a piece as large as it */
         need = mr_journal_rec_need(buf, len);
-        if (need <= len || need > j->limit - base) {
+        if (need <= len || need > end - base) {
             break;
         }
         g_free(buf);
