@@ -22,6 +22,8 @@
 #include "qobject/qdict.h"
 #include "qobject/qnum.h"
 #include "qobject/qstring.h"
+#include "qobject/qjson.h"
+#include "qapi/error.h"
 #include "hw/pci/pci_regs.h"
 
 #define H_DEVFN         0x20
@@ -643,6 +645,25 @@ static inline bool qom_set_fails(HMR *m, const char *path, const char *prop,
 }
 
 /* ------------------------------------ images and QEMUs that must fail */
+
+/*
+ * device_add with the arguments @json (a JSON object, single quotes as
+ * qobject_from_json() takes them): the error's text, NULL if it worked.
+ */
+static inline char *h_device_add_err(QTestState *qts, const char *json)
+{
+    QObject *args = qobject_from_json(json, &error_abort);
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'device_add', "
+                           "'arguments': %p}", args);
+    char *err = NULL;
+
+    if (qdict_haskey(rsp, "error")) {
+        err = g_strdup(qdict_get_str(qdict_get_qdict(rsp, "error"),
+                                     "desc"));
+    }
+    qobject_unref(rsp);
+    return err;
+}
 
 /*
  * qemu-img create -f @fmt [-o @opts] @path @size, with the qemu-img of
