@@ -32,9 +32,11 @@ declare -A ctrl=(
 )
 order="virtio-scsi nvme megasas-gen2 megaraid-9600 megaraid-9600-timing megaraid-9600-r5 megaraid-9600-r5-sync megaraid-9600-r5-timing md-raid5"
 # A RAID 5 VD over 4 NVMe drive images made by megaraid-img (write-back
-# cache with a journal); fio runs on the VD.
+# cache with a journal on a raw drive, 2 x the 256 MiB cache); fio runs
+# on the VD.
 r5dir="$top/build/guest/bench/r5"
-r5="-device megaraid-9600,id=c0,journal=$r5dir/cache.jnl"
+r5="-blockdev driver=raw,node-name=jnl0,file.driver=file,file.filename=$r5dir/cache.jnl"
+r5+=" -device megaraid-9600,id=c0,journal=jnl0"
 for i in 0 1 2 3; do
     r5+=" -drive if=none,id=r5d$i,file=$r5dir/d$i.img,format=raw"
     r5+=" -device megaraid-drive,bus=c0.0,slot=$i,drive=r5d$i"
@@ -43,7 +45,7 @@ ctrl[megaraid-9600-r5]=$r5
 # the same RAID 5 with timing=on at time-scale 100 (x100: the modelled card)
 ctrl[megaraid-9600-r5-timing]=${r5/id=c0,/id=c0,timing=on,time-scale=100,}
 # the same RAID 5 with journal-sync=on: every acknowledged write waits for
-# an fdatasync of the journal (host crash safe), the cost of that promise
+# a flush of the journal drive (host crash safe), the cost of that promise
 ctrl[megaraid-9600-r5-sync]=${r5/id=c0,/id=c0,journal-sync=on,}
 # Linux md RAID 5 built in the guest (mdadm --assume-clean, chunk 256K as
 # megaraid-img's default strip) over four image files of the RAID 5 row's
@@ -68,6 +70,7 @@ r5_prepare() {
     mkdir -p "$r5dir"
     (cd "$r5dir" && "$img" create -l raid5 --drive-size 256M --write-back \
         d0.img d1.img d2.img d3.img > /dev/null)
+    truncate -s 512M "$r5dir/cache.jnl"
 }
 md_prepare() {
     rm -rf "$mddir"

@@ -68,6 +68,20 @@ raid_host_ctrl() {
     RH_VDS=0
 }
 
+# raid_host_state_drive NODE FILE SIZE: the controller's own state (its
+# journal=, event-log= or config-nvram=) on a raw, sparse FILE of SIZE
+# (truncate(1) sizes; made when missing, blank: the controller formats
+# it), the -blockdev node NODE, in every phase (qemu-p1.args, which the
+# kill tests' phase 2 reuses, so that it finds what phase 1 left).  The
+# property's value is NODE.
+raid_host_state_drive() {
+    [ -n "${RH_WORK:-}" ] || rh_die "raid_host_state_drive $1: raid_host_begin first"
+    [ -f "$2" ] || truncate -s "$3" "$2" ||
+        rh_die "raid_host_state_drive $1: cannot make $2 ($3)"
+    echo "-blockdev driver=raw,node-name=$1,file.driver=file,file.filename=$2" \
+        >> "$RH_WORK/qemu-p1.args"
+}
+
 # raid_host_drive ID IFACE: -drive b-ID on ID.img (every phase) and a
 # megaraid-drive ID in the next slot of the current controller (phase 1).
 # With $RAID_NBD_SOCKET set, b-ID is instead the NBD export named ID on

@@ -1271,7 +1271,10 @@ static void test_config_refused(void)
     h_stop(m);
 }
 
-/* WRITE PERSISTENT survives a restart with config-nvram; current does not. */
+/*
+ * WRITE PERSISTENT survives a restart with config-nvram (a qcow2 drive);
+ * current does not.
+ */
 static void test_config_persistent(void)
 {
     g_autofree char *path = NULL;
@@ -1283,8 +1286,10 @@ static void test_config_persistent(void)
     fd = g_file_open_tmp("megaraid-9600-nvram-XXXXXX", &path, NULL);
     g_assert(fd >= 0);
     close(fd);
-    unlink(path);                       /* no file: defaults */
-    extra = g_strdup_printf(",config-nvram=%s", path);
+    h_img_create("qcow2", NULL, path, "64K");     /* blank: defaults */
+    extra = g_strdup_printf(",config-nvram=nv0 -blockdev driver=qcow2,"
+                            "node-name=nv0,file.driver=file,"
+                            "file.filename=%s", path);
 
     m = mr_start(extra);
     mr_enable(m);
@@ -1305,7 +1310,6 @@ static void test_config_persistent(void)
                         0);
     }
     h_stop(m);
-    g_assert_true(g_file_test(path, G_FILE_TEST_EXISTS));
 
     /* a new QEMU: persistent copies from the file, current = persistent */
     m = mr_start(extra);

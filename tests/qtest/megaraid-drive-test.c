@@ -34,17 +34,8 @@ static char *try_add(QTestState *qts, const char *props)
 {
     g_autofree char *json = g_strdup_printf(
         "{'driver': 'megaraid-drive', 'bus': 'r.0', %s}", props);
-    QObject *args = qobject_from_json(json, &error_abort);
-    QDict *rsp = qtest_qmp(qts, "{'execute': 'device_add', "
-                           "'arguments': %p}", args);
-    char *err = NULL;
 
-    if (qdict_haskey(rsp, "error")) {
-        err = g_strdup(qdict_get_str(qdict_get_qdict(rsp, "error"),
-                                     "desc"));
-    }
-    qobject_unref(rsp);
-    return err;
+    return h_device_add_err(qts, json);
 }
 
 static void expect_error(QTestState *qts, const char *props,

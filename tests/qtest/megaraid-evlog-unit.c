@@ -3,12 +3,17 @@
  *
  * megaraid-sim: unit tests of the controller's event log (hw/megaraid/
  * evlog.c): adding and looking up entries, the ring wrapping around,
- * notifiers, the file kept across a close and reopen (a QEMU restart),
- * and every kind of damaged file refused with an error naming it.
+ * notifiers, the log kept on its drive across a close and reopen (a QEMU
+ * restart), and every kind of damaged log refused with an error naming
+ * the drive.  The drive is a raw file opened through the block layer.
  */
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qemu/main-loop.h"
+#include "qobject/qdict.h"
+#include "block/block.h"
+#include "system/block-backend.h"
 #include "hw/megaraid/evlog.h"
 
 #define HDR     512
@@ -22,6 +27,43 @@ static char *tmp_path(void)
     return g_build_filename(dir, "evlog", NULL);
 }
 
+/*
+ * The log on the raw file @path through a BlockBackend; a missing file
+ * is created as a blank drive the size of @entries entries.
+ */
+static BlockBackend *t_blk;
+
+static MREvLog *t_open(const char *path, uint32_t entries, Error **errp)
+{
+    QDict *opts = qdict_new();
+    MREvLog *log;
+
+    if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+        int fd = open(path, O_RDWR | O_CREAT, 0644);
+
+        g_assert_cmpint(fd, >=, 0);
+        g_assert_cmpint(ftruncate(fd, mr_evlog_bytes(entries ? entries :
+                                  MR_EVLOG_DEFAULT_ENTRIES)), ==, 0);
+        close(fd);
+    }
+    g_assert_null(t_blk);
+    qdict_put_str(opts, "driver", "file");
+    t_blk = blk_new_open(path, NULL, opts, BDRV_O_RDWR, &error_abort);
+    log = mr_evlog_open(t_blk, path, entries, errp);
+    if (!log) {
+        blk_unref(t_blk);
+        t_blk = NULL;
+    }
+    return log;
+}
+
+static void t_close(MREvLog *log)
+{
+    mr_evlog_close(log);
+    blk_unref(t_blk);
+    t_blk = NULL;
+}
+
 static void rm_path(char *path)
 {
     g_autofree char *dir = g_path_get_dirname(path);
@@ -33,7 +75,7 @@ static void rm_path(char *path)
 
 static void test_add_lookup(void)
 {
-    MREvLog *log = mr_evlog_open(NULL, 0, &error_abort);
+    MREvLog *log = mr_evlog_open(NULL, NULL, 0, &error_abort);
     MREvEntry e;
     uint32_t seq;
 
@@ -79,7 +121,7 @@ static void test_add_lookup(void)
 
 static void test_long_text(void)
 {
-    MREvLog *log = mr_evlog_open(NULL, 16, &error_abort);
+    MREvLog *log = mr_evlog_open(NULL, NULL, 16, &error_abort);
     char big[300];
     MREvEntry e;
 
@@ -95,7 +137,7 @@ static void test_long_text(void)
 
 static void test_wrap(void)
 {
-    MREvLog *log = mr_evlog_open(NULL, 16, &error_abort);
+    MREvLog *log = mr_evlog_open(NULL, NULL, 16, &error_abort);
     MREvEntry e;
     uint32_t i;
 
@@ -136,7 +178,7 @@ static void seen_notify(Notifier *n, void *data)
 
 static void test_notifier(void)
 {
-    MREvLog *log = mr_evlog_open(NULL, 0, &error_abort);
+    MREvLog *log = mr_evlog_open(NULL, NULL, 0, &error_abort);
     Seen s = { .n.notify = seen_notify };
 
     mr_evlog_add(log, MR_EV_CTRL_STARTED, MR_EV_SEV_INFO, -1, 0, 0, "a");
@@ -158,7 +200,7 @@ static void test_notifier(void)
 static void test_persist(void)
 {
     char *path = tmp_path();
-    MREvLog *log = mr_evlog_open(path, 16, &error_abort);
+    MREvLog *log = t_open(path, 16, &error_abort);
     MREvEntry e;
     uint32_t i;
 
@@ -171,10 +213,10 @@ static void test_persist(void)
     mr_evlog_add(log, MR_EV_CTRL_SHUTDOWN, MR_EV_SEV_INFO, -1, 0, 0, "bye");
     g_assert_cmpuint(mr_evlog_newest(log), ==, 23);
     g_assert_cmpuint(mr_evlog_shutdown_seq(log), ==, 23);
-    mr_evlog_close(log);
+    t_close(log);
 
     /* the restart: a larger ring asked for, the file's own size kept */
-    log = mr_evlog_open(path, 64, &error_abort);
+    log = t_open(path, 64, &error_abort);
     g_assert_cmpuint(mr_evlog_capacity(log), ==, 16);
     g_assert_cmpuint(mr_evlog_newest(log), ==, 23);
     g_assert_cmpuint(mr_evlog_oldest(log), ==, 8);
@@ -189,32 +231,32 @@ static void test_persist(void)
     g_assert_cmpuint(mr_evlog_add(log, MR_EV_CTRL_STARTED, MR_EV_SEV_INFO,
                                   -1, 0, 0, "up again"), ==, 24);
     g_assert_cmpuint(mr_evlog_boot_seq(log), ==, 24);
-    mr_evlog_close(log);
+    t_close(log);
 
-    log = mr_evlog_open(path, 0, &error_abort);
+    log = t_open(path, 0, &error_abort);
     g_assert_cmpuint(mr_evlog_newest(log), ==, 24);
     g_assert_cmpuint(mr_evlog_oldest(log), ==, 9);
-    mr_evlog_close(log);
+    t_close(log);
     rm_path(path);
 }
 
-/* Damage a good file with @damage, then expect an error containing @msg. */
+/* Damage a good log with @damage, then expect an error containing @msg. */
 static void check_refused(void (*damage)(int fd), const char *msg)
 {
     char *path = tmp_path();
-    MREvLog *log = mr_evlog_open(path, 16, &error_abort);
+    MREvLog *log = t_open(path, 16, &error_abort);
     Error *err = NULL;
     int fd, i;
 
     for (i = 0; i < 5; i++) {
         mr_evlog_add(log, MR_EV_PD_INSERTED, MR_EV_SEV_INFO, i, 0, 0, "x");
     }
-    mr_evlog_close(log);
+    t_close(log);
     fd = open(path, O_RDWR);
     g_assert_cmpint(fd, >=, 0);
     damage(fd);
     close(fd);
-    g_assert_null(mr_evlog_open(path, 16, &err));
+    g_assert_null(t_open(path, 16, &err));
     g_assert_nonnull(err);
     if (!strstr(error_get_pretty(err), msg) ||
         !strstr(error_get_pretty(err), path)) {
@@ -250,11 +292,6 @@ static void dmg_truncated(int fd)
     g_assert_cmpint(ftruncate(fd, HDR + 3 * REC), ==, 0);
 }
 
-static void dmg_longer(int fd)
-{
-    g_assert_cmpint(ftruncate(fd, HDR + 17 * REC), ==, 0);
-}
-
 static void dmg_rec_text(int fd)
 {
     put_byte(fd, HDR + 2 * REC + 40, 'Z');
@@ -281,34 +318,32 @@ static void test_corrupt(void)
     check_refused(dmg_magic, "not a megaraid-sim event log (bad magic)");
     check_refused(dmg_garbage, "bad magic");
     check_refused(dmg_hdr_crc, "header checksum mismatch");
-    check_refused(dmg_short_hdr, "shorter than an event log header");
-    check_refused(dmg_truncated, "truncated");
-    check_refused(dmg_longer, "does not match");
+    /* a drive's size is whole sectors: 100 bytes read as 512 */
+    check_refused(dmg_short_hdr, "has 512 bytes, fewer than its 16");
+    check_refused(dmg_truncated, "fewer than its 16 entries need");
     check_refused(dmg_rec_text, "entry in slot 2: checksum mismatch");
     check_refused(dmg_rec_seq, "not contiguous");
 }
 
-static void test_locked(void)
+/* A drive larger than the log keeps the rest unused; zeroes: a new log. */
+static void test_drive_sizes(void)
 {
     char *path = tmp_path();
-    MREvLog *a = mr_evlog_open(path, 0, &error_abort);
-    Error *err = NULL;
-    MREvLog *b;
-    pid_t pid;
-    int status;
+    MREvLog *log;
+    int fd;
 
-    /* OFD locks conflict only across open file descriptions: a child */
-    pid = fork();
-    g_assert_cmpint(pid, >=, 0);
-    if (pid == 0) {
-        b = mr_evlog_open(path, 0, &err);
-        _exit(b == NULL && err &&
-              strstr(error_get_pretty(err), "in use") ? 0 : 1);
-    }
-    g_assert_cmpint(waitpid(pid, &status, 0), ==, pid);
-    g_assert_true(WIFEXITED(status));
-    g_assert_cmpint(WEXITSTATUS(status), ==, 0);
-    mr_evlog_close(a);
+    fd = open(path, O_RDWR | O_CREAT, 0644);
+    g_assert_cmpint(fd, >=, 0);
+    g_assert_cmpint(ftruncate(fd, HDR + 100 * REC), ==, 0);
+    close(fd);
+    log = t_open(path, 16, &error_abort);
+    g_assert_cmpuint(mr_evlog_capacity(log), ==, 16);
+    mr_evlog_add(log, MR_EV_PD_INSERTED, MR_EV_SEV_INFO, 1, 0, 0, "in");
+    t_close(log);
+    log = t_open(path, 0, &error_abort);
+    g_assert_cmpuint(mr_evlog_capacity(log), ==, 16);
+    g_assert_cmpuint(mr_evlog_newest(log), ==, 1);
+    t_close(log);
     rm_path(path);
 }
 
@@ -316,7 +351,7 @@ static void test_bad_size(void)
 {
     Error *err = NULL;
 
-    g_assert_null(mr_evlog_open(NULL, 3, &err));
+    g_assert_null(mr_evlog_open(NULL, NULL, 3, &err));
     g_assert_nonnull(err);
     g_assert_nonnull(strstr(error_get_pretty(err), "out of range"));
     error_free(err);
@@ -325,13 +360,15 @@ static void test_bad_size(void)
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    qemu_init_main_loop(&error_abort);
+    bdrv_init();
     g_test_add_func("/megaraid/evlog/add-lookup", test_add_lookup);
     g_test_add_func("/megaraid/evlog/long-text", test_long_text);
     g_test_add_func("/megaraid/evlog/wrap", test_wrap);
     g_test_add_func("/megaraid/evlog/notifier", test_notifier);
     g_test_add_func("/megaraid/evlog/persist", test_persist);
     g_test_add_func("/megaraid/evlog/corrupt", test_corrupt);
-    g_test_add_func("/megaraid/evlog/locked", test_locked);
+    g_test_add_func("/megaraid/evlog/drive-sizes", test_drive_sizes);
     g_test_add_func("/megaraid/evlog/bad-size", test_bad_size);
     return g_test_run();
 }

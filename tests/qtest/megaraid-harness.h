@@ -22,6 +22,8 @@
 #include "qobject/qdict.h"
 #include "qobject/qnum.h"
 #include "qobject/qstring.h"
+#include "qobject/qjson.h"
+#include "qapi/error.h"
 #include "hw/pci/pci_regs.h"
 
 #define H_DEVFN         0x20
@@ -640,6 +642,85 @@ static inline bool qom_set_fails(HMR *m, const char *path, const char *prop,
 
     qobject_unref(rsp);
     return failed;
+}
+
+/* ------------------------------------ images and QEMUs that must fail */
+
+/*
+ * device_add with the arguments @json (a JSON object, single quotes as
+ * qobject_from_json() takes them): the error's text, NULL if it worked.
+ */
+static inline char *h_device_add_err(QTestState *qts, const char *json)
+{
+    QObject *args = qobject_from_json(json, &error_abort);
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'device_add', "
+                           "'arguments': %p}", args);
+    char *err = NULL;
+
+    if (qdict_haskey(rsp, "error")) {
+        err = g_strdup(qdict_get_str(qdict_get_qdict(rsp, "error"),
+                                     "desc"));
+    }
+    qobject_unref(rsp);
+    return err;
+}
+
+/*
+ * qemu-img create -f @fmt [-o @opts] @path @size, with the qemu-img of
+ * the build (QTEST_QEMU_IMG) or the one in PATH.
+ */
+static inline void h_img_create(const char *fmt, const char *opts,
+                                const char *path, const char *size)
+{
+    const char *img = g_getenv("QTEST_QEMU_IMG") ?: "qemu-img";
+    const char *argv[] = {
+        img, "create", "-q", "-f", fmt, opts ? "-o" : path,
+        opts ? opts : size, opts ? path : NULL, size, NULL,
+    };
+    g_autofree char *out = NULL, *err = NULL;
+    int status;
+
+    g_assert_true(g_spawn_sync(NULL, (char **)argv, NULL,
+                               G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                               &status, NULL));
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        g_test_message("%s create %s: %s", img, path, err);
+        g_assert_not_reached();
+    }
+}
+
+/*
+ * Start QEMU with @args (split at spaces) and its monitor on stdin, which
+ * says "quit" at once: a QEMU that starts ends there, one that refuses
+ * its command line ends before.  Returns its exit status (not a signal:
+ * a crash fails the test); its standard error goes to *@err.
+ */
+static inline int h_run_qemu(const char *args, char **err)
+{
+    const char *qemu = g_getenv("QTEST_QEMU_BINARY");
+    g_autofree char *cmd = NULL;
+    g_auto(GStrv) words = NULL;
+    g_autoptr(GPtrArray) argv = g_ptr_array_new();
+    g_autofree char *out = NULL;
+    int status;
+
+    g_assert_nonnull(qemu);
+    cmd = g_strdup_printf("%s %s-display none -S -monitor stdio %s", qemu,
+                          h_fw_args(), args);
+    words = g_strsplit(cmd, " ", -1);
+    g_ptr_array_add(argv, (char *)"/bin/sh");
+    g_ptr_array_add(argv, (char *)"-c");
+    g_ptr_array_add(argv, (char *)"echo quit | exec \"$0\" \"$@\"");
+    for (char **w = words; *w; w++) {
+        if (**w) {
+            g_ptr_array_add(argv, *w);
+        }
+    }
+    g_ptr_array_add(argv, NULL);
+    g_assert_true(g_spawn_sync(NULL, (char **)argv->pdata, NULL, 0, NULL,
+                               NULL, &out, err, &status, NULL));
+    g_assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
 }
 
 #endif

@@ -85,7 +85,8 @@ static void pel_images(Pel *p, bool spare)
 static void pel_boot(Pel *p)
 {
     g_autofree char *extra = g_strdup_printf(
-        "-global megaraid-9600.event-log=%s "
+        "-blockdev driver=qcow2,node-name=evlog0,file.driver=file,"
+        "file.filename=%s -global megaraid-9600.event-log=evlog0 "
         "-drive if=none,id=d1,format=raw,file=%s "
         "-device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=d1,"
         "interface=nvme "
@@ -112,7 +113,8 @@ static Pel *pel_new_rig(bool spare)
 
     g_assert(fd >= 0);
     close(fd);
-    unlink(p->log);                     /* the device creates it */
+    /* the event log on a blank qcow2 drive: the device formats it */
+    h_img_create("qcow2", NULL, p->log, "1M");
     pel_images(p, spare);
     return p;
 }
@@ -698,26 +700,20 @@ static void test_persist(void)
     pel_free(p);
 }
 
-/* Start QEMU on a damaged event log: it must refuse, naming the cause. */
+/*
+ * Start QEMU on an event log drive (raw file @log): it must refuse,
+ * naming the property, the file and the cause.
+ */
 static void check_refused_start(const char *log, const char *cause)
 {
-    g_autofree char *out = NULL, *err = NULL;
-    g_autofree char *dev = g_strdup_printf("megaraid-9600,event-log=%s",
-                                           log);
-    const char *qemu = g_getenv("QTEST_QEMU_BINARY");
-    g_autofree char *cmd = NULL;
-    g_auto(GStrv) argv = NULL;
-    int status;
+    g_autofree char *err = NULL;
+    g_autofree char *args = g_strdup_printf(
+        "-M q35 -nodefaults -blockdev driver=file,filename=%s,"
+        "node-name=evl -device megaraid-9600,event-log=evl", log);
 
-    g_assert_nonnull(qemu);
-    cmd = g_strdup_printf("%s %s-M q35 -nodefaults -display none -S "
-                          "-device %s", qemu, h_fw_args(), dev);
-    argv = g_strsplit(cmd, " ", -1);
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL,
-                               &out, &err, &status, NULL));
-    g_assert_true(WIFEXITED(status));     /* refused, not crashed */
-    g_assert_cmpint(WEXITSTATUS(status), !=, 0);
-    if (!strstr(err, cause) || !strstr(err, log)) {
+    g_assert_cmpint(h_run_qemu(args, &err), !=, 0);
+    if (!strstr(err, cause) || !strstr(err, log) ||
+        !strstr(err, "event-log: drive 'evl'")) {
         g_test_message("stderr: %s", err);
         g_assert_not_reached();
     }
@@ -726,16 +722,22 @@ static void check_refused_start(const char *log, const char *cause)
 static void test_corrupt(void)
 {
     g_autofree char *log = NULL;
-    uint8_t junk[600];
+    g_autofree uint8_t *junk = g_malloc(256 * 1024);
     int fd = g_file_open_tmp("megaraid-pel-bad-XXXXXX", &log, NULL);
 
     g_assert(fd >= 0);
-    memset(junk, 0x5a, sizeof(junk));
-    g_assert_cmpint(write(fd, junk, sizeof(junk)), ==, sizeof(junk));
+    memset(junk, 0x5a, 256 * 1024);
+    g_assert_cmpint(write(fd, junk, 256 * 1024), ==, 256 * 1024);
     close(fd);
     check_refused_start(log, "bad magic");
-    g_assert_true(g_file_set_contents(log, "MRSIMEVL", 8, NULL));
-    check_refused_start(log, "shorter than an event log header");
+    /* the magic and zeroes: no valid header */
+    memset(junk, 0, 256 * 1024);
+    memcpy(junk, "MRSIMEVL", 8);
+    g_assert_true(g_file_set_contents(log, (char *)junk, 256 * 1024, NULL));
+    check_refused_start(log, "header checksum mismatch");
+    /* too small for the entries, however it is made */
+    g_assert_true(g_file_set_contents(log, (char *)junk, 4096, NULL));
+    check_refused_start(log, "needs at least 131584");
     unlink(log);
 }
 

@@ -62,7 +62,7 @@ MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
         return MR_WP_ALWAYS_WRITE_BACK;
     }
     if ((cache & RAID_CACHE_WRITE_BACK) && a->cachevault == MR_CV_OPTIMAL &&
-        a->journal_path) {
+        a->journal_blk) {
         return MR_WP_WRITE_BACK;
     }
     return MR_WP_WRITE_THROUGH;
@@ -769,6 +769,7 @@ static void mr_array_shutdown(Notifier *n, void *data)
     Error *err = NULL;
 
     if (a->shut_down || !a->cfg || a->cfg->foreign) {
+        mr_ev_flush(a);                 /* the entries so far */
         return;
     }
     for (int v = 0; v < RAID_MAX_VDS; v++) {
@@ -783,6 +784,7 @@ static void mr_array_shutdown(Notifier *n, void *data)
     }
     a->shut_down = true;
     mr_ev_ctrl(a, MR_EV_CTRL_SHUTDOWN, 0);
+    mr_ev_flush(a);
     trace_megaraid_array_shutdown(a->cfg->seq);
 }
 

@@ -198,9 +198,9 @@ struct MRArray {
     bool auto_rebuild;          /* rebuild onto a replaced drive */
     bool import_foreign;        /* adopt a foreign configuration at start */
     MRCacheVaultState cachevault;
-    char *journal_path;         /* cache journal file, NULL: none */
+    BlockBackend *journal_blk;  /* journal= drive (nv-drive.h), NULL: none */
     /*
-     * journal-sync: every write-back write waits for the fdatasync of its
+     * journal-sync: every write-back write waits for the flush of its
      * record (host crash safe); otherwise only FUA and SYNCHRONIZE CACHE
      * do, and a write is acknowledged once its record is written.
      */
@@ -208,7 +208,7 @@ struct MRArray {
     MRJournal *journal;         /* array-cache.c */
     /* the controller's event log (evlog.h, evlog-array.c); NULL: none */
     struct MREvLog *evlog;
-    char *evlog_path;           /* event-log property, NULL: in memory */
+    BlockBackend *evlog_blk;    /* event-log= drive, NULL: in memory */
     struct MREvArray *ev;       /* states last logged */
     uint64_t cache_bytes;       /* controller cache size */
     /*
@@ -342,8 +342,13 @@ BlockAIOCB *mr_vd_aio_flush(MRVirtualDisk *vd, BlockCompletionFunc *cb,
  * array-timing.c and the controller (mgmt-ops.c, qmp-info.c).
  */
 
-/* Open the journal (a->journal_path) and replay it onto the VDs. */
+/* Open the journal (a->journal_blk) and replay it onto the VDs. */
 bool mr_cache_start(MRArray *a, Error **errp);
+/*
+ * Bytes of the journal drive the cache uses (and needs): twice the cache
+ * size, at least 4 MiB; a checkpoint empties it when it is full.
+ */
+uint64_t mr_cache_journal_bytes(MRArray *a);
 void mr_cache_stop(MRArray *a);
 void mr_cache_vd_init(MRVirtualDisk *vd);
 void mr_cache_vd_cleanup(MRVirtualDisk *vd);
@@ -364,7 +369,7 @@ void mr_cache_policy_changed(MRArray *a);
 typedef struct MRCacheStats {
     uint64_t dirty_bytes;       /* cached data not yet on the members */
     uint64_t dirty_lines;
-    uint64_t journal_records;   /* records in the journal file */
+    uint64_t journal_records;   /* records in the journal */
     uint64_t journal_bytes;     /* its size, header included */
 } MRCacheStats;
 void mr_cache_stats(MRArray *a, MRCacheStats *out);

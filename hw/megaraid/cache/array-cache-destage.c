@@ -286,7 +286,7 @@ static bool mr_cache_all_clean(MRArray *a, bool flushed)
 /*
  * Must the members be flushed before the journal lets go of their data?
  * Only as far as the journal made it durable: without journal-sync, when
- * no record of this epoch was fdatasync'ed (no FUA write, no SYNCHRONIZE
+ * no record of this epoch was flushed (no FUA write, no SYNCHRONIZE
  * CACHE) nor is being, the records only protected against QEMU's death,
  * which data written to the members' files survives as well.  The members
  * then count as unjournaled: the next SYNCHRONIZE CACHE flushes them.
@@ -305,7 +305,7 @@ void coroutine_fn mr_cache_co_try_reset(MRArray *a)
     bool flush;
     int ret;
 
-    if (!j || j->fd < 0 || j->tail == MR_JOURNAL_FILE_HDR ||
+    if (!j || !j->blk || j->tail == MR_JOURNAL_FILE_HDR ||
         !g_queue_is_empty(&j->pending) || !mr_cache_all_clean(a, false)) {
         return;
     }
@@ -322,9 +322,9 @@ void coroutine_fn mr_cache_co_try_reset(MRArray *a)
     if (j->tail != MR_JOURNAL_FILE_HDR && g_queue_is_empty(&j->pending) &&
         mr_cache_all_clean(a, flush) &&
         (flush || !mr_cache_reset_needs_flush(a))) {
-        ret = mr_journal_co_io(j, MR_JIO_TRUNCATE, NULL, MR_JOURNAL_FILE_HDR);
+        ret = mr_journal_co_io(j, MR_JIO_RESET, NULL, 0);
         if (ret < 0) {
-            mr_journal_fail(j, "truncate", ret);
+            mr_journal_fail(j, "reset", ret);
         } else {
             trace_megaraid_cache_journal_reset(j->tail);
             j->tail = j->synced = j->written = MR_JOURNAL_FILE_HDR;
@@ -466,7 +466,7 @@ int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
         if (mr_cache_range_busy(c, lba, sectors)) {
             continue;           /* written again while we yielded */
         }
-        if (!j || j->fd < 0 || !c->journaled) {
+        if (!j || !j->blk || !c->journaled) {
             return 0;
         }
         if (c->members_dirty) {

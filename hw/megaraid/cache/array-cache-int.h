@@ -10,7 +10,7 @@
  *   array-cache-destage.c  the destager: which dirty data goes to the
  *                          members next (the destage decision), settling
  *                          a range, member flushes, emptying the journal
- *   array-cache-vault.c    the journal file (the emulated CacheVault):
+ *   array-cache-vault.c    the journal drive (the emulated CacheVault):
  *                          record appends, group commit, replay at start
  */
 #ifndef HW_MEGARAID_ARRAY_CACHE_INT_H
@@ -24,7 +24,7 @@
 /* destage writes of a VD in flight at once, and the size of each */
 #define MR_DESTAGE_MAX_INFLIGHT 8
 #define MR_DESTAGE_MAX_SECTORS  2048            /* 1 MiB, whole rows */
-#define MR_JOURNAL_MAX_SYNCS    4       /* journal fdatasyncs at once */
+#define MR_JOURNAL_MAX_SYNCS    4       /* journal flushes at once */
 
 typedef struct MRCacheLine {
     uint64_t idx;               /* VD sector / MR_LINE_SECTORS */
@@ -50,12 +50,13 @@ struct MRVdCache {
 };
 
 /*
- * Controller-wide state: the cache memory budget and the journal file
- * (fd -1: no journal).  One per MRArray, a->journal.
+ * Controller-wide state: the cache memory budget and the journal drive
+ * (blk NULL: no journal).  One per MRArray, a->journal.
  */
 struct MRJournal {
     MRArray *a;
-    int fd;
+    BlockBackend *blk;          /* a->journal_blk once opened */
+    uint64_t gen;               /* generation in the journal's header */
     bool failed;                /* I/O error: no more write-back */
     uint64_t lines;             /* cache lines allocated, all VDs */
     uint64_t max_lines;
@@ -67,21 +68,21 @@ struct MRJournal {
     GQueue pending;             /* MRJournalAppend in file order */
     bool writing;               /* a batch of records is being written */
     CoQueue write_wait;         /* records waiting for the next batch */
-    uint64_t records;           /* records in the file (up to tail) */
-    uint64_t synced;            /* fdatasync'ed up to (this epoch) */
+    uint64_t records;           /* records in the journal (up to tail) */
+    uint64_t synced;            /* flushed up to (this epoch) */
     uint64_t epoch;             /* bumped when the journal is emptied */
     uint64_t next_seq;
     uint64_t limit;             /* journal size that forces a checkpoint */
-    unsigned syncs;             /* fdatasyncs running */
+    unsigned syncs;             /* flushes running */
     uint64_t sync_target;       /* what the last one started covers */
     CoQueue sync_wait;
     unsigned busy;              /* background coroutines running */
 };
 
 typedef enum MRJournalOp {
-    MR_JIO_WRITE,
-    MR_JIO_SYNC,
-    MR_JIO_TRUNCATE,
+    MR_JIO_WRITE,               /* @qiov at @off */
+    MR_JIO_SYNC,                /* flush the drive */
+    MR_JIO_RESET,               /* empty: header of the next generation */
 } MRJournalOp;
 
 /* ---- array-cache-vault.c ---- */

@@ -1,12 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * megaraid-sim: the controller cache's journal file, the emulated
- * CacheVault: file I/O in the thread pool, record appends, the group
+ * megaraid-sim: the controller cache's journal drive, the emulated
+ * CacheVault: its I/O through the block layer, record appends, the group
  * commit that makes records durable before writes are acknowledged, and
- * the start (open or create the file, replay its records into the VD
- * caches, destage them) and stop of the cache.  The record format is
- * array-journal.c; the rules are in array-cache.c's opening comment.
+ * the start (check or format the drive's header, replay its records into
+ * the VD caches, destage them) and stop of the cache.  The record format
+ * is array-journal.c; the rules are in array-cache.c's opening comment.
  */
 
 #include "qemu/osdep.h"
@@ -14,72 +14,54 @@
 #include "qemu/bitmap.h"
 #include "qemu/coroutine.h"
 #include "qemu/iov.h"
+#include "qemu/memalign.h"
 #include "qemu/main-loop.h"
 #include "qemu/timer.h"
 #include "qapi/error.h"
 #include "block/aio-wait.h"
-#include "block/thread-pool.h"
+#include "system/block-backend.h"
 #include "hw/megaraid/array/array.h"
 #include "array-journal.h"
 #include "array-cache-int.h"
+#include "hw/megaraid/nv-drive.h"
 #include "trace.h"
 
-/* ---- journal file I/O (thread pool) ---- */
+/* ---- journal drive I/O (the block layer, from coroutines) ---- */
 
-typedef struct MRJournalIO {
-    int fd;
-    MRJournalOp op;
-    struct iovec *iov;
-    unsigned int niov;
-    uint64_t off;
-} MRJournalIO;
-
-static int mr_journal_io_fn(void *opaque)
+/*
+ * One write, one flush, or emptying the journal: the header of the next
+ * generation, flushed, after which the records on the drive count as old.
+ */
+int coroutine_fn mr_journal_co_io(MRJournal *j, MRJournalOp op,
+                                  QEMUIOVector *qiov, uint64_t off)
 {
-    MRJournalIO *io = opaque;
-    ssize_t n;
+    uint8_t hdr[MR_JOURNAL_FILE_HDR];
+    int ret;
 
-    switch (io->op) {
+    switch (op) {
     case MR_JIO_WRITE:
-        while (io->niov) {
-            n = pwritev(io->fd, io->iov, MIN(io->niov, IOV_MAX), io->off);
-            if (n < 0 && errno == EINTR) {
-                continue;
-            }
-            if (n <= 0) {
-                return n < 0 ? -errno : -EIO;
-            }
-            io->off += n;
-            iov_discard_front(&io->iov, &io->niov, n);
-        }
-        return 0;
-    case MR_JIO_TRUNCATE:
-        if (ftruncate(io->fd, io->off) < 0) {
-            return -errno;
-        }
-        /* fall through */
+        return blk_co_pwritev(j->blk, off, qiov->size, qiov, 0);
     case MR_JIO_SYNC:
-        return qemu_fdatasync(io->fd) < 0 ? -errno : 0;
+        return blk_co_flush(j->blk);
+    case MR_JIO_RESET:
+        mr_journal_file_hdr_encode(hdr, j->gen + 1);
+        ret = blk_co_pwrite(j->blk, 0, sizeof(hdr), hdr, 0);
+        if (ret >= 0) {
+            ret = blk_co_flush(j->blk);
+        }
+        if (ret >= 0) {
+            j->gen++;
+        }
+        return ret;
     }
     return -EINVAL;
 }
 
-int coroutine_fn mr_journal_co_io(MRJournal *j, MRJournalOp op,
-                                  QEMUIOVector *qiov, uint64_t off)
-{
-    MRJournalIO io = {
-        .fd = j->fd, .op = op, .off = off,
-        .iov = qiov ? qiov->iov : NULL, .niov = qiov ? qiov->niov : 0,
-    };
-
-    return thread_pool_submit_co(mr_journal_io_fn, &io);
-}
-
 /*
  * A journal I/O error: write-back stops (later writes go write-through).
- * The records already in the file would bring old data back at the next
- * start, so the cache is destaged and the file emptied as soon as it can
- * be (mr_cache_co_try_reset() also runs on a failed journal).
+ * The records already on the drive would bring old data back at the next
+ * start, so the cache is destaged and the journal emptied as soon as it
+ * can be (mr_cache_co_try_reset() also runs on a failed journal).
  */
 void mr_journal_fail(MRJournal *j, const char *op, int ret)
 {
@@ -95,18 +77,19 @@ void mr_journal_fail(MRJournal *j, const char *op, int ret)
 
 /*
  * Appending is two steps so that writers do not queue behind each other's
- * file writes: mr_journal_append_begin(), under j->append, gives the
- * record its sequence number and its place in the file (so the journal
+ * drive writes: mr_journal_append_begin(), under j->append, gives the
+ * record its sequence number and its place on the drive (so the journal
  * order stays the cache order); mr_journal_co_append_finish(), after the
  * caller dropped j->append, has it written.  One write is in flight at a
- * time and takes every record placed and not yet written, in file order,
- * as one pwritev (up to MR_JOURNAL_BATCH_BYTES): records placed while a
- * write runs go out together in the next one, so a stream of small
- * writes costs one system call per batch, not per record.
- * j->written is the end of the records written without a gap: an
- * fdatasync covers only up to it, so no record is reported durable while
- * one before it is still unwritten (a crash then leaves a hole, and the
- * replay stops before it: nothing after it was acknowledged).
+ * time and takes every record placed and not yet written, in journal
+ * order, as one blk_co_pwritev (up to MR_JOURNAL_BATCH_BYTES and the
+ * drive's iovec limit): records placed while a write runs go out
+ * together in the next one, so a stream of small writes costs one block
+ * layer request per batch, not per record.
+ * j->written is the end of the records written without a gap: a flush
+ * covers only up to it, so no record is reported durable while one before
+ * it is still unwritten (a crash then leaves a hole, and the replay stops
+ * before it: nothing after it was acknowledged).
  */
 struct MRJournalAppend {
     MRJournal *j;
@@ -133,6 +116,7 @@ MRJournalAppend *mr_journal_append_begin(MRJournal *j, MRVdCache *c,
 {
     MRJournalRec rec = {
         .type = type, .seq = j->next_seq, .lba = lba, .sectors = sectors,
+        .gen = j->gen,
     };
     MRJournalAppend *ap = g_new0(MRJournalAppend, 1);
     QEMUIOVector d;
@@ -162,12 +146,16 @@ MRJournalAppend *mr_journal_append_begin(MRJournal *j, MRVdCache *c,
 
 /*
  * Write the records placed and not yet in a write, from the first one on,
- * in one pwritev; the caller is the one writer (j->writing).
+ * in one request; the caller is the one writer (j->writing).  A single
+ * record of more pieces than the drive takes in one request goes through
+ * a bounce buffer.
  */
 static void coroutine_fn mr_journal_co_write_batch(MRJournal *j)
 {
     g_autofree MRJournalAppend **batch = NULL;
+    int max_iov = MAX(blk_get_max_iov(j->blk), 2);
     MRJournalAppend *prev = NULL;
+    void *bounce = NULL;
     QEMUIOVector q;
     GList *l;
     unsigned n = 0, i;
@@ -182,7 +170,8 @@ static void coroutine_fn mr_journal_co_write_batch(MRJournal *j)
             continue;
         }
         if (prev && (ap->off != prev->end ||
-                     q.size + ap->q.size > MR_JOURNAL_BATCH_BYTES)) {
+                     q.size + ap->q.size > MR_JOURNAL_BATCH_BYTES ||
+                     q.niov + ap->q.niov > max_iov)) {
             break;
         }
         ap->issued = true;
@@ -194,8 +183,17 @@ static void coroutine_fn mr_journal_co_write_batch(MRJournal *j)
         qemu_iovec_destroy(&q);
         return;
     }
+    if (q.niov > max_iov) {
+        size_t size = q.size;
+
+        bounce = qemu_blockalign(blk_bs(j->blk), size);
+        qemu_iovec_to_buf(&q, 0, bounce, size);
+        qemu_iovec_destroy(&q);
+        qemu_iovec_init_buf(&q, bounce, size);
+    }
     ret = mr_journal_co_io(j, MR_JIO_WRITE, &q, batch[0]->off);
     qemu_iovec_destroy(&q);
+    qemu_vfree(bounce);
     if (ret < 0) {
         mr_journal_fail(j, "write", ret);
     }
@@ -240,10 +238,10 @@ int coroutine_fn mr_journal_co_append_finish(MRJournalAppend *ap,
 
 /*
  * Wait until the journal is durable up to @end of @epoch (group commit:
- * one fdatasync covers every record written before it started).  Up to
+ * one flush covers every record written before it started).  Up to
  * MR_JOURNAL_MAX_SYNCS run at once: a record written while one runs
  * starts the next instead of waiting for it to end, so that under a
- * steady stream a record waits for about one fdatasync, not two.  Syncs
+ * steady stream a record waits for about one flush, not two.  Flushes
  * may end out of order; synced only grows.
  */
 int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
@@ -268,7 +266,7 @@ int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
         ret = mr_journal_co_io(j, MR_JIO_SYNC, NULL, 0);
         j->syncs--;
         if (ret < 0) {
-            mr_journal_fail(j, "fdatasync", ret);
+            mr_journal_fail(j, "flush", ret);
         } else if (ep == j->epoch && target > j->synced) {
             j->synced = target;
         }
@@ -280,7 +278,9 @@ int coroutine_fn mr_journal_co_sync(MRJournal *j, uint64_t epoch,
 /*
  * Wait until every record up to @end of @epoch is written (j->written: no
  * record before it still unwritten), so that a QEMU that dies now leaves
- * them to the replay: what the file was given survives the process.
+ * them to the replay: what the drive was given survives the process (on
+ * a qcow2 journal only with its metadata preallocated: qcow2 keeps the
+ * mapping of newly allocated clusters in memory until a flush).
  */
 int coroutine_fn mr_journal_co_written(MRJournal *j, uint64_t epoch,
                                        uint64_t end)
@@ -350,110 +350,154 @@ static bool mr_cache_replay_rec(const MRJournalRec *rec, const uint8_t *data,
     return true;
 }
 
-static int mr_cache_pio(int fd, void *buf, size_t len, off_t off, bool wr)
-{
-    while (len) {
-        ssize_t n = wr ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+/* The journal is read at start in pieces of this size (or a record's). */
+#define MR_JOURNAL_READ_CHUNK   (4 * MiB)
 
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return n < 0 ? -errno : -EIO;
-        }
-        buf = (uint8_t *)buf + n;
-        len -= n;
-        off += n;
+/* Empty the journal at start (no coroutine yet): the next generation. */
+static bool mr_cache_journal_new_gen(MRJournal *j, uint64_t gen,
+                                     const char *desc, Error **errp)
+{
+    uint8_t hdr[MR_JOURNAL_FILE_HDR];
+    int ret;
+
+    mr_journal_file_hdr_encode(hdr, gen);
+    ret = blk_pwrite(j->blk, 0, sizeof(hdr), hdr, 0);
+    if (ret >= 0) {
+        ret = blk_flush(j->blk);
     }
-    return 0;
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "journal: drive %s: cannot write its "
+                         "header", desc);
+        return false;
+    }
+    j->gen = gen;
+    return true;
 }
 
-/* Open or create the journal and load its records into the VD caches. */
+/*
+ * Read the records of generation @gen from the drive, in pieces, into
+ * the VD caches; the scan's result in *@scan.  The records may go past
+ * j->limit (a journal written with a larger cache-size): the whole drive
+ * is read, up to the first record that is not one of them.
+ */
+static bool mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
+                            MRJournalScan *scan, const char *desc,
+                            Error **errp)
+{
+    int64_t end = blk_getlength(j->blk);
+    size_t cap;
+    g_autofree uint8_t *buf = NULL;
+
+    if (end < 0) {
+        error_setg_errno(errp, -end, "journal: drive %s: cannot get its "
+                         "size", desc);
+        return false;
+    }
+    cap = MIN(MR_JOURNAL_READ_CHUNK, end);
+    buf = g_malloc(cap);
+    memset(scan, 0, sizeof(*scan));
+    scan->valid_end = MR_JOURNAL_FILE_HDR;
+    for (;;) {
+        uint64_t base = scan->valid_end;
+        uint64_t len = MIN(cap, end - base);
+        uint64_t need;
+        int ret;
+
+        if (!len) {
+            break;
+        }
+        ret = blk_pread(j->blk, base, len, buf, 0);
+        if (ret < 0) {
+            error_setg_errno(errp, -ret, "journal: drive %s: cannot read "
+                             "it", desc);
+            return false;
+        }
+        mr_journal_scan_piece(buf, len, base, gen, mr_cache_replay_rec, r,
+                              scan);
+        if (scan->stop != MR_JSTOP_SHORT || base + len >= end) {
+            break;
+        }
+        if (scan->valid_end > base) {
+            continue;                   /* the next piece from there */
+        }
+        /* a record larger than the piece: a piece as large as it */
+        need = mr_journal_rec_need(buf, len);
+        if (need <= len || need > end - base) {
+            break;
+        }
+        g_free(buf);
+        buf = g_try_malloc(need);
+        if (!buf) {
+            error_setg(errp, "journal: drive %s: a record of %" PRIu64
+                       " bytes does not fit in memory", desc, need);
+            return false;
+        }
+        cap = need;
+    }
+    return true;
+}
+
+/*
+ * Check the journal drive's header (a blank drive gets one) and load the
+ * records of its generation into the VD caches.  An empty journal starts
+ * a new generation at once, so that no record on the drive, whatever was
+ * cut short before, can pass for one of this run.
+ */
 static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
 {
-    const char *path = a->journal_path;
+    const char *name = mr_nv_drive_name(a->journal_blk);
+    g_autofree char *desc = mr_nv_drive_desc(a->journal_blk);
+    uint8_t hdr[MR_JOURNAL_FILE_HDR];
     MRReplay r = { .a = a };
     MRJournalScan scan;
     const char *why;
-    uint8_t *buf;
-    off_t size;
-    int fd, ret;
+    uint64_t gen;
+    int ret;
 
-    fd = qemu_create(path, O_RDWR, 0644, errp);
-    if (fd < 0) {
-        error_prepend(errp, "cache journal: ");
+    j->blk = a->journal_blk;
+    ret = blk_pread(j->blk, 0, sizeof(hdr), hdr, 0);
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "journal: drive %s: cannot read its "
+                         "header", desc);
         return false;
     }
-    if (qemu_lock_fd(fd, 0, 0, true) < 0) {
-        error_setg(errp, "cache journal '%s' is in use by another process",
-                   path);
-        goto fail;
-    }
-    size = lseek(fd, 0, SEEK_END);
-    if (size < 0) {
-        error_setg_errno(errp, errno, "cache journal '%s'", path);
-        goto fail;
-    }
-    if (size == 0) {
-        uint8_t hdr[MR_JOURNAL_FILE_HDR];
-
-        mr_journal_file_hdr_encode(hdr);
-        ret = mr_cache_pio(fd, hdr, sizeof(hdr), 0, true);
-        if (!ret && qemu_fdatasync(fd) < 0) {
-            ret = -errno;
-        }
-        if (ret < 0) {
-            error_setg_errno(errp, -ret, "cache journal '%s': cannot "
-                             "write its header", path);
-            goto fail;
+    if (mr_journal_file_hdr_blank(hdr, sizeof(hdr))) {
+        gen = (uint64_t)g_random_int() << 32 | g_random_int();
+        if (!mr_cache_journal_new_gen(j, gen, desc, errp)) {
+            return false;
         }
         j->tail = j->synced = j->written = MR_JOURNAL_FILE_HDR;
         j->sync_target = MR_JOURNAL_FILE_HDR;
-        j->fd = fd;
-        trace_megaraid_cache_journal_open(path, 0, 0, 0, "new");
+        trace_megaraid_cache_journal_open(name, gen, 0, 0, j->tail, "new");
         return true;
     }
-    buf = g_try_malloc(size);
-    if (!buf) {
-        error_setg(errp, "cache journal '%s': %" PRId64 " bytes do not fit "
-                   "in memory", path, (int64_t)size);
-        goto fail;
-    }
-    ret = mr_cache_pio(fd, buf, size, 0, false);
-    if (ret < 0) {
-        error_setg_errno(errp, -ret, "cache journal '%s': cannot read it",
-                         path);
-        g_free(buf);
-        goto fail;
-    }
-    why = mr_journal_file_hdr_check(buf, size);
+    why = mr_journal_file_hdr_check(hdr, sizeof(hdr), &gen);
     if (why) {
-        error_setg(errp, "cache journal '%s': %s (move the file away to "
-                   "start with an empty cache)", path, why);
-        g_free(buf);
-        goto fail;
+        error_setg(errp, "journal: drive %s: %s (a blank drive, or one "
+                   "whose first %d bytes are zero, starts with an empty "
+                   "cache)", desc, why, MR_JOURNAL_FILE_HDR);
+        return false;
     }
-    mr_journal_scan(buf, size, mr_cache_replay_rec, &r, &scan);
-    g_free(buf);
-    trace_megaraid_cache_journal_open(path, scan.records, r.skipped,
-                                      size - scan.valid_end,
+    if (!mr_cache_replay(j, gen, &r, &scan, desc, errp)) {
+        return false;
+    }
+    trace_megaraid_cache_journal_open(name, gen, scan.records, r.skipped,
+                                      scan.valid_end,
                                       mr_journal_stop_name(scan.stop));
-    if ((uint64_t)size > scan.valid_end &&
-        ftruncate(fd, scan.valid_end) < 0) {
-        error_setg_errno(errp, errno, "cache journal '%s': cannot drop its "
-                         "torn tail", path);
-        goto fail;
+    if (!scan.records && !mr_cache_journal_new_gen(j, gen + 1, desc, errp)) {
+        return false;
     }
+    j->gen = scan.records ? gen : gen + 1;
     j->tail = j->synced = j->written = scan.valid_end;
     j->sync_target = scan.valid_end;
     j->records = scan.records;
     j->next_seq = scan.records ? scan.last_seq + 1 : 0;
-    j->fd = fd;
     return true;
+}
 
-fail:
-    qemu_close(fd);
-    return false;
+uint64_t mr_cache_journal_bytes(MRArray *a)
+{
+    return MAX(2 * a->cache_bytes, MR_JOURNAL_MIN_LIMIT);
 }
 
 bool mr_cache_start(MRArray *a, Error **errp)
@@ -461,16 +505,15 @@ bool mr_cache_start(MRArray *a, Error **errp)
     MRJournal *j = g_new0(MRJournal, 1);
 
     j->a = a;
-    j->fd = -1;
     j->max_lines = a->cache_bytes / MR_LINE_BYTES;
-    j->limit = MAX(2 * a->cache_bytes, MR_JOURNAL_MIN_LIMIT);
+    j->limit = mr_cache_journal_bytes(a);
     qemu_co_queue_init(&j->space);
     qemu_co_queue_init(&j->sync_wait);
     qemu_co_queue_init(&j->write_wait);
     g_queue_init(&j->pending);
     qemu_co_mutex_init(&j->append);
     a->journal = j;
-    if (a->journal_path && !mr_cache_open_journal(a, j, errp)) {
+    if (a->journal_blk && !mr_cache_open_journal(a, j, errp)) {
         for (int i = 0; i < RAID_MAX_VDS; i++) {
             if (a->vds[i] && a->vds[i]->cache) {
                 MRVirtualDisk *vd = a->vds[i];
@@ -486,7 +529,8 @@ bool mr_cache_start(MRArray *a, Error **errp)
     if (j->lines || j->tail > MR_JOURNAL_FILE_HDR) {
         mr_cache_run_drain(a, NULL);
     }
-    trace_megaraid_cache_start(a->journal_path ? a->journal_path : "",
+    trace_megaraid_cache_start(a->journal_blk ?
+                               mr_nv_drive_name(a->journal_blk) : "",
                                a->cache_bytes, j->lines, j->tail);
     return true;
 }
@@ -509,9 +553,6 @@ void mr_cache_stop(MRArray *a)
     AIO_WAIT_WHILE(NULL, j->busy > 0);
     mr_cache_run_drain(a, NULL);
     trace_megaraid_cache_stop(j->lines, j->tail);
-    if (j->fd >= 0) {
-        qemu_close(j->fd);
-    }
     a->journal = NULL;
     g_free(j);
 }

@@ -3,7 +3,7 @@
  *
  * megaraid-sim: the controller cache of the array glue, its lines and its
  * data path.  Write-back data is held in 64 KiB cache lines per VD and
- * appended to a journal file (array-cache-vault.c) before the write is
+ * appended to a journal drive (array-cache-vault.c) before the write is
  * acknowledged; the destager (array-cache-destage.c) writes dirty lines
  * to the members through mr_vd_co_io(); the journal is replayed at start
  * and emptied whenever the whole cache is clean.
@@ -28,14 +28,14 @@
  *  - one record per cached write, copied into the cache and given its
  *    place in the journal under one CoMutex, so the journal order is the
  *    cache order; the record is written after the mutex is dropped, so
- *    writers' records go to the file concurrently; a write is
+ *    writers' records go to the drive concurrently; a write is
  *    acknowledged once its record and every record before it are written
  *    (a QEMU that dies then leaves them to the replay), with
- *    journal-sync only once an fdatasync that started after that has
- *    returned (group commit: one fdatasync covers every record written
- *    before it);
+ *    journal-sync only once a flush of the journal drive that started
+ *    after that has returned (group commit: one flush covers every record
+ *    written before it);
  *  - FUA writes and SYNCHRONIZE CACHE of a write-back VD whose CacheVault
- *    is optimal complete once journaled and fdatasync'ed, as on the card
+ *    is optimal complete once journaled and flushed, as on the card
  *    (the journal is its non-volatile cache): a FUA write is cached like
  *    any other, and a SYNCHRONIZE CACHE syncs the journal and only
  *    flushes the members if data went to them without a journal record
@@ -48,8 +48,10 @@
  *    replay never writes older journaled data over newer data;
  *  - when every VD is clean and its members flushed (when the journal
  *    made records durable; otherwise they count as unjournaled), the
- *    journal is truncated to its header (ftruncate + fdatasync).
- * Journal I/O runs in the thread pool, never blocking the main loop.
+ *    journal is emptied: its header is rewritten, flushed, with the next
+ *    generation, which voids every record on the drive.
+ * Journal I/O goes through the block layer from coroutines (blk_co_*),
+ * never blocking the main loop.
  */
 
 #include "qemu/osdep.h"
@@ -228,7 +230,7 @@ uint64_t mr_cache_lines_needed(MRVdCache *c, uint64_t lba,
 /*
  * Is the VD's cache non-volatile now: write-back with the CacheVault
  * optimal and the journal open and healthy?  Then an acknowledged cached
- * write is in the journal (written, or with journal-sync fdatasync'ed,
+ * write is in the journal (written, or with journal-sync flushed,
  * before the ack), so FUA and SYNCHRONIZE CACHE need not go below the
  * cache: syncing the journal makes them durable.
  */
@@ -236,7 +238,7 @@ bool mr_cache_nonvolatile(MRVirtualDisk *vd)
 {
     MRJournal *j = vd->array->journal;
 
-    return vd->cache && j && j->fd >= 0 && !j->failed &&
+    return vd->cache && j && j->blk && !j->failed &&
            vd->array->cachevault == MR_CV_OPTIMAL &&
            mr_cache_policy(vd) != MR_WP_WRITE_THROUGH;
 }
@@ -265,7 +267,7 @@ static int coroutine_fn mr_cache_co_write_through(MRVdCache *c, uint64_t lba,
  * Cache a write; returns 1 when it must go write-through instead (does
  * not fit, journal full or failed before the data was cached).  With a
  * journal it returns once the write's record is written (with @fua or
- * journal-sync: fdatasync'ed).
+ * journal-sync: flushed).
  */
 static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
                                                uint64_t sectors,
@@ -273,7 +275,7 @@ static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
 {
     MRArray *a = c->vd->array;
     MRJournal *j = a->journal;
-    bool journal = j->fd >= 0, checkpointed = false;
+    bool journal = j->blk, checkpointed = false;
     uint64_t span = (lba + sectors - 1) / MR_LINE_SECTORS -
                     lba / MR_LINE_SECTORS + 1;
     uint64_t recsize = MR_JOURNAL_REC_HDR + sectors * MR_JOURNAL_SECTOR;
@@ -361,7 +363,7 @@ static int coroutine_fn mr_cache_co_do_write(MRVirtualDisk *vd,
 {
     MRVdCache *c = vd->cache;
     MRJournal *j = vd->array->journal;
-    bool wb = c && j && !(j->fd >= 0 && j->failed) &&
+    bool wb = c && j && !(j->blk && j->failed) &&
               mr_cache_policy(vd) != MR_WP_WRITE_THROUGH &&
               (!fua || mr_cache_nonvolatile(vd));
     int ret;
@@ -443,7 +445,7 @@ static int coroutine_fn mr_cache_co_do_read(MRVirtualDisk *vd,
  * healthy CacheVault's flash), the cached data of acknowledged writes is
  * in the journal, as on the real card, and so is what was destaged of it
  * (its records stay until the members are flushed): it completes once
- * the journal is fdatasync'ed (at once with journal-sync), and flushes the
+ * the journal is flushed (at once with journal-sync), and flushes the
  * members only if data went to them without a record (write-through)
  * since their last flush.  Without a
  * journal, with the CacheVault failed or absent, or when the VD is
@@ -496,7 +498,7 @@ static int coroutine_fn mr_cache_co_do_invalidate(MRVirtualDisk *vd,
     }
     trace_megaraid_cache_invalidate(vd->idx, lba, sectors);
     for (;;) {
-        if (j && j->fd >= 0 && c->journaled) {
+        if (j && j->blk && c->journaled) {
             return mr_cache_co_settle(c, lba, sectors);
         }
         if (!mr_cache_range_destaging(c, lba, sectors)) {
@@ -659,7 +661,7 @@ void mr_cache_stats(MRArray *a, MRCacheStats *out)
             g_tree_foreach(c->lines, mr_cache_count_dirty, out);
         }
     }
-    if (j && j->fd >= 0) {
+    if (j && j->blk) {
         out->journal_records = j->records;
         out->journal_bytes = j->tail;
     }

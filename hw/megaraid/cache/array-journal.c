@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * megaraid-sim: the controller cache journal's on-disk format (see
- * array-journal.h): encoding and checking the file header, encoding
+ * array-journal.h): encoding and checking the journal header, encoding
  * record headers and scanning records.  No I/O.
  */
 
@@ -10,11 +10,14 @@
 #include "qemu/bswap.h"
 #include <isa-l/crc.h>
 #include "qemu/iov.h"
+#include "qemu/cutils.h"
 #include "array-journal.h"
 
 static const char mr_journal_magic[8] = "MRSIMJNL";
 #define MR_JREC_MAGIC           0x524a524dU     /* "MRJR" on disk */
 #define MR_JREC_CRC_OFF         28
+#define MR_JREC_GEN_OFF         56
+#define MR_JFILE_GEN_OFF        16
 #define MR_JFILE_CRC_OFF        60
 
 /*
@@ -40,20 +43,29 @@ static uint32_t mr_journal_crc(uint32_t crc, const void *buf, size_t len)
     return crc;
 }
 
-void mr_journal_file_hdr_encode(uint8_t hdr[MR_JOURNAL_FILE_HDR])
+void mr_journal_file_hdr_encode(uint8_t hdr[MR_JOURNAL_FILE_HDR],
+                                uint64_t gen)
 {
     memset(hdr, 0, MR_JOURNAL_FILE_HDR);
     memcpy(hdr, mr_journal_magic, sizeof(mr_journal_magic));
     stl_le_p(hdr + 8, MR_JOURNAL_VERSION);
     stl_le_p(hdr + 12, MR_JOURNAL_REC_HDR);
+    stq_le_p(hdr + MR_JFILE_GEN_OFF, gen);
     stl_le_p(hdr + MR_JFILE_CRC_OFF,
              ~mr_journal_crc(~0U, hdr, MR_JFILE_CRC_OFF));
 }
 
-const char *mr_journal_file_hdr_check(const uint8_t *buf, size_t len)
+bool mr_journal_file_hdr_blank(const uint8_t *buf, size_t len)
+{
+    return len >= MR_JOURNAL_FILE_HDR &&
+           buffer_is_zero(buf, MR_JOURNAL_FILE_HDR);
+}
+
+const char *mr_journal_file_hdr_check(const uint8_t *buf, size_t len,
+                                      uint64_t *gen)
 {
     if (len < MR_JOURNAL_FILE_HDR) {
-        return "file is shorter than a journal header";
+        return "shorter than a journal header";
     }
     if (memcmp(buf, mr_journal_magic, sizeof(mr_journal_magic))) {
         return "not a megaraid-sim cache journal (bad magic)";
@@ -67,6 +79,9 @@ const char *mr_journal_file_hdr_check(const uint8_t *buf, size_t len)
     }
     if (ldl_le_p(buf + 12) != MR_JOURNAL_REC_HDR) {
         return "unsupported journal record header size";
+    }
+    if (gen) {
+        *gen = ldq_le_p(buf + MR_JFILE_GEN_OFF);
     }
     return NULL;
 }
@@ -89,6 +104,7 @@ static void mr_journal_rec_fill(uint8_t hdr[MR_JOURNAL_REC_HDR],
     stq_le_p(hdr + 16, rec->lba);
     stl_le_p(hdr + 24, rec->sectors);
     memcpy(hdr + 32, rec->guid, MR_JOURNAL_GUID_LEN);
+    stq_le_p(hdr + MR_JREC_GEN_OFF, rec->gen);
 }
 
 void mr_journal_rec_encode(uint8_t hdr[MR_JOURNAL_REC_HDR],
@@ -128,6 +144,7 @@ static MRJournalStop mr_journal_rec_check(const uint8_t *p, size_t avail,
     rec->lba = ldq_le_p(p + 16);
     rec->sectors = ldl_le_p(p + 24);
     memcpy(rec->guid, p + 32, MR_JOURNAL_GUID_LEN);
+    rec->gen = ldq_le_p(p + MR_JREC_GEN_OFF);
     size = mr_journal_rec_size(rec);
     if (size > avail) {
         return MR_JSTOP_SHORT;
@@ -143,18 +160,36 @@ static MRJournalStop mr_journal_rec_check(const uint8_t *p, size_t avail,
     return MR_JSTOP_END;
 }
 
-void mr_journal_scan(const uint8_t *buf, size_t len, MRJournalRecFn fn,
-                     void *opaque, MRJournalScan *out)
+uint64_t mr_journal_rec_need(const uint8_t *p, size_t avail)
 {
-    uint64_t off = MR_JOURNAL_FILE_HDR;
+    MRJournalRec rec = { .type = MR_JREC_WRITE };
+
+    if (avail < MR_JOURNAL_REC_HDR) {
+        return MR_JOURNAL_REC_HDR;
+    }
+    if (p[4] != MR_JREC_WRITE) {
+        return MR_JOURNAL_REC_HDR;
+    }
+    rec.sectors = ldl_le_p(p + 24);
+    return mr_journal_rec_size(&rec);
+}
+
+void mr_journal_scan_piece(const uint8_t *buf, size_t len, uint64_t base,
+                           uint64_t gen, MRJournalRecFn fn, void *opaque,
+                           MRJournalScan *out)
+{
+    uint64_t off = out->valid_end;
     const uint8_t *data;
     MRJournalRec rec;
 
-    memset(out, 0, sizeof(*out));
-    out->valid_end = MIN(len, MR_JOURNAL_FILE_HDR);
-    while (off < len) {
-        MRJournalStop stop = mr_journal_rec_check(buf + off, len - off, &rec);
+    assert(off >= base);
+    while (off < base + len) {
+        const uint8_t *p = buf + (off - base);
+        MRJournalStop stop = mr_journal_rec_check(p, base + len - off, &rec);
 
+        if (stop == MR_JSTOP_END && rec.gen != gen) {
+            stop = MR_JSTOP_GEN;
+        }
         if (stop == MR_JSTOP_END && out->records &&
             rec.seq != out->last_seq + 1) {
             stop = MR_JSTOP_SEQ;
@@ -163,8 +198,7 @@ void mr_journal_scan(const uint8_t *buf, size_t len, MRJournalRecFn fn,
             out->stop = stop;
             return;
         }
-        data = rec.type == MR_JREC_WRITE ? buf + off + MR_JOURNAL_REC_HDR
-                                         : NULL;
+        data = rec.type == MR_JREC_WRITE ? p + MR_JOURNAL_REC_HDR : NULL;
         out->records++;
         out->last_seq = rec.seq;
         off += mr_journal_rec_size(&rec);
@@ -173,6 +207,19 @@ void mr_journal_scan(const uint8_t *buf, size_t len, MRJournalRecFn fn,
             return;
         }
     }
+    out->stop = MR_JSTOP_END;
+}
+
+void mr_journal_scan(const uint8_t *buf, size_t len, MRJournalRecFn fn,
+                     void *opaque, MRJournalScan *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->valid_end = MIN(len, MR_JOURNAL_FILE_HDR);
+    if (len <= MR_JOURNAL_FILE_HDR) {
+        return;
+    }
+    mr_journal_scan_piece(buf, len, 0, ldq_le_p(buf + MR_JFILE_GEN_OFF),
+                          fn, opaque, out);
 }
 
 const char *mr_journal_stop_name(MRJournalStop stop)
@@ -184,6 +231,7 @@ const char *mr_journal_stop_name(MRJournalStop stop)
         [MR_JSTOP_TYPE] = "unknown record type",
         [MR_JSTOP_CRC] = "record checksum mismatch",
         [MR_JSTOP_SEQ] = "record sequence break",
+        [MR_JSTOP_GEN] = "record of an earlier generation",
     };
 
     return stop < ARRAY_SIZE(names) ? names[stop] : "?";

@@ -18,6 +18,7 @@
 #include "hw/megaraid/fw-core.h"
 #include "hw/megaraid/timing/array-timing.h"
 #include "hw/megaraid/evlog/evlog-array.h"
+#include "hw/megaraid/evlog.h"
 #include "hw/megaraid/qmp/qmp-megaraid.h"
 
 static void mr_core_import(MRCore *c)
@@ -38,6 +39,26 @@ static void mr_core_machine_done(Notifier *n, void *opaque)
     mr_core_import(container_of(n, MRCore, machine_done));
 }
 
+bool mr_core_claim_drives(MRCore *c, Error **errp)
+{
+    MRArray *a = &c->array;
+
+    if (a->journal_blk &&
+        !mr_nv_drive_claim(a->journal_blk, "journal",
+                           mr_cache_journal_bytes(a),
+                           "2 x cache-size, at least 4 MiB", errp)) {
+        return false;
+    }
+    if (a->evlog_blk &&
+        !mr_nv_drive_claim(a->evlog_blk, "event-log",
+                           mr_evlog_bytes(MR_EVLOG_DEFAULT_ENTRIES),
+                           "a header and 1024 entries of 128 bytes",
+                           errp)) {
+        return false;
+    }
+    return true;
+}
+
 bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
                      const MRArrayOps *ops, void *opaque, Error **errp)
 {
@@ -45,6 +66,9 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
 
     c->owner = owner;
     a->owner = OBJECT(owner);
+    if (!mr_core_claim_drives(c, errp)) {
+        return false;
+    }
     if (a->timing_on &&
         !mr_timing_init(a, id->timing_profile ?: id->model, errp)) {
         return false;
@@ -141,17 +165,19 @@ void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)
         "controller serial number: the owner of the RAID metadata on the "
         "drives (default MRSIM00000000001, as megaraid-img)");
     object_class_property_set_description(oc, "journal",
-        "file that keeps the write-back cache across a crash (the "
+        "drive (-blockdev node name or -drive id, at least 2 x cache-size "
+        "and 4 MiB) that keeps the write-back cache across a crash (the "
         "CacheVault's flash); without it write-back VDs run write-through");
     object_class_property_set_description(oc, "journal-sync",
         "on: each write-back write is acknowledged once its journal record "
-        "is fdatasync'ed (survives a host crash); off: once it is written "
-        "(survives QEMU's crash or kill; FUA writes and SYNCHRONIZE CACHE "
-        "wait for the fdatasync)");
+        "is flushed to the journal drive (survives a host crash); off: once "
+        "it is written (survives QEMU's crash or kill; FUA writes and "
+        "SYNCHRONIZE CACHE wait for the flush)");
     object_class_property_set_description(oc, "event-log",
-        "file that keeps the controller's event log across a restart (the "
-        "card's NVRAM; created when missing, a damaged one is refused); "
-        "without it the log is kept for this run only");
+        "drive (-blockdev node name or -drive id, at least 129 KiB) that "
+        "keeps the controller's event log across a restart (the card's "
+        "NVRAM; a blank drive starts an empty log, a damaged one is "
+        "refused); without it the log is kept for this run only");
     object_class_property_set_description(oc, "import-foreign",
         "adopt a configuration written by another controller at start");
     object_class_property_set_description(oc, "auto-rebuild",

@@ -10,6 +10,7 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "evlog-array.h"
+#include "hw/megaraid/nv-drive.h"
 
 /* What the log last said about each drive, VD and the CacheVault. */
 typedef struct MREvArray {
@@ -59,7 +60,10 @@ static MREvSeverity mr_ev_vd_severity(RaidVdState s)
 
 bool mr_ev_open(MRArray *a, Error **errp)
 {
-    a->evlog = mr_evlog_open(a->evlog_path, 0, errp);
+    g_autofree char *desc = a->evlog_blk ? mr_nv_drive_desc(a->evlog_blk)
+                                         : NULL;
+
+    a->evlog = mr_evlog_open(a->evlog_blk, desc, 0, errp);
     if (!a->evlog) {
         return false;
     }
@@ -67,6 +71,13 @@ bool mr_ev_open(MRArray *a, Error **errp)
     mr_evlog_add(a->evlog, MR_EV_CTRL_STARTED, MR_EV_SEV_INFO, -1, 0, 0,
                  "Controller started (%s)", a->product ? a->product : "");
     return true;
+}
+
+void mr_ev_flush(MRArray *a)
+{
+    if (a->evlog) {
+        mr_evlog_flush(a->evlog);
+    }
 }
 
 void mr_ev_close(MRArray *a)

@@ -21,10 +21,12 @@
 #include "hw/megaraid/array/array.h"
 
 /*
- * Open the array's log (a->evlog_path, or in memory) and log
- * MR_EV_CTRL_STARTED; false with @errp naming the file's problem.
+ * Open the array's log (a->evlog_blk, or in memory) and log
+ * MR_EV_CTRL_STARTED; false with @errp naming the drive's problem.
  */
 bool mr_ev_open(MRArray *a, Error **errp);
+/* Have every entry so far on the drive and flushed (QEMU quits). */
+void mr_ev_flush(MRArray *a);
 void mr_ev_close(MRArray *a);
 
 /* Log every state that changed since the last call (the first: none). */

@@ -2,13 +2,13 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * megaraid-sim: the controller's persistent event log (evlog.h): the ring
- * of entries in memory, its file, and the checks that refuse a damaged
- * file.
+ * of entries in memory, its drive, and the checks that refuse a damaged
+ * log.
  *
- * The file stands for the card's NVRAM, so it is kept apart from the
- * drives (a log must outlive every drive of the array) and from the cache
- * journal (which is emptied when the cache is clean).  Layout, little
- * endian:
+ * The drive (the event-log property: a QEMU drive, nv-drive.h) stands for
+ * the card's NVRAM, so it is kept apart from the RAID drives (a log must
+ * outlive every drive of the array) and from the cache journal (which is
+ * emptied when the cache is clean).  Layout, little endian:
  *
  *   0      header, 512 bytes: "MRSIMEVL", u32 version (1), u32 entry
  *          size (128), u32 entries in the ring, u32 clear mark, u32
@@ -19,18 +19,28 @@
  *          severity, s32 target, u32 arg0, u32 arg1, text (96 bytes,
  *          NUL-terminated)
  *
+ * A drive larger than that keeps the rest unused; a drive of zeroes is a
+ * log never used, and gets a header and an empty ring.
+ *
  * An entry is one 128-byte write at a 128-byte aligned offset (it never
  * straddles a sector, so a crash leaves it old or new, not torn); the
- * header is written only when a mark moves.  Writes go to the OS at once
- * and are synced when the log is closed.
+ * header is written only when a mark moves.  Writes go to the block layer
+ * at once, in order, from one coroutine (the caller never waits for
+ * them), and are flushed when the log is closed or mr_evlog_flush() is
+ * called.
  */
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qemu/bswap.h"
+#include "qemu/coroutine.h"
 #include "qemu/crc32c.h"
+#include "qemu/cutils.h"
 #include "qemu/error-report.h"
+#include "qemu/main-loop.h"
 #include "qemu/timer.h"
+#include "block/aio-wait.h"
+#include "system/block-backend.h"
 #include "hw/megaraid/evlog.h"
 
 static const char mr_evlog_magic[8] = "MRSIMEVL";
@@ -42,9 +52,19 @@ static const char mr_evlog_magic[8] = "MRSIMEVL";
 
 QEMU_BUILD_BUG_ON(MR_EVLOG_REC_TEXT_OFF + MR_EV_TEXT_LEN > MR_EVLOG_REC_SIZE);
 
+/* A write waiting for the writer coroutine (an entry or the header). */
+typedef struct MREvWrite {
+    uint64_t off;
+    size_t len;
+    const char *what;
+    uint8_t buf[MR_EVLOG_HDR_SIZE];
+} MREvWrite;
+
 struct MREvLog {
-    char *path;                 /* NULL: in memory */
-    int fd;                     /* -1: in memory (or after a write error) */
+    char *name;                 /* the drive's; NULL: in memory */
+    BlockBackend *blk;          /* NULL: in memory (or after a write error) */
+    GQueue writes;              /* MREvWrite, in the order they were made */
+    bool writing;               /* the writer coroutine runs */
     uint32_t cap;
     uint32_t count;             /* entries held */
     uint32_t newest;            /* 0: empty */
@@ -148,41 +168,66 @@ static const char *mr_evlog_hdr_decode(MREvLog *log, const uint8_t *hdr)
     return NULL;
 }
 
-/* ---- the file ---- */
+/* ---- the drive ---- */
 
-static off_t mr_evlog_slot_off(const MREvLog *log, uint32_t seq)
+static uint64_t mr_evlog_slot_off(const MREvLog *log, uint32_t seq)
 {
-    return MR_EVLOG_HDR_SIZE + (off_t)((seq - 1) % log->cap) *
+    return MR_EVLOG_HDR_SIZE + (uint64_t)((seq - 1) % log->cap) *
            MR_EVLOG_REC_SIZE;
 }
 
-static off_t mr_evlog_file_size(const MREvLog *log)
+uint64_t mr_evlog_bytes(uint32_t entries)
 {
-    return MR_EVLOG_HDR_SIZE + (off_t)log->cap * MR_EVLOG_REC_SIZE;
+    return MR_EVLOG_HDR_SIZE + (uint64_t)entries * MR_EVLOG_REC_SIZE;
 }
 
 /* A write failed: say so once and go on in memory. */
 static void mr_evlog_write_failed(MREvLog *log, const char *what, int err)
 {
-    error_report("megaraid event log '%s': %s: %s; the log goes on in "
-                 "memory only", log->path, what, strerror(err));
-    qemu_close(log->fd);
-    log->fd = -1;
+    error_report("megaraid event log on drive %s: %s: %s; the log goes "
+                 "on in memory only", log->name, what, strerror(err));
+    log->blk = NULL;
+}
+
+/* Write what is queued, in order, until the queue is empty. */
+static void coroutine_fn mr_evlog_writer_co(void *opaque)
+{
+    MREvLog *log = opaque;
+    MREvWrite *w;
+
+    while ((w = g_queue_pop_head(&log->writes))) {
+        if (log->blk) {
+            int ret = blk_co_pwrite(log->blk, w->off, w->len, w->buf, 0);
+
+            if (ret < 0) {
+                mr_evlog_write_failed(log, w->what, -ret);
+            }
+        }
+        g_free(w);
+    }
+    log->writing = false;
+    aio_wait_kick();
 }
 
 static void mr_evlog_pwrite(MREvLog *log, const void *buf, size_t len,
-                            off_t off, const char *what)
+                            uint64_t off, const char *what)
 {
-    ssize_t n;
+    MREvWrite *w;
 
-    if (log->fd < 0) {
+    if (!log->blk) {
         return;
     }
-    do {
-        n = pwrite(log->fd, buf, len, off);
-    } while (n < 0 && errno == EINTR);
-    if (n != (ssize_t)len) {
-        mr_evlog_write_failed(log, what, n < 0 ? errno : ENOSPC);
+    assert(len <= sizeof(w->buf));
+    w = g_new(MREvWrite, 1);
+    w->off = off;
+    w->len = len;
+    w->what = what;
+    memcpy(w->buf, buf, len);
+    g_queue_push_tail(&log->writes, w);
+    if (!log->writing) {
+        log->writing = true;
+        aio_co_enter(qemu_get_aio_context(),
+                     qemu_coroutine_create(mr_evlog_writer_co, log));
     }
 }
 
@@ -194,37 +239,49 @@ static void mr_evlog_write_hdr(MREvLog *log)
     mr_evlog_pwrite(log, hdr, sizeof(hdr), 0, "writing the header");
 }
 
-/* Read the ring from the file; false with @errp naming the problem. */
-static bool mr_evlog_load(MREvLog *log, Error **errp)
+void mr_evlog_flush(MREvLog *log)
+{
+    int ret;
+
+    AIO_WAIT_WHILE(NULL, log->writing);
+    if (log->blk) {
+        ret = blk_flush(log->blk);
+        if (ret < 0) {
+            error_report("megaraid event log on drive %s: flush: %s",
+                         log->name, strerror(-ret));
+        }
+    }
+}
+
+/*
+ * Read the ring from the drive (@hdr: its first bytes, checked here);
+ * false with @errp naming the problem.
+ */
+static bool mr_evlog_load(MREvLog *log, const uint8_t *hdr, int64_t size,
+                          Error **errp)
 {
     g_autofree uint8_t *buf = NULL;
-    uint8_t hdr[MR_EVLOG_HDR_SIZE];
     const char *bad;
     uint32_t slot, lo = 0;
-    ssize_t n;
+    int ret;
 
-    n = pread(log->fd, hdr, sizeof(hdr), 0);
-    if (n < 0) {
-        error_setg_errno(errp, errno, "event log '%s': cannot read",
-                         log->path);
-        return false;
-    }
-    if (n < (ssize_t)sizeof(hdr)) {
-        error_setg(errp, "event log '%s': file is shorter than an event "
-                   "log header (%zd bytes)", log->path, n);
-        return false;
-    }
     bad = mr_evlog_hdr_decode(log, hdr);
     if (bad) {
-        error_setg(errp, "event log '%s': %s", log->path, bad);
+        error_setg(errp, "event-log: drive %s: %s", log->name, bad);
+        return false;
+    }
+    if ((uint64_t)size < mr_evlog_bytes(log->cap)) {
+        error_setg(errp, "event-log: drive %s has %" PRId64 " bytes, "
+                   "fewer than its %u entries need (%" PRIu64 ")",
+                   log->name, size, log->cap, mr_evlog_bytes(log->cap));
         return false;
     }
     buf = g_malloc((size_t)log->cap * MR_EVLOG_REC_SIZE);
-    n = pread(log->fd, buf, (size_t)log->cap * MR_EVLOG_REC_SIZE,
-              MR_EVLOG_HDR_SIZE);
-    if (n != (ssize_t)log->cap * MR_EVLOG_REC_SIZE) {
-        error_setg(errp, "event log '%s': file is truncated (%u entries "
-                   "expected)", log->path, log->cap);
+    ret = blk_pread(log->blk, MR_EVLOG_HDR_SIZE,
+                    (size_t)log->cap * MR_EVLOG_REC_SIZE, buf, 0);
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "event-log: drive %s: cannot read "
+                         "its entries", log->name);
         return false;
     }
     log->ring = g_new0(MREvEntry, log->cap);
@@ -240,8 +297,8 @@ static bool mr_evlog_load(MREvLog *log, Error **errp)
             bad = "sequence number does not belong in this slot";
         }
         if (bad) {
-            error_setg(errp, "event log '%s': entry in slot %u: %s",
-                       log->path, slot, bad);
+            error_setg(errp, "event-log: drive %s: entry in slot %u: %s",
+                       log->name, slot, bad);
             return false;
         }
         log->count++;
@@ -249,80 +306,97 @@ static bool mr_evlog_load(MREvLog *log, Error **errp)
         lo = lo ? MIN(lo, e->seq) : e->seq;
     }
     if (log->count && log->newest - lo + 1 != log->count) {
-        error_setg(errp, "event log '%s': entries %u..%u are not "
-                   "contiguous (%u held)", log->path, lo, log->newest,
+        error_setg(errp, "event-log: drive %s: entries %u..%u are not "
+                   "contiguous (%u held)", log->name, lo, log->newest,
                    log->count);
         return false;
     }
     if (log->clear_seq > log->newest || log->shutdown_seq > log->newest) {
-        error_setg(errp, "event log '%s': header marks lie beyond the "
-                   "newest entry %u", log->path, log->newest);
+        error_setg(errp, "event-log: drive %s: header marks lie beyond "
+                   "the newest entry %u", log->name, log->newest);
         return false;
     }
     return true;
 }
 
-MREvLog *mr_evlog_open(const char *path, uint32_t entries, Error **errp)
+/* A drive never used: a header and a ring of zeroes, written now. */
+static bool mr_evlog_format(MREvLog *log, int64_t size, Error **errp)
+{
+    uint8_t hdr[MR_EVLOG_HDR_SIZE];
+    int ret;
+
+    if ((uint64_t)size < mr_evlog_bytes(log->cap)) {
+        error_setg(errp, "event-log: drive %s has %" PRId64 " bytes; a "
+                   "log of %u entries needs %" PRIu64, log->name, size,
+                   log->cap, mr_evlog_bytes(log->cap));
+        return false;
+    }
+    log->ring = g_new0(MREvEntry, log->cap);
+    mr_evlog_hdr_encode(log, hdr);
+    ret = blk_pwrite_zeroes(log->blk, MR_EVLOG_HDR_SIZE,
+                            (int64_t)log->cap * MR_EVLOG_REC_SIZE, 0);
+    if (ret >= 0) {
+        ret = blk_pwrite(log->blk, 0, sizeof(hdr), hdr, 0);
+    }
+    if (ret >= 0) {
+        ret = blk_flush(log->blk);
+    }
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "event-log: drive %s: cannot write "
+                         "an empty log", log->name);
+        return false;
+    }
+    return true;
+}
+
+MREvLog *mr_evlog_open(BlockBackend *blk, const char *name, uint32_t entries,
+                       Error **errp)
 {
     MREvLog *log = g_new0(MREvLog, 1);
-    struct stat st;
+    uint8_t hdr[MR_EVLOG_HDR_SIZE];
+    int64_t size;
+    int ret;
 
-    log->fd = -1;
     log->cap = entries ? entries : MR_EVLOG_DEFAULT_ENTRIES;
     notifier_list_init(&log->notifiers);
+    g_queue_init(&log->writes);
     if (log->cap < MR_EVLOG_MIN_ENTRIES || log->cap > MR_EVLOG_MAX_ENTRIES) {
         error_setg(errp, "event log: %u entries is out of range (%u to %u)",
                    log->cap, MR_EVLOG_MIN_ENTRIES, MR_EVLOG_MAX_ENTRIES);
         goto fail;
     }
-    if (!path) {
+    if (!blk) {
         log->ring = g_new0(MREvEntry, log->cap);
         return log;
     }
-    log->path = g_strdup(path);
-    log->fd = qemu_create(path, O_RDWR, 0644, errp);
-    if (log->fd < 0) {
-        error_prepend(errp, "event log: ");
+    log->name = g_strdup(name);
+    log->blk = blk;
+    size = blk_getlength(blk);
+    if (size < 0) {
+        error_setg_errno(errp, -size, "event-log: drive %s: cannot get "
+                         "its size", name);
         goto fail;
     }
-    if (qemu_lock_fd(log->fd, 0, 0, true)) {
-        error_setg(errp, "event log '%s': in use by another process",
-                   path);
+    if (size < MR_EVLOG_HDR_SIZE) {
+        error_setg(errp, "event-log: drive %s is shorter than an event "
+                   "log header (%" PRId64 " bytes)", name, size);
         goto fail;
     }
-    if (fstat(log->fd, &st) < 0) {
-        error_setg_errno(errp, errno, "event log '%s': cannot stat", path);
+    ret = blk_pread(blk, 0, sizeof(hdr), hdr, 0);
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "event-log: drive %s: cannot read",
+                         name);
         goto fail;
     }
-    if (st.st_size == 0) {
-        /* a new log: header, then an empty ring of zeroes */
-        log->ring = g_new0(MREvEntry, log->cap);
-        if (ftruncate(log->fd, mr_evlog_file_size(log)) < 0) {
-            error_setg_errno(errp, errno, "event log '%s': cannot size the "
-                             "file", path);
-            goto fail;
-        }
-        mr_evlog_write_hdr(log);
-        if (log->fd < 0) {
-            error_setg(errp, "event log '%s': cannot write the header",
-                       path);
-            goto fail;
-        }
-        return log;
-    }
-    if (!mr_evlog_load(log, errp)) {
-        goto fail;
-    }
-    if (st.st_size != mr_evlog_file_size(log)) {
-        error_setg(errp, "event log '%s': file size %lld does not match "
-                   "its %u entries (%lld bytes expected)", path,
-                   (long long)st.st_size, log->cap,
-                   (long long)mr_evlog_file_size(log));
+    if (buffer_is_zero(hdr, sizeof(hdr)) ? !mr_evlog_format(log, size, errp)
+                                         : !mr_evlog_load(log, hdr, size,
+                                                          errp)) {
         goto fail;
     }
     return log;
 
 fail:
+    log->blk = NULL;
     mr_evlog_close(log);
     return NULL;
 }
@@ -332,15 +406,9 @@ void mr_evlog_close(MREvLog *log)
     if (!log) {
         return;
     }
-    if (log->fd >= 0) {
-        if (qemu_fdatasync(log->fd) < 0) {
-            error_report("megaraid event log '%s': sync: %s", log->path,
-                         strerror(errno));
-        }
-        qemu_close(log->fd);
-    }
+    mr_evlog_flush(log);
     g_free(log->ring);
-    g_free(log->path);
+    g_free(log->name);
     g_free(log);
 }
 

@@ -370,7 +370,8 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
     uint8_t *conf = pci->config;
     MRCoreIdentity id;
 
-    if (!mr9500_check_props(s, errp)) {
+    if (!mr9500_check_props(s, errp) ||
+        !mr_core_claim_drives(&s->core, errp)) {
         return;
     }
     if (!pci_is_express(pci) || !pci_bus_is_express(pci_get_bus(pci))) {

@@ -244,7 +244,7 @@ static uint8_t mgmt_op_cv_status(MgmtCtx *c)
     memset(cv, 0, sizeof(*cv));
     cv->state = c->a->cachevault;
     cv->write_back_ok = c->a->cachevault == MR_CV_OPTIMAL &&
-                        c->a->journal_path != NULL;
+                        c->a->journal_blk != NULL;
     cv->flush_interval_s = MAX(c->a->cache_flush_s, 1);
     cv->cache_bytes = cpu_to_le64(c->a->cache_bytes);
     cv->dirty_bytes = cpu_to_le64(cs.dirty_bytes);

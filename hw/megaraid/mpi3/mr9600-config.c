@@ -13,7 +13,9 @@
 #include "qemu/cutils.h"
 #include "qemu/error-report.h"
 #include "system/dma.h"
+#include "system/block-backend.h"
 #include "mr9600.h"
+#include "hw/megaraid/nv-drive.h"
 #include "trace.h"
 
 #define MR9600_PAGE_MAX 448
@@ -110,27 +112,37 @@ static void mr9600_page_header(const MR9600Page *pg, MPI3ConfigPageHeader *h)
 }
 
 /*
- * The persistent copies' file: "MRCFGNV1", then per writable page its
- * type, number, length in bytes (16-bit little endian) and contents.
+ * The persistent copies' drive (config-nvram, a QEMU drive: nv-drive.h):
+ * its first MR9600_NVRAM_BYTES hold "MRCFGNV1", then per writable page
+ * its type, number, length in bytes (16-bit little endian) and contents,
+ * then zeroes.  A drive of zeroes holds no copies yet: the defaults.
  */
 #define MR9600_NVRAM_MAGIC "MRCFGNV1"
 
-static void mr9600_cfg_load_file(MR9600State *s)
+static bool mr9600_cfg_load_nvram(MR9600State *s, Error **errp)
 {
-    g_autofree char *data = NULL;
-    g_autoptr(GError) err = NULL;
-    size_t len, off = 8;
+    const char *name = mr_nv_drive_name(s->config_nvram);
+    g_autofree char *desc = mr_nv_drive_desc(s->config_nvram);
+    uint8_t data[MR9600_NVRAM_BYTES];
+    size_t len = sizeof(data), off = 8;
+    int ret;
 
-    if (!g_file_get_contents(s->config_nvram, &data, &len, &err)) {
-        /* no file yet: defaults until the first persistent write */
-        trace_megaraid_9600_config_nvram(s->config_nvram, "absent");
-        return;
+    ret = blk_pread(s->config_nvram, 0, len, data, 0);
+    if (ret < 0) {
+        error_setg_errno(errp, -ret, "config-nvram: drive %s: cannot "
+                         "read it", desc);
+        return false;
     }
-    if (len < 8 || memcmp(data, MR9600_NVRAM_MAGIC, 8)) {
-        warn_report("megaraid-9600: %s is not a config-nvram file; "
-                    "persistent CONFIG pages start from defaults",
-                    s->config_nvram);
-        return;
+    if (buffer_is_zero(data, len)) {
+        /* a blank drive: defaults until the first persistent write */
+        trace_megaraid_9600_config_nvram(name, "blank");
+        return true;
+    }
+    if (memcmp(data, MR9600_NVRAM_MAGIC, 8)) {
+        error_setg(errp, "config-nvram: drive %s holds no megaraid-9600 "
+                   "config NVRAM (bad magic); a blank drive starts from "
+                   "the defaults", desc);
+        return false;
     }
     while (off + 4 <= len) {
         uint8_t type = data[off], number = data[off + 1];
@@ -138,24 +150,22 @@ static void mr9600_cfg_load_file(MR9600State *s)
         const MR9600Page *pg = mr9600_find_page(type, number);
 
         off += 4;
-        if (off + bytes > len) {
+        if (!bytes || off + bytes > len) {
             break;
         }
         if (pg && pg->fields && pg->bytes == bytes) {
-            memcpy(s->cfg_pers[pg->fields->store] + 8,
-                   (uint8_t *)data + off + 8, bytes - 8);
+            memcpy(s->cfg_pers[pg->fields->store] + 8, data + off + 8,
+                   bytes - 8);
         }
         off += bytes;
     }
-    trace_megaraid_9600_config_nvram(s->config_nvram, "loaded");
+    trace_megaraid_9600_config_nvram(name, "loaded");
+    return true;
 }
 
-/* The stored pages, from defaults and the file, once per run. */
-static void mr9600_cfg_load(MR9600State *s)
+/* The stored pages, from defaults and the drive, at realize. */
+bool mr9600_config_realize(MR9600State *s, Error **errp)
 {
-    if (s->cfg_loaded) {
-        return;
-    }
     for (size_t i = 0; i < ARRAY_SIZE(mr9600_pages); i++) {
         const MR9600PageFields *f = mr9600_pages[i].fields;
 
@@ -163,39 +173,54 @@ static void mr9600_cfg_load(MR9600State *s)
             memcpy(s->cfg_pers[f->store], f->defaults, sizeof(f->defaults));
         }
     }
-    if (s->config_nvram) {
-        mr9600_cfg_load_file(s);
+    if (s->config_nvram &&
+        (!mr_nv_drive_claim(s->config_nvram, "config-nvram",
+                            MR9600_NVRAM_BYTES, "one sector", errp) ||
+         !mr9600_cfg_load_nvram(s, errp))) {
+        return false;
     }
     memcpy(s->cfg_cur, s->cfg_pers, sizeof(s->cfg_cur));
-    s->cfg_loaded = true;
+    return true;
 }
 
-/* Write the persistent copies to the file (if any); false on failure. */
+/*
+ * Write the persistent copies to the drive (if any); false on failure.
+ * A WRITE PERSISTENT is rare and completes once the copy is durable, so
+ * it waits here for the write and the flush.
+ */
 static bool mr9600_cfg_save(MR9600State *s)
 {
-    g_autoptr(GByteArray) b = g_byte_array_new();
-    g_autoptr(GError) err = NULL;
+    uint8_t b[MR9600_NVRAM_BYTES] = MR9600_NVRAM_MAGIC;
+    size_t off = 8;
+    int ret;
 
     if (!s->config_nvram) {
         return true;
     }
-    g_byte_array_append(b, (const uint8_t *)MR9600_NVRAM_MAGIC, 8);
     for (size_t i = 0; i < ARRAY_SIZE(mr9600_pages); i++) {
         const MR9600Page *pg = &mr9600_pages[i];
-        uint8_t h[4] = { pg->type, pg->number, pg->bytes, pg->bytes >> 8 };
 
         if (!pg->fields) {
             continue;
         }
-        g_byte_array_append(b, h, 4);
-        g_byte_array_append(b, s->cfg_pers[pg->fields->store], pg->bytes);
+        assert(off + 4 + pg->bytes <= sizeof(b));
+        b[off] = pg->type;
+        b[off + 1] = pg->number;
+        stw_le_p(b + off + 2, pg->bytes);
+        memcpy(b + off + 4, s->cfg_pers[pg->fields->store], pg->bytes);
+        off += 4 + pg->bytes;
     }
-    if (!g_file_set_contents(s->config_nvram, (const char *)b->data, b->len,
-                             &err)) {
-        trace_megaraid_9600_config_nvram(s->config_nvram, err->message);
+    ret = blk_pwrite(s->config_nvram, 0, sizeof(b), b, 0);
+    if (ret >= 0) {
+        ret = blk_flush(s->config_nvram);
+    }
+    if (ret < 0) {
+        trace_megaraid_9600_config_nvram(mr_nv_drive_name(s->config_nvram),
+                                         strerror(-ret));
         return false;
     }
-    trace_megaraid_9600_config_nvram(s->config_nvram, "written");
+    trace_megaraid_9600_config_nvram(mr_nv_drive_name(s->config_nvram),
+                                     "written");
     return true;
 }
 
@@ -328,7 +353,6 @@ static const uint8_t *mr9600_cfg_copy(MR9600State *s, const MR9600Page *pg,
 {
     uint8_t i = pg->fields->store;
 
-    mr9600_cfg_load(s);
     switch (action) {
     case MPI3_CONFIG_ACTION_READ_DEFAULT:
         return pg->fields->defaults;

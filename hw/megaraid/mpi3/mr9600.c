@@ -499,7 +499,9 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     MR9600State *s = MEGARAID_9600(pci);
     uint8_t *conf = pci->config;
 
-    if (!mr9600_check_props(s, errp)) {
+    if (!mr9600_check_props(s, errp) ||
+        !mr_core_claim_drives(&s->core, errp) ||
+        !mr9600_config_realize(s, errp)) {
         return;
     }
     if (!pci_is_express(pci) || pci_bus_is_express(pci_get_bus(pci)) == 0) {
@@ -576,7 +578,7 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT16("max-requests", MR9600State, max_outstanding,
                        MR9600_MAX_OUTSTANDING),
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
-    DEFINE_PROP_STRING("config-nvram", MR9600State, config_nvram),
+    DEFINE_PROP_MR_NV_DRIVE("config-nvram", MR9600State, config_nvram),
     DEFINE_MR_CORE_PROPERTIES(MR9600State, core),
 };
 
@@ -634,9 +636,10 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "ready-timeout",
         "IOC ready timeout in seconds reported in IOC Information");
     object_class_property_set_description(oc, "config-nvram",
-        "file that keeps the persistent CONFIG pages (IO Unit page 1, "
-        "Driver pages 1 and 2) across a restart, as the card's NVRAM; "
-        "without it they are kept for this run only");
+        "drive (-blockdev node name or -drive id, at least 512 bytes) that "
+        "keeps the persistent CONFIG pages (IO Unit page 1, Driver pages 1 "
+        "and 2) across a restart, as the card's NVRAM; without it they are "
+        "kept for this run only");
     mr_core_class_init(oc, offsetof(MR9600State, core));
     mr9600_hotplug_class_init(oc);
     mr9600_fault_class_init(oc);

@@ -236,8 +236,7 @@ struct MR9600State {
     uint32_t ioc_resets;        /* MUR, soft and firmware resets */
 
     /* writable CONFIG pages, current and persistent (mr9600-config.c) */
-    char *config_nvram;         /* property: file of the persistent copies */
-    bool cfg_loaded;
+    BlockBackend *config_nvram; /* property: drive of the persistent copies */
     uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
     uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
 
@@ -294,6 +293,10 @@ bool mr9600_pel_realize(MR9600State *s, Error **errp);
 void mr9600_pel_exit(MR9600State *s);
 
 /* mr9600-config.c */
+/* The config NVRAM's bytes on its drive (config-nvram=). */
+#define MR9600_NVRAM_BYTES      512
+/* Claim the config-nvram drive and load the persistent pages from it. */
+bool mr9600_config_realize(MR9600State *s, Error **errp);
 void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
 void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
 

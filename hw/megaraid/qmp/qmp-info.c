@@ -16,6 +16,7 @@
 #include "hw/qdev-core.h"
 #include "raid/job.h"
 #include "qmp-megaraid.h"
+#include "hw/megaraid/nv-drive.h"
 #include "trace.h"
 
 static const char *const mr_qmp_cv_names[] = {
@@ -292,7 +293,8 @@ MegaraidInfo *mr_qmp_array_info(MRArray *a, MRBus *bus)
     info->cache_dirty = cs.dirty_bytes;
     info->cache_flush_interval = MAX(a->cache_flush_s, 1);
     info->cachevault = g_strdup(mr_qmp_cv_names[a->cachevault]);
-    info->journal = g_strdup(a->journal_path);
+    info->journal = a->journal_blk ?
+                    g_strdup(mr_nv_drive_name(a->journal_blk)) : NULL;
     info->rebuild_rate = a->rebuild_rate;
 
     QTAILQ_FOREACH(kid, &BUS(bus)->children, sibling) {

@@ -15,10 +15,10 @@
  *
  * The log is a ring of a fixed number of entries (the oldest are
  * overwritten).  Sequence numbers start at 1 and grow by one per entry
- * for the whole life of the log file (0 means "none").  With a backing
- * file (the controller's event-log property) every entry is written to it
- * as it is added, so the log survives a QEMU restart; without one the log
- * lives in memory for this run.
+ * for the whole life of the log (0 means "none").  With a backing drive
+ * (the controller's event-log property, a QEMU drive) every entry is
+ * written to it as it is added, so the log survives a QEMU restart;
+ * without one the log lives in memory for this run.
  *
  * Readers that want every new entry as it arrives register a Notifier:
  * it is called, after the entry is stored, with a const MREvEntry * as
@@ -111,22 +111,30 @@ typedef struct MREvEntry {
 typedef struct MREvLog MREvLog;
 
 /*
- * A log of @entries entries (0: MR_EVLOG_DEFAULT_ENTRIES).  With @path
- * the log is read from that file (created when missing) and kept there;
- * a file that is not an event log, of another version, truncated, or with
- * a damaged entry is refused with an error naming the file and the
- * problem.  An existing file keeps its own number of entries.  @path
- * NULL: in memory only.  Returns NULL on error.
+ * A log of @entries entries (0: MR_EVLOG_DEFAULT_ENTRIES).  With @blk
+ * (the caller holds it writable, nv-drive.h; @name is how messages name
+ * it) the log is read from that drive (a drive of zeroes gets an
+ * empty log) and kept there; a drive that holds no event log, one of
+ * another version, too small for its entries, or with a damaged entry is
+ * refused with an error naming the drive and the problem.  An existing
+ * log keeps its own number of entries.  @blk NULL: in memory only.
+ * Returns NULL on error.
  */
-MREvLog *mr_evlog_open(const char *path, uint32_t entries, Error **errp);
-/* Close the file (everything is already written) and free the log. */
+MREvLog *mr_evlog_open(BlockBackend *blk, const char *name,
+                       uint32_t entries, Error **errp);
+/* Wait for the writes made so far and flush the drive (if any). */
+void mr_evlog_flush(MREvLog *log);
+/* Flush the drive (mr_evlog_flush) and free the log. */
 void mr_evlog_close(MREvLog *log);
+/* Bytes a log of @entries entries occupies on its drive. */
+uint64_t mr_evlog_bytes(uint32_t entries);
 
 /*
  * Add an entry; returns its sequence number.  @target is a drive slot or
  * a VD index, -1 for none.  The text is printf-style and cut at
- * MR_EV_TEXT_LEN - 1 bytes.  A write error of the backing file is
- * reported once (error_report) and the log goes on in memory.
+ * MR_EV_TEXT_LEN - 1 bytes.  The entry goes to the drive in the
+ * background; a write error is reported once (error_report) and the log
+ * goes on in memory.
  */
 uint32_t mr_evlog_add(MREvLog *log, MREvCode code, MREvSeverity sev,
                       int target, uint32_t arg0, uint32_t arg1,
@@ -144,7 +152,7 @@ uint32_t mr_evlog_newest(const MREvLog *log);
 uint32_t mr_evlog_count(const MREvLog *log);
 uint32_t mr_evlog_capacity(const MREvLog *log);
 /*
- * Marks kept in the file with the entries: the first entry of this run
+ * Marks kept on the drive with the entries: the first entry of this run
  * (its MR_EV_CTRL_STARTED), the last clear mark (entries up to it count
  * as cleared for readers that honour it; nothing is deleted), the newest
  * MR_EV_CTRL_SHUTDOWN.  0: none.

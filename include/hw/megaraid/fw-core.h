@@ -29,6 +29,7 @@
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/array/array.h"
 #include "hw/megaraid/mgmt/mgmt-ops.h"
+#include "hw/megaraid/nv-drive.h"
 
 /* Who the controller is: recorded in the DDF header it writes. */
 typedef struct MRCoreIdentity {
@@ -56,10 +57,10 @@ typedef struct MRCore {
  */
 #define DEFINE_MR_CORE_PROPERTIES(_state, _core)                         \
     DEFINE_PROP_STRING("serial", _state, _core.array.serial),           \
-    DEFINE_PROP_STRING("journal", _state, _core.array.journal_path),    \
+    DEFINE_PROP_MR_NV_DRIVE("journal", _state, _core.array.journal_blk), \
     DEFINE_PROP_BOOL("journal-sync", _state, _core.array.journal_sync,  \
                      false),                                             \
-    DEFINE_PROP_STRING("event-log", _state, _core.array.evlog_path),    \
+    DEFINE_PROP_MR_NV_DRIVE("event-log", _state, _core.array.evlog_blk), \
     DEFINE_PROP_BOOL("import-foreign", _state,                           \
                      _core.array.import_foreign, false),                \
     DEFINE_PROP_BOOL("auto-rebuild", _state, _core.array.auto_rebuild,  \
@@ -76,7 +77,16 @@ typedef struct MRCore {
 void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset);
 
 /*
- * Start the timing model (timing=on), open the event log, create the
+ * Claim the state drives (journal=, event-log=: nv-drive.h): writable,
+ * locked, large enough.  A personality calls it first in its realize,
+ * before it sets anything up, so that a refused drive leaves nothing
+ * behind; mr_core_realize() calls it again (a no-op then).
+ */
+bool mr_core_claim_drives(MRCore *c, Error **errp);
+
+/*
+ * Claim the state drives (mr_core_claim_drives()), start the
+ * timing model (timing=on), open the event log, create the
  * drive bays with @owner as their hotplug handler, and import the RAID
  * configuration once the machine is ready (at once for a hot-plugged
  * controller).  @ops tell the personality of VD and drive changes.

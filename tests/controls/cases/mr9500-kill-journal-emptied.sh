@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # mr9500-kill with the megaraid-9500's cache journal swapped for an empty
 # one between the SIGKILL and the restart (phase 2's controller is given a
-# journal file that does not exist yet): the acknowledged writes that only
+# new, blank journal drive): the acknowledged writes that only
 # the journal held are gone, and the real phase 2 check must say so.  The
 # test runs from a throwaway copy of mr9500-kill.sh whose "#@" header
 # lines alone differ (checked below).
@@ -14,8 +14,8 @@ real=tests/guest/tests/mr9500-kill.sh
 mkdir -p "$CONTROL_TMP/tests"
 copy=$CONTROL_TMP/tests/mr9500-kill.sh
 # Phase 1 keeps the test's arguments; phase 2 gets them with the journal
-# property pointing at a new, empty file.
-sed 's|^#@ qemu-args @WORK@/qemu-p1.args$|#@ prepare sed "s,journal=[^ ,]*,journal=@WORK@/journal-empty.bin," @WORK@/qemu-p1.args > @WORK@/qemu-p1-empty.args \&\& grep -q journal-empty.bin @WORK@/qemu-p1-empty.args\
+# drive on a new, blank file.
+sed 's|^#@ qemu-args @WORK@/qemu-p1.args$|#@ prepare sed "s,file.filename=[^ ,]*/journal.bin,file.filename=@WORK@/journal-empty.bin," @WORK@/qemu-p1.args > @WORK@/qemu-p1-empty.args \&\& grep -q journal-empty.bin @WORK@/qemu-p1-empty.args \&\& truncate -s 512M @WORK@/journal-empty.bin\
 #@ qemu-args@1 @WORK@/qemu-p1.args\
 #@ qemu-args@2 @WORK@/qemu-p1-empty.args|' "$real" > "$copy"
 grep -q '^#@ qemu-args@2 @WORK@/qemu-p1-empty.args$' "$copy" ||

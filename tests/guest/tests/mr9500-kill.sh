@@ -3,7 +3,7 @@
 # megaraid-9500 (Fusion, megaraid_sas) controller cache and its journal
 # across a SIGKILL: the same method as raid-kill (megaraid-9600), without
 # its second controller and CacheVault part.  Phase 1: a write-back RAID 5
-# that megaraid-img made, behind a megaraid-9500 with a journal file,
+# that megaraid-img made, behind a megaraid-9500 with a journal drive,
 # reports write-back (QOM).  Four writers overwrite sequence-numbered
 # 4 KiB blocks of the LD with O_DIRECT and no flush, so an acknowledged
 # write may sit in the controller's cache only, and record each
@@ -42,7 +42,9 @@ if [ "${1:-}" = --host-prepare ]; then
     # shellcheck disable=SC2034 # read by raid_host_ctrl
     RAID_CTRL_TYPE=megaraid-9500
     raid_host_begin "$2"
-    raid_host_ctrl c-w "journal=$2/journal.bin"
+    # the journal: 2 x the default 256 MiB cache
+    raid_host_state_drive jnl-w "$2/journal.bin" 512M
+    raid_host_ctrl c-w journal=jnl-w
     raid_host_group w5 raid5 sas 3 0 "" --write-back
     exit 0
 fi

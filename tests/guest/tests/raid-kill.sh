@@ -42,7 +42,9 @@ if [ "${1:-}" = --host-prepare ]; then
     set -euo pipefail
     . tests/guest/lib-raid.sh
     raid_host_begin "$2"
-    raid_host_ctrl c-k "journal=$2/journal.bin"
+    # the journal: 2 x the default 256 MiB cache
+    raid_host_state_drive jnl-k "$2/journal.bin" 512M
+    raid_host_ctrl c-k journal=jnl-k
     raid_host_group k5 raid5 nvme 3 0 "" --write-back
     raid_host_ctrl c-r rebuild-rate=1
     RAID_PREFILL=1 RAID_DRIVE_SIZE=128M raid_host_group rr raid5 sas 3 1
