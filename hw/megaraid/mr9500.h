@@ -153,6 +153,7 @@ typedef struct MR9500State {
     uint16_t jbod_sent_seq;     /* map_seq of the last JBOD map sent */
     uint32_t faults_injected;   /* mr9500-map.c: inject-fault count */
     uint32_t chip_resets;       /* diagnostic resets by the host (QOM) */
+    uint32_t flush_epoch;       /* mr9500-dcmd.c: bumped at every reset */
     uint32_t tm_waiting;        /* mr9500-io.c: TMs with tm_wait set */
     bool fast_path;             /* mr9500-fp.c: offered (QOM fast-path) */
     uint64_t fp_ios;            /* fast path frames served (QOM) */
