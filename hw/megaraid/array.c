@@ -317,6 +317,53 @@ static bool coroutine_fn mr_meta_pass(MRArray *a)
     return ok;
 }
 
+typedef struct MRMetaDoneCb {
+    uint64_t pass;
+    MRMetaDone *done;
+    void *opaque;
+} MRMetaDoneCb;
+
+/* The callbacks of the passes finished now. */
+static void mr_meta_call_done(MRArray *a, bool ok)
+{
+    GSList *due = NULL;
+
+    for (GSList *l = a->meta_done_cbs; l; ) {
+        MRMetaDoneCb *cb = l->data;
+        GSList *next = l->next;
+
+        if (cb->pass <= a->meta_done) {
+            a->meta_done_cbs = g_slist_delete_link(a->meta_done_cbs, l);
+            due = g_slist_prepend(due, cb);
+        }
+        l = next;
+    }
+    /* in the order they were asked for */
+    for (GSList *l = due; l; l = l->next) {
+        MRMetaDoneCb *cb = l->data;
+
+        cb->done(cb->opaque, ok);
+        g_free(cb);
+    }
+    g_slist_free(due);
+}
+
+void mr_array_when_stored(MRArray *a, uint64_t pass, MRMetaDone *done,
+                          void *opaque)
+{
+    MRMetaDoneCb *cb;
+
+    if (pass <= a->meta_done) {
+        done(opaque, a->meta_ok);
+        return;
+    }
+    cb = g_new0(MRMetaDoneCb, 1);
+    cb->pass = pass;
+    cb->done = done;
+    cb->opaque = opaque;
+    a->meta_done_cbs = g_slist_prepend(a->meta_done_cbs, cb);
+}
+
 static void coroutine_fn mr_meta_co(void *opaque)
 {
     MRArray *a = opaque;
@@ -331,6 +378,7 @@ static void coroutine_fn mr_meta_co(void *opaque)
         a->meta_ok = ok;
         a->meta_done = upto;
         qemu_co_queue_restart_all(&a->meta_waiters);
+        mr_meta_call_done(a, ok);
     }
     a->meta_co = NULL;
     trace_megaraid_array_store_idle(a->meta_done);
@@ -1042,6 +1090,8 @@ void mr_array_cleanup(MRArray *a)
         raid_config_free(a->cfg);
         a->cfg = NULL;
     }
+    /* (none left: every pass asked for is done) */
+    assert(!a->meta_done_cbs);
     g_free(a->meta_error);
     a->meta_error = NULL;
     raid_buf_pool_free(a->pool);

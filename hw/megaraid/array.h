@@ -211,6 +211,7 @@ struct MRArray {
     bool meta_ok;
     char *meta_error;
     CoQueue meta_waiters;
+    GSList *meta_done_cbs;      /* mr_array_when_stored() */
     bool meta_extra[RAID_MAX_PDS];
     /* properties of the controller, owned here */
     uint8_t rebuild_rate;       /* percent, 0..100: rebuilds */
@@ -281,6 +282,16 @@ uint64_t mr_array_store_async(MRArray *a);
 void mr_array_store_pd(MRArray *a, int pd);
 /* A metadata write asked for has not finished (QOM metadata-pending). */
 bool mr_array_meta_pending(MRArray *a);
+/*
+ * Call @done once metadata pass @pass is finished (@ok: every drive took
+ * its metadata), from the metadata writer; at once if it is finished
+ * already.  For a reply that may go to the host only once a change is on
+ * the drives (management commands).  The caller that may go away first
+ * makes @done a no-op for itself (the writer always calls it once).
+ */
+typedef void MRMetaDone(void *opaque, bool ok);
+void mr_array_when_stored(MRArray *a, uint64_t pass, MRMetaDone *done,
+                          void *opaque);
 /* Drive <-> PD index; -1 when the drive is not in the configuration. */
 int mr_array_pd_of(MRArray *a, MRDrive *d);
 /* Is the drive hidden from the host (member, spare, foreign)? */

@@ -30,8 +30,8 @@ void mr9500_dcmd_reset(MR9500State *s)
 {
     /* a held EVENT_WAIT belongs to the host session that is gone */
     s->aen.active = false;
-    /* ... and so do the flushes in flight: they complete to no one */
-    s->flush_epoch++;
+    /* ... and so do the flushes and management replies in flight */
+    s->held_epoch++;
     mr9500_map_reset(s);
 }
 
@@ -277,7 +277,7 @@ typedef struct MR9500Flush {
     uint16_t smid;
     uint8_t queue;
     uint64_t mfi_addr;
-    uint32_t epoch;             /* s->flush_epoch when it started */
+    uint32_t epoch;             /* s->held_epoch when it started */
     unsigned pending;
 } MR9500Flush;
 
@@ -288,7 +288,7 @@ static void mr9500_flush_done(void *opaque, int ret)
     if (--f->pending) {
         return;
     }
-    if (f->epoch == f->s->flush_epoch) {
+    if (f->epoch == f->s->held_epoch) {
         mr9500_mfi_complete(f->s, f->smid, f->queue, f->mfi_addr,
                             MFI_STAT_OK);
     }
@@ -304,7 +304,7 @@ static void mr9500_flush_drives(MR9500State *s, const MR9500Mfi *m)
     f->smid = m->smid;
     f->queue = m->queue;
     f->mfi_addr = m->addr;
-    f->epoch = s->flush_epoch;
+    f->epoch = s->held_epoch;
     f->pending = 1;
     QTAILQ_FOREACH(kid, &BUS(&s->core.bus)->children, sibling) {
         MRDrive *d = MEGARAID_DRIVE(kid->child);
@@ -400,7 +400,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         break;
     case MGMT_MFI_DCMD_OPCODE:
         /* mr9500-mgmt.c: the management protocol, in and out of the SGL */
-        st = mr9500_mgmt_dcmd(s, m->f);
+        if (!mr9500_mgmt_dcmd(s, m->smid, m->queue, m->addr, m->f, &st)) {
+            return false;
+        }
         break;
     default:
         if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {
