@@ -293,7 +293,7 @@ static bool coroutine_fn mr_meta_pass(MRArray *a)
 
         QLIST_REMOVE(w, next);
         if (!w->ok && !w->cancelled) {
-            /* A drive that cannot take its metadata has failed. */
+            /* reported (QEMU's log; a management reply: IO_ERROR) */
             trace_megaraid_array_store_error(w->slot, w->err);
             if (ok) {
                 g_free(a->meta_error);
