@@ -409,8 +409,9 @@ static bool load_vd(RaidConfig *cfg, DdfMeta *const *metas, int n,
         first = find_bvd(metas, n, e->guid, -1);
     }
     if (!first) {
-        ERR(errp, "VD %d '%s': no drive holds its configuration record", v,
-            e->name);
+        g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                    "VD %d '%s': no drive holds its configuration record", v,
+                    e->name);
         return false;
     }
     if (!level_from_codes(first, &level, errp)) {
@@ -432,8 +433,9 @@ static bool load_vd(RaidConfig *cfg, DdfMeta *const *metas, int n,
                              first;
 
         if (!c) {
-            ERR(errp, "VD %d '%s': no drive holds the record of span %d", v,
-                e->name, s);
+            g_set_error(errp, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+                        "VD %d '%s': no drive holds the record of span %d",
+                        v, e->name, s);
             return false;
         }
         if (c->prim_count != width || c->prl != first->prl ||
@@ -516,32 +518,17 @@ static bool load_vd(RaidConfig *cfg, DdfMeta *const *metas, int n,
     return true;
 }
 
-RaidConfig *ddf_config_from_meta(DdfMeta *const *metas, const uint64_t *sectors,
-                                 int n, const uint8_t *ctrl_guid,
-                                 int *out_pd_of_drive, GError **errp)
+/* The configuration whose global sections are @best's. */
+static RaidConfig *config_from_best(DdfMeta *const *metas,
+                                    const uint64_t *sectors, int n,
+                                    const DdfMeta *best,
+                                    const uint8_t *ctrl_guid,
+                                    int *out_pd_of_drive, GError **errp)
 {
-    const DdfMeta *best = NULL;
-    int best_i = -1;
     RaidConfig *cfg;
 
     for (int i = 0; i < n; i++) {
         out_pd_of_drive[i] = -1;
-        if (!metas[i]) {
-            continue;
-        }
-        if (best && memcmp(best->guid, metas[i]->guid, DDF_GUID_LEN)) {
-            ERR(errp, "drives %d and %d belong to different DDF containers "
-                "(header GUIDs differ)", best_i, i);
-            return NULL;
-        }
-        if (!best || meta_age(metas[i]) > meta_age(best)) {
-            best = metas[i];
-            best_i = i;
-        }
-    }
-    if (!best) {
-        ERR(errp, "no drive holds valid DDF metadata");
-        return NULL;
     }
     cfg = raid_config_new(best->ctrl_guid);
     memcpy(cfg->header_guid, best->guid, DDF_GUID_LEN);
@@ -648,4 +635,88 @@ RaidConfig *ddf_config_from_meta(DdfMeta *const *metas, const uint64_t *sectors,
 fail:
     raid_config_free(cfg);
     return NULL;
+}
+
+/*
+ * The newest global sections win.  A writer that stopped part way
+ * through a change (a crash between its drives) may leave the newest
+ * global sections naming a VD whose configuration records did not reach
+ * any drive yet (a VD being created, a span's records): that
+ * configuration was never complete, and the configuration of the pass
+ * before it (one sequence number lower: the drives the interrupted pass
+ * had not reached yet) is used instead.  Any other problem, or no such
+ * pass, refuses the drives.  The
+ * sequence number is the highest found, so that the next write is newer
+ * than every copy on the drives.
+ */
+RaidConfig *ddf_config_from_meta(DdfMeta *const *metas, const uint64_t *sectors,
+                                 int n, const uint8_t *ctrl_guid,
+                                 int *out_pd_of_drive, GError **errp)
+{
+    const DdfMeta *first = NULL;
+    int first_i = -1;
+    int64_t below = INT64_MAX;
+    uint32_t max_seq = 0;
+    GError *newest_err = NULL;
+
+    for (int i = 0; i < n; i++) {
+        out_pd_of_drive[i] = -1;
+        if (!metas[i]) {
+            continue;
+        }
+        if (first && memcmp(first->guid, metas[i]->guid, DDF_GUID_LEN)) {
+            ERR(errp, "drives %d and %d belong to different DDF containers "
+                "(header GUIDs differ)", first_i, i);
+            return NULL;
+        }
+        if (!first) {
+            first = metas[i];
+            first_i = i;
+        }
+        max_seq = MAX(max_seq, metas[i]->seq);
+    }
+    if (!first) {
+        ERR(errp, "no drive holds valid DDF metadata");
+        return NULL;
+    }
+    for (;;) {
+        const DdfMeta *best = NULL;
+        GError *err = NULL;
+        RaidConfig *cfg;
+
+        for (int i = 0; i < n; i++) {
+            if (metas[i] && meta_age(metas[i]) < below &&
+                (!best || meta_age(metas[i]) > meta_age(best) ||
+                 (meta_age(metas[i]) == meta_age(best) && best->open_flag &&
+                  !metas[i]->open_flag))) {
+                /* of equal ages, a closed copy (complete) wins */
+                best = metas[i];
+            }
+        }
+        if (!best || (newest_err && meta_age(best) != below - 1)) {
+            /* only the pass just before the interrupted one stands in */
+            g_propagate_error(errp, newest_err);
+            return NULL;
+        }
+        cfg = config_from_best(metas, sectors, n, best, ctrl_guid,
+                               out_pd_of_drive, &err);
+        if (cfg) {
+            cfg->seq = MAX(cfg->seq, max_seq);
+            g_clear_error(&newest_err);
+            return cfg;
+        }
+        if (newest_err ||
+            !g_error_matches(err, G_FILE_ERROR, G_FILE_ERROR_NOENT)) {
+            /* the newest's problem is the one to tell */
+            if (newest_err) {
+                g_error_free(err);
+            } else {
+                newest_err = err;
+            }
+            g_propagate_error(errp, newest_err);
+            return NULL;
+        }
+        newest_err = err;
+        below = meta_age(best);
+    }
 }

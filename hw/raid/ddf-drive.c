@@ -8,7 +8,8 @@
  * Reading: the anchor in the last sector, then the primary and secondary
  * copies, each checked completely, and the choice between them.  Writing:
  * each copy's header with the open flag set, its sections, the header
- * closed; primary, then secondary, then the anchor, with flushes between.
+ * closed; the primary, then the anchor, then the secondary, with flushes
+ * between (the order is explained at ddf_drive_write()).
  */
 #include "raid/ddf.h"
 
@@ -186,6 +187,26 @@ static bool write_copy(const DdfDriveIO *io, DdfMeta *m, int type, uint64_t lba,
     return true;
 }
 
+/*
+ * The order keeps one valid copy on the drive at every moment, should the
+ * power go between any two writes (or tear one): a reader takes a copy
+ * only when its header matches the anchor (bytes 0x71 onwards: section
+ * layout, table sizes) and every section's CRC holds; of two valid copies
+ * the newer closed one.
+ *
+ *  1. primary: header open, flush, sections, header closed, flush.  The
+ *     old secondary is the valid copy meanwhile; an open primary whose
+ *     sections are all written is valid as well (counted one sequence
+ *     number lower by the import).
+ *  2. anchor, flush.  Until here the anchor is the old one: on a blank
+ *     drive there is none (no DDF: the drive is what it was); when the
+ *     layout changes (another writer's section sizes), the old anchor
+ *     matches the old secondary only, the new one the new primary only.
+ *  3. secondary: as the primary, the new primary valid meanwhile.
+ *
+ * Writing the anchor last instead would leave a layout change with no
+ * copy that matches the anchor after step 3.
+ */
 bool ddf_drive_write(const DdfDriveIO *io, DdfMeta *m, GError **errp)
 {
     uint64_t sectors = io->bytes / 512;
@@ -199,16 +220,18 @@ bool ddf_drive_write(const DdfDriveIO *io, DdfMeta *m, GError **errp)
         ERR(errp, "DDF copies do not fit below the anchor");
         return false;
     }
-    if (!write_copy(io, m, DDF_HDR_PRIMARY, m->primary_lba, errp)) {
-        return false;
-    }
-    if (m->secondary_lba != UINT64_MAX &&
-        !write_copy(io, m, DDF_HDR_SECONDARY, m->secondary_lba, errp)) {
+    if (!write_copy(io, m, DDF_HDR_PRIMARY, m->primary_lba, errp) ||
+        !io_flush(io, errp)) {
         return false;
     }
     ddf_encode_anchor(m, anchor);
     if (!io_write(io, anchor, 512, (sectors - 1) * 512, errp) ||
         !io_flush(io, errp)) {
+        return false;
+    }
+    if (m->secondary_lba != UINT64_MAX &&
+        (!write_copy(io, m, DDF_HDR_SECONDARY, m->secondary_lba, errp) ||
+         !io_flush(io, errp))) {
         return false;
     }
     return true;

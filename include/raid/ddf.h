@@ -213,10 +213,14 @@ DdfMeta *ddf_meta_from_config(const RaidConfig *cfg, int pd, uint32_t seq,
 /*
  * Rebuild a configuration from the metadata found on @n drives (NULL for a
  * drive without valid DDF).  @sectors gives each drive's size.  The newest
- * global sections win (highest header seq); for each VD the configuration
- * record with the highest seq wins.  If the controller GUID differs from
- * @ctrl_guid (or @ctrl_guid is NULL), the result is foreign: its drives
- * are FOREIGN until raid_config_import().  Returns NULL with a message
+ * global sections win (highest header seq, an open copy counting one
+ * less, a closed one winning a tie); for each VD the configuration record
+ * with the highest seq wins.  Newest global sections naming a VD whose
+ * records are on no drive (a write interrupted part way) give way to the
+ * pass one seq before them; the result's seq is the highest found.  If
+ * the controller GUID differs from @ctrl_guid (or @ctrl_guid is NULL),
+ * the result is foreign: its drives are FOREIGN until
+ * raid_config_import().  Returns NULL with a message
  * naming the drive and the problem.  out_pd_of_drive[i] is the PD index of
  * drive i (or -1).
  */
@@ -253,13 +257,17 @@ typedef struct DdfDriveIO {
 
 /* Read one drive's DDF; false (with the reason) if no copy is valid. */
 bool ddf_drive_read(const DdfDriveIO *io, DdfDriveRead *out, GError **errp);
-/* Write both copies then the anchor (copies opened, written, closed). */
+/*
+ * Write the primary copy, the anchor, then the secondary copy (each copy
+ * opened, written, closed, flushed): one copy stays valid if the writes
+ * stop anywhere.  Runs in a coroutine when the I/O callbacks yield.
+ */
 bool ddf_drive_write(const DdfDriveIO *io, DdfMeta *m, GError **errp);
 
 /* The same on a file descriptor (ddf-io.c). */
 bool ddf_read_drive(int fd, uint64_t bytes, DdfDriveRead *out, GError **errp);
 void ddf_drive_read_clear(DdfDriveRead *r);
-/* Write both copies then the anchor (copies opened, written, closed). */
+/* The same on a file descriptor (see ddf_drive_write). */
 bool ddf_write_drive(int fd, uint64_t bytes, DdfMeta *m, GError **errp);
 bool ddf_file_size(int fd, uint64_t *bytes, GError **errp);
 /*

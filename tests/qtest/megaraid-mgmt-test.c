@@ -8,8 +8,9 @@
  * array, VDs created and deleted (the host's device events, the DDF on
  * the drives across a restart), a member set offline and forced back
  * online, hot spares and rebuilds, jobs started, paused, resumed and
- * stopped, foreign configurations imported and cleared, and malformed
- * requests and frames, each refused with its status and no harm done.
+ * stopped, foreign configurations imported and cleared, malformed
+ * requests and frames, each refused with its status and no harm done,
+ * and a change answered only once its metadata is on the drives.
  */
 #include "megaraid-rig.h"
 #include "hw/megaraid/mgmt-proto.h"
@@ -32,12 +33,11 @@ typedef struct MgRes {
 static MgRes res;
 
 /* A MGMT PASSTHROUGH frame over the command and response buffers. */
-static uint16_t mg_frame(MR *m, uint64_t cmd, uint32_t cmd_len,
-                         uint8_t cmd_flags, uint64_t resp, uint32_t resp_len,
-                         int reserved_at)
+static void mg_frame_build(uint8_t *f, uint64_t cmd, uint32_t cmd_len,
+                           uint8_t cmd_flags, uint64_t resp,
+                           uint32_t resp_len, int reserved_at)
 {
-    uint8_t f[64] = { 0 };
-
+    memset(f, 0, 64);
     stw_le_p(f, MG_TAG);
     f[3] = 0x0A;
     if (reserved_at >= 0) {
@@ -45,6 +45,15 @@ static uint16_t mg_frame(MR *m, uint64_t cmd, uint32_t cmd_len,
     }
     h_put_sge(f + 0x20, cmd, cmd_len, cmd_flags);
     h_put_sge(f + 0x30, resp, resp_len, 0x0C);
+}
+
+static uint16_t mg_frame(MR *m, uint64_t cmd, uint32_t cmd_len,
+                         uint8_t cmd_flags, uint64_t resp, uint32_t resp_len,
+                         int reserved_at)
+{
+    uint8_t f[64];
+
+    mg_frame_build(f, cmd, cmd_len, cmd_flags, resp, resp_len, reserved_at);
     return mr_admin(m, f, sizeof(f));
 }
 
@@ -1133,6 +1142,90 @@ static void test_malformed(void)
     rig_destroy(&r);
 }
 
+static bool meta_pending(MR *m)
+{
+    QDict *rsp = qts_qom_get(m->qts, CTRL, "metadata-pending");
+    bool busy = qdict_get_bool(rsp, "return");
+
+    qobject_unref(rsp);
+    return busy;
+}
+
+/* Drive 1 takes @iops writes a second of the virtual clock (0: any). */
+static void throttle_drive1(MR *m, int iops)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'block_set_io_throttle',"
+                           " 'arguments': {'id': 'hd1', 'bps': 0,"
+                           " 'bps_rd': 0, 'bps_wr': 0, 'iops': 0,"
+                           " 'iops_rd': 0, 'iops_wr': %d}}", iops);
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+}
+
+/*
+ * A change is answered once it is on the drives: with a member throttled
+ * (one write per 200 ms of the virtual clock, which only the test moves),
+ * PD_SET_STATE OFFLINE of the other member gets no reply while the
+ * metadata is pending, QMP answers meanwhile, and the reply comes (OK)
+ * once the clock has run and the survivors hold the new state.
+ */
+static void test_durable(void)
+{
+    uint8_t req[MG_BUF], raw[64], f[64];
+    bool replied = false;
+    Rig r;
+    MR *m;
+    Desc d;
+
+    rig_create(&r, 3, 2, 0, RAID_LEVEL_1);
+    m = mr_start(&r, NULL);
+    throttle_drive1(m, 5);
+    mg_build(req, MGMT_OP_PD_SET_STATE, 0, MGMT_SET_OFFLINE, 0, 0, NULL, 0);
+    qtest_memwrite(m->qts, MG_CMD(m), req, sizeof(MgmtRequest));
+    qtest_memset(m->qts, MG_RESP(m), 0xEE, MG_BUF);
+    mg_frame_build(f, MG_CMD(m), MG_BUF, 0x0C, MG_RESP(m), MG_BUF, -1);
+    h_submit_admin(m, f, sizeof(f));
+    /* the change is made (QMP sees it) but not answered yet */
+    for (int i = 0; i < 5; i++) {
+        g_autofree char *st = qom_get_str(m, "/machine/peripheral/hd0",
+                                          "state");
+
+        g_assert_cmpstr(st, ==, "offline");
+        while (h_admin_reply(m, &d, 20)) {
+            g_assert_true(mr_keep_event(m, &d));
+        }
+    }
+    g_assert_true(meta_pending(m));
+    /* the clock runs: the metadata lands, then the reply */
+    for (int i = 0; i < 400 && !replied; i++) {
+        qtest_clock_step(m->qts, 100 * 1000 * 1000);
+        while (!replied && h_admin_reply(m, &d, 5)) {
+            if (!mr_keep_event(m, &d)) {
+                g_assert_cmphex(d.tag, ==, MG_TAG);
+                g_assert_cmphex(d.status, ==, 0);
+                replied = true;
+            }
+        }
+    }
+    g_assert_true(replied);
+    g_assert_false(meta_pending(m));
+    qtest_memread(m->qts, MG_RESP(m), raw, sizeof(raw));
+    g_assert_cmphex(ldl_le_p(raw), ==, MGMT_REPLY_MAGIC);
+    g_assert_cmphex(raw[16], ==, MGMT_STAT_OK);
+    {
+        RaidConfig *cfg = rig_load(&r);
+
+        g_assert_cmpint(cfg->pds[0].state, ==, RAID_PD_OFFLINE);
+        g_assert_cmpint(cfg->vds[0].state, ==, RAID_VD_DEGRADED);
+        raid_config_free(cfg);
+    }
+    /* (QEMU's exit writes the metadata once more: not at a frozen clock) */
+    throttle_drive1(m, 0);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1146,5 +1239,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/jobs", test_jobs);
     qtest_add_func("/megaraid-mgmt/foreign", test_foreign);
     qtest_add_func("/megaraid-mgmt/malformed", test_malformed);
+    qtest_add_func("/megaraid-mgmt/durable", test_durable);
     return g_test_run();
 }

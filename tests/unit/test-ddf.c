@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * Unit tests of the DDF metadata: the CRC convention, encode/decode round
- * trips for every level, which copy wins, every header and section
+ * trips for every level, which copy wins, a power cut after every write
+ * of one drive's metadata (torn or not), a pass over the drives cut
+ * short, every header and section
  * corrupted in turn (fall back to the redundant copy or refuse with a
  * message naming the structure), foreign configurations and import, and
  * mdadm --examine on what we write (mdadm is required: scripts/setup.sh
@@ -613,6 +615,214 @@ static void test_mdadm_states(void)
     test_images_free(&t);
 }
 
+/* ---- a power cut at every step of one drive's metadata write ---- */
+
+/*
+ * A drive in memory that takes @budget more writes, the last of them
+ * torn (only its first sector reaches the medium) when @torn is set;
+ * every write after that fails, as after a power cut.
+ */
+typedef struct MemDrive {
+    uint8_t *buf;
+    uint64_t bytes;
+    int budget;
+    bool torn;
+    int writes;                 /* writes asked for */
+} MemDrive;
+
+static int mem_read(void *opaque, uint64_t offset, void *buf, size_t len)
+{
+    MemDrive *d = opaque;
+
+    memcpy(buf, d->buf + offset, len);
+    return 0;
+}
+
+static int mem_write(void *opaque, uint64_t offset, const void *buf,
+                     size_t len)
+{
+    MemDrive *d = opaque;
+
+    d->writes++;
+    if (d->budget <= 0) {
+        return -EIO;
+    }
+    if (--d->budget == 0 && d->torn) {
+        memcpy(d->buf + offset, buf, 512);
+        return -EIO;
+    }
+    memcpy(d->buf + offset, buf, len);
+    return 0;
+}
+
+static DdfDriveIO mem_io(MemDrive *d)
+{
+    return (DdfDriveIO) {
+        .read = mem_read, .write = mem_write, .opaque = d, .bytes = d->bytes,
+    };
+}
+
+/*
+ * What drive @pd of @cfg reads as after its metadata @to was written
+ * over @old (NULL: a blank drive) with a power cut after each write, torn
+ * or not: always @old's configuration (or nothing on a blank drive) or
+ * @to's, never a drive without valid metadata.
+ */
+static void torn_writes(uint64_t bytes, DdfMeta *old, DdfMeta *to)
+{
+    g_autofree uint8_t *before = g_malloc0(bytes);
+    MemDrive d = { .bytes = bytes, .budget = INT_MAX };
+    DdfDriveIO io = mem_io(&d);
+    int total;
+
+    d.buf = before;
+    if (old) {
+        g_assert_true(ddf_drive_write(&io, old, NULL));
+    }
+    d.buf = g_malloc(bytes);
+    memcpy(d.buf, before, bytes);
+    d.writes = 0;
+    g_assert_true(ddf_drive_write(&io, to, NULL));
+    total = d.writes;
+    g_assert_cmpint(total, >=, 5);
+    for (int k = 0; k <= total; k++) {
+        for (int torn = 0; torn < 2; torn++) {
+            DdfDriveRead rd;
+            GError *err = NULL;
+            bool ok;
+
+            memcpy(d.buf, before, bytes);
+            d.budget = k;
+            d.torn = torn && k > 0;
+            g_assert_cmpint(ddf_drive_write(&io, to, NULL), ==,
+                            k == total && !d.torn);
+            ok = ddf_drive_read(&io, &rd, &err);
+            if (!ok) {
+                g_test_message("power cut after write %d%s: %s", k,
+                               d.torn ? " (torn)" : "", err->message);
+                g_assert_null(old);
+                g_clear_error(&err);
+                continue;
+            }
+            if (rd.meta->seq - (rd.meta->open_flag ? 1 : 0) == to->seq) {
+                g_assert_cmpuint(rd.meta->max_part, ==, to->max_part);
+            } else {
+                g_assert_nonnull(old);
+                g_assert_cmpuint(rd.meta->seq - (rd.meta->open_flag ? 1 : 0),
+                                 <=, old->seq);
+                g_assert_cmpuint(rd.meta->max_part, ==, old->max_part);
+            }
+            ddf_drive_read_clear(&rd);
+        }
+    }
+    /* after the whole write: the new one, closed */
+    d.budget = INT_MAX;
+    g_assert_true(ddf_drive_write(&io, to, NULL));
+    g_free(d.buf);
+}
+
+static void test_torn_write(void)
+{
+    TestImages t;
+    RaidConfig *cfg;
+    uint64_t bytes = 40 << 20;
+    g_autoptr(DdfMeta) a = NULL;
+    g_autoptr(DdfMeta) b = NULL;
+    g_autoptr(DdfMeta) small = NULL;
+
+    test_images_new(&t, 3, bytes);
+    cfg = test_config_new(&t, 3, RAID_LEVEL_5, 0);
+    a = ddf_meta_from_config(cfg, 1, 7, 1000);
+    g_assert_true(raid_config_fail_pd(cfg, 0, NULL));
+    b = ddf_meta_from_config(cfg, 1, 8, 1001);
+    /* the same layout, a newer configuration */
+    torn_writes(bytes, a, b);
+    /* a blank drive: nothing, or the whole of it */
+    torn_writes(bytes, NULL, b);
+    /* another writer's layout (fewer partitions) at the same LBAs */
+    small = ddf_meta_from_config(cfg, 1, 7, 1000);
+    small->max_part = 4;
+    torn_writes(bytes, small, b);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
+/* Write @cfg's next sequence number onto drive @pd only (a pass cut short). */
+static void store_one(RaidConfig *cfg, int pd, uint32_t seq)
+{
+    g_autoptr(DdfMeta) m = ddf_meta_from_config(cfg, pd, seq, 1234);
+    uint64_t bytes;
+    int fd = open(cfg->pds[pd].path, O_RDWR);
+
+    g_assert_cmpint(fd, >=, 0);
+    g_assert_true(ddf_file_size(fd, &bytes, NULL));
+    g_assert_true(ddf_write_drive(fd, bytes, m, NULL));
+    close(fd);
+}
+
+/*
+ * A VD created while the controller wrote its drives one after another,
+ * cut short after one drive outside the new VD: the newest global
+ * sections name a VD whose records are on no drive.  The import takes
+ * the configuration of the pass before (every other drive has it) and
+ * continues the sequence numbers above the interrupted pass.
+ */
+static void test_interrupted_pass(void)
+{
+    TestImages t;
+    RaidConfig *cfg, *back;
+    RaidVdSpec spec = { .level = RAID_LEVEL_1, .strip = 128, .name = "new",
+                        .cache = RAID_CACHE_READ_AHEAD };
+    int pair[2] = { 2, 3 };
+    GError *err = NULL;
+    RaidConfig *before;
+    uint32_t old_seq;
+
+    test_images_new(&t, 4, 40 << 20);
+    test_vd_size = 0;
+    cfg = test_config_new(&t, 2, RAID_LEVEL_1, 0);
+    /* drives 2 and 3 were spares: make them unconfigured, stored */
+    g_assert_true(raid_config_remove_spare(cfg, 2, &err));
+    g_assert_true(raid_config_remove_spare(cfg, 3, &err));
+    g_assert_true(ddf_store_config(cfg, &err));
+    old_seq = cfg->seq;
+    before = raid_config_dup(cfg);
+    g_assert_cmpint(raid_config_create_vd(cfg, pair, 2, &spec, &err), ==, 1);
+    g_assert_no_error(err);
+    /* the next pass reached drive 0 only */
+    store_one(cfg, 0, old_seq + 1);
+
+    back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+    g_assert_no_error(err);
+    g_assert_nonnull(back);
+    g_assert_true(back->vds[0].used);
+    g_assert_false(back->vds[1].used);
+    g_assert_cmpint(back->vds[0].state, ==, RAID_VD_OPTIMAL);
+    g_assert_cmpint(back->pds[2].state, ==, RAID_PD_UNCONF_GOOD);
+    /* the next write is newer than drive 0's interrupted one */
+    g_assert_cmpuint(back->seq, ==, old_seq + 1);
+    raid_config_free(back);
+
+    /* not the pass before (drive 1 two behind): refused, naming the VD */
+    for (int i = 1; i < 4; i++) {
+        store_one(before, i, old_seq - 1);
+    }
+    back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+    g_assert_null(back);
+    g_assert_nonnull(strstr(err->message, "no drive holds"));
+    g_clear_error(&err);
+
+    /* the whole pass: the new VD is there */
+    g_assert_true(ddf_store_config(cfg, &err));
+    back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+    g_assert_no_error(err);
+    g_assert_true(back->vds[1].used);
+    raid_config_free(back);
+    raid_config_free(before);
+    raid_config_free(cfg);
+    test_images_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -627,6 +837,8 @@ int main(int argc, char **argv)
     g_test_add_func("/ddf/corruption", test_corruption);
     g_test_add_func("/ddf/garbage", test_garbage);
     g_test_add_func("/ddf/newest-wins", test_newest_wins);
+    g_test_add_func("/ddf/torn-write", test_torn_write);
+    g_test_add_func("/ddf/interrupted-pass", test_interrupted_pass);
     g_test_add_func("/ddf/foreign-import", test_foreign_import);
     g_test_add_func("/ddf/perf", test_perf);
     g_test_add_func("/ddf/mdadm-states", test_mdadm_states);

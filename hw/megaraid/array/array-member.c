@@ -360,6 +360,25 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
     return ret;
 }
 
+/*
+ * A write around changed members is acknowledged only once the metadata
+ * that records the change is on the drives (array.c's writer ends the
+ * pass): a crash never leaves acknowledged data beside metadata that
+ * still names a failed member online.
+ */
+static void coroutine_fn mr_vd_meta_barrier(MRVirtualDisk *vd, RaidOp op)
+{
+    MRArray *a = vd->array;
+
+    if (op == RAID_OP_READ || a->meta_done >= vd->meta_barrier) {
+        return;
+    }
+    trace_megaraid_array_meta_barrier(vd->idx, vd->meta_barrier);
+    while (a->meta_done < vd->meta_barrier) {
+        qemu_co_queue_wait(&a->meta_waiters, NULL);
+    }
+}
+
 int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
                              uint64_t sectors, QEMUIOVector *qiov)
 {
@@ -445,6 +464,7 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
             }
         }
     }
+    mr_vd_meta_barrier(vd, op);
     vd->in_flight--;
     aio_wait_kick();
     return ret;

@@ -140,6 +140,14 @@ static void mr_get_journal_records(Object *obj, Visitor *v, const char *name,
     visit_type_uint64(v, name, &st.journal_records, errp);
 }
 
+static void mr_get_metadata_pending(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    bool busy = mr_array_meta_pending(mr_obj_array(obj, opaque));
+
+    visit_type_bool(v, name, &busy, errp);
+}
+
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
 {
     ObjectProperty *p;
@@ -187,6 +195,12 @@ void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
         "completed destage has written to the members yet: acknowledged "
         "writes, and writes waiting for their journal record to be "
         "durable (read-only)");
+    object_class_property_add(oc, "metadata-pending", "bool",
+                              mr_get_metadata_pending, NULL, NULL,
+                              (void *)array_offset);
+    object_class_property_set_description(oc, "metadata-pending",
+        "a DDF metadata write asked for (a configuration change, a failure, "
+        "a job checkpoint) is still on its way to the drives (read-only)");
     object_class_property_add(oc, "journal-records", "uint64",
                               mr_get_journal_records, NULL, NULL,
                               (void *)array_offset);

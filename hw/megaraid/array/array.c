@@ -19,6 +19,8 @@
 #include "qapi/error.h"
 #include "system/block-backend.h"
 #include "system/runstate.h"
+#include "block/aio-wait.h"
+#include "qemu/coroutine.h"
 #include "raid/ddf.h"
 #include "array.h"
 #include "hw/megaraid/evlog/evlog-array.h"
@@ -127,85 +129,323 @@ static bool mr_pd_written(const RaidPd *p)
     }
 }
 
-static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp);
+/*
+ * ---- the metadata writer ----
+ *
+ * One coroutine per array writes the DDF metadata, off the main loop's
+ * back: a store asked for (mr_array_store) bumps meta_asked and starts it
+ * if idle; it runs passes until meta_done catches up, so stores asked for
+ * while a pass is in flight coalesce into one more pass with the newest
+ * configuration.  A pass takes a snapshot (the sequence number, each
+ * drive's DdfMeta, the job cursors) without yielding, then writes all its
+ * drives at once, one coroutine each, and ends when the last is done.
+ *
+ * Order, so that a crash at any point leaves metadata that our import and
+ * mdadm read (docs/dev/raid-core.md, "Metadata writes"):
+ *  - per drive, ddf_drive_write(): primary, anchor, secondary, each copy
+ *    opened, written, closed and flushed: one valid copy at every moment;
+ *  - across drives: every pass has a new header sequence number, and a
+ *    reader takes the global sections of the drive with the highest one
+ *    (an open copy counting one less), the VD records with the highest
+ *    record sequence number: a crash part way through a pass reads as
+ *    the old configuration or the new one, never a mixture of sections;
+ *  - passes never overlap, so a later change is never on a drive before
+ *    an earlier one;
+ *  - a failed or removed member is not written (mr_pd_written): the
+ *    survivors carry its new state, and its own stale copy, with a lower
+ *    sequence number, loses to theirs;
+ *  - a write to a VD whose members changed is acknowledged only once the
+ *    pass recording the change is done (mr_vd_co_io waits for
+ *    vd->meta_barrier): data written around a failed member is never
+ *    acknowledged while the drives still name it online.
+ * Only the exit paths (shutdown, unrealize) wait for the writer outside a
+ * coroutine (mr_array_meta_wait); a coroutine caller of mr_array_store
+ * (a job's checkpoint) waits for its pass by yielding.
+ */
 
-bool mr_array_store(MRArray *a, Error **errp)
+/*
+ * One drive's write in a pass.  A drive pulled meanwhile is cancelled
+ * (mr_array_drive_removed drains its BlockBackend after that): the rest
+ * of its write fails without touching it.
+ */
+typedef struct MRMetaDrive {
+    MRArray *a;
+    MRDrive *d;
+    BlockBackend *blk;
+    uint32_t slot;
+    DdfMeta *m;
+    bool cancelled;             /* the drive went: no more I/O to it */
+    bool ok;
+    char *err;
+    QLIST_ENTRY(MRMetaDrive) next;
+} MRMetaDrive;
+
+static int mr_meta_io_read(void *opaque, uint64_t offset, void *buf,
+                           size_t len)
 {
-    uint32_t ts = (uint32_t)(g_get_real_time() / G_USEC_PER_SEC - 315532800);
-    bool ok = true;
-
-    if (!a->cfg || a->cfg->foreign) {
-        return true;
-    }
-    if (a->storing) {
-        /*
-         * Writing the metadata yields (coroutines) or polls (main loop),
-         * so a change may come meanwhile: the writer in progress writes
-         * it, never two at once on one drive.
-         */
-        a->store_again = true;
-        return true;
-    }
-    a->storing = true;
-    do {
-        a->store_again = false;
-        ok = mr_array_store_once(a, ts, errp) && ok;
-    } while (a->store_again);
-    a->storing = false;
-    return ok;
+    return -ENOTSUP;            /* the write protocol never reads */
 }
 
-/* A VD's job cursor row as the metadata records it, -1: no job. */
+static int coroutine_fn mr_meta_io_write(void *opaque, uint64_t offset,
+                                         const void *buf, size_t len)
+{
+    MRMetaDrive *w = opaque;
+
+    if (w->cancelled) {
+        return -ENODEV;
+    }
+    return blk_co_pwrite(w->blk, offset, len, buf, 0);
+}
+
+static int coroutine_fn mr_meta_io_flush(void *opaque)
+{
+    MRMetaDrive *w = opaque;
+
+    if (w->cancelled) {
+        return -ENODEV;
+    }
+    return blk_co_flush(w->blk);
+}
+
+static void coroutine_fn mr_meta_drive_co(void *opaque)
+{
+    MRMetaDrive *w = opaque;
+    MRArray *a = w->a;
+    DdfDriveIO io = {
+        .read = mr_meta_io_read,
+        .write = mr_meta_io_write,
+        .flush = mr_meta_io_flush,
+        .opaque = w,
+        .bytes = w->d->unit.num_blocks * w->d->unit.block_size,
+    };
+    GError *err = NULL;
+
+    trace_megaraid_array_store_drive(w->slot, w->m->seq);
+    w->ok = ddf_drive_write(&io, w->m, &err);
+    if (!w->ok) {
+        w->err = g_strdup(err->message);
+        g_error_free(err);
+    }
+    if (--a->meta_writing == 0) {
+        aio_co_wake(a->meta_co);
+    }
+}
+
+/* The drives a pass writes: members, spares and the PDs asked for. */
+static bool mr_meta_target(MRArray *a, int pd)
+{
+    return a->pd_drive[pd] && a->pd_drive[pd]->conf.blk &&
+           (mr_pd_written(&a->cfg->pds[pd]) || a->meta_extra[pd]);
+}
+
+/* A job cursor's row as the metadata records it, -1: no job. */
 static int64_t mr_vd_cursor_row(const RaidVd *v)
 {
     return v->job.kind == RAID_JOB_NONE ? -1 : (int64_t)v->job.next_row;
 }
 
-static bool mr_array_store_once(MRArray *a, uint32_t ts, Error **errp)
+static bool coroutine_fn mr_meta_pass(MRArray *a)
 {
+    uint32_t ts = (uint32_t)(g_get_real_time() / G_USEC_PER_SEC - 315532800);
+    g_autoptr(GPtrArray) ws = g_ptr_array_new();
     int64_t rows[RAID_MAX_VDS];
     bool ok = true;
 
+    if (!a->cfg || a->cfg->foreign) {
+        return true;
+    }
     /*
-     * The cursors as they are before the first drive is written (the
-     * writes may yield and a job move on meanwhile): every drive gets
-     * this or a later row.
+     * The snapshot: the cursors as they are before the first drive is
+     * written (a job moves on meanwhile: every drive gets this row or a
+     * later one), the sequence number, every drive's metadata.
      */
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         rows[v] = mr_vd_cursor_row(&a->cfg->vds[v]);
     }
     a->cfg->seq++;
     for (int i = 0; i < a->cfg->npds; i++) {
-        RaidPd *p = &a->cfg->pds[i];
-        MRDrive *d = a->pd_drive[i];
-        g_autoptr(DdfMeta) m = NULL;
-        GError *err = NULL;
-        DdfDriveIO io;
+        MRMetaDrive *w;
 
-        if (!d || !mr_pd_written(p)) {
+        if (!mr_meta_target(a, i)) {
+            a->meta_extra[i] = false;
             continue;
         }
-        io = mr_ddf_io(d);
-        m = ddf_meta_from_config(a->cfg, i, a->cfg->seq, ts);
-        if (!ddf_drive_write(&io, m, &err)) {
-            /* A drive that cannot take its metadata has failed. */
-            trace_megaraid_array_store_error(d->slot, err->message);
+        a->meta_extra[i] = false;
+        w = g_new0(MRMetaDrive, 1);
+        w->a = a;
+        w->d = a->pd_drive[i];
+        w->blk = w->d->conf.blk;
+        w->slot = w->d->slot;
+        w->m = ddf_meta_from_config(a->cfg, i, a->cfg->seq, ts);
+        QLIST_INSERT_HEAD(&a->meta_drives, w, next);
+        g_ptr_array_add(ws, w);
+    }
+    a->meta_writing = ws->len + 1;
+    for (guint i = 0; i < ws->len; i++) {
+        qemu_coroutine_enter(qemu_coroutine_create(mr_meta_drive_co,
+                                                   ws->pdata[i]));
+    }
+    if (--a->meta_writing) {
+        qemu_coroutine_yield();
+    }
+    for (guint i = 0; i < ws->len; i++) {
+        MRMetaDrive *w = ws->pdata[i];
+
+        QLIST_REMOVE(w, next);
+        if (!w->ok && !w->cancelled) {
+            /* reported (QEMU's log; a management reply: IO_ERROR) */
+            trace_megaraid_array_store_error(w->slot, w->err);
             if (ok) {
-                error_setg(errp, "megaraid: writing the DDF metadata to the "
-                           "drive in slot %u failed: %s", d->slot,
-                           err->message);
+                g_free(a->meta_error);
+                a->meta_error = g_strdup_printf("megaraid: writing the DDF "
+                                                "metadata to the drive in "
+                                                "slot %u failed: %s",
+                                                w->slot, w->err);
             }
-            g_error_free(err);
             ok = false;
         }
+        ddf_meta_free(w->m);
+        g_free(w->err);
+        g_free(w);
     }
-    trace_megaraid_array_store(a->cfg->seq);
+    trace_megaraid_array_store(a->cfg ? a->cfg->seq : 0);
     for (int v = 0; ok && v < RAID_MAX_VDS; v++) {
         if (a->vds[v]) {
             a->vds[v]->job_ckpt_row = rows[v];
         }
     }
     return ok;
+}
+
+typedef struct MRMetaDoneCb {
+    uint64_t pass;
+    MRMetaDone *done;
+    void *opaque;
+} MRMetaDoneCb;
+
+/* The callbacks of the passes finished now. */
+static void mr_meta_call_done(MRArray *a, bool ok)
+{
+    GSList *due = NULL;
+
+    for (GSList *l = a->meta_done_cbs; l; ) {
+        MRMetaDoneCb *cb = l->data;
+        GSList *next = l->next;
+
+        if (cb->pass <= a->meta_done) {
+            a->meta_done_cbs = g_slist_delete_link(a->meta_done_cbs, l);
+            due = g_slist_prepend(due, cb);
+        }
+        l = next;
+    }
+    /* in the order they were asked for */
+    for (GSList *l = due; l; l = l->next) {
+        MRMetaDoneCb *cb = l->data;
+
+        cb->done(cb->opaque, ok);
+        g_free(cb);
+    }
+    g_slist_free(due);
+}
+
+void mr_array_when_stored(MRArray *a, uint64_t pass, MRMetaDone *done,
+                          void *opaque)
+{
+    MRMetaDoneCb *cb;
+
+    if (pass <= a->meta_done) {
+        done(opaque, a->meta_ok);
+        return;
+    }
+    cb = g_new0(MRMetaDoneCb, 1);
+    cb->pass = pass;
+    cb->done = done;
+    cb->opaque = opaque;
+    a->meta_done_cbs = g_slist_prepend(a->meta_done_cbs, cb);
+}
+
+static void coroutine_fn mr_meta_co(void *opaque)
+{
+    MRArray *a = opaque;
+
+    while (a->meta_done < a->meta_asked) {
+        uint64_t upto = a->meta_asked;
+        bool ok = mr_meta_pass(a);
+
+        if (!ok && !a->shut_down) {
+            warn_report("%s", a->meta_error);
+        }
+        a->meta_ok = ok;
+        a->meta_done = upto;
+        qemu_co_queue_restart_all(&a->meta_waiters);
+        mr_meta_call_done(a, ok);
+    }
+    a->meta_co = NULL;
+    trace_megaraid_array_store_idle(a->meta_done);
+    aio_wait_kick();
+}
+
+uint64_t mr_array_store_async(MRArray *a)
+{
+    if (!a->cfg || a->cfg->foreign) {
+        return a->meta_done;
+    }
+    a->meta_asked++;
+    if (!a->meta_co) {
+        a->meta_co = qemu_coroutine_create(mr_meta_co, a);
+        aio_co_enter(qemu_get_aio_context(), a->meta_co);
+    }
+    return a->meta_asked;
+}
+
+void mr_array_store_pd(MRArray *a, int pd)
+{
+    if (pd >= 0 && pd < RAID_MAX_PDS) {
+        a->meta_extra[pd] = true;
+    }
+    mr_array_store_async(a);
+}
+
+bool mr_array_store(MRArray *a, Error **errp)
+{
+    uint64_t gen = mr_array_store_async(a);
+
+    if (!qemu_in_coroutine()) {
+        /* the writer reports its own errors */
+        return true;
+    }
+    while (a->meta_done < gen) {
+        qemu_co_queue_wait(&a->meta_waiters, NULL);
+    }
+    if (!a->meta_ok) {
+        error_setg(errp, "%s", a->meta_error);
+        return false;
+    }
+    return true;
+}
+
+bool mr_array_meta_pending(MRArray *a)
+{
+    return a->meta_co != NULL;
+}
+
+/* Exit paths only: wait for the writer, polling the main context. */
+static bool mr_array_meta_wait(MRArray *a)
+{
+    AIO_WAIT_WHILE_UNLOCKED(NULL, a->meta_co != NULL);
+    return a->meta_ok;
+}
+
+/* Drive @d goes: the writer's I/O to it stops. */
+static void mr_array_meta_cancel(MRArray *a, MRDrive *d)
+{
+    MRMetaDrive *w;
+
+    QLIST_FOREACH(w, &a->meta_drives, next) {
+        if (w->d == d) {
+            w->cancelled = true;
+        }
+    }
 }
 
 /* ---- VDs ---- */
@@ -424,12 +664,30 @@ static void mr_array_use_spares(MRArray *a)
 /* After a change: spares, states, metadata, jobs. */
 void mr_array_changed(MRArray *a)
 {
-    Error *err = NULL;
+    RaidMemberStatus was[RAID_MAX_VDS][RAID_MAX_MEMBERS];
+    int pd_was[RAID_MAX_VDS][RAID_MAX_MEMBERS];
+    uint64_t gen;
 
+    for (int i = 0; i < RAID_MAX_VDS; i++) {
+        for (int m = 0; a->vds[i] && m < RAID_MAX_MEMBERS; m++) {
+            was[i][m] = a->vds[i]->st[m].status;
+            pd_was[i][m] = a->vds[i]->member_pd[m];
+        }
+    }
     mr_array_refresh(a);
     mr_array_use_spares(a);
-    if (!mr_array_store(a, &err)) {
-        warn_report_err(err);
+    gen = mr_array_store_async(a);
+    for (int i = 0; i < RAID_MAX_VDS; i++) {
+        MRVirtualDisk *vd = a->vds[i];
+
+        for (int m = 0; vd && m < RAID_MAX_MEMBERS; m++) {
+            if (vd->st[m].status != was[i][m] ||
+                vd->member_pd[m] != pd_was[i][m]) {
+                /* its writes wait until the drives record the change */
+                vd->meta_barrier = gen;
+                break;
+            }
+        }
     }
     for (int i = 0; i < RAID_MAX_VDS; i++) {
         if (a->vds[i]) {
@@ -477,7 +735,8 @@ void mr_array_drive_removed(MRArray *a, MRDrive *d)
     a->cfg->pds[pd].present = false;
     a->pd_drive[pd] = NULL;
     trace_megaraid_array_drive_removed(d->slot, pd);
-    /* member I/O already issued to it completes before it goes */
+    /* member and metadata I/O already issued to it completes first */
+    mr_array_meta_cancel(a, d);
     if (d->conf.blk) {
         blk_drain(d->conf.blk);
     }
@@ -766,7 +1025,6 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
 static void mr_array_shutdown(Notifier *n, void *data)
 {
     MRArray *a = container_of(n, MRArray, shutdown);
-    Error *err = NULL;
 
     if (a->shut_down || !a->cfg || a->cfg->foreign) {
         mr_ev_flush(a);                 /* the entries so far */
@@ -779,8 +1037,10 @@ static void mr_array_shutdown(Notifier *n, void *data)
         }
     }
     mr_cache_stop(a);
-    if (!mr_array_store(a, &err)) {
-        warn_report_err(err);
+    mr_array_store_async(a);
+    if (!mr_array_meta_wait(a)) {
+        /* (reported by the writer) */
+        trace_megaraid_array_store_error(0, a->meta_error);
     }
     a->shut_down = true;
     mr_ev_ctrl(a, MR_EV_CTRL_SHUTDOWN, 0);
@@ -805,6 +1065,9 @@ void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
     a->hooks = &mr_array_hooks;
     a->impl = RAID_PARITY_ISAL;
     a->pool = raid_buf_pool_new(64 * MiB);
+    a->meta_ok = true;
+    qemu_co_queue_init(&a->meta_waiters);
+    QLIST_INIT(&a->meta_drives);
 }
 
 void mr_array_cleanup(MRArray *a)
@@ -823,14 +1086,16 @@ void mr_array_cleanup(MRArray *a)
         }
     }
     if (a->cfg) {
-        Error *err = NULL;
-
-        if (!mr_array_store(a, &err)) {
-            warn_report_err(err);
-        }
+        /* device_del: the last pass, then nothing may run on the config */
+        mr_array_store_async(a);
+        mr_array_meta_wait(a);
         raid_config_free(a->cfg);
         a->cfg = NULL;
     }
+    /* (none left: every pass asked for is done) */
+    assert(!a->meta_done_cbs);
+    g_free(a->meta_error);
+    a->meta_error = NULL;
     raid_buf_pool_free(a->pool);
     a->pool = NULL;
 }

@@ -169,6 +169,11 @@ struct MRVirtualDisk {
     int64_t job_last_model_ms;
     /* The host paused the job (management): mr_jobs_kick() leaves it. */
     bool job_paused;
+    /*
+     * The metadata pass (MRArray.meta_asked) that records the last change
+     * of the VD's members: its writes are acknowledged once it is done.
+     */
+    uint64_t meta_barrier;
 };
 
 struct MRArray {
@@ -189,8 +194,25 @@ struct MRArray {
     RaidBufPool *pool;
     Notifier shutdown;          /* QEMU quits: write everything back */
     bool shut_down;             /* ...done: the drives are closing */
-    bool storing;               /* mr_array_store() is writing */
-    bool store_again;           /* ...and must write once more */
+    /*
+     * The metadata writer (array.c): passes asked for and finished (a
+     * store asked for while one runs coalesces into the next pass), the
+     * coroutine running them (NULL: idle), the drives of the pass in
+     * flight, whether the last pass wrote every drive (else why not), the
+     * coroutines waiting for a pass (mr_array_store in a coroutine, VD
+     * writes behind vd->meta_barrier), and the PDs outside the members
+     * and spares the next pass writes too (unconfigured drives).
+     */
+    uint64_t meta_asked;
+    uint64_t meta_done;
+    Coroutine *meta_co;
+    unsigned meta_writing;
+    QLIST_HEAD(, MRMetaDrive) meta_drives;
+    bool meta_ok;
+    char *meta_error;
+    CoQueue meta_waiters;
+    GSList *meta_done_cbs;      /* mr_array_when_stored() */
+    bool meta_extra[RAID_MAX_PDS];
     /* properties of the controller, owned here */
     uint8_t rebuild_rate;       /* percent, 0..100: rebuilds */
     uint8_t cc_rate;            /* ... consistency checks */
@@ -245,8 +267,31 @@ void mr_array_cleanup(MRArray *a);
  * a->import_foreign.  Replays the cache journal.  Errors name the drive.
  */
 bool mr_array_import(MRArray *a, BusState *bus, Error **errp);
-/* Write the configuration to every present, non-failed drive. */
+/*
+ * Write the configuration to every present, non-failed drive, in the
+ * array's metadata writer (a coroutine; the main loop goes on).  In a
+ * coroutine mr_array_store() waits for the pass and reports its error;
+ * elsewhere it returns true at once and the writer reports errors.
+ * mr_array_store_async() returns the pass that will hold the
+ * configuration as it is now; mr_array_store_pd() makes the next pass
+ * write PD @pd too, which is not a member or spare (an unconfigured drive,
+ * so that it does not read back as what it was).
+ */
 bool mr_array_store(MRArray *a, Error **errp);
+uint64_t mr_array_store_async(MRArray *a);
+void mr_array_store_pd(MRArray *a, int pd);
+/* A metadata write asked for has not finished (QOM metadata-pending). */
+bool mr_array_meta_pending(MRArray *a);
+/*
+ * Call @done once metadata pass @pass is finished (@ok: every drive took
+ * its metadata), from the metadata writer; at once if it is finished
+ * already.  For a reply that may go to the host only once a change is on
+ * the drives (management commands).  The caller that may go away first
+ * makes @done a no-op for itself (the writer always calls it once).
+ */
+typedef void MRMetaDone(void *opaque, bool ok);
+void mr_array_when_stored(MRArray *a, uint64_t pass, MRMetaDone *done,
+                          void *opaque);
 /* Drive <-> PD index; -1 when the drive is not in the configuration. */
 int mr_array_pd_of(MRArray *a, MRDrive *d);
 /* Is the drive hidden from the host (member, spare, foreign)? */

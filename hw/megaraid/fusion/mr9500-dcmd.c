@@ -6,7 +6,8 @@
  * element, the MFI SGL (32-bit, 64-bit and IEEE elements, bounds-checked,
  * DMA only into guest RAM), the DCMDs the driver sends at probe, run time
  * and remove (controller info, PD and LD lists, PD info, event log info,
- * the EVENT_WAIT the firmware holds, cache flush, shutdown), ABORT of a
+ * the EVENT_WAIT the firmware holds, cache flush and shutdown, answered
+ * when the drives' AIO flushes are done), ABORT of a
  * held command, and the MFI completion (status byte, reply descriptor).
  */
 #include "qemu/osdep.h"
@@ -29,6 +30,8 @@ void mr9500_dcmd_reset(MR9500State *s)
 {
     /* a held EVENT_WAIT belongs to the host session that is gone */
     s->aen.active = false;
+    /* ... and so do the flushes and management replies in flight */
+    s->held_epoch++;
     mr9500_map_reset(s);
 }
 
@@ -263,17 +266,56 @@ static uint8_t mr9500_target_prop(MR9500State *s, const uint8_t *mbox,
     return MFI_STAT_OK;
 }
 
-static void mr9500_flush_drives(MR9500State *s)
+/*
+ * CACHE FLUSH and SHUTDOWN: every drive's BlockBackend is flushed with
+ * AIO (the main loop goes on meanwhile) and the command completes when
+ * the last flush is done.  A chip reset meanwhile drops the completion:
+ * the host session that sent it is gone.
+ */
+typedef struct MR9500Flush {
+    MR9500State *s;
+    uint16_t smid;
+    uint8_t queue;
+    uint64_t mfi_addr;
+    uint32_t epoch;             /* s->held_epoch when it started */
+    unsigned pending;
+} MR9500Flush;
+
+static void mr9500_flush_done(void *opaque, int ret)
 {
+    MR9500Flush *f = opaque;
+
+    if (--f->pending) {
+        return;
+    }
+    if (f->epoch == f->s->held_epoch) {
+        mr9500_mfi_complete(f->s, f->smid, f->queue, f->mfi_addr,
+                            MFI_STAT_OK);
+    }
+    g_free(f);
+}
+
+static void mr9500_flush_drives(MR9500State *s, const MR9500Mfi *m)
+{
+    MR9500Flush *f = g_new0(MR9500Flush, 1);
     BusChild *kid;
 
+    f->s = s;
+    f->smid = m->smid;
+    f->queue = m->queue;
+    f->mfi_addr = m->addr;
+    f->epoch = s->held_epoch;
+    f->pending = 1;
     QTAILQ_FOREACH(kid, &BUS(&s->core.bus)->children, sibling) {
         MRDrive *d = MEGARAID_DRIVE(kid->child);
 
         if (d->conf.blk) {
-            blk_flush(d->conf.blk);
+            f->pending++;
+            blk_aio_flush(d->conf.blk, mr9500_flush_done, f);
         }
     }
+    trace_megaraid_9500_flush(m->smid, f->pending - 1);
+    mr9500_flush_done(f, 0);
 }
 
 /* ---- DCMD ---- */
@@ -334,15 +376,16 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         mr9500_aen_check(s);
         return false;
     case MR_DCMD_CTRL_CACHE_FLUSH:
-        mr9500_flush_drives(s);
-        break;
+        /* completes when the drives' flushes are done */
+        mr9500_flush_drives(s, m);
+        return false;
     case MR_DCMD_CTRL_SHUTDOWN:
     case MR_DCMD_HIBERNATE_SHUTDOWN:
-        mr9500_flush_drives(s);
         /* held commands are dropped: their memory may be freed now */
         s->aen.active = false;
         mr9500_map_reset(s);
-        break;
+        mr9500_flush_drives(s, m);
+        return false;
     case MR_DCMD_LD_MAP_GET_INFO:
         /* mr9500-map.c: the RAID map, or the map sync it holds */
         if (!mr9500_map_dcmd(s, m->smid, m->addr, m->f, &st)) {
@@ -357,7 +400,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         break;
     case MGMT_MFI_DCMD_OPCODE:
         /* mr9500-mgmt.c: the management protocol, in and out of the SGL */
-        st = mr9500_mgmt_dcmd(s, m->f);
+        if (!mr9500_mgmt_dcmd(s, m->smid, m->queue, m->addr, m->f, &st)) {
+            return false;
+        }
         break;
     default:
         if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {

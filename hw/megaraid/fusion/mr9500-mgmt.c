@@ -8,7 +8,9 @@
  * envelope on the way in (mailbox word 0: its length) and receives the
  * reply, header and data, on the way out.  A buffer the device cannot
  * use completes with MFI INVALID PARAMETER; everything else with MFI OK
- * and the protocol's status in the reply header.
+ * and the protocol's status in the reply header, a request that changed
+ * the configuration once its DDF metadata is on the drives (the DCMD is
+ * held meanwhile, not the main loop).
  *
  * Also what a management operation needs from the megaraid_sas side: a
  * VD about to be deleted stops answering its LD target id and what it
@@ -84,15 +86,47 @@ static bool mr9500_mgmt_from_host(MR9500State *s, const uint8_t *f,
     return ok;
 }
 
-uint8_t mr9500_mgmt_dcmd(MR9500State *s, const uint8_t *f)
+/*
+ * A reply on its way: it goes to the host once the change it made is on
+ * the drives (mr_mgmt_execute_async), unless the chip was reset or the
+ * device went meanwhile (held_epoch moved on).
+ */
+typedef struct MR9500MgmtWait {
+    MR9500State *s;
+    uint32_t epoch;
+    uint16_t smid;
+    uint8_t queue;
+    uint64_t mfi_addr;
+    uint8_t frame[MFI_FRAME_SIZE];
+    uint8_t *resp;
+} MR9500MgmtWait;
+
+static void mr9500_mgmt_done(void *opaque, size_t len)
+{
+    MR9500MgmtWait *w = opaque;
+    MR9500State *s = w->s;
+
+    if (w->epoch == s->held_epoch) {
+        uint8_t st;
+
+        trace_megaraid_9500_mgmt_reply(ldl_le_p(w->resp + 8), w->resp[16],
+                                       len);
+        st = mr9500_mfi_to_host(s, w->frame, MFI_DCMD_SGL, w->resp, len);
+        mr9500_mfi_complete(s, w->smid, w->queue, w->mfi_addr, st);
+    }
+    g_free(w->resp);
+    g_free(w);
+}
+
+bool mr9500_mgmt_dcmd(MR9500State *s, uint16_t smid, uint8_t queue,
+                      uint64_t mfi_addr, const uint8_t *f, uint8_t *status)
 {
     const uint8_t *mbox = f + MFI_DCMD_MBOX;
     uint32_t xfer = ldl_le_p(f + MFI_HDR_XFER_LEN);
     uint32_t cmd_len = ldl_le_p(mbox);
     g_autofree uint8_t *cmd = NULL;
-    g_autofree uint8_t *resp = NULL;
+    MR9500MgmtWait *w;
     uint32_t resp_cap;
-    size_t len;
 
     trace_megaraid_9500_mgmt_dcmd(xfer, cmd_len);
     /* mailbox words 1 and 2 are reserved */
@@ -100,16 +134,25 @@ uint8_t mr9500_mgmt_dcmd(MR9500State *s, const uint8_t *f)
         cmd_len > xfer || cmd_len > MGMT_MAX_CMD_LEN ||
         xfer < sizeof(MgmtReply)) {
         trace_megaraid_9500_mgmt_err_buffer(xfer, cmd_len);
-        return MFI_STAT_INVALID_PARAMETER;
+        *status = MFI_STAT_INVALID_PARAMETER;
+        return true;
     }
     resp_cap = MIN(xfer, MGMT_MAX_RESP_LEN);
     cmd = g_malloc(cmd_len);
     if (!mr9500_mgmt_from_host(s, f, cmd, cmd_len)) {
         trace_megaraid_9500_mgmt_err_buffer(xfer, cmd_len);
-        return MFI_STAT_INVALID_PARAMETER;
+        *status = MFI_STAT_INVALID_PARAMETER;
+        return true;
     }
-    resp = g_malloc0(resp_cap);
-    len = mr_mgmt_execute(mr9500_mgmt(s), cmd, cmd_len, resp, resp_cap);
-    trace_megaraid_9500_mgmt_reply(ldl_le_p(resp + 8), resp[16], len);
-    return mr9500_mfi_to_host(s, f, MFI_DCMD_SGL, resp, len);
+    w = g_new0(MR9500MgmtWait, 1);
+    w->s = s;
+    w->epoch = s->held_epoch;
+    w->smid = smid;
+    w->queue = queue;
+    w->mfi_addr = mfi_addr;
+    memcpy(w->frame, f, MFI_FRAME_SIZE);
+    w->resp = g_malloc0(resp_cap);
+    mr_mgmt_execute_async(mr9500_mgmt(s), cmd, cmd_len, w->resp, resp_cap,
+                          mr9500_mgmt_done, w);
+    return false;
 }

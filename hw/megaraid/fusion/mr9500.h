@@ -153,6 +153,11 @@ typedef struct MR9500State {
     uint16_t jbod_sent_seq;     /* map_seq of the last JBOD map sent */
     uint32_t faults_injected;   /* mr9500-map.c: inject-fault count */
     uint32_t chip_resets;       /* diagnostic resets by the host (QOM) */
+    /*
+     * Bumped at every reset (and so at exit): the cache flushes and the
+     * management replies still in flight from before complete to no one.
+     */
+    uint32_t held_epoch;
     uint32_t tm_waiting;        /* mr9500-io.c: TMs with tm_wait set */
     bool fast_path;             /* mr9500-fp.c: offered (QOM fast-path) */
     uint64_t fp_ios;            /* fast path frames served (QOM) */
@@ -275,8 +280,14 @@ MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt);
 /* The unit of VD target @tgt; NULL with the MFI status to answer. */
 MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
 
-/* mr9500-mgmt.c: the management protocol DCMD; returns its MFI status */
-uint8_t mr9500_mgmt_dcmd(MR9500State *s, const uint8_t *frame);
+/*
+ * mr9500-mgmt.c: the management protocol DCMD in MFI frame @frame.  True
+ * with the MFI status to complete it with now; false: it completes later
+ * (mr9500_mfi_complete), once its change is on the drives.
+ */
+bool mr9500_mgmt_dcmd(MR9500State *s, uint16_t smid, uint8_t queue,
+                      uint64_t mfi_addr, const uint8_t *frame,
+                      uint8_t *status);
 
 /* mr9500-map.c */
 /*

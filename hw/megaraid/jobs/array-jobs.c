@@ -292,10 +292,15 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
                                  v->job.mismatches);
             /* The core changed the configuration (drive online, ...). */
             a->hooks->jobs.config_changed(a);
+            /*
+             * Whatever should follow (second rebuild, BGI) starts now,
+             * before the checkpoint yields for the metadata writer: the
+             * cursor never reads "no job" while work is left, and the
+             * metadata written records the next job.
+             */
+            r->announce |= job_auto_start(vd);
             job_checkpoint(vd, true);
             dirty = false;
-            /* Whatever should follow (second rebuild, BGI) starts now. */
-            r->announce |= job_auto_start(vd);
             continue;
         }
         if (res == MR_BATCH_CHANGED) {

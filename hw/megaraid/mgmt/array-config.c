@@ -63,36 +63,10 @@ bool mr_array_pd_position(MRArray *a, int pd, int *dg, int *span, int *pos)
 }
 
 /*
- * Write this configuration's metadata to one drive that mr_array_store()
- * leaves alone (an unconfigured drive): so that, at the next start, it
- * is not read back as what it was before.
- */
-static bool mr_cfg_write_pd(MRArray *a, int pd, Error **errp)
-{
-    uint32_t ts = (uint32_t)(g_get_real_time() / G_USEC_PER_SEC - 315532800);
-    MRDrive *d = a->pd_drive[pd];
-    g_autoptr(DdfMeta) m = NULL;
-    DdfDriveIO io;
-    GError *gerr = NULL;
-
-    if (!d) {
-        return true;
-    }
-    io = mr_ddf_io(d);
-    m = ddf_meta_from_config(a->cfg, pd, a->cfg->seq, ts);
-    if (!ddf_drive_write(&io, m, &gerr)) {
-        error_setg(errp, "writing the DDF metadata to the drive in slot %u "
-                   "failed: %s", d->slot, gerr->message);
-        g_error_free(gerr);
-        return false;
-    }
-    trace_megaraid_cfg_write_pd(d->slot, a->cfg->seq);
-    return true;
-}
-
-/*
- * After mr_array_changed() stored the configuration on its drives: the
- * unconfigured drives in @pds get it too.
+ * After mr_array_changed() asked for the configuration's metadata on its
+ * drives: the unconfigured drives in @pds get it too, in the same
+ * metadata writer (so that, at the next start, they are not read back as
+ * what they were before).
  */
 static bool mr_cfg_store(MRArray *a, const int *pds, int n, MRCfgError *why,
                          Error **errp)
@@ -101,8 +75,10 @@ static bool mr_cfg_store(MRArray *a, const int *pds, int n, MRCfgError *why,
         RaidPdState st = a->cfg->pds[pds[i]].state;
 
         if ((st == RAID_PD_UNCONF_GOOD || st == RAID_PD_UNCONF_BAD) &&
-            !mr_cfg_write_pd(a, pds[i], errp)) {
-            return mr_cfg_fail(why, MR_CFG_IO);
+            a->pd_drive[pds[i]]) {
+            trace_megaraid_cfg_write_pd(a->pd_drive[pds[i]]->slot,
+                                        a->cfg->seq);
+            mr_array_store_pd(a, pds[i]);
         }
     }
     return true;

@@ -409,3 +409,52 @@ void mr_mgmt_init(MRMgmt *m, MRArray *a, BusState *bus,
     m->opaque = opaque;
     m->serial = a->serial;
 }
+
+/* A reply waiting for the metadata pass of its change. */
+typedef struct MgmtStoreWait {
+    uint8_t *resp;
+    size_t len;
+    MRMgmtDone *done;
+    void *opaque;
+} MgmtStoreWait;
+
+static void mgmt_stored(void *opaque, bool ok)
+{
+    MgmtStoreWait *w = opaque;
+    MgmtReply *r = (MgmtReply *)w->resp;
+
+    if (!ok && r->status == MGMT_STAT_OK) {
+        /* made, but not on the drives: an error, which carries no data */
+        trace_megaraid_mgmt_err(le32_to_cpu(r->opcode), MGMT_STAT_IO_ERROR,
+                                MGMT_ERR_OFFSET_NONE, 0);
+        memset(w->resp + sizeof(MgmtReply), 0, w->len - sizeof(MgmtReply));
+        r->status = MGMT_STAT_IO_ERROR;
+        r->err_offset = cpu_to_le16(MGMT_ERR_OFFSET_NONE);
+        r->err_value = 0;
+        r->data_len = 0;
+        w->len = sizeof(MgmtReply);
+    }
+    w->done(w->opaque, w->len);
+    g_free(w);
+}
+
+void mr_mgmt_execute_async(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
+                           uint8_t *resp, size_t resp_cap, MRMgmtDone *done,
+                           void *opaque)
+{
+    uint64_t asked = m->array->meta_asked;
+    MgmtStoreWait *w = g_new0(MgmtStoreWait, 1);
+
+    w->resp = resp;
+    w->len = mr_mgmt_execute(m, cmd, cmd_len, resp, resp_cap);
+    w->done = done;
+    w->opaque = opaque;
+    if (m->array->meta_asked == asked) {
+        /* nothing to store (a query, a refusal) */
+        mgmt_stored(w, true);
+        return;
+    }
+    trace_megaraid_mgmt_wait_store(le32_to_cpu(((MgmtReply *)resp)->opcode),
+                                   m->array->meta_asked);
+    mr_array_when_stored(m->array, m->array->meta_asked, mgmt_stored, w);
+}

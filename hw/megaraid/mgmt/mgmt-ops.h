@@ -55,6 +55,18 @@ void mr_mgmt_init(MRMgmt *m, MRArray *a, BusState *bus,
  */
 size_t mr_mgmt_execute(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
                        uint8_t *resp, size_t resp_cap);
+/*
+ * The same, answering through @done (the reply's length; @resp must live
+ * until then): at once, or, when the request changed the configuration,
+ * once the metadata recording the change is on the drives, with
+ * MGMT_STAT_IO_ERROR if a drive refused it (docs/management-protocol.md).
+ * The main loop goes on meanwhile.  @done may come from the metadata
+ * writer after the host interface was reset: it checks that itself.
+ */
+typedef void MRMgmtDone(void *opaque, size_t len);
+void mr_mgmt_execute_async(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
+                           uint8_t *resp, size_t resp_cap, MRMgmtDone *done,
+                           void *opaque);
 
 /* ---- for the mgmt-ops*.c files ---- */
 

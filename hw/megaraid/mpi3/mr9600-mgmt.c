@@ -8,7 +8,9 @@
  * MGMT_MAX_CMD_LEN bytes and the reply written up to MGMT_MAX_RESP_LEN,
  * whatever the buffers' size (the mpi3mr driver bounces both through
  * 4 KiB buffers).  A frame the device cannot use completes with an MPI3
- * error status; everything else with SUCCESS and the protocol's status.
+ * error status; everything else with SUCCESS and the protocol's status,
+ * a request that changed the configuration once its DDF metadata is on
+ * the drives (the reply waits, not the main loop).
  *
  * Also what a management operation needs from the MPI3 side: a deleted
  * VD leaves its host through DEVICE STATUS CHANGE (VD not responding).
@@ -81,16 +83,46 @@ static MRMgmt *mr9600_mgmt(MR9600State *s)
     return &s->core.mgmt;
 }
 
+/*
+ * A reply on its way: it goes to the host once the change it made is on
+ * the drives (mr_mgmt_execute_async), unless the IOC was reset or the
+ * device went meanwhile (mgmt_epoch moved on).
+ */
+typedef struct MR9600MgmtWait {
+    MR9600State *s;
+    uint32_t epoch;
+    MPI3RequestHeader hdr;
+    uint64_t resp_addr;
+    uint8_t *resp;
+} MR9600MgmtWait;
+
+static void mr9600_mgmt_done(void *opaque, size_t len)
+{
+    MR9600MgmtWait *w = opaque;
+    MR9600State *s = w->s;
+
+    if (w->epoch != s->mgmt_epoch) {
+        trace_megaraid_9600_mgmt_dropped(le16_to_cpu(w->hdr.host_tag));
+    } else if (pci_dma_write(PCI_DEVICE(s), w->resp_addr, w->resp, len) !=
+               MEMTX_OK) {
+        trace_megaraid_9600_err_mgmt_sgl(0, len);
+        mr9600_reply_status(s, 0, &w->hdr, MPI3_IOCSTATUS_INVALID_SGL);
+    } else {
+        mr9600_reply_status(s, 0, &w->hdr, MPI3_IOCSTATUS_SUCCESS);
+    }
+    g_free(w->resp);
+    g_free(w);
+}
+
 void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)
 {
     const MPI3RequestHeader *hdr = (const void *)frame;
     const MPI3SGE *cmd_sge = (const void *)(frame + MR9600_MGMT_COMMAND_SGL);
     const MPI3SGE *resp_sge = (const void *)(frame + MR9600_MGMT_RESPONSE_SGL);
     g_autofree uint8_t *cmd = NULL;
-    g_autofree uint8_t *resp = NULL;
+    MR9600MgmtWait *w;
     uint64_t cmd_addr, resp_addr;
     uint32_t cmd_len = 0, resp_len = 0;
-    size_t len;
 
     for (int i = MR9600_MGMT_RESERVED; i < MR9600_MGMT_COMMAND_SGL; i++) {
         if (frame[i]) {
@@ -109,17 +141,17 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)
     cmd_len = MIN(cmd_len, MGMT_MAX_CMD_LEN);
     resp_len = MIN(resp_len, MGMT_MAX_RESP_LEN);
     cmd = g_malloc(cmd_len);
-    resp = g_malloc(resp_len);
     if (pci_dma_read(PCI_DEVICE(s), cmd_addr, cmd, cmd_len) != MEMTX_OK) {
         trace_megaraid_9600_err_mgmt_sgl(cmd_len, resp_len);
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_SGL);
         return;
     }
-    len = mr_mgmt_execute(mr9600_mgmt(s), cmd, cmd_len, resp, resp_len);
-    if (pci_dma_write(PCI_DEVICE(s), resp_addr, resp, len) != MEMTX_OK) {
-        trace_megaraid_9600_err_mgmt_sgl(cmd_len, resp_len);
-        mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_INVALID_SGL);
-        return;
-    }
-    mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_SUCCESS);
+    w = g_new0(MR9600MgmtWait, 1);
+    w->s = s;
+    w->epoch = s->mgmt_epoch;
+    w->hdr = *hdr;
+    w->resp_addr = resp_addr;
+    w->resp = g_malloc(resp_len);
+    mr_mgmt_execute_async(mr9600_mgmt(s), cmd, cmd_len, w->resp, resp_len,
+                          mr9600_mgmt_done, w);
 }

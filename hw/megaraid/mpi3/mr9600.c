@@ -58,6 +58,7 @@ void mr9600_kick(MR9600State *s)
 void mr9600_ioc_reset(MR9600State *s)
 {
     s->ioc_resets++;
+    s->mgmt_epoch++;
     mr9600_requests_abort_all(s);
     mr9600_queues_reset(s);
     mr9600_devices_reset(s);
@@ -555,6 +556,8 @@ static void mr9600_exit(PCIDevice *pci)
     MR9600State *s = MEGARAID_9600(pci);
 
     mr9600_requests_abort_all(s);
+    /* management replies the metadata writer still owes go nowhere */
+    s->mgmt_epoch++;
     /* the flushes of a shutdown notification call back into s */
     AIO_WAIT_WHILE(NULL, s->shutdown_flushes);
     mr9600_pel_exit(s);

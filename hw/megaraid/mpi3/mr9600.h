@@ -234,6 +234,11 @@ struct MR9600State {
     QEMUTimer *fault_timer;
     uint32_t fault_injected;
     uint32_t ioc_resets;        /* MUR, soft and firmware resets */
+    /*
+     * mr9600-mgmt.c: bumped at every reset and at exit; a management
+     * reply still waiting for its metadata from before is dropped.
+     */
+    uint32_t mgmt_epoch;
 
     /* writable CONFIG pages, current and persistent (mr9600-config.c) */
     BlockBackend *config_nvram; /* property: drive of the persistent copies */
