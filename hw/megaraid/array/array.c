@@ -796,6 +796,15 @@ static const MRArrayHooks mr_array_hooks = {
     .jobs.progress = mr_ev_job_progress,
 };
 
+void mr_array_defaults(MRArray *a)
+{
+    a->rebuild_rate = 30;
+    a->cc_rate = 30;
+    a->init_rate = 30;
+    a->cache_flush_s = 1;
+    a->time_scale = 1.0;
+}
+
 void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
 {
     a->ops = ops;

@@ -69,38 +69,15 @@
 #include "block/aio.h"
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/evlog.h"
+#include "hw/megaraid/vd.h"
 #include "raid/raid.h"
 #include "raid/config.h"
 #include "raid/job.h"
 #include "raid/ddf.h"
 
 typedef struct MRArray MRArray;
-typedef struct MRVirtualDisk MRVirtualDisk;
 typedef struct MRVdCache MRVdCache;
 typedef struct MRJournal MRJournal;
-
-/* What the controller is told (all optional). */
-typedef struct MRArrayOps {
-    /* A VD appeared (import, hot plug of its drives). */
-    void (*vd_added)(void *opaque, MRVirtualDisk *vd);
-    /* A VD's state, cache policy or job changed. */
-    void (*vd_changed)(void *opaque, MRVirtualDisk *vd);
-    /* A drive became hidden (array member, spare, foreign) or visible. */
-    void (*drive_changed)(void *opaque, MRDrive *d);
-} MRArrayOps;
-
-typedef enum MRCacheVaultState {
-    MR_CV_OPTIMAL = 0,
-    MR_CV_FAILED,
-    MR_CV_ABSENT,
-} MRCacheVaultState;
-
-/* Effective write policy of a VD (what MODE SENSE and QOM report). */
-typedef enum MRWritePolicy {
-    MR_WP_WRITE_THROUGH = 0,
-    MR_WP_WRITE_BACK,
-    MR_WP_ALWAYS_WRITE_BACK,
-} MRWritePolicy;
 
 /*
  * What the lower layers tell array.c (see the diagram above), one group
@@ -236,6 +213,11 @@ static inline RaidVd *mr_vd_cfg(MRVirtualDisk *vd)
  * below it, which use MRArrayHooks.
  */
 
+/*
+ * The defaults of the runtime properties (rates 30 %, cache flush 1 s,
+ * time scale 1), when the controller's object is made.
+ */
+void mr_array_defaults(MRArray *a);
 void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque);
 void mr_array_cleanup(MRArray *a);
 /*
@@ -282,7 +264,8 @@ MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
  * (cachevault, rebuild-rate, cache-dirty-bytes, journal-records, ...),
  * and per VD n: vdN-state, vdN-level, vdN-write-policy, vdN-job,
  * vdN-progress, vdN-job-row, vdN-checkpoint-row, vdN-resumed-row.  The
- * array must be the controller state's field at @array_offset.
+ * controller state's field at @array_offset points to the array
+ * (MRCore.array).
  */
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset);
 void mr_array_vd_props(MRVirtualDisk *vd);

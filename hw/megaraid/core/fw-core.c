@@ -18,16 +18,17 @@
 #include "hw/megaraid/fw-core.h"
 #include "hw/megaraid/timing/array-timing.h"
 #include "hw/megaraid/evlog/evlog-array.h"
+#include "hw/megaraid/mgmt/mgmt-ops.h"
 #include "hw/megaraid/qmp/qmp-megaraid.h"
 
 static void mr_core_import(MRCore *c)
 {
     Error *err = NULL;
 
-    if (c->array.imported) {
+    if (c->array->imported) {
         return;
     }
-    if (!mr_array_import(&c->array, BUS(&c->bus), &err)) {
+    if (!mr_array_import(c->array, BUS(&c->bus), &err)) {
         error_report_err(err);
         exit(1);
     }
@@ -41,10 +42,20 @@ static void mr_core_machine_done(Notifier *n, void *opaque)
 bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
                      const MRArrayOps *ops, void *opaque, Error **errp)
 {
-    MRArray *a = &c->array;
+    MRArray *a = c->array;
 
     c->owner = owner;
+    c->id = *id;
     a->owner = OBJECT(owner);
+    /* the properties' values; the strings stay the properties' */
+    a->serial = c->conf.serial;
+    a->journal_path = c->conf.journal_path;
+    a->journal_sync = c->conf.journal_sync;
+    a->evlog_path = c->conf.evlog_path;
+    a->import_foreign = c->conf.import_foreign;
+    a->auto_rebuild = c->conf.auto_rebuild;
+    a->cache_bytes = c->conf.cache_bytes;
+    a->timing_on = c->conf.timing_on;
     if (a->timing_on &&
         !mr_timing_init(a, id->timing_profile ?: id->model, errp)) {
         return false;
@@ -81,24 +92,38 @@ void mr_core_unrealize(MRCore *c)
         qemu_remove_machine_init_done_notifier(&c->machine_done);
         c->machine_done.notify = NULL;
     }
-    mr_array_cleanup(&c->array);
+    mr_array_cleanup(c->array);
     c->bus.array = NULL;
-    mr_qmp_events_detach(&c->array);
-    mr_ev_close(&c->array);
-    mr_timing_cleanup(&c->array);
+    mr_qmp_events_detach(c->array);
+    mr_ev_close(c->array);
+    mr_timing_cleanup(c->array);
+}
+
+void mr_core_instance_init(MRCore *c)
+{
+    c->array = g_new0(MRArray, 1);
+    mr_array_defaults(c->array);
+}
+
+void mr_core_instance_finalize(MRCore *c)
+{
+    g_free(c->mgmt);
+    c->mgmt = NULL;
+    g_free(c->array);
+    c->array = NULL;
 }
 
 void mr_core_drive_plugged(MRCore *c, MRDrive *d)
 {
-    if (c->array.imported) {
-        mr_array_drive_added(&c->array, d);
+    if (c->array->imported) {
+        mr_array_drive_added(c->array, d);
     }
 }
 
 void mr_core_drive_unplugging(MRCore *c, MRDrive *d)
 {
-    if (c->array.imported) {
-        mr_array_drive_removed(&c->array, d);
+    if (c->array->imported) {
+        mr_array_drive_removed(c->array, d);
     }
 }
 
@@ -135,6 +160,7 @@ bool mr_core_dma_ok(PCIDevice *pci, uint64_t addr, uint64_t len)
 
 void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)
 {
+    /* the runtime properties find the array through MRCore.array */
     ptrdiff_t array_offset = core_offset + offsetof(MRCore, array);
 
     object_class_property_set_description(oc, "serial",
@@ -165,4 +191,57 @@ void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)
         "as fast as the host can");
     mr_array_class_props(oc, array_offset);
     mr_timing_class_props(oc, array_offset);
+}
+
+/* ---- what a personality reads ---- */
+
+MRVirtualDisk *mr_core_vd(MRCore *c, int idx)
+{
+    if (idx < 0 || idx >= RAID_MAX_VDS || !c->array->cfg) {
+        return NULL;
+    }
+    return c->array->vds[idx];
+}
+
+bool mr_core_drive_hidden(MRCore *c, MRDrive *d)
+{
+    return mr_array_drive_hidden(c->array, d);
+}
+
+const char *mr_core_serial(MRCore *c)
+{
+    return c->array->serial;
+}
+
+MRCacheVaultState mr_core_cachevault(MRCore *c)
+{
+    return c->array->cachevault;
+}
+
+struct MRTiming *mr_core_timing(MRCore *c)
+{
+    return c->array->timing;
+}
+
+MREvLog *mr_core_evlog(MRCore *c)
+{
+    return c->array->evlog;
+}
+
+void mr_core_log_ctrl(MRCore *c, MREvCode code, uint32_t arg0)
+{
+    mr_ev_ctrl(c->array, code, arg0);
+}
+
+size_t mr_core_mgmt_execute(MRCore *c, const MRMgmtHostOps *ops,
+                            void *opaque, const uint8_t *cmd, size_t cmd_len,
+                            uint8_t *resp, size_t resp_cap)
+{
+    if (!c->mgmt) {
+        c->mgmt = g_new0(MRMgmt, 1);
+        mr_mgmt_init(c->mgmt, c->array, BUS(&c->bus), ops, opaque);
+        g_strlcpy(c->mgmt->fw_version, c->id.fw_version ?: "",
+                  sizeof(c->mgmt->fw_version));
+    }
+    return mr_mgmt_execute(c->mgmt, cmd, cmd_len, resp, resp_cap);
 }

@@ -17,27 +17,28 @@
  */
 #include "qemu/osdep.h"
 #include "system/dma.h"
+#include "hw/megaraid/mgmt-proto.h"
 #include "mr9500.h"
-#include "hw/megaraid/mgmt/mgmt-ops.h"
 #include "trace.h"
 
 
 static void mr9500_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
 {
     MR9500State *s = opaque;
-    uint16_t tgt = vd->unit.host_id;
+    MRUnit *u = mr_vd_unit(vd);
+    uint16_t tgt = u->host_id;
 
-    if (tgt != vd->idx) {
+    if (tgt != mr_vd_index(vd)) {
         return;                 /* never exposed */
     }
     /* LD I/O to it now answers DEVICE NOT FOUND (mr9500_ld_unit) */
-    vd->unit.host_id = MR9500_NO_HOST_ID;
+    u->host_id = MR9500_NO_HOST_ID;
     for (uint32_t i = 1; s->cmds && i < s->ncmds; i++) {
         if (s->cmds[i].active && s->cmds[i].ld && s->cmds[i].pd == tgt) {
             mr_target_cancel(&s->cmds[i].treq);
         }
     }
-    trace_megaraid_9500_mgmt_vd_removed(vd->idx);
+    trace_megaraid_9500_mgmt_vd_removed(tgt);
 }
 
 static bool mr9500_mgmt_vd_slot_free(void *opaque, int idx)
@@ -53,17 +54,6 @@ static const MRMgmtHostOps mr9500_mgmt_ops = {
     .vd_removing = mr9500_mgmt_vd_removing,
     .vd_slot_free = mr9500_mgmt_vd_slot_free,
 };
-
-static MRMgmt *mr9500_mgmt(MR9500State *s)
-{
-    if (!s->core.mgmt.array) {
-        mr_mgmt_init(&s->core.mgmt, &s->core.array, BUS(&s->core.bus),
-                     &mr9500_mgmt_ops, s);
-        g_strlcpy(s->core.mgmt.fw_version, MR9500_FW_VERSION,
-                  sizeof(s->core.mgmt.fw_version));
-    }
-    return &s->core.mgmt;
-}
 
 /*
  * Read @len bytes from the host through the SGL of MFI frame @f into
@@ -109,7 +99,8 @@ uint8_t mr9500_mgmt_dcmd(MR9500State *s, const uint8_t *f)
         return MFI_STAT_INVALID_PARAMETER;
     }
     resp = g_malloc0(resp_cap);
-    len = mr_mgmt_execute(mr9500_mgmt(s), cmd, cmd_len, resp, resp_cap);
+    len = mr_core_mgmt_execute(&s->core, &mr9500_mgmt_ops, s, cmd, cmd_len,
+                               resp, resp_cap);
     trace_megaraid_9500_mgmt_reply(ldl_le_p(resp + 8), resp[16], len);
     return mr9500_mfi_to_host(s, f, MFI_DCMD_SGL, resp, len);
 }

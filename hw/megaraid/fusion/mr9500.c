@@ -22,7 +22,6 @@
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
 #include "mr9500.h"
-#include "hw/megaraid/evlog/evlog-array.h"
 #include "trace.h"
 
 #define MR9500_VENDOR_ID        0x1000
@@ -51,7 +50,7 @@ MRDrive *mr9500_pd_drive(MR9500State *s, uint32_t pd)
         return NULL;
     }
     d = s->pd[pd];
-    if (!d || mr_array_drive_hidden(&s->core.array, d)) {
+    if (!d || mr_core_drive_hidden(&s->core, d)) {
         return NULL;
     }
     return d;
@@ -149,7 +148,7 @@ static void mr9500_host_diag_write(MR9500State *s, uint32_t val)
         mr9500_to_ready(s);
         s->host_diag = 0;
         s->seq_state = 0;
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 1);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_RESET, 1);
     }
 }
 
@@ -407,6 +406,7 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
         /* the timing model has one profile for this generation's RoC */
         .timing_profile = "sas3916",
         .product = s->model->product,
+        .fw_version = MR9500_FW_VERSION,
         .pci_vendor = MR9500_VENDOR_ID,
         .pci_device = MR9500_DEVICE_ID,
         .subsys_vendor = s->model->subsys_vendor,
@@ -450,6 +450,12 @@ static void mr9500_instance_init(Object *obj)
 
     s->model_str = g_strdup("h755n-front");
     s->fast_path = true;
+    mr_core_instance_init(&s->core);
+}
+
+static void mr9500_instance_finalize(Object *obj)
+{
+    mr_core_instance_finalize(&MEGARAID_9500(obj)->core);
 }
 
 static void mr9500_get_chip_resets(Object *obj, Visitor *v, const char *name,
@@ -501,6 +507,7 @@ static const TypeInfo mr9500_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(MR9500State),
     .instance_init = mr9500_instance_init,
+    .instance_finalize = mr9500_instance_finalize,
     .class_init = mr9500_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

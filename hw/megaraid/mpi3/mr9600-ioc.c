@@ -119,7 +119,7 @@ static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
 
 uint16_t mr9600_shutdown_timeout(MR9600State *s)
 {
-    return s->core.array.cachevault == MR_CV_OPTIMAL ?
+    return mr_core_cachevault(&s->core) == MR_CV_OPTIMAL ?
            MR9600_SHUTDOWN_TIMEOUT : MR9600_SHUTDOWN_TIMEOUT_NO_CV;
 }
 

@@ -19,7 +19,6 @@
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
 #include "mr9600.h"
-#include "hw/megaraid/evlog/evlog-array.h"
 #include "trace.h"
 
 #define MR9600_VENDOR_ID        0x1000
@@ -121,7 +120,7 @@ static void mr9600_shutdown_flushed(void *opaque, int ret)
         s->ioc_status = (s->ioc_status & ~MPI3_IOC_STATUS_SHUTDOWN_MASK) |
                         MPI3_IOC_STATUS_SHUTDOWN_COMPLETE;
         trace_megaraid_9600_shutdown();
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_SHUTDOWN, 1);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_SHUTDOWN, 1);
     }
 }
 
@@ -208,7 +207,7 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
         }
         trace_megaraid_9600_mur(s->scratchpad[0]);
         mr9600_ioc_reset(s);
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 0);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_RESET, 0);
     }
 }
 
@@ -254,7 +253,7 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
     case MPI3_HOST_DIAG_ACTION_HOST_BOOT:
     case MPI3_HOST_DIAG_ACTION_COMPLETE:
         mr9600_ioc_reset(s);
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 1);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_RESET, 1);
         break;
     default:
         trace_megaraid_9600_ub_host_diag_action(action);
@@ -591,6 +590,12 @@ static void mr9600_instance_init(Object *obj)
 
     s->model_str = g_strdup("9670w-16i");
     s->prepare_reset_ms = 2000;
+    mr_core_instance_init(&s->core);
+}
+
+static void mr9600_instance_finalize(Object *obj)
+{
+    mr_core_instance_finalize(&MEGARAID_9600(obj)->core);
 }
 
 static char *mr9600_get_fw_version(Object *obj, Error **errp)
@@ -647,6 +652,7 @@ static const TypeInfo mr9600_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(MR9600State),
     .instance_init = mr9600_instance_init,
+    .instance_finalize = mr9600_instance_finalize,
     .class_init = mr9600_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

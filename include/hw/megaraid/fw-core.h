@@ -17,7 +17,9 @@
  * to its property table, calls mr_core_class_init() from its class_init,
  * mr_core_realize()/mr_core_unrealize() from its realize/exit, and, as
  * the bus's hotplug handler, mr_core_drive_plugged()/_unplugging() from
- * its plug/unplug callbacks.
+ * its plug/unplug callbacks.  It includes only the core's public headers
+ * (include/hw/megaraid/): what it reads of the array is below and in
+ * vd.h.
  */
 #ifndef HW_MEGARAID_FW_CORE_H
 #define HW_MEGARAID_FW_CORE_H
@@ -27,8 +29,11 @@
 #include "hw/qdev-properties.h"
 #include "hw/pci/pci_device.h"
 #include "hw/megaraid/drive.h"
-#include "hw/megaraid/array/array.h"
-#include "hw/megaraid/mgmt/mgmt-ops.h"
+#include "hw/megaraid/vd.h"
+#include "hw/megaraid/evlog.h"
+
+typedef struct MRArray MRArray;
+typedef struct MRMgmt MRMgmt;
 
 /* Who the controller is: recorded in the DDF header it writes. */
 typedef struct MRCoreIdentity {
@@ -36,17 +41,37 @@ typedef struct MRCoreIdentity {
     /* the controller's timing profile (raid/timing.h); NULL: model */
     const char *timing_profile;
     const char *product;        /* "MegaRAID 9670W-16i" */
+    const char *fw_version;     /* the firmware package: "8.13.0.0.0-1" */
     uint16_t pci_vendor;
     uint16_t pci_device;
     uint16_t subsys_vendor;
     uint16_t subsys_id;
 } MRCoreIdentity;
 
+/* The values of DEFINE_MR_CORE_PROPERTIES, read at realize. */
+typedef struct MRCoreConf {
+    char *serial;               /* controller serial: gives the ctrl GUID */
+    char *journal_path;         /* cache journal file, NULL: none */
+    bool journal_sync;
+    char *evlog_path;           /* event-log file, NULL: in memory */
+    bool import_foreign;
+    bool auto_rebuild;
+    uint64_t cache_bytes;
+    bool timing_on;
+} MRCoreConf;
+
+/*
+ * What a personality embeds.  The array (configuration, VDs, cache, jobs)
+ * and the management operations are the core's own: a personality reads
+ * them through the functions below and vd.h.
+ */
 typedef struct MRCore {
     DeviceState *owner;         /* the personality's device */
     MRBus bus;                  /* the drive bays */
-    MRArray array;              /* configuration, VDs, cache, jobs */
-    MRMgmt mgmt;                /* set up by the personality at first use */
+    MRCoreConf conf;            /* properties */
+    MRCoreIdentity id;          /* copied at realize */
+    MRArray *array;             /* mr_core_instance_init() .. _finalize() */
+    MRMgmt *mgmt;               /* at the first management request */
     Notifier machine_done;      /* import once every drive exists */
 } MRCore;
 
@@ -55,18 +80,18 @@ typedef struct MRCore {
  * (@_state: the device state type, @_core: its MRCore field).
  */
 #define DEFINE_MR_CORE_PROPERTIES(_state, _core)                         \
-    DEFINE_PROP_STRING("serial", _state, _core.array.serial),           \
-    DEFINE_PROP_STRING("journal", _state, _core.array.journal_path),    \
-    DEFINE_PROP_BOOL("journal-sync", _state, _core.array.journal_sync,  \
+    DEFINE_PROP_STRING("serial", _state, _core.conf.serial),            \
+    DEFINE_PROP_STRING("journal", _state, _core.conf.journal_path),     \
+    DEFINE_PROP_BOOL("journal-sync", _state, _core.conf.journal_sync,   \
                      false),                                             \
-    DEFINE_PROP_STRING("event-log", _state, _core.array.evlog_path),    \
+    DEFINE_PROP_STRING("event-log", _state, _core.conf.evlog_path),     \
     DEFINE_PROP_BOOL("import-foreign", _state,                           \
-                     _core.array.import_foreign, false),                \
-    DEFINE_PROP_BOOL("auto-rebuild", _state, _core.array.auto_rebuild,  \
+                     _core.conf.import_foreign, false),                 \
+    DEFINE_PROP_BOOL("auto-rebuild", _state, _core.conf.auto_rebuild,   \
                      true),                                              \
-    DEFINE_PROP_SIZE("cache-size", _state, _core.array.cache_bytes,     \
+    DEFINE_PROP_SIZE("cache-size", _state, _core.conf.cache_bytes,      \
                      256 * MiB),                                         \
-    DEFINE_PROP_BOOL("timing", _state, _core.array.timing_on, false)
+    DEFINE_PROP_BOOL("timing", _state, _core.conf.timing_on, false)
 
 /*
  * Descriptions of the properties above and the runtime QOM properties of
@@ -74,6 +99,9 @@ typedef struct MRCore {
  * the device state.
  */
 void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset);
+/* From the personality's instance_init / instance_finalize. */
+void mr_core_instance_init(MRCore *c);
+void mr_core_instance_finalize(MRCore *c);
 
 /*
  * Start the timing model (timing=on), open the event log, create the
@@ -102,5 +130,42 @@ uint16_t mr_core_queue_depth(const MRUnit *u);
 /* The personality's plug callback accepted @d / its unplug is removing it. */
 void mr_core_drive_plugged(MRCore *c, MRDrive *d);
 void mr_core_drive_unplugging(MRCore *c, MRDrive *d);
+
+/* ---- what a personality reads and asks of the core ---- */
+
+/* The run-time VD @idx, NULL: none (no configuration, deleted). */
+MRVirtualDisk *mr_core_vd(MRCore *c, int idx);
+/* Is @d hidden from the host (array member, spare, foreign)? */
+bool mr_core_drive_hidden(MRCore *c, MRDrive *d);
+/* The controller serial (serial=), NULL: the default. */
+const char *mr_core_serial(MRCore *c);
+MRCacheVaultState mr_core_cachevault(MRCore *c);
+/* The timing model for MRTargetReq.timing; NULL: timing=off. */
+struct MRTiming *mr_core_timing(MRCore *c);
+/* The controller's event log (evlog.h), and a controller entry in it. */
+MREvLog *mr_core_evlog(MRCore *c);
+void mr_core_log_ctrl(MRCore *c, MREvCode code, uint32_t arg0);
+
+/* What the management operations ask of the host interface. */
+typedef struct MRMgmtHostOps {
+    /* VD @vd is about to be deleted: stop and withdraw its host device. */
+    void (*vd_removing)(void *opaque, MRVirtualDisk *vd);
+    /*
+     * May a new VD take index @idx now?  (The host may still be letting
+     * go of a deleted VD's device there.)  NULL: always.
+     */
+    bool (*vd_slot_free)(void *opaque, int idx);
+} MRMgmtHostOps;
+
+/*
+ * Run the management request in @cmd (@cmd_len bytes, mgmt-proto.h) and
+ * write the reply into @resp (at most @resp_cap bytes, at least a
+ * MgmtReply); returns the reply's length.  The first call sets up the
+ * operations with @ops and @opaque.  Never fails: a malformed request
+ * gets an error status.
+ */
+size_t mr_core_mgmt_execute(MRCore *c, const MRMgmtHostOps *ops,
+                            void *opaque, const uint8_t *cmd, size_t cmd_len,
+                            uint8_t *resp, size_t resp_cap);
 
 #endif
