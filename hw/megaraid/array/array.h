@@ -157,6 +157,10 @@ struct MRArray {
     uint8_t ctrl_guid[RAID_GUID_LEN];
     uint16_t ctrl_type[4];
     const char *product;
+    /* what the VDs' logical units report (MRCoreIdentity) */
+    const char *vendor;
+    const char *vd_revision;
+    uint32_t max_xfer_bytes;    /* the most one request moves */
     RaidConfig *cfg;
     bool imported;              /* import ran */
     /* drive per PD index (NULL: missing), and PD index per drive */
@@ -246,6 +250,12 @@ void mr_array_refresh(MRArray *a);
 /* Make a drive a hot spare (@dg < 0: global) or remove it as a spare. */
 bool mr_array_set_spare(MRArray *a, MRDrive *d, int dg, bool add,
                         Error **errp);
+/*
+ * Tell the controller the configuration changed around @d: d->in_array
+ * (the host's view) follows mr_array_drive_hidden(), and
+ * MRArrayOps.drive_changed says whether that toggled.
+ */
+void mr_array_tell_drive(MRArray *a, MRDrive *d);
 /* Drive state name for QOM ("online", "offline", "rebuild", ...). */
 const char *mr_array_drive_state(MRArray *a, MRDrive *d);
 /*

@@ -71,6 +71,9 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
 
     mr_array_init(a, ops, opaque);
     a->product = id->product;
+    a->vendor = id->vendor;
+    a->vd_revision = id->vd_revision;
+    a->max_xfer_bytes = id->max_xfer_bytes ?: 1 * MiB;
     a->ctrl_type[0] = id->pci_vendor;
     a->ctrl_type[1] = id->pci_device;
     a->ctrl_type[2] = id->subsys_vendor;
@@ -115,6 +118,8 @@ void mr_core_instance_finalize(MRCore *c)
 
 void mr_core_drive_plugged(MRCore *c, MRDrive *d)
 {
+    d->unit.sat_vendor = c->id.sat_vendor;
+    d->unit.sat_product = c->id.sat_product;
     if (c->array->imported) {
         mr_array_drive_added(c->array, d);
     }
@@ -125,6 +130,18 @@ void mr_core_drive_unplugging(MRCore *c, MRDrive *d)
     if (c->array->imported) {
         mr_array_drive_removed(c->array, d);
     }
+}
+
+void mr_core_submit(MRCore *c, MRTargetReq *req, MRTargetDone *done,
+                    void *opaque, int64_t arrival_ns)
+{
+    req->done = done;
+    req->opaque = opaque;
+    req->timing = c->array->timing;
+    if (req->timing) {
+        req->arrival_ns = arrival_ns;
+    }
+    mr_target_submit(req);
 }
 
 uint16_t mr_core_queue_depth(const MRUnit *u)
@@ -191,6 +208,26 @@ void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)
         "as fast as the host can");
     mr_array_class_props(oc, array_offset);
     mr_timing_class_props(oc, array_offset);
+}
+
+const MRCoreModel *mr_core_find_model(const MRCoreModel *table, size_t count,
+                                      size_t stride, const char *device,
+                                      const char *name, Error **errp)
+{
+    g_autoptr(GString) names = g_string_new(NULL);
+
+    for (size_t i = 0; i < count; i++) {
+        const MRCoreModel *m = (const void *)((const char *)table +
+                                              i * stride);
+
+        if (!g_ascii_strcasecmp(name, m->name)) {
+            return m;
+        }
+        g_string_append_printf(names, "%s%s", i ? ", " : "", m->name);
+    }
+    error_setg(errp, "%s: model '%s' is unknown; allowed: %s", device, name,
+               names->str);
+    return NULL;
 }
 
 /* ---- what a personality reads ---- */

@@ -351,18 +351,17 @@ static void mr9500_vd_changed(void *opaque, MRVirtualDisk *vd)
     }
 }
 
-static void mr9500_drive_changed(void *opaque, MRDrive *d)
+static void mr9500_drive_changed(void *opaque, MRDrive *d, bool toggled)
 {
     MR9500State *s = opaque;
-    bool hidden = mr_core_drive_hidden(&s->core, d);
+    bool hidden = d->in_array;
     uint16_t pd = d->unit.host_id;
 
     mr9500_ld_check_deleted(s);
     mr9500_map_changed(s);
-    if (d->in_array == hidden) {
+    if (!toggled) {
         return;
     }
-    d->in_array = hidden;
     trace_megaraid_9500_ld_drive(pd, hidden);
     if (pd >= MR9500_MAX_PDS || s->pd[pd] != d) {
         return;

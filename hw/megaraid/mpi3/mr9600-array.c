@@ -102,7 +102,7 @@ static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
         return;
     }
     u->host_id = h;
-    u->slot = h;                /* what the target's traces print */
+    u->slot = h;                /* the SAS phy log page's address */
     s->vd_host_state[idx] = mr9600_vd_state[mr_vd_conf(vd)->state];
     s->handles[h] = u;
     trace_megaraid_9600_vd_handle(idx, h);
@@ -129,15 +129,14 @@ static void mr9600_vd_changed(void *opaque, MRVirtualDisk *vd)
     }
 }
 
-static void mr9600_drive_changed(void *opaque, MRDrive *d)
+static void mr9600_drive_changed(void *opaque, MRDrive *d, bool toggled)
 {
     MR9600State *s = opaque;
-    bool hidden = mr_core_drive_hidden(&s->core, d);
+    bool hidden = d->in_array;
 
-    if (d->in_array == hidden) {
+    if (!toggled) {
         return;
     }
-    d->in_array = hidden;
     if (hidden) {
         mr9600_requests_cancel(s, d->unit.host_id, true, 0, NULL);
     }
@@ -155,13 +154,17 @@ bool mr9600_array_realize(MR9600State *s, Error **errp)
 {
     PCIDevice *pci = PCI_DEVICE(s);
     MRCoreIdentity id = {
-        .model = s->model->name,
-        .product = s->model->product,
+        .model = s->model->core.name,
+        .product = s->model->core.product,
+        .vendor = s->model->core.vendor,
         .fw_version = MR9600_FW_VERSION,
+        .vd_revision = MR9600_VD_REVISION,
+        .sat_vendor = "BROADCOM",
+        .sat_product = MR9600_SAT_PRODUCT,
         .pci_vendor = pci_get_word(pci->config + PCI_VENDOR_ID),
         .pci_device = pci_get_word(pci->config + PCI_DEVICE_ID),
-        .subsys_vendor = s->model->subsys_vendor,
-        .subsys_id = s->model->subsys_id,
+        .subsys_vendor = s->model->core.subsys_vendor,
+        .subsys_id = s->model->core.subsys_id,
     };
 
     return mr_core_realize(&s->core, DEVICE(s), &id, &mr9600_array_ops, s,

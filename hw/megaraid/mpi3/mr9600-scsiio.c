@@ -320,14 +320,8 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
                                                                       : 16;
     r->treq.dir = dir;
     r->treq.data_len = dlen;
-    r->treq.done = mr9600_scsi_done;
-    r->treq.opaque = r;
-    if (mr_core_timing(&s->core)) {
-        r->treq.timing = mr_core_timing(&s->core);
-        r->treq.arrival_ns = MAX(s->reqq[qid].doorbell_ns,
-                                 s->slots_freed_ns);
-    }
-    mr_target_submit(&r->treq);
+    mr_core_submit(&s->core, &r->treq, mr9600_scsi_done, r,
+                   MAX(s->reqq[qid].doorbell_ns, s->slots_freed_ns));
 }
 
 /* ---- cancellation and task management ---- */

@@ -30,15 +30,15 @@
 static const uint8_t mr9600_diag_keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
 
 static const MR9600Model mr9600_models[] = {
-    { "9670w-16i", "MegaRAID 9670W-16i", 0x1000, 0x4600,
+    { { "9670w-16i", "MegaRAID 9670W-16i", "BROADCOM", 0x1000, 0x4600 },
       MR9600_PERSONALITY_RAID, 16 },
-    { "9660-16i", "MegaRAID 9660-16i", 0x1000, 0x4620,
+    { { "9660-16i", "MegaRAID 9660-16i", "BROADCOM", 0x1000, 0x4620 },
       MR9600_PERSONALITY_RAID, 16 },
-    { "9670-24i", "MegaRAID 9670-24i", 0x1000, 0x4610,
+    { { "9670-24i", "MegaRAID 9670-24i", "BROADCOM", 0x1000, 0x4610 },
       MR9600_PERSONALITY_RAID, 24 },
-    { "9600-16i", "HBA 9600-16i (eHBA)", 0x1000, 0x4670,
+    { { "9600-16i", "HBA 9600-16i (eHBA)", "BROADCOM", 0x1000, 0x4670 },
       MR9600_PERSONALITY_EHBA, 16 },
-    { "h965i", "PERC H965i", 0x1028, 0x2114,
+    { { "h965i", "PERC H965i", "DELL", 0x1028, 0x2114 },
       MR9600_PERSONALITY_RAID, 16 },
 };
 
@@ -437,32 +437,20 @@ static void mr9600_reset_hold(Object *obj, ResetType type)
     memset(s->scratchpad, 0, sizeof(s->scratchpad));
 }
 
-static const MR9600Model *mr9600_find_model(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(mr9600_models); i++) {
-        if (!g_ascii_strcasecmp(name, mr9600_models[i].name)) {
-            return &mr9600_models[i];
-        }
-    }
-    return NULL;
-}
-
 static bool mr9600_check_props(MR9600State *s, Error **errp)
 {
     uint32_t lo = (uint32_t)s->dsn;
 
-    s->model = mr9600_find_model(s->model_str);
-    if (!s->model) {
-        g_autoptr(GString) names = g_string_new(NULL);
+    const MRCoreModel *m = mr_core_find_model(&mr9600_models[0].core,
+                                              ARRAY_SIZE(mr9600_models),
+                                              sizeof(mr9600_models[0]),
+                                              "megaraid-9600", s->model_str,
+                                              errp);
 
-        for (size_t i = 0; i < ARRAY_SIZE(mr9600_models); i++) {
-            g_string_append_printf(names, "%s%s", i ? ", " : "",
-                                   mr9600_models[i].name);
-        }
-        error_setg(errp, "megaraid-9600: model '%s' is unknown; "
-                   "allowed: %s", s->model_str, names->str);
+    if (!m) {
         return false;
     }
+    s->model = container_of(m, MR9600Model, core);
     if (s->max_op_queues < 1 || s->max_op_queues > MPI3_MAX_OP_QUEUES_REGMAP) {
         error_setg(errp, "megaraid-9600: max-queues must be 1..%d (got %u)",
                    MPI3_MAX_OP_QUEUES_REGMAP, s->max_op_queues);
@@ -507,8 +495,8 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
         return;
     }
 
-    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, s->model->subsys_vendor);
-    pci_set_word(conf + PCI_SUBSYSTEM_ID, s->model->subsys_id);
+    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, s->model->core.subsys_vendor);
+    pci_set_word(conf + PCI_SUBSYSTEM_ID, s->model->core.subsys_id);
     pci_config_set_revision(conf, s->revision);
     conf[PCI_INTERRUPT_PIN] = 0;
 

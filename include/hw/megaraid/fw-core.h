@@ -31,17 +31,50 @@
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/vd.h"
 #include "hw/megaraid/evlog.h"
+#include "hw/megaraid/target.h"
 
 typedef struct MRArray MRArray;
 typedef struct MRMgmt MRMgmt;
 
-/* Who the controller is: recorded in the DDF header it writes. */
+/*
+ * One entry of a personality's model table (model=): a personality's own
+ * model type starts with it.
+ */
+typedef struct MRCoreModel {
+    const char *name;           /* model= name: "9670w-16i" */
+    const char *product;        /* "MegaRAID 9670W-16i", "PERC H755N Front" */
+    const char *vendor;         /* its VDs' INQUIRY vendor: "BROADCOM" */
+    uint16_t subsys_vendor;
+    uint16_t subsys_id;
+} MRCoreModel;
+
+/*
+ * The entry of @table (@count entries @stride bytes apart) named @name
+ * (case-insensitive); NULL with @errp naming @device and the allowed
+ * names.
+ */
+const MRCoreModel *mr_core_find_model(const MRCoreModel *table, size_t count,
+                                      size_t stride, const char *device,
+                                      const char *name, Error **errp);
+
+/*
+ * Who the controller is: the DDF header it writes records the PCI ids and
+ * the product; its VDs report vendor, product, revision; its SATL names
+ * itself in a SATA drive's ATA Information page; the management
+ * protocol's controller info gives the firmware version.
+ */
 typedef struct MRCoreIdentity {
     const char *model;          /* model= name */
     /* the controller's timing profile (raid/timing.h); NULL: model */
     const char *timing_profile;
     const char *product;        /* "MegaRAID 9670W-16i" */
-    const char *fw_version;     /* the firmware package: "8.13.0.0.0-1" */
+    const char *vendor;         /* the VDs' INQUIRY vendor: "BROADCOM" */
+    const char *fw_version;     /* the firmware package: "8.9.1.0-18" */
+    const char *vd_revision;    /* the VDs' INQUIRY revision: "5.29" */
+    const char *sat_vendor;     /* ATA Information VPD: "BROADCOM" */
+    const char *sat_product;    /* ... "MR9670W SATL" */
+    /* limits: the most one request to a VD moves (0: 1 MiB) */
+    uint32_t max_xfer_bytes;
     uint16_t pci_vendor;
     uint16_t pci_device;
     uint16_t subsys_vendor;
@@ -126,6 +159,16 @@ bool mr_core_dma_ok(PCIDevice *pci, uint64_t addr, uint64_t len);
  * interface: 128 for a VD and an NVMe drive, 64 for SAS, 32 for SATA.
  */
 uint16_t mr_core_queue_depth(const MRUnit *u);
+
+/*
+ * Request intake, whatever the host interface: @req's unit, lun, CDB,
+ * direction, data length and scatter list are filled; the core adds
+ * @done and @opaque, the timing model's state and @arrival_ns (when the
+ * request arrived, QEMU_CLOCK_VIRTUAL; used with timing=on) and submits
+ * it to the SCSI target (target.h), which calls @done once.
+ */
+void mr_core_submit(MRCore *c, MRTargetReq *req, MRTargetDone *done,
+                    void *opaque, int64_t arrival_ns);
 
 /* The personality's plug callback accepted @d / its unplug is removing it. */
 void mr_core_drive_plugged(MRCore *c, MRDrive *d);

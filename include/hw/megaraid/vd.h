@@ -41,8 +41,13 @@ typedef struct MRArrayOps {
     void (*vd_added)(void *opaque, MRVirtualDisk *vd);
     /* A VD's state, cache policy or job changed. */
     void (*vd_changed)(void *opaque, MRVirtualDisk *vd);
-    /* A drive became hidden (array member, spare, foreign) or visible. */
-    void (*drive_changed)(void *opaque, MRDrive *d);
+    /*
+     * The configuration changed around drive @d (a spare added or used, a
+     * foreign drive cleared); @toggled: it became hidden from the host
+     * (d->in_array now true: array member, spare, foreign) or visible
+     * (false).  The core keeps d->in_array: the host's view of the drive.
+     */
+    void (*drive_changed)(void *opaque, MRDrive *d, bool toggled);
 } MRArrayOps;
 
 /* Index of the VD in the configuration (0 .. RAID_MAX_VDS - 1). */
