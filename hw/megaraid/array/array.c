@@ -21,7 +21,7 @@
 #include "system/runstate.h"
 #include "raid/ddf.h"
 #include "array.h"
-#include "hw/megaraid/evlog/evlog-array.h"
+#include "evlog-array.h"
 #include "hw/megaraid/timing/array-timing.h"
 #include "trace.h"
 
@@ -318,7 +318,9 @@ MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
     vd->locks = raid_stripe_locks_new();
     mr_vd_unit_init(vd);
     mr_cache_vd_init(vd);
-    mr_array_vd_props(vd);
+    if (a->vd_made) {
+        a->vd_made(vd);
+    }
     mr_timing_vd_props(vd);
     return vd;
 }
@@ -802,6 +804,9 @@ static const MRArrayHooks mr_array_hooks = {
     .jobs.store = mr_array_store,
     .jobs.event = mr_ev_job,
     .jobs.progress = mr_ev_job_progress,
+    .timing.write_policy = mr_array_write_policy,
+    .timing.vd_dirty = mr_cache_vd_dirty,
+    .timing.job_stats = mr_jobs_stats,
 };
 
 void mr_array_defaults(MRArray *a)

@@ -18,7 +18,7 @@
 #include "system/block-backend.h"
 #include "block/block-common.h"
 #include "hw/megaraid/drive.h"
-#include "hw/megaraid/target/target-int.h"
+#include "drive-int.h"
 #include "hw/megaraid/timing/array-timing.h"
 #include "trace.h"
 

@@ -16,8 +16,9 @@
 #include "system/system.h"
 #include "exec/memory.h"
 #include "hw/megaraid/fw-core.h"
+#include "hw/megaraid/array/array.h"
 #include "hw/megaraid/timing/array-timing.h"
-#include "hw/megaraid/evlog/evlog-array.h"
+#include "hw/megaraid/array/evlog-array.h"
 #include "hw/megaraid/mgmt/mgmt-ops.h"
 #include "hw/megaraid/qmp/qmp-megaraid.h"
 
@@ -70,6 +71,7 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
     qbus_set_hotplug_handler(BUS(&c->bus), OBJECT(owner));
 
     mr_array_init(a, ops, opaque);
+    a->vd_made = mr_array_vd_props;
     a->product = id->product;
     a->vendor = id->vendor;
     a->vd_revision = id->vd_revision;

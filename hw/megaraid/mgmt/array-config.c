@@ -14,7 +14,7 @@
 #include "system/block-backend.h"
 #include "raid/job.h"
 #include "array-config.h"
-#include "hw/megaraid/evlog/evlog-array.h"
+#include "hw/megaraid/array/evlog-array.h"
 #include "trace.h"
 
 static bool mr_cfg_fail(MRCfgError *why, MRCfgError code)

@@ -243,7 +243,7 @@ static int64_t mr_vd_stat(MRVirtualDisk *vd, MRVdStat which)
     default:
         break;
     }
-    mr_jobs_stats(vd, &js);
+    vd->array->hooks->timing.job_stats(vd, &js);
     switch (which) {
     case MR_VS_RATE_BPS:
         return js.bytes_per_s;
