@@ -408,6 +408,17 @@ void mr_cache_timer_cb(void *opaque)
     mr_cache_kick(opaque);
 }
 
+void mr_cache_destage_decide(MRVdCache *c)
+{
+    MRJournal *j = c->vd->array->journal;
+
+    if (j->lines * 100 >= j->max_lines * MR_CACHE_DESTAGE_HIGH_PCT) {
+        mr_cache_kick(c);
+    } else {
+        mr_cache_arm_timer(c);
+    }
+}
+
 /* The destage of what is dirty, one flush interval from now. */
 void mr_cache_arm_timer(MRVdCache *c)
 {

@@ -348,11 +348,7 @@ static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
         }
         return ret;
     }
-    if (j->lines * 2 >= j->max_lines) {
-        mr_cache_kick(c);
-    } else {
-        mr_cache_arm_timer(c);
-    }
+    mr_cache_destage_decide(c);
     return 0;
 }
 
