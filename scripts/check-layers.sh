@@ -20,8 +20,18 @@ hw="$top/hw/megaraid"
 pub="$top/include/hw/megaraid"
 personalities="mpi3 fusion"
 # Core layers, top first.  A layer may include the headers of any layer
-# after it in this list, never of one before it.
-LAYERS="core qmp mgmt target array jobs cache member timing evlog bay"
+# after it in this list, never of one before it.  The order is the call
+# order (docs/dev/firmware-core.md):
+#  - bay/ (megaraid-drive) sits high: it assembles the drive device from
+#    the layers below (fault properties of target/, RAID state of array/,
+#    timing properties of timing/); what the data path needs of a drive
+#    (its media errors) is in member/, a drive's fault stage in target/.
+#  - timing/ is above member/ and below the array, cache and jobs: it
+#    reads the write policy, the cache's dirty state and a job's progress
+#    through MRArrayHooks.timing.
+#  - member/ is the lowest array layer (member I/O, media errors) and
+#    holds the leaf types header (array-types.h) all array layers share.
+LAYERS="core bay qmp mgmt target array jobs cache timing member evlog"
 # Public headers of one personality's host interface: not for the core.
 personality_pub="mpi3.h mfi.h"
 

@@ -91,25 +91,28 @@ static void test_job_progress(MRVirtualDisk *vd)
 {
 }
 
-/* What the jobs report to array.c (array.h). */
-static const MRArrayHooks test_hooks = {
-    .jobs.config_changed = mr_array_refresh,
-    .jobs.store = mr_array_store,
-    .jobs.event = test_job_event,
-    .jobs.progress = test_job_progress,
-};
-
 /* array-timing.c costs host writes by the write policy: none here. */
-MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd)
+static MRWritePolicy test_write_policy(MRVirtualDisk *vd)
 {
     return MR_WP_WRITE_THROUGH;
 }
 
 /* ... and reads by whether the cache holds dirty lines: no cache here. */
-bool mr_cache_vd_dirty(MRVirtualDisk *vd)
+static bool test_vd_dirty(MRVirtualDisk *vd)
 {
     return false;
 }
+
+/* What the jobs and the timing model report to array.c (array-types.h). */
+static const MRArrayHooks test_hooks = {
+    .jobs.config_changed = mr_array_refresh,
+    .jobs.store = mr_array_store,
+    .jobs.event = test_job_event,
+    .jobs.progress = test_job_progress,
+    .timing.write_policy = test_write_policy,
+    .timing.vd_dirty = test_vd_dirty,
+    .timing.job_stats = mr_jobs_stats,
+};
 
 /* ---- members in memory, completing from bottom halves ---- */
 

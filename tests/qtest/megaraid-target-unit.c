@@ -12,6 +12,7 @@
 #include "qemu/units.h"
 #include "scsi/constants.h"
 #include "hw/megaraid/target/target-int.h"
+#include "hw/megaraid/bay/drive-int.h"
 
 static MRUnit *make_unit(MRDriveInterface iface, MRDriveMedia media)
 {

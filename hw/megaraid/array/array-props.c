@@ -21,9 +21,13 @@ static const char *const mr_cv_names[] = {
     [MR_CV_ABSENT] = "absent",
 };
 
+/*
+ * A controller property's opaque: the offset in the object of the
+ * controller's MRArray pointer (MRCore.array).
+ */
 static MRArray *mr_obj_array(Object *obj, void *opaque)
 {
-    return (MRArray *)((char *)obj + (ptrdiff_t)opaque);
+    return *(MRArray **)((char *)obj + (ptrdiff_t)opaque);
 }
 
 static void mr_get_cachevault(Object *obj, Visitor *v, const char *name,
@@ -59,10 +63,27 @@ static void mr_set_cachevault(Object *obj, Visitor *v, const char *name,
                object_get_typename(obj), s);
 }
 
-/* A rate property's opaque: the offset of its byte in the object. */
+/* A rate property's opaque: where its array is, and its byte in it. */
+typedef struct MRRateProp {
+    ptrdiff_t array_offset;
+    size_t field;
+} MRRateProp;
+
 static uint8_t *mr_obj_rate(Object *obj, void *opaque)
 {
-    return (uint8_t *)obj + (ptrdiff_t)opaque;
+    const MRRateProp *rp = opaque;
+
+    return (uint8_t *)mr_obj_array(obj, (void *)rp->array_offset) +
+           rp->field;
+}
+
+static void *mr_rate_prop(ptrdiff_t array_offset, size_t field)
+{
+    MRRateProp *rp = g_new(MRRateProp, 1);    /* lives with the class */
+
+    rp->array_offset = array_offset;
+    rp->field = field;
+    return rp;
 }
 
 static void mr_get_rate(Object *obj, Visitor *v, const char *name,
@@ -85,11 +106,6 @@ static void mr_set_rate(Object *obj, Visitor *v, const char *name,
         return;
     }
     *mr_obj_rate(obj, opaque) = rate;
-}
-
-static void mr_rate_init(Object *obj, ObjectProperty *prop)
-{
-    *mr_obj_rate(obj, prop->opaque) = 30;
 }
 
 static void mr_get_flush(Object *obj, Visitor *v, const char *name,
@@ -115,11 +131,6 @@ static void mr_set_flush(Object *obj, Visitor *v, const char *name,
         return;
     }
     a->cache_flush_s = s;
-}
-
-static void mr_flush_init(Object *obj, ObjectProperty *prop)
-{
-    mr_obj_array(obj, prop->opaque)->cache_flush_s = 1;
 }
 
 static void mr_get_dirty_bytes(Object *obj, Visitor *v, const char *name,
@@ -150,40 +161,34 @@ static void mr_get_metadata_pending(Object *obj, Visitor *v, const char *name,
 
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
 {
-    ObjectProperty *p;
-
     object_class_property_add(oc, "cachevault", "str", mr_get_cachevault,
                               mr_set_cachevault, NULL,
                               (void *)array_offset);
     object_class_property_set_description(oc, "cachevault",
         "CacheVault (flash-backed cache) health: optimal, failed or absent; "
         "write-back VDs run write-through unless it is optimal");
-    p = object_class_property_add(oc, "rebuild-rate", "uint8", mr_get_rate,
-                                  mr_set_rate, NULL,
-                                  (void *)(array_offset +
+    object_class_property_add(oc, "rebuild-rate", "uint8", mr_get_rate,
+                              mr_set_rate, NULL,
+                              mr_rate_prop(array_offset,
                                            offsetof(MRArray, rebuild_rate)));
-    p->init = mr_rate_init;
     object_class_property_set_description(oc, "rebuild-rate",
         "share of the controller's and drives' time a rebuild takes, 0 to "
         "100 percent (default 30)");
-    p = object_class_property_add(oc, "cc-rate", "uint8", mr_get_rate,
-                                  mr_set_rate, NULL,
-                                  (void *)(array_offset +
+    object_class_property_add(oc, "cc-rate", "uint8", mr_get_rate,
+                              mr_set_rate, NULL,
+                              mr_rate_prop(array_offset,
                                            offsetof(MRArray, cc_rate)));
-    p->init = mr_rate_init;
     object_class_property_set_description(oc, "cc-rate",
         "the same for a consistency check (default 30)");
-    p = object_class_property_add(oc, "init-rate", "uint8", mr_get_rate,
-                                  mr_set_rate, NULL,
-                                  (void *)(array_offset +
+    object_class_property_add(oc, "init-rate", "uint8", mr_get_rate,
+                              mr_set_rate, NULL,
+                              mr_rate_prop(array_offset,
                                            offsetof(MRArray, init_rate)));
-    p->init = mr_rate_init;
     object_class_property_set_description(oc, "init-rate",
         "the same for background and full initialization (default 30)");
-    p = object_class_property_add(oc, "cache-flush-interval", "uint8",
-                                  mr_get_flush, mr_set_flush, NULL,
-                                  (void *)array_offset);
-    p->init = mr_flush_init;
+    object_class_property_add(oc, "cache-flush-interval", "uint8",
+                              mr_get_flush, mr_set_flush, NULL,
+                              (void *)array_offset);
     object_class_property_set_description(oc, "cache-flush-interval",
         "seconds from a write into a clean cache to the destage of "
         "everything dirty, 1 to 255 (default 1); settable at run time");

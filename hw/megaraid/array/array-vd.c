@@ -13,6 +13,7 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/main-loop.h"
+#include "array-vd.h"
 #include "array.h"
 
 /* ---- coroutine forms ---- */

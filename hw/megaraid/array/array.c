@@ -23,7 +23,7 @@
 #include "qemu/coroutine.h"
 #include "raid/ddf.h"
 #include "array.h"
-#include "hw/megaraid/evlog/evlog-array.h"
+#include "evlog-array.h"
 #include "hw/megaraid/timing/array-timing.h"
 #include "trace.h"
 
@@ -479,12 +479,13 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
     u->media = ssd ? MR_MEDIA_SSD : MR_MEDIA_HDD;
     u->rotation_rate = ssd ? 1 : 7200;
     /* volumes report the card: BROADCOM MR9670W-16i, DELL PERC H965i */
-    u->vendor = g_strdup(a->ctrl_type[2] == 0x1028 ? "DELL" : "BROADCOM");
+    snprintf(u->name, sizeof(u->name), "vd %d", vd->idx);
+    u->vendor = g_strdup(a->vendor ?: "");
     u->model = g_str_has_prefix(a->product, "MegaRAID ") ?
                g_strdup_printf("MR%.14s", a->product + 9) :
                g_strndup(a->product, 16);
     u->serial = g_strdup_printf("%08x%04x", crc, vd->idx);
-    u->firmware = g_strdup("5.29");
+    u->firmware = g_strdup(a->vd_revision ?: "");
     /*
      * NAA 6 (16 bytes) with the LSI OUI, as MegaRAID volumes report; the
      * extension is the rest of the VD GUID, so the name is stable.
@@ -500,8 +501,8 @@ static void mr_vd_unit_init(MRVirtualDisk *vd)
         vd->layout.level != RAID_LEVEL_JBOD) {
         uint64_t full = vd->layout.row_sectors * RAID_SECTOR_SIZE;
 
-        /* the controller moves at most 1 MiB per request */
-        u->opt_xfer_blocks = (full <= 1024 * 1024 ? full :
+        /* the controller moves at most max_xfer_bytes per request */
+        u->opt_xfer_blocks = (full <= a->max_xfer_bytes ? full :
                               vd->layout.strip * RAID_SECTOR_SIZE) / bs;
     }
     u->ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
@@ -557,7 +558,9 @@ MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
     vd->locks = raid_stripe_locks_new();
     mr_vd_unit_init(vd);
     mr_cache_vd_init(vd);
-    mr_array_vd_props(vd);
+    if (a->vd_made) {
+        a->vd_made(vd);
+    }
     mr_timing_vd_props(vd);
     return vd;
 }
@@ -652,9 +655,7 @@ static void mr_array_use_spares(MRArray *a)
         }
         trace_megaraid_array_spare_used(a->pd_drive[spare]->slot, dg);
         changed = true;
-        if (a->ops->drive_changed) {
-            a->ops->drive_changed(a->opaque, a->pd_drive[spare]);
-        }
+        mr_array_tell_drive(a, a->pd_drive[spare]);
     }
     if (changed) {
         mr_array_refresh(a);
@@ -848,6 +849,17 @@ void mr_array_drive_added(MRArray *a, MRDrive *d)
     mr_array_changed(a);
 }
 
+void mr_array_tell_drive(MRArray *a, MRDrive *d)
+{
+    bool hidden = mr_array_drive_hidden(a, d);
+    bool toggled = d->in_array != hidden;
+
+    d->in_array = hidden;
+    if (a->ops->drive_changed) {
+        a->ops->drive_changed(a->opaque, d, toggled);
+    }
+}
+
 bool mr_array_set_spare(MRArray *a, MRDrive *d, int dg, bool add,
                         Error **errp)
 {
@@ -867,9 +879,7 @@ bool mr_array_set_spare(MRArray *a, MRDrive *d, int dg, bool add,
         g_error_free(err);
         return false;
     }
-    if (a->ops->drive_changed) {
-        a->ops->drive_changed(a->opaque, d);
-    }
+    mr_array_tell_drive(a, d);
     mr_array_changed(a);
     return true;
 }
@@ -1056,7 +1066,19 @@ static const MRArrayHooks mr_array_hooks = {
     .jobs.store = mr_array_store,
     .jobs.event = mr_ev_job,
     .jobs.progress = mr_ev_job_progress,
+    .timing.write_policy = mr_array_write_policy,
+    .timing.vd_dirty = mr_cache_vd_dirty,
+    .timing.job_stats = mr_jobs_stats,
 };
+
+void mr_array_defaults(MRArray *a)
+{
+    a->rebuild_rate = 30;
+    a->cc_rate = 30;
+    a->init_rate = 30;
+    a->cache_flush_s = 1;
+    a->time_scale = 1.0;
+}
 
 void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
 {

@@ -16,7 +16,7 @@
  */
 
 #include "qemu/osdep.h"
-#include "hw/megaraid/target/target-int.h"
+#include "drive-int.h"
 
 static const MRDriveProfile mr_profiles[] = {
     {

@@ -18,7 +18,7 @@
 #include "system/block-backend.h"
 #include "block/block-common.h"
 #include "hw/megaraid/drive.h"
-#include "hw/megaraid/target/target-int.h"
+#include "drive-int.h"
 #include "hw/megaraid/timing/array-timing.h"
 #include "trace.h"
 
@@ -325,6 +325,7 @@ static void mr_drive_realize(DeviceState *dev, Error **errp)
     d->unit.drive = d;
     d->unit.vd = NULL;
     d->unit.slot = d->slot;
+    snprintf(d->unit.name, sizeof(d->unit.name), "drive %u", d->slot);
     memset(&d->unit.ts, 0, sizeof(d->unit.ts));
     d->unit.ts.wce = blk_enable_write_cache(d->conf.blk);
     d->unit.ts.saved_wce = d->unit.ts.wce;

@@ -28,7 +28,8 @@
 #include "qapi/error.h"
 #include "block/aio-wait.h"
 #include "block/thread-pool.h"
-#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/member/member.h"
+#include "cache.h"
 #include "array-journal.h"
 #include "array-cache-int.h"
 #include "trace.h"
@@ -405,6 +406,17 @@ void mr_cache_kick_all(MRArray *a)
 void mr_cache_timer_cb(void *opaque)
 {
     mr_cache_kick(opaque);
+}
+
+void mr_cache_destage_decide(MRVdCache *c)
+{
+    MRJournal *j = c->vd->array->journal;
+
+    if (j->lines * 100 >= j->max_lines * MR_CACHE_DESTAGE_HIGH_PCT) {
+        mr_cache_kick(c);
+    } else {
+        mr_cache_arm_timer(c);
+    }
 }
 
 /* The destage of what is dirty, one flush interval from now. */

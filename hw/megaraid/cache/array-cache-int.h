@@ -135,6 +135,16 @@ void mr_cache_kick(MRVdCache *c);
 void mr_cache_kick_all(MRArray *a);
 void mr_cache_timer_cb(void *opaque);
 void mr_cache_arm_timer(MRVdCache *c);
+/*
+ * When the cache destages, decided after every write-back write: at once
+ * when the dirty lines of all VDs fill MR_CACHE_DESTAGE_HIGH_PCT percent
+ * of the cache, else everything dirty one flush interval
+ * (cache-flush-interval) after a write into a clean cache.  (A write
+ * that finds no room kicks every VD's destage and waits for it; a VD
+ * that turns write-through and a failed journal destage at once.)
+ */
+#define MR_CACHE_DESTAGE_HIGH_PCT   50
+void mr_cache_destage_decide(MRVdCache *c);
 void coroutine_fn mr_cache_co_checkpoint(MRArray *a);
 int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
                                     uint64_t sectors);

@@ -64,7 +64,8 @@
 #include "qapi/error.h"
 #include "block/aio-wait.h"
 #include "block/thread-pool.h"
-#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/member/member.h"
+#include "cache.h"
 #include "array-journal.h"
 #include "array-cache-int.h"
 #include "trace.h"
@@ -349,11 +350,7 @@ static int coroutine_fn mr_cache_co_write_back(MRVdCache *c, uint64_t lba,
         }
         return ret;
     }
-    if (j->lines * 2 >= j->max_lines) {
-        mr_cache_kick(c);
-    } else {
-        mr_cache_arm_timer(c);
-    }
+    mr_cache_destage_decide(c);
     return 0;
 }
 

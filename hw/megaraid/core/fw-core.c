@@ -16,19 +16,20 @@
 #include "system/system.h"
 #include "exec/memory.h"
 #include "hw/megaraid/fw-core.h"
+#include "hw/megaraid/array/array.h"
 #include "hw/megaraid/timing/array-timing.h"
-#include "hw/megaraid/evlog/evlog-array.h"
-#include "hw/megaraid/evlog.h"
+#include "hw/megaraid/array/evlog-array.h"
+#include "hw/megaraid/mgmt/mgmt-ops.h"
 #include "hw/megaraid/qmp/qmp-megaraid.h"
 
 static void mr_core_import(MRCore *c)
 {
     Error *err = NULL;
 
-    if (c->array.imported) {
+    if (c->array->imported) {
         return;
     }
-    if (!mr_array_import(&c->array, BUS(&c->bus), &err)) {
+    if (!mr_array_import(c->array, BUS(&c->bus), &err)) {
         error_report_err(err);
         exit(1);
     }
@@ -41,16 +42,18 @@ static void mr_core_machine_done(Notifier *n, void *opaque)
 
 bool mr_core_claim_drives(MRCore *c, Error **errp)
 {
-    MRArray *a = &c->array;
+    MRArray *a = c->array;
 
-    if (a->journal_blk &&
-        !mr_nv_drive_claim(a->journal_blk, "journal",
+    /* the sizes follow the properties' values, not yet copied */
+    a->cache_bytes = c->conf.cache_bytes;
+    if (c->conf.journal_blk &&
+        !mr_nv_drive_claim(c->conf.journal_blk, "journal",
                            mr_cache_journal_bytes(a),
                            "2 x cache-size, at least 4 MiB", errp)) {
         return false;
     }
-    if (a->evlog_blk &&
-        !mr_nv_drive_claim(a->evlog_blk, "event-log",
+    if (c->conf.evlog_blk &&
+        !mr_nv_drive_claim(c->conf.evlog_blk, "event-log",
                            mr_evlog_bytes(MR_EVLOG_DEFAULT_ENTRIES),
                            "a header and 1024 entries of 128 bytes",
                            errp)) {
@@ -62,13 +65,23 @@ bool mr_core_claim_drives(MRCore *c, Error **errp)
 bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
                      const MRArrayOps *ops, void *opaque, Error **errp)
 {
-    MRArray *a = &c->array;
+    MRArray *a = c->array;
 
     c->owner = owner;
+    c->id = *id;
     a->owner = OBJECT(owner);
     if (!mr_core_claim_drives(c, errp)) {
         return false;
     }
+    /* the properties' values; the strings and drives stay the properties' */
+    a->serial = c->conf.serial;
+    a->journal_blk = c->conf.journal_blk;
+    a->journal_sync = c->conf.journal_sync;
+    a->evlog_blk = c->conf.evlog_blk;
+    a->import_foreign = c->conf.import_foreign;
+    a->auto_rebuild = c->conf.auto_rebuild;
+    a->cache_bytes = c->conf.cache_bytes;
+    a->timing_on = c->conf.timing_on;
     if (a->timing_on &&
         !mr_timing_init(a, id->timing_profile ?: id->model, errp)) {
         return false;
@@ -83,7 +96,11 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
     qbus_set_hotplug_handler(BUS(&c->bus), OBJECT(owner));
 
     mr_array_init(a, ops, opaque);
+    a->vd_made = mr_array_vd_props;
     a->product = id->product;
+    a->vendor = id->vendor;
+    a->vd_revision = id->vd_revision;
+    a->max_xfer_bytes = id->max_xfer_bytes ?: 1 * MiB;
     a->ctrl_type[0] = id->pci_vendor;
     a->ctrl_type[1] = id->pci_device;
     a->ctrl_type[2] = id->subsys_vendor;
@@ -105,25 +122,53 @@ void mr_core_unrealize(MRCore *c)
         qemu_remove_machine_init_done_notifier(&c->machine_done);
         c->machine_done.notify = NULL;
     }
-    mr_array_cleanup(&c->array);
+    mr_array_cleanup(c->array);
     c->bus.array = NULL;
-    mr_qmp_events_detach(&c->array);
-    mr_ev_close(&c->array);
-    mr_timing_cleanup(&c->array);
+    mr_qmp_events_detach(c->array);
+    mr_ev_close(c->array);
+    mr_timing_cleanup(c->array);
+}
+
+void mr_core_instance_init(MRCore *c)
+{
+    c->array = g_new0(MRArray, 1);
+    mr_array_defaults(c->array);
+}
+
+void mr_core_instance_finalize(MRCore *c)
+{
+    g_free(c->mgmt);
+    c->mgmt = NULL;
+    g_free(c->array);
+    c->array = NULL;
 }
 
 void mr_core_drive_plugged(MRCore *c, MRDrive *d)
 {
-    if (c->array.imported) {
-        mr_array_drive_added(&c->array, d);
+    d->unit.sat_vendor = c->id.sat_vendor;
+    d->unit.sat_product = c->id.sat_product;
+    if (c->array->imported) {
+        mr_array_drive_added(c->array, d);
     }
 }
 
 void mr_core_drive_unplugging(MRCore *c, MRDrive *d)
 {
-    if (c->array.imported) {
-        mr_array_drive_removed(&c->array, d);
+    if (c->array->imported) {
+        mr_array_drive_removed(c->array, d);
     }
+}
+
+void mr_core_submit(MRCore *c, MRTargetReq *req, MRTargetDone *done,
+                    void *opaque, int64_t arrival_ns)
+{
+    req->done = done;
+    req->opaque = opaque;
+    req->timing = c->array->timing;
+    if (req->timing) {
+        req->arrival_ns = arrival_ns;
+    }
+    mr_target_submit(req);
 }
 
 uint16_t mr_core_queue_depth(const MRUnit *u)
@@ -159,6 +204,7 @@ bool mr_core_dma_ok(PCIDevice *pci, uint64_t addr, uint64_t len)
 
 void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)
 {
+    /* the runtime properties find the array through MRCore.array */
     ptrdiff_t array_offset = core_offset + offsetof(MRCore, array);
 
     object_class_property_set_description(oc, "serial",
@@ -191,4 +237,87 @@ void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)
         "as fast as the host can");
     mr_array_class_props(oc, array_offset);
     mr_timing_class_props(oc, array_offset);
+}
+
+const MRCoreModel *mr_core_find_model(const MRCoreModel *table, size_t count,
+                                      size_t stride, const char *device,
+                                      const char *name, Error **errp)
+{
+    g_autoptr(GString) names = g_string_new(NULL);
+
+    for (size_t i = 0; i < count; i++) {
+        const MRCoreModel *m = (const void *)((const char *)table +
+                                              i * stride);
+
+        if (!g_ascii_strcasecmp(name, m->name)) {
+            return m;
+        }
+        g_string_append_printf(names, "%s%s", i ? ", " : "", m->name);
+    }
+    error_setg(errp, "%s: model '%s' is unknown; allowed: %s", device, name,
+               names->str);
+    return NULL;
+}
+
+/* ---- what a personality reads ---- */
+
+MRVirtualDisk *mr_core_vd(MRCore *c, int idx)
+{
+    if (idx < 0 || idx >= RAID_MAX_VDS || !c->array->cfg) {
+        return NULL;
+    }
+    return c->array->vds[idx];
+}
+
+bool mr_core_drive_hidden(MRCore *c, MRDrive *d)
+{
+    return mr_array_drive_hidden(c->array, d);
+}
+
+const char *mr_core_serial(MRCore *c)
+{
+    return c->array->serial;
+}
+
+MRCacheVaultState mr_core_cachevault(MRCore *c)
+{
+    return c->array->cachevault;
+}
+
+struct MRTiming *mr_core_timing(MRCore *c)
+{
+    return c->array->timing;
+}
+
+MREvLog *mr_core_evlog(MRCore *c)
+{
+    return c->array->evlog;
+}
+
+void mr_core_log_ctrl(MRCore *c, MREvCode code, uint32_t arg0)
+{
+    mr_ev_ctrl(c->array, code, arg0);
+}
+
+/* The management operations, set up at the first request. */
+static MRMgmt *mr_core_mgmt(MRCore *c, const MRMgmtHostOps *ops,
+                            void *opaque)
+{
+    if (!c->mgmt) {
+        c->mgmt = g_new0(MRMgmt, 1);
+        mr_mgmt_init(c->mgmt, c->array, BUS(&c->bus), ops, opaque);
+        g_strlcpy(c->mgmt->fw_version, c->id.fw_version ?: "",
+                  sizeof(c->mgmt->fw_version));
+    }
+    return c->mgmt;
+}
+
+void mr_core_mgmt_execute_async(MRCore *c, const MRMgmtHostOps *ops,
+                                void *opaque, const uint8_t *cmd,
+                                size_t cmd_len, uint8_t *resp,
+                                size_t resp_cap, MRMgmtDone *done,
+                                void *done_opaque)
+{
+    mr_mgmt_execute_async(mr_core_mgmt(c, ops, opaque), cmd, cmd_len, resp,
+                          resp_cap, done, done_opaque);
 }

@@ -129,8 +129,7 @@ static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)
     ci[CI_MAX_LDS] = 240;
     strpadcpy((char *)ci + CI_PRODUCT_NAME, 80, m->product, 0);
     strpadcpy((char *)ci + CI_SERIAL, 32,
-              s->core.array.serial ? s->core.array.serial :
-              RAID_DEFAULT_SERIAL, 0);
+              mr_core_serial(&s->core) ?: RAID_DEFAULT_SERIAL, 0);
     stw_le_p(ci + CI_MAX_CMDS, s->max_cmds);
     stw_le_p(ci + CI_MAX_SGE, 256);
     stl_le_p(ci + CI_MAX_REQUEST_SIZE, 2048);
@@ -220,10 +219,8 @@ static bool mr9500_nvme_unit(MR9500State *s, MRUnit *u)
     if (!vd) {
         return u->iface == MR_IF_NVME;
     }
-    for (uint32_t m = 0; m < vd->layout.members; m++) {
-        int idx = vd->member_pd[m];
-        MRDrive *d = idx >= 0 && idx < RAID_MAX_PDS ?
-                     s->core.array.pd_drive[idx] : NULL;
+    for (uint32_t m = 0; m < mr_vd_layout(vd)->members; m++) {
+        MRDrive *d = mr_vd_member_drive(vd, m);
 
         if (d && d->unit.iface == MR_IF_NVME) {
             return true;

@@ -42,10 +42,10 @@
 
 bool mr9500_fp_offered(MR9500State *s, MRVirtualDisk *vd)
 {
-    const RaidLayout *l = &vd->layout;
+    const RaidLayout *l = mr_vd_layout(vd);
 
-    if (!s->fast_path || vd->unit.block_size != RAID_SECTOR_SIZE ||
-        mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH) {
+    if (!s->fast_path || mr_vd_unit(vd)->block_size != RAID_SECTOR_SIZE ||
+        mr_vd_write_policy(vd) != MR_WP_WRITE_THROUGH) {
         return false;
     }
     switch (l->level) {
@@ -101,12 +101,9 @@ static int mr9500_fp_member(MR9500State *s, MRVirtualDisk *vd, uint32_t pd)
 {
     MRDrive *d = pd < MR9500_MAX_PDS ? s->pd[pd] : NULL;
 
-    for (uint32_t m = 0; d && m < vd->layout.members; m++) {
-        int idx = vd->member_pd[m];
-
-        if (idx >= 0 && idx < RAID_MAX_PDS &&
-            vd->st[m].status != RAID_MEMBER_MISSING &&
-            s->core.array.pd_drive[idx] == d) {
+    for (uint32_t m = 0; d && m < mr_vd_layout(vd)->members; m++) {
+        if (mr_vd_member_status(vd, m) != RAID_MEMBER_MISSING &&
+            mr_vd_member_drive(vd, m) == d) {
             return m;
         }
     }
@@ -120,7 +117,7 @@ static int mr9500_fp_member(MR9500State *s, MRVirtualDisk *vd, uint32_t pd)
 static bool mr9500_fp_to_vd(MRVirtualDisk *vd, int m, uint64_t lba,
                             uint32_t n, uint64_t *vd_lba)
 {
-    const RaidLayout *l = &vd->layout;
+    const RaidLayout *l = mr_vd_layout(vd);
     RaidRole role;
     uint64_t row;
     uint32_t off;
@@ -197,7 +194,7 @@ MRUnit *mr9500_fp_resolve(MR9500State *s, MR9500Cmd *c, const uint8_t *frame,
     c->fp_write = write;
     c->fp_lba = vd_lba;
     c->fp_blocks = n;
-    c->fp_peer = write && vd->layout.span_members == 2 ?
+    c->fp_peer = write && mr_vd_layout(vd)->span_members == 2 ?
                  lduw_le_p(frame + FP_PEER_SMID) : 0;
     c->pd = tgt;
     *second = mr9500_fp_second(s, c, c->fp_peer);

@@ -181,13 +181,8 @@ static void mr9500_submit(MR9500State *s, MR9500Cmd *c)
     c->active = true;
     c->tm_smid = 0;
     c->generation = s->generation;
-    c->treq.done = mr9500_scsi_done;
-    c->treq.opaque = c;
-    if (s->core.array.timing) {
-        c->treq.timing = s->core.array.timing;
-        c->treq.arrival_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    }
-    mr_target_submit(&c->treq);
+    mr_core_submit(&s->core, &c->treq, mr9500_scsi_done, c,
+                   qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
 }
 
 /*

@@ -74,18 +74,15 @@ static const char *const mr9500_ld_state_name[] = {
 
 MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt)
 {
-    MRVirtualDisk *vd;
+    MRVirtualDisk *vd = tgt < RAID_MAX_VDS ? mr_core_vd(&s->core, tgt)
+                                           : NULL;
 
-    if (tgt >= RAID_MAX_VDS || !s->core.array.cfg) {
-        return NULL;
-    }
-    vd = s->core.array.vds[tgt];
-    return vd && vd->unit.host_id == tgt ? vd : NULL;
+    return vd && mr_vd_unit(vd)->host_id == tgt ? vd : NULL;
 }
 
 static uint8_t mr9500_ld_state(MRVirtualDisk *vd)
 {
-    return mr9500_ld_state_of[mr_vd_cfg(vd)->state];
+    return mr9500_ld_state_of[mr_vd_conf(vd)->state];
 }
 
 MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status)
@@ -100,7 +97,7 @@ MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status)
         *status = MFI_STAT_LD_OFFLINE;
         return NULL;
     }
-    return &vd->unit;
+    return mr_vd_unit(vd);
 }
 
 /* ---- DCMDs ---- */
@@ -138,9 +135,9 @@ static uint32_t mr9500_ld_list(MR9500State *s, uint8_t *buf)
             continue;
         }
         e[0] = t;
-        stw_le_p(e + 2, mr_vd_cfg(vd)->seq);
+        stw_le_p(e + 2, mr_vd_conf(vd)->seq);
         e[4] = mr9500_ld_state(vd);
-        stq_le_p(e + 8, mr_vd_cfg(vd)->size);
+        stq_le_p(e + 8, mr_vd_conf(vd)->size);
         n++;
     }
     stl_le_p(buf, n);
@@ -154,7 +151,7 @@ static void mr9500_ld_raid_level(MRVirtualDisk *vd, uint8_t *li)
         [RAID_LEVEL_6] = 6, [RAID_LEVEL_10] = 1, [RAID_LEVEL_50] = 5,
         [RAID_LEVEL_60] = 6, [RAID_LEVEL_JBOD] = 0,
     };
-    RaidLevel level = vd->layout.level;
+    RaidLevel level = mr_vd_layout(vd)->level;
 
     li[LDI_PRL] = prl[level];
     /* RAID 5/6: rotating parity, data restarting after it */
@@ -166,13 +163,15 @@ static void mr9500_ld_raid_level(MRVirtualDisk *vd, uint8_t *li)
 static uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
 {
     MRVirtualDisk *vd = mr9500_ld_vd(s, tgt);
-    RaidVd *cfg;
+    const RaidLayout *l;
+    const RaidVd *cfg;
     uint8_t cache;
 
     if (!vd) {
         return MFI_STAT_DEVICE_NOT_FOUND;
     }
-    cfg = mr_vd_cfg(vd);
+    cfg = mr_vd_conf(vd);
+    l = mr_vd_layout(vd);
     li[LDI_TARGET_ID] = tgt;
     stw_le_p(li + LDI_SEQ, cfg->seq);
     strpadcpy((char *)li + LDI_NAME, 16, cfg->name, 0);
@@ -181,19 +180,19 @@ static uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
                           RAID_CACHE_WB_NO_BATTERY);
     li[LDI_DEFAULT_CACHE] = cache;
     li[LDI_CURRENT_CACHE] = cache & ~RAID_CACHE_WRITE_BACK;
-    if (mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH) {
+    if (mr_vd_write_policy(vd) != MR_WP_WRITE_THROUGH) {
         li[LDI_CURRENT_CACHE] |= RAID_CACHE_WRITE_BACK;
     }
     li[LDI_ACCESS] = LD_ACCESS_RW;
     li[LDI_DISK_CACHE] = LD_DISK_CACHE_DEFAULT;
     mr9500_ld_raid_level(vd, li);
-    li[LDI_STRIPE] = vd->layout.strip_shift;     /* 2^n sectors */
-    li[LDI_NUM_DRIVES] = vd->layout.span_members;
-    li[LDI_SPAN_DEPTH] = vd->layout.spans;
+    li[LDI_STRIPE] = l->strip_shift;            /* 2^n sectors */
+    li[LDI_NUM_DRIVES] = l->span_members;
+    li[LDI_SPAN_DEPTH] = l->spans;
     li[LDI_STATE] = mr9500_ld_state(vd);
     li[LDI_INIT_STATE] = 0;
     li[LDI_CONSISTENT] = cfg->consistent;
-    for (uint32_t sp = 0; sp < vd->layout.spans && sp < 8; sp++) {
+    for (uint32_t sp = 0; sp < l->spans && sp < 8; sp++) {
         uint8_t *e = li + LDI_SPANS + sp * LDI_SPAN_SIZE;
 
         stq_le_p(e, cfg->start);
@@ -207,7 +206,7 @@ static uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
     li[LDI_VPD83 + 4] = 0x01;                   /* binary */
     li[LDI_VPD83 + 5] = 0x03;                   /* NAA, LU */
     li[LDI_VPD83 + 7] = 8;
-    stq_be_p(li + LDI_VPD83 + 8, vd->unit.wwn);
+    stq_be_p(li + LDI_VPD83 + 8, mr_vd_unit(vd)->wwn);
     return MFI_STAT_OK;
 }
 
@@ -317,20 +316,22 @@ static void mr9500_vd_added(void *opaque, MRVirtualDisk *vd)
 {
     MR9500State *s = opaque;
     uint8_t state = mr9500_ld_state(vd);
+    int idx = mr_vd_index(vd);
 
     /* the VD's index is its target id: stable across restarts */
-    vd->unit.host_id = vd->idx;
-    s->ld_told[vd->idx] = state;
-    trace_megaraid_9500_ld_added(vd->idx, state);
+    mr_vd_unit(vd)->host_id = idx;
+    s->ld_told[idx] = state;
+    trace_megaraid_9500_ld_added(idx, state);
     mr9500_map_changed(s);
-    mr9500_ld_event(s, MR_EVT_LD_CREATED, EVT_CLASS_INFO, vd->idx, 0, 0);
+    mr9500_ld_event(s, MR_EVT_LD_CREATED, EVT_CLASS_INFO, idx, 0, 0);
 }
 
 static void mr9500_vd_changed(void *opaque, MRVirtualDisk *vd)
 {
     MR9500State *s = opaque;
     uint8_t state = mr9500_ld_state(vd);
-    uint8_t prev = s->ld_told[vd->idx];
+    int idx = mr_vd_index(vd);
+    uint8_t prev = s->ld_told[idx];
 
     mr9500_ld_check_deleted(s);
     /* state, members or VDs gone: the held map sync gets the new map */
@@ -338,30 +339,29 @@ static void mr9500_vd_changed(void *opaque, MRVirtualDisk *vd)
     if (prev == state || prev == MR9500_LD_TOLD_NONE) {
         return;
     }
-    s->ld_told[vd->idx] = state;
-    trace_megaraid_9500_ld_state(vd->idx, prev, state);
+    s->ld_told[idx] = state;
+    trace_megaraid_9500_ld_state(idx, prev, state);
     mr9500_ld_event(s, MR_EVT_LD_STATE_CHANGE,
                     state == MR_LD_OPTIMAL ? EVT_CLASS_INFO
                                            : EVT_CLASS_CRITICAL,
-                    vd->idx, prev, state);
+                    idx, prev, state);
     if (state == MR_LD_OFFLINE) {
-        mr9500_ld_event(s, MR_EVT_LD_OFFLINE, EVT_CLASS_CRITICAL, vd->idx,
+        mr9500_ld_event(s, MR_EVT_LD_OFFLINE, EVT_CLASS_CRITICAL, idx,
                         0, 0);
     }
 }
 
-static void mr9500_drive_changed(void *opaque, MRDrive *d)
+static void mr9500_drive_changed(void *opaque, MRDrive *d, bool toggled)
 {
     MR9500State *s = opaque;
-    bool hidden = mr_array_drive_hidden(&s->core.array, d);
+    bool hidden = d->in_array;
     uint16_t pd = d->unit.host_id;
 
     mr9500_ld_check_deleted(s);
     mr9500_map_changed(s);
-    if (d->in_array == hidden) {
+    if (!toggled) {
         return;
     }
-    d->in_array = hidden;
     trace_megaraid_9500_ld_drive(pd, hidden);
     if (pd >= MR9500_MAX_PDS || s->pd[pd] != d) {
         return;

@@ -121,7 +121,7 @@
 
 static uint8_t mr9500_map_ld_state(MRVirtualDisk *vd)
 {
-    switch (mr_vd_cfg(vd)->state) {
+    switch (mr_vd_conf(vd)->state) {
     case RAID_VD_OPTIMAL:
         return MAP_LD_OPTIMAL;
     case RAID_VD_PARTIALLY_DEGRADED:
@@ -137,14 +137,12 @@ static uint8_t mr9500_map_ld_state(MRVirtualDisk *vd)
 static uint16_t mr9500_map_arm_pd(MR9500State *s, MRVirtualDisk *vd,
                                   uint32_t m)
 {
-    int idx = vd->member_pd[m];
     MRDrive *d;
 
-    if (idx < 0 || idx >= RAID_MAX_PDS ||
-        vd->st[m].status == RAID_MEMBER_MISSING) {
+    if (mr_vd_member_status(vd, m) == RAID_MEMBER_MISSING) {
         return MAP_INVALID_HANDLE;
     }
-    d = s->core.array.pd_drive[idx];
+    d = mr_vd_member_drive(vd, m);
     if (!d || d->unit.host_id >= MR9500_MAX_PDS ||
         s->pd[d->unit.host_id] != d) {
         return MAP_INVALID_HANDLE;
@@ -197,7 +195,8 @@ static int mr9500_map_array(uint8_t *ar, uint32_t *nar, const uint16_t *pds)
 static bool mr9500_map_ld(MR9500State *s, MRVirtualDisk *vd, uint16_t seq,
                           uint8_t *e, uint8_t *ar, uint32_t *nar)
 {
-    const RaidLayout *l = &vd->layout;
+    const RaidLayout *l = mr_vd_layout(vd);
+    const MRUnit *u = mr_vd_unit(vd);
     uint8_t *r = e;
     uint8_t *arm_map = e + MAP_LDRAID_BYTES;
     uint32_t data = l->level == RAID_LEVEL_1 || l->level == RAID_LEVEL_10 ?
@@ -210,7 +209,7 @@ static bool mr9500_map_ld(MR9500State *s, MRVirtualDisk *vd, uint16_t seq,
     stl_le_p(r + LR_CAPABILITY, LR_CAP_TM |
              (mr9500_fp_offered(s, vd) ? LR_CAP_FP | LR_CAP_FP_READ |
                                          LR_CAP_FP_WRITE : 0));
-    stq_le_p(r + LR_SIZE, vd->unit.num_blocks);
+    stq_le_p(r + LR_SIZE, u->num_blocks);
     r[LR_SPAN_DEPTH] = l->spans;
     r[LR_LEVEL] = level;
     r[LR_STRIPE_SHIFT] = l->strip_shift;
@@ -218,12 +217,12 @@ static bool mr9500_map_ld(MR9500State *s, MRVirtualDisk *vd, uint16_t seq,
     r[LR_ROW_DATA_SIZE] = data;
     r[LR_PRL] = prl;
     r[LR_SRL] = srl;
-    stw_le_p(r + LR_TARGET_ID, vd->unit.host_id);
+    stw_le_p(r + LR_TARGET_ID, u->host_id);
     r[LR_LD_STATE] = mr9500_map_ld_state(vd);
     r[LR_MOD_FACTOR] = data;
     stw_le_p(r + LR_SEQ, seq);
     r[LR_FP_TIMEOUT] = MAP_PD_IO_TIMEOUT_S;
-    stl_le_p(r + LR_BLOCK_LENGTH, vd->unit.block_size);
+    stl_le_p(r + LR_BLOCK_LENGTH, u->block_size);
     for (uint32_t i = 0; i < data && i < MAP_ARRAY_ARMS; i++) {
         arm_map[i] = i;
     }
@@ -336,7 +335,7 @@ static uint32_t mr9500_map_build(MR9500State *s, uint8_t *buf, uint32_t cap,
         }
         mr9500_map_ld(s, vd, s->map_seq,
                       data + span_off + ld * MAP_LDSPAN_BYTES, ar, &nar);
-        nspan += vd->layout.spans;
+        nspan += mr_vd_layout(vd)->spans;
         ld++;
     }
     memcpy(data + ar_off, ar, nar * MAP_ARRAY_BYTES);

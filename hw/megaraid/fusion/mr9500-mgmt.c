@@ -19,27 +19,28 @@
  */
 #include "qemu/osdep.h"
 #include "system/dma.h"
+#include "hw/megaraid/mgmt-proto.h"
 #include "mr9500.h"
-#include "hw/megaraid/mgmt/mgmt-ops.h"
 #include "trace.h"
 
 
 static void mr9500_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
 {
     MR9500State *s = opaque;
-    uint16_t tgt = vd->unit.host_id;
+    MRUnit *u = mr_vd_unit(vd);
+    uint16_t tgt = u->host_id;
 
-    if (tgt != vd->idx) {
+    if (tgt != mr_vd_index(vd)) {
         return;                 /* never exposed */
     }
     /* LD I/O to it now answers DEVICE NOT FOUND (mr9500_ld_unit) */
-    vd->unit.host_id = MR9500_NO_HOST_ID;
+    u->host_id = MR9500_NO_HOST_ID;
     for (uint32_t i = 1; s->cmds && i < s->ncmds; i++) {
         if (s->cmds[i].active && s->cmds[i].ld && s->cmds[i].pd == tgt) {
             mr_target_cancel(&s->cmds[i].treq);
         }
     }
-    trace_megaraid_9500_mgmt_vd_removed(vd->idx);
+    trace_megaraid_9500_mgmt_vd_removed(tgt);
 }
 
 static bool mr9500_mgmt_vd_slot_free(void *opaque, int idx)
@@ -55,17 +56,6 @@ static const MRMgmtHostOps mr9500_mgmt_ops = {
     .vd_removing = mr9500_mgmt_vd_removing,
     .vd_slot_free = mr9500_mgmt_vd_slot_free,
 };
-
-static MRMgmt *mr9500_mgmt(MR9500State *s)
-{
-    if (!s->core.mgmt.array) {
-        mr_mgmt_init(&s->core.mgmt, &s->core.array, BUS(&s->core.bus),
-                     &mr9500_mgmt_ops, s);
-        g_strlcpy(s->core.mgmt.fw_version, MR9500_FW_VERSION,
-                  sizeof(s->core.mgmt.fw_version));
-    }
-    return &s->core.mgmt;
-}
 
 /*
  * Read @len bytes from the host through the SGL of MFI frame @f into
@@ -88,7 +78,7 @@ static bool mr9500_mgmt_from_host(MR9500State *s, const uint8_t *f,
 
 /*
  * A reply on its way: it goes to the host once the change it made is on
- * the drives (mr_mgmt_execute_async), unless the chip was reset or the
+ * the drives (mr_core_mgmt_execute_async), unless the chip was reset or the
  * device went meanwhile (held_epoch moved on).
  */
 typedef struct MR9500MgmtWait {
@@ -152,7 +142,7 @@ bool mr9500_mgmt_dcmd(MR9500State *s, uint16_t smid, uint8_t queue,
     w->mfi_addr = mfi_addr;
     memcpy(w->frame, f, MFI_FRAME_SIZE);
     w->resp = g_malloc0(resp_cap);
-    mr_mgmt_execute_async(mr9500_mgmt(s), cmd, cmd_len, w->resp, resp_cap,
-                          mr9500_mgmt_done, w);
+    mr_core_mgmt_execute_async(&s->core, &mr9500_mgmt_ops, s, cmd, cmd_len,
+                               w->resp, resp_cap, mr9500_mgmt_done, w);
     return false;
 }

@@ -22,7 +22,6 @@
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
 #include "mr9500.h"
-#include "hw/megaraid/evlog/evlog-array.h"
 #include "trace.h"
 
 #define MR9500_VENDOR_ID        0x1000
@@ -32,10 +31,10 @@
 static const uint8_t mr9500_diag_keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
 
 static const MR9500Model mr9500_models[] = {
-    { "h755n-front", "PERC H755N Front", 0x1028, 0x1AE2 },
-    { "h755-adapter", "PERC H755 Adapter", 0x1028, 0x1AE0 },
-    { "9560-16i", "MegaRAID 9560-16i", 0x1000, 0x4000 },
-    { "9560-8i", "MegaRAID 9560-8i", 0x1000, 0x4010 },
+    { "h755n-front", "PERC H755N Front", "DELL", 0x1028, 0x1AE2 },
+    { "h755-adapter", "PERC H755 Adapter", "DELL", 0x1028, 0x1AE0 },
+    { "9560-16i", "MegaRAID 9560-16i", "BROADCOM", 0x1000, 0x4000 },
+    { "9560-8i", "MegaRAID 9560-8i", "BROADCOM", 0x1000, 0x4010 },
 };
 
 bool mr9500_dma_ok(MR9500State *s, uint64_t addr, uint64_t len)
@@ -51,7 +50,7 @@ MRDrive *mr9500_pd_drive(MR9500State *s, uint32_t pd)
         return NULL;
     }
     d = s->pd[pd];
-    if (!d || mr_array_drive_hidden(&s->core.array, d)) {
+    if (!d || mr_core_drive_hidden(&s->core, d)) {
         return NULL;
     }
     return d;
@@ -149,7 +148,7 @@ static void mr9500_host_diag_write(MR9500State *s, uint32_t val)
         mr9500_to_ready(s);
         s->host_diag = 0;
         s->seq_state = 0;
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 1);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_RESET, 1);
     }
 }
 
@@ -327,28 +326,12 @@ static void mr9500_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
 
 /* ---- realize ---- */
 
-static const MR9500Model *mr9500_find_model(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(mr9500_models); i++) {
-        if (!g_ascii_strcasecmp(name, mr9500_models[i].name)) {
-            return &mr9500_models[i];
-        }
-    }
-    return NULL;
-}
-
 static bool mr9500_check_props(MR9500State *s, Error **errp)
 {
-    s->model = mr9500_find_model(s->model_str);
+    s->model = mr_core_find_model(mr9500_models, ARRAY_SIZE(mr9500_models),
+                                  sizeof(mr9500_models[0]), "megaraid-9500",
+                                  s->model_str, errp);
     if (!s->model) {
-        g_autoptr(GString) names = g_string_new(NULL);
-
-        for (size_t i = 0; i < ARRAY_SIZE(mr9500_models); i++) {
-            g_string_append_printf(names, "%s%s", i ? ", " : "",
-                                   mr9500_models[i].name);
-        }
-        error_setg(errp, "megaraid-9500: model '%s' is unknown; allowed: %s",
-                   s->model_str, names->str);
         return false;
     }
     if (s->max_cmds < 64 || s->max_cmds > 8192) {
@@ -408,6 +391,11 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
         /* the timing model has one profile for this generation's RoC */
         .timing_profile = "sas3916",
         .product = s->model->product,
+        .vendor = s->model->vendor,
+        .fw_version = MR9500_FW_VERSION,
+        .vd_revision = MR9500_VD_REVISION,
+        .sat_vendor = "BROADCOM",
+        .sat_product = MR9500_SAT_PRODUCT,
         .pci_vendor = MR9500_VENDOR_ID,
         .pci_device = MR9500_DEVICE_ID,
         .subsys_vendor = s->model->subsys_vendor,
@@ -451,6 +439,12 @@ static void mr9500_instance_init(Object *obj)
 
     s->model_str = g_strdup("h755n-front");
     s->fast_path = true;
+    mr_core_instance_init(&s->core);
+}
+
+static void mr9500_instance_finalize(Object *obj)
+{
+    mr_core_instance_finalize(&MEGARAID_9500(obj)->core);
 }
 
 static void mr9500_get_chip_resets(Object *obj, Visitor *v, const char *name,
@@ -502,6 +496,7 @@ static const TypeInfo mr9500_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(MR9500State),
     .instance_init = mr9500_instance_init,
+    .instance_finalize = mr9500_instance_finalize,
     .class_init = mr9500_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

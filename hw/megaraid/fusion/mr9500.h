@@ -29,6 +29,14 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9500State, MEGARAID_9500)
  * controller info, QOM firmware-version).
  */
 #define MR9500_FW_VERSION       "52.16.1-4405"
+/*
+ * What its VDs and its SATL report: the INQUIRY revision of a VD (four
+ * characters: the package's major and minor, 52.16, as the firmware
+ * numbers itself, 5.16) and the SAT product of the ATA Information page
+ * (the model's name).  Inferred, not read from a card.
+ */
+#define MR9500_VD_REVISION      "5.16"
+#define MR9500_SAT_PRODUCT      "PERC H755N SATL"
 
 /* ld_told[]: the host was never told of the VD (or told it is gone). */
 #define MR9500_LD_TOLD_NONE     0xFF
@@ -49,12 +57,8 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9500State, MEGARAID_9500)
 #define MR9500_FAULT_FRAME_DMA  0x0A1
 #define MR9500_FAULT_REPLY_DMA  0x0A2
 
-typedef struct MR9500Model {
-    const char *name;
-    const char *product;
-    uint16_t subsys_vendor;
-    uint16_t subsys_id;
-} MR9500Model;
+/* A model= entry: name, product, vendor, subsystem ids. */
+typedef MRCoreModel MR9500Model;
 
 /* One outstanding request, indexed by its SMID. */
 typedef struct MR9500Cmd {

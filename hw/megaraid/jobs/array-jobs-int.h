@@ -16,7 +16,8 @@
 #include "qemu/queue.h"
 #include "qemu/timer.h"
 #include "qemu/units.h"
-#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/member/member.h"
+#include "jobs.h"
 
 /* Member I/O of the chunks in flight at once (the pipeline's window). */
 #define MR_JOB_WINDOW_BYTES     (16 * MiB)

@@ -13,7 +13,8 @@
 #include "qemu/timer.h"
 #include "qemu/units.h"
 #include "block/aio-wait.h"
-#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/member/member.h"
+#include "jobs.h"
 #include "array-jobs-int.h"
 #include "trace.h"
 

@@ -14,7 +14,7 @@
 #include "system/block-backend.h"
 #include "raid/job.h"
 #include "array-config.h"
-#include "hw/megaraid/evlog/evlog-array.h"
+#include "hw/megaraid/array/evlog-array.h"
 #include "trace.h"
 
 static bool mr_cfg_fail(MRCfgError *why, MRCfgError code)
@@ -35,8 +35,8 @@ static bool mr_cfg_gerr(Error **errp, MRCfgError *why, MRCfgError code,
 
 static void mr_cfg_tell_drive(MRArray *a, MRDrive *d)
 {
-    if (d && a->ops->drive_changed) {
-        a->ops->drive_changed(a->opaque, d);
+    if (d) {
+        mr_array_tell_drive(a, d);
     }
 }
 

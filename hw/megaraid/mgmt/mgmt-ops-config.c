@@ -12,7 +12,7 @@
 #include "qapi/error.h"
 #include "mgmt-ops.h"
 #include "array-config.h"
-#include "hw/megaraid/evlog/evlog-array.h"
+#include "hw/megaraid/array/evlog-array.h"
 #include "trace.h"
 
 static uint8_t mgmt_cfg_status(MgmtCtx *c, MRCfgError why, Error *err)

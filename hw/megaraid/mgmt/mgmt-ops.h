@@ -20,21 +20,12 @@
 #define HW_MEGARAID_MGMT_OPS_H
 
 #include "hw/megaraid/mgmt-proto.h"
+#include "hw/megaraid/fw-core.h"
 #include "hw/megaraid/array/array.h"
 
 typedef struct MREvLog MREvLog;
 
-typedef struct MRMgmtHostOps {
-    /* VD @vd is about to be deleted: stop and withdraw its host device. */
-    void (*vd_removing)(void *opaque, MRVirtualDisk *vd);
-    /*
-     * May a new VD take index @idx now?  (The host may still be letting
-     * go of a deleted VD's device there.)  NULL: always.
-     */
-    bool (*vd_slot_free)(void *opaque, int idx);
-} MRMgmtHostOps;
-
-typedef struct MRMgmt {
+struct MRMgmt {
     MRArray *array;
     BusState *bus;              /* the drive bays (MRDrive children) */
     const MRMgmtHostOps *ops;
@@ -42,7 +33,7 @@ typedef struct MRMgmt {
     /* what CTRL_GET_INFO reports */
     const char *serial;
     char fw_version[32];
-} MRMgmt;
+};
 
 void mr_mgmt_init(MRMgmt *m, MRArray *a, BusState *bus,
                   const MRMgmtHostOps *ops, void *opaque);
@@ -63,7 +54,6 @@ size_t mr_mgmt_execute(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
  * The main loop goes on meanwhile.  @done may come from the metadata
  * writer after the host interface was reset: it checks that itself.
  */
-typedef void MRMgmtDone(void *opaque, size_t len);
 void mr_mgmt_execute_async(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
                            uint8_t *resp, size_t resp_cap, MRMgmtDone *done,
                            void *opaque);

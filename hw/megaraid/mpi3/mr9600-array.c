@@ -42,6 +42,7 @@ static const uint8_t mr9600_vd_level[] = {
 void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
 {
     MRVirtualDisk *vd = u->vd;
+    const RaidLayout *l = mr_vd_layout(vd);
     MPI3Device0VD *v = &p->device_specific.vd;
     uint16_t info = 0;
 
@@ -54,9 +55,8 @@ void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
                            MPI3_DEVICE0_FLAGS_ATT_METHOD_VIRTUAL);
     p->queue_depth = cpu_to_le16(mr_core_queue_depth(u));
     p->device_form = MPI3_DEVICE_DEVFORM_VD;
-    for (uint32_t m = 0; m < vd->layout.members; m++) {
-        int pd = vd->member_pd[m];
-        MRDrive *d = pd >= 0 ? vd->array->pd_drive[pd] : NULL;
+    for (uint32_t m = 0; m < l->members; m++) {
+        MRDrive *d = mr_vd_member_drive(vd, m);
 
         if (d) {
             info |= d->unit.iface == MR_IF_NVME ?
@@ -68,8 +68,8 @@ void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
     }
     info |= u->media == MR_MEDIA_SSD ? MPI3_DEVICE0_VD_DEVICE_INFO_SSD
                                      : MPI3_DEVICE0_VD_DEVICE_INFO_HDD;
-    v->vd_state = mr9600_vd_state[mr_vd_cfg(vd)->state];
-    v->raid_level = mr9600_vd_level[vd->layout.level];
+    v->vd_state = mr9600_vd_state[mr_vd_conf(vd)->state];
+    v->raid_level = mr9600_vd_level[l->level];
     v->device_info = cpu_to_le16(info);
 }
 
@@ -92,20 +92,22 @@ static void mr9600_info_changed(MR9600State *s, MRUnit *u)
 static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
-    uint16_t h = MR9600_VD_HANDLE_BASE + vd->idx;
+    MRUnit *u = mr_vd_unit(vd);
+    int idx = mr_vd_index(vd);
+    uint16_t h = MR9600_VD_HANDLE_BASE + idx;
     MPI3DevicePage0 pg;
 
     if (s->handles[h] || s->handle_reserved[h]) {
-        warn_report("megaraid-9600: no device handle for VD %d", vd->idx);
+        warn_report("megaraid-9600: no device handle for VD %d", idx);
         return;
     }
-    vd->unit.host_id = h;
-    vd->unit.slot = h;          /* what the target's traces print */
-    s->vd_host_state[vd->idx] = mr9600_vd_state[mr_vd_cfg(vd)->state];
-    s->handles[h] = &vd->unit;
-    trace_megaraid_9600_vd_handle(vd->idx, h);
+    u->host_id = h;
+    u->slot = h;                /* the SAS phy log page's address */
+    s->vd_host_state[idx] = mr9600_vd_state[mr_vd_conf(vd)->state];
+    s->handles[h] = u;
+    trace_megaraid_9600_vd_handle(idx, h);
     if (mr9600_can_notify(s)) {
-        mr9600_device_page0(s, &vd->unit, &pg);
+        mr9600_device_page0(s, u, &pg);
         mr9600_send_event(s, MPI3_EVENT_DEVICE_ADDED, &pg, sizeof(pg));
     }
 }
@@ -113,29 +115,28 @@ static void mr9600_vd_added(void *opaque, MRVirtualDisk *vd)
 static void mr9600_vd_changed(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
-    uint8_t state = mr9600_vd_state[mr_vd_cfg(vd)->state];
-    uint8_t *told = &s->vd_host_state[vd->idx];
+    uint8_t state = mr9600_vd_state[mr_vd_conf(vd)->state];
+    uint8_t *told = &s->vd_host_state[mr_vd_index(vd)];
     bool was_hidden = *told == MPI3_DEVICE0_VD_STATE_OFFLINE;
 
     if (*told == state) {
         return;                 /* the host already has this state */
     }
     *told = state;
-    mr9600_info_changed(s, &vd->unit);
+    mr9600_info_changed(s, mr_vd_unit(vd));
     if (was_hidden != (state == MPI3_DEVICE0_VD_STATE_OFFLINE)) {
-        mr9600_send_visibility(s, &vd->unit, !was_hidden);
+        mr9600_send_visibility(s, mr_vd_unit(vd), !was_hidden);
     }
 }
 
-static void mr9600_drive_changed(void *opaque, MRDrive *d)
+static void mr9600_drive_changed(void *opaque, MRDrive *d, bool toggled)
 {
     MR9600State *s = opaque;
-    bool hidden = mr_array_drive_hidden(&s->core.array, d);
+    bool hidden = d->in_array;
 
-    if (d->in_array == hidden) {
+    if (!toggled) {
         return;
     }
-    d->in_array = hidden;
     if (hidden) {
         mr9600_requests_cancel(s, d->unit.host_id, true, 0, NULL);
     }
@@ -153,12 +154,17 @@ bool mr9600_array_realize(MR9600State *s, Error **errp)
 {
     PCIDevice *pci = PCI_DEVICE(s);
     MRCoreIdentity id = {
-        .model = s->model->name,
-        .product = s->model->product,
+        .model = s->model->core.name,
+        .product = s->model->core.product,
+        .vendor = s->model->core.vendor,
+        .fw_version = MR9600_FW_VERSION,
+        .vd_revision = MR9600_VD_REVISION,
+        .sat_vendor = "BROADCOM",
+        .sat_product = MR9600_SAT_PRODUCT,
         .pci_vendor = pci_get_word(pci->config + PCI_VENDOR_ID),
         .pci_device = pci_get_word(pci->config + PCI_DEVICE_ID),
-        .subsys_vendor = s->model->subsys_vendor,
-        .subsys_id = s->model->subsys_id,
+        .subsys_vendor = s->model->core.subsys_vendor,
+        .subsys_id = s->model->core.subsys_id,
     };
 
     return mr_core_realize(&s->core, DEVICE(s), &id, &mr9600_array_ops, s,
@@ -168,12 +174,12 @@ bool mr9600_array_realize(MR9600State *s, Error **errp)
 void mr9600_array_unrealize(MR9600State *s)
 {
     for (int v = 0; v < RAID_MAX_VDS; v++) {
-        MRVirtualDisk *vd = s->core.array.vds[v];
+        MRVirtualDisk *vd = mr_core_vd(&s->core, v);
+        MRUnit *u = vd ? mr_vd_unit(vd) : NULL;
 
-        if (vd && vd->unit.host_id &&
-            s->handles[vd->unit.host_id] == &vd->unit) {
-            mr9600_requests_cancel(s, vd->unit.host_id, true, 0, NULL);
-            s->handles[vd->unit.host_id] = NULL;
+        if (u && u->host_id && s->handles[u->host_id] == u) {
+            mr9600_requests_cancel(s, u->host_id, true, 0, NULL);
+            s->handles[u->host_id] = NULL;
         }
     }
     mr_core_unrealize(&s->core);

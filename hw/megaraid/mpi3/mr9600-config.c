@@ -289,18 +289,18 @@ static void mr9600_ioc_page0(MR9600State *s, uint8_t *buf)
     stw_le_p(buf + 0x0E, pci_get_word(pci->config + PCI_DEVICE_ID));
     buf[0x10] = pci->config[PCI_REVISION_ID];
     stl_le_p(buf + 0x14, PCI_CLASS_STORAGE_RAID << 8);
-    stw_le_p(buf + 0x18, s->model->subsys_vendor);
-    stw_le_p(buf + 0x1A, s->model->subsys_id);
+    stw_le_p(buf + 0x18, s->model->core.subsys_vendor);
+    stw_le_p(buf + 0x1A, s->model->core.subsys_id);
 }
 
 static void mr9600_mfg_page0(MR9600State *s, uint8_t *buf)
 {
     strpadcpy((char *)buf + 0x08, 8, "B0", '\0');
     strpadcpy((char *)buf + 0x10, 32, "SAS4116", '\0');
-    strpadcpy((char *)buf + 0x30, 32, s->model->product, '\0');
+    strpadcpy((char *)buf + 0x30, 32, s->model->core.product, '\0');
     strpadcpy((char *)buf + 0x50, 32, "03-50107-00000", '\0');
     strpadcpy((char *)buf + 0x70, 32, "SKA0000000", '\0');
-    strpadcpy((char *)buf + 0xC0, 256, s->model->product, '\0');
+    strpadcpy((char *)buf + 0xC0, 256, s->model->core.product, '\0');
 }
 
 /* Build the page into buf; returns an IOC status. */

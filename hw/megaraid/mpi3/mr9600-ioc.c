@@ -119,7 +119,7 @@ static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
 
 uint16_t mr9600_shutdown_timeout(MR9600State *s)
 {
-    return s->core.array.cachevault == MR_CV_OPTIMAL ?
+    return mr_core_cachevault(&s->core) == MR_CV_OPTIMAL ?
            MR9600_SHUTDOWN_TIMEOUT : MR9600_SHUTDOWN_TIMEOUT_NO_CV;
 }
 
@@ -203,8 +203,8 @@ static void mr9600_ci_upload(MR9600State *s, const uint8_t *frame)
     /* MPI manifest: type 0, IDs at 0x20, package version at 0x38. */
     stw_le_p(manifest + 0x20, pci_get_word(pci->config + PCI_VENDOR_ID));
     stw_le_p(manifest + 0x22, pci_get_word(pci->config + PCI_DEVICE_ID));
-    stw_le_p(manifest + 0x24, s->model->subsys_vendor);
-    stw_le_p(manifest + 0x26, s->model->subsys_id);
+    stw_le_p(manifest + 0x24, s->model->core.subsys_vendor);
+    stw_le_p(manifest + 0x26, s->model->core.subsys_id);
     stw_le_p(v, MR9600_FW_BUILD);
     v[4] = MR9600_FW_PHASE_MINOR;
     v[5] = MR9600_FW_PHASE_MAJOR;

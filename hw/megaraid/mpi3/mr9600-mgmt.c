@@ -17,8 +17,8 @@
  */
 #include "qemu/osdep.h"
 #include "system/dma.h"
+#include "hw/megaraid/mgmt-proto.h"
 #include "mr9600.h"
-#include "hw/megaraid/mgmt/mgmt-ops.h"
 #include "trace.h"
 
 /* MGMT PASSTHROUGH request (MPI 3.0), 0x40 bytes. */
@@ -32,18 +32,18 @@
 static void mr9600_mgmt_vd_removing(void *opaque, MRVirtualDisk *vd)
 {
     MR9600State *s = opaque;
-    MRUnit *u = &vd->unit;
-    uint16_t h = vd->unit.host_id;
+    MRUnit *u = mr_vd_unit(vd);
+    uint16_t h = u->host_id;
     uint8_t ev[MR9600_DSC_LEN] = { 0 };
 
-    s->vd_host_state[vd->idx] = 0;
+    s->vd_host_state[mr_vd_index(vd)] = 0;
     if (!h || h >= MR9600_MAX_DEV_HANDLE || s->handles[h] != u) {
         return;
     }
     mr9600_requests_cancel(s, h, true, 0, NULL);
     s->handles[h] = NULL;
-    vd->unit.host_id = 0;
-    trace_megaraid_9600_mgmt_vd_removed(vd->idx, h);
+    u->host_id = 0;
+    trace_megaraid_9600_mgmt_vd_removed(mr_vd_index(vd), h);
     if (!s->port_enabled || !mr9600_ioc_ready(s) ||
         !mr9600_event_enabled(s, MPI3_EVENT_DEVICE_STATUS_CHANGE)) {
         return;                 /* the host never learns of it: free now */
@@ -72,20 +72,9 @@ static const MRMgmtHostOps mr9600_mgmt_ops = {
     .vd_slot_free = mr9600_mgmt_vd_slot_free,
 };
 
-static MRMgmt *mr9600_mgmt(MR9600State *s)
-{
-    if (!s->core.mgmt.array) {
-        mr_mgmt_init(&s->core.mgmt, &s->core.array, BUS(&s->core.bus),
-                     &mr9600_mgmt_ops, s);
-        g_strlcpy(s->core.mgmt.fw_version, MR9600_FW_VERSION,
-                  sizeof(s->core.mgmt.fw_version));
-    }
-    return &s->core.mgmt;
-}
-
 /*
  * A reply on its way: it goes to the host once the change it made is on
- * the drives (mr_mgmt_execute_async), unless the IOC was reset or the
+ * the drives (mr_core_mgmt_execute_async), unless the IOC was reset or the
  * device went meanwhile (mgmt_epoch moved on).
  */
 typedef struct MR9600MgmtWait {
@@ -152,6 +141,6 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame)
     w->hdr = *hdr;
     w->resp_addr = resp_addr;
     w->resp = g_malloc(resp_len);
-    mr_mgmt_execute_async(mr9600_mgmt(s), cmd, cmd_len, w->resp, resp_len,
-                          mr9600_mgmt_done, w);
+    mr_core_mgmt_execute_async(&s->core, &mr9600_mgmt_ops, s, cmd, cmd_len,
+                               w->resp, resp_len, mr9600_mgmt_done, w);
 }

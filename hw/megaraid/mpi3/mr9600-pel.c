@@ -23,7 +23,6 @@
 #include "qemu/timer.h"
 #include "system/dma.h"
 #include "mr9600.h"
-#include "hw/megaraid/evlog/evlog-array.h"
 #include "trace.h"
 
 /* What mpi3.h does not name yet (MPI 3.0 PEL, mpi30_ioc.h layouts). */
@@ -202,7 +201,7 @@ static void mr9600_pel_notify(Notifier *n, void *data)
 static void mr9600_pel_get_seqnum(MR9600State *s, const uint8_t *frame)
 {
     const MPI3RequestHeader *hdr = (const void *)frame;
-    MREvLog *log = s->core.array.evlog;
+    MREvLog *log = mr_core_evlog(&s->core);
     uint8_t seq[MR9600_PEL_SEQ_SIZE];
     uint64_t addr;
     uint32_t len;
@@ -229,7 +228,7 @@ static void mr9600_pel_get_log(MR9600State *s, const uint8_t *frame,
 {
     const MPI3RequestHeader *hdr = (const void *)frame;
     uint8_t action = frame[0x0A];
-    MREvLog *log = s->core.array.evlog;
+    MREvLog *log = mr_core_evlog(&s->core);
     uint32_t seq = ldl_le_p(frame + MR9600_PEL_REQ_SEQ);
     uint16_t locale = lduw_le_p(frame + MR9600_PEL_REQ_LOCALE);
     uint8_t cls = frame[MR9600_PEL_REQ_CLASS];
@@ -301,7 +300,7 @@ static void mr9600_pel_wait(MR9600State *s, const uint8_t *frame)
     s->pel_wait_class = cls;
     trace_megaraid_9600_pel_wait(s->pel_wait_tag, s->pel_wait_seq,
                                  s->pel_wait_locale, cls, wait_s);
-    if (mr9600_pel_next(s->core.array.evlog, s->pel_wait_seq,
+    if (mr9600_pel_next(mr_core_evlog(&s->core), s->pel_wait_seq,
                         s->pel_wait_locale, cls, &e)) {
         /* already there: the host missed nothing, it is told at once */
         trace_megaraid_9600_pel_wait_done(s->pel_wait_tag, e.seq);
@@ -351,7 +350,7 @@ void mr9600_pel_request(MR9600State *s, const uint8_t *frame)
     const MPI3RequestHeader *hdr = (const void *)frame;
     uint8_t action = frame[0x0A];
     uint16_t tag = le16_to_cpu(hdr->host_tag);
-    MREvLog *log = s->core.array.evlog;
+    MREvLog *log = mr_core_evlog(&s->core);
     uint32_t seq;
 
     trace_megaraid_9600_pel(action, tag);
@@ -404,7 +403,7 @@ bool mr9600_pel_realize(MR9600State *s, Error **errp)
 {
     s->pel_timer = timer_new_ms(QEMU_CLOCK_VIRTUAL, mr9600_pel_timeout, s);
     s->pel_notifier.notify = mr9600_pel_notify;
-    mr_evlog_add_notifier(s->core.array.evlog, &s->pel_notifier);
+    mr_evlog_add_notifier(mr_core_evlog(&s->core), &s->pel_notifier);
     return true;
 }
 

@@ -492,7 +492,7 @@ void mr9600_doorbell_write(MR9600State *s, hwaddr addr, uint32_t val)
         mr9600_flush_pending(s, q);
     } else {
         q->pi = val;
-        if (s->core.array.timing) {
+        if (mr_core_timing(&s->core)) {
             /* the timing model's arrival stamp of what this posts */
             q->doorbell_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         }

@@ -58,7 +58,7 @@ static void mr9600_request_release(MR9600State *s, MR9600Request *r)
     QTAILQ_INSERT_HEAD(&s->free_reqs, r, next);
     if (was_empty) {
         /* Queue processing stopped for lack of request slots. */
-        if (s->core.array.timing) {
+        if (mr_core_timing(&s->core)) {
             /* what waited for a slot arrives (for the model) now */
             s->slots_freed_ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         }
@@ -320,14 +320,8 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
                                                                       : 16;
     r->treq.dir = dir;
     r->treq.data_len = dlen;
-    r->treq.done = mr9600_scsi_done;
-    r->treq.opaque = r;
-    if (s->core.array.timing) {
-        r->treq.timing = s->core.array.timing;
-        r->treq.arrival_ns = MAX(s->reqq[qid].doorbell_ns,
-                                 s->slots_freed_ns);
-    }
-    mr_target_submit(&r->treq);
+    mr_core_submit(&s->core, &r->treq, mr9600_scsi_done, r,
+                   MAX(s->reqq[qid].doorbell_ns, s->slots_freed_ns));
 }
 
 /* ---- cancellation and task management ---- */

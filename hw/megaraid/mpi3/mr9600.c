@@ -19,7 +19,6 @@
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
 #include "mr9600.h"
-#include "hw/megaraid/evlog/evlog-array.h"
 #include "trace.h"
 
 #define MR9600_VENDOR_ID        0x1000
@@ -31,15 +30,15 @@
 static const uint8_t mr9600_diag_keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
 
 static const MR9600Model mr9600_models[] = {
-    { "9670w-16i", "MegaRAID 9670W-16i", 0x1000, 0x4600,
+    { { "9670w-16i", "MegaRAID 9670W-16i", "BROADCOM", 0x1000, 0x4600 },
       MR9600_PERSONALITY_RAID, 16 },
-    { "9660-16i", "MegaRAID 9660-16i", 0x1000, 0x4620,
+    { { "9660-16i", "MegaRAID 9660-16i", "BROADCOM", 0x1000, 0x4620 },
       MR9600_PERSONALITY_RAID, 16 },
-    { "9670-24i", "MegaRAID 9670-24i", 0x1000, 0x4610,
+    { { "9670-24i", "MegaRAID 9670-24i", "BROADCOM", 0x1000, 0x4610 },
       MR9600_PERSONALITY_RAID, 24 },
-    { "9600-16i", "HBA 9600-16i (eHBA)", 0x1000, 0x4670,
+    { { "9600-16i", "HBA 9600-16i (eHBA)", "BROADCOM", 0x1000, 0x4670 },
       MR9600_PERSONALITY_EHBA, 16 },
-    { "h965i", "PERC H965i", 0x1028, 0x2114,
+    { { "h965i", "PERC H965i", "DELL", 0x1028, 0x2114 },
       MR9600_PERSONALITY_RAID, 16 },
 };
 
@@ -122,7 +121,7 @@ static void mr9600_shutdown_flushed(void *opaque, int ret)
         s->ioc_status = (s->ioc_status & ~MPI3_IOC_STATUS_SHUTDOWN_MASK) |
                         MPI3_IOC_STATUS_SHUTDOWN_COMPLETE;
         trace_megaraid_9600_shutdown();
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_SHUTDOWN, 1);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_SHUTDOWN, 1);
     }
 }
 
@@ -209,7 +208,7 @@ static void mr9600_ioc_config_write(MR9600State *s, uint32_t val)
         }
         trace_megaraid_9600_mur(s->scratchpad[0]);
         mr9600_ioc_reset(s);
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 0);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_RESET, 0);
     }
 }
 
@@ -255,7 +254,7 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
     case MPI3_HOST_DIAG_ACTION_HOST_BOOT:
     case MPI3_HOST_DIAG_ACTION_COMPLETE:
         mr9600_ioc_reset(s);
-        mr_ev_ctrl(&s->core.array, MR_EV_CTRL_RESET, 1);
+        mr_core_log_ctrl(&s->core, MR_EV_CTRL_RESET, 1);
         break;
     default:
         trace_megaraid_9600_ub_host_diag_action(action);
@@ -439,32 +438,20 @@ static void mr9600_reset_hold(Object *obj, ResetType type)
     memset(s->scratchpad, 0, sizeof(s->scratchpad));
 }
 
-static const MR9600Model *mr9600_find_model(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(mr9600_models); i++) {
-        if (!g_ascii_strcasecmp(name, mr9600_models[i].name)) {
-            return &mr9600_models[i];
-        }
-    }
-    return NULL;
-}
-
 static bool mr9600_check_props(MR9600State *s, Error **errp)
 {
     uint32_t lo = (uint32_t)s->dsn;
 
-    s->model = mr9600_find_model(s->model_str);
-    if (!s->model) {
-        g_autoptr(GString) names = g_string_new(NULL);
+    const MRCoreModel *m = mr_core_find_model(&mr9600_models[0].core,
+                                              ARRAY_SIZE(mr9600_models),
+                                              sizeof(mr9600_models[0]),
+                                              "megaraid-9600", s->model_str,
+                                              errp);
 
-        for (size_t i = 0; i < ARRAY_SIZE(mr9600_models); i++) {
-            g_string_append_printf(names, "%s%s", i ? ", " : "",
-                                   mr9600_models[i].name);
-        }
-        error_setg(errp, "megaraid-9600: model '%s' is unknown; "
-                   "allowed: %s", s->model_str, names->str);
+    if (!m) {
         return false;
     }
+    s->model = container_of(m, MR9600Model, core);
     if (s->max_op_queues < 1 || s->max_op_queues > MPI3_MAX_OP_QUEUES_REGMAP) {
         error_setg(errp, "megaraid-9600: max-queues must be 1..%d (got %u)",
                    MPI3_MAX_OP_QUEUES_REGMAP, s->max_op_queues);
@@ -511,8 +498,8 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
         return;
     }
 
-    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, s->model->subsys_vendor);
-    pci_set_word(conf + PCI_SUBSYSTEM_ID, s->model->subsys_id);
+    pci_set_word(conf + PCI_SUBSYSTEM_VENDOR_ID, s->model->core.subsys_vendor);
+    pci_set_word(conf + PCI_SUBSYSTEM_ID, s->model->core.subsys_id);
     pci_config_set_revision(conf, s->revision);
     conf[PCI_INTERRUPT_PIN] = 0;
 
@@ -596,6 +583,12 @@ static void mr9600_instance_init(Object *obj)
 
     s->model_str = g_strdup("9670w-16i");
     s->prepare_reset_ms = 2000;
+    mr_core_instance_init(&s->core);
+}
+
+static void mr9600_instance_finalize(Object *obj)
+{
+    mr_core_instance_finalize(&MEGARAID_9600(obj)->core);
 }
 
 static char *mr9600_get_fw_version(Object *obj, Error **errp)
@@ -653,6 +646,7 @@ static const TypeInfo mr9600_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(MR9600State),
     .instance_init = mr9600_instance_init,
+    .instance_finalize = mr9600_instance_finalize,
     .class_init = mr9600_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_PCIE_DEVICE },

@@ -46,6 +46,9 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
     stringify(MR9600_FW_GEN_MAJOR) "." stringify(MR9600_FW_GEN_MINOR) "." \
     stringify(MR9600_FW_PHASE_MAJOR) "." stringify(MR9600_FW_PHASE_MINOR) \
     "-" stringify(MR9600_FW_BUILD)
+/* What its VDs and its SATL report (INQUIRY revision, ATA Information) */
+#define MR9600_VD_REVISION          "5.29"
+#define MR9600_SAT_PRODUCT          "MR9670W SATL"
 #define MR9600_SENSE_BUFFER_SIZE    256
 #define MR9600_QUEUE_BATCH          64      /* requests per queue per pass */
 /*
@@ -67,10 +70,7 @@ typedef enum MR9600Personality {
 } MR9600Personality;
 
 typedef struct MR9600Model {
-    const char *name;
-    const char *product;
-    uint16_t subsys_vendor;
-    uint16_t subsys_id;
+    MRCoreModel core;           /* name, product, vendor, subsystem ids */
     MR9600Personality personality;
     uint32_t ports;
 } MR9600Model;

@@ -202,8 +202,8 @@ static int mr_vpd_ata_info(const MRUnit *u, uint8_t *buf)
 
     memset(buf + 4, 0, 572 - 4);
     mr_put16(buf + 2, 572 - 4);
-    mr_pad(buf + 8, "BROADCOM", 8);           /* SAT vendor */
-    mr_pad(buf + 16, "MR9670W SATL", 16);     /* SAT product */
+    mr_pad(buf + 8, u->sat_vendor ?: "", 8);          /* SAT vendor */
+    mr_pad(buf + 16, u->sat_product ?: "", 16);       /* SAT product */
     mr_pad(buf + 32, "0800", 4);              /* SAT revision */
     /* Device signature: register D2H FIS of a non-packet device. */
     buf[36] = 0x34;

@@ -114,24 +114,6 @@ int mr_ata_passthrough(MRUnit *u, const uint8_t *cdb, uint8_t *buf,
 void mr_ata_identify(const MRUnit *u, uint16_t *id);
 void mr_selftest_record(MRUnit *u, uint8_t code);
 
-/* drive-profiles.c */
-typedef struct MRDriveProfile {
-    MRDriveInterface iface;
-    MRDriveMedia media;
-    const char *vendor;         /* INQUIRY vendor identification */
-    const char *model;          /* product (SAS) or full model (ATA/NVMe) */
-    const char *firmware;
-    const char *serial_prefix;  /* serial = prefix + digits from slot */
-    unsigned serial_digits;
-    const char *serial_suffix;
-    uint32_t oui;               /* IEEE OUI for the NAA-5 WWN */
-    uint32_t rotation_rate;     /* 1: non-rotating, else RPM */
-    uint8_t form_factor;        /* VPD B1h NOMINAL FORM FACTOR */
-} MRDriveProfile;
-
-const MRDriveProfile *mr_drive_profile(MRDriveInterface iface,
-                                       MRDriveMedia media);
-
 /* Big-endian store helpers on a byte buffer. */
 static inline void mr_put16(uint8_t *p, uint16_t v)
 {

@@ -61,7 +61,7 @@ static bool mr_check_range(MRTargetReq *req, uint64_t lba, uint64_t n,
     uint64_t num = req->unit->num_blocks;
 
     if (lba > num || n > num - lba) {
-        trace_megaraid_err_target_lba_range(req->unit->slot, req->cdb[0],
+        trace_megaraid_err_target_lba_range(req->unit->name, req->cdb[0],
                                             lba, n, num);
         mr_sense_set(s, ILLEGAL_REQUEST, 0x21, 0x00);
         return false;
@@ -78,7 +78,7 @@ static void mr_io_error(MRTargetReq *req, int ret, bool write, uint64_t lba)
         mr_target_aborted(req);
         return;
     }
-    trace_megaraid_err_target_io(u->slot, req->cdb[0], lba, ret);
+    trace_megaraid_err_target_io(u->name, req->cdb[0], lba, ret);
     switch (-ret) {
     case ENOMEDIUM:
         mr_sense_set(&s, NOT_READY, 0x3a, 0x00);
@@ -208,7 +208,7 @@ void mr_target_rw(MRTargetReq *req)
     }
     if ((cdb[0] >> 5) != 0 && (cdb[1] & 0xe0)) {
         /* RDPROTECT/WRPROTECT: no protection information */
-        trace_megaraid_err_target_protect(u->slot, cdb[0]);
+        trace_megaraid_err_target_protect(u->name, cdb[0]);
         mr_sense_bad_cdb(&s, 1, 7);
         goto fail;
     }
@@ -217,7 +217,7 @@ void mr_target_rw(MRTargetReq *req)
         goto fail;
     }
     if (write && u->read_only) {
-        trace_megaraid_err_target_read_only(u->slot, cdb[0]);
+        trace_megaraid_err_target_read_only(u->name, cdb[0]);
         mr_sense_set(&s, DATA_PROTECT, 0x27, 0x00);
         goto fail;
     }
@@ -229,12 +229,12 @@ void mr_target_rw(MRTargetReq *req)
         return;
     }
     if (req->dir != (write ? MR_DIR_TO_DEVICE : MR_DIR_FROM_DEVICE)) {
-        trace_megaraid_err_target_dir(u->slot, cdb[0], req->dir);
+        trace_megaraid_err_target_dir(u->name, cdb[0], req->dir);
         mr_sense_bad_cdb(&s, 0, -1);
         goto fail;
     }
     if (mr_target_avail(req) < bytes) {
-        trace_megaraid_err_target_overrun(u->slot, cdb[0], bytes,
+        trace_megaraid_err_target_overrun(u->name, cdb[0], bytes,
                                           mr_target_avail(req));
         mr_sense_bad_cdb(&s, len_byte, -1);
         goto fail;
@@ -246,7 +246,7 @@ void mr_target_rw(MRTargetReq *req)
     req->fua = write && (((cdb[0] >> 5) != 0 && (cdb[1] & 0x08)) ||
                          (!u->ts.wce && !u->vd));
     sg = mr_trim_sg(req, bytes);
-    trace_megaraid_target_rw(u->slot, write, lba, n, req->fua);
+    trace_megaraid_target_rw(u->name, write, lba, n, req->fua);
     if (mr_medium_stats(u)) {
         block_acct_start(mr_medium_stats(u), &req->acct, bytes,
                          write ? BLOCK_ACCT_WRITE : BLOCK_ACCT_READ);
@@ -292,7 +292,7 @@ void mr_target_sync(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_sync(u->slot, lba, n);
+    trace_megaraid_target_sync(u->name, lba, n);
     req->aiocb = mr_medium_aio_flush(u, mr_flush_complete, req);
 }
 
@@ -389,7 +389,7 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
         return 1;
     }
     total = (uint64_t)n * bs;
-    trace_megaraid_target_verify(u->slot, lba, n, bytchk);
+    trace_megaraid_target_verify(u->name, lba, n, bytchk);
     if (n == 0) {
         return 0;
     }
@@ -397,13 +397,13 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
         uint64_t want = bytchk == 1 ? total : bs;
 
         if (want > MR_MAX_VERIFY_BYTES) {
-            trace_megaraid_err_target_verify_len(u->slot, n);
+            trace_megaraid_err_target_verify_len(u->name, n);
             mr_sense_bad_cdb(&c->sense, len_byte, -1);
             return 1;
         }
         data = g_malloc(want);
         if (mr_target_fetch(req, data, want) < want) {
-            trace_megaraid_err_target_overrun(u->slot, req->cdb[0], want,
+            trace_megaraid_err_target_overrun(u->name, req->cdb[0], want,
                                               req->xfer_count);
             mr_sense_bad_cdb(&c->sense, len_byte, -1);
             return 1;
@@ -432,7 +432,7 @@ static int coroutine_fn mr_verify_body(MRIOCmd *c)
             for (j = 0; media[i + j] == want[j]; j++) {
                 /* find the first differing byte */
             }
-            trace_megaraid_err_target_miscompare(u->slot, lba, done + i + j);
+            trace_megaraid_err_target_miscompare(u->name, lba, done + i + j);
             mr_sense_set(&c->sense, MISCOMPARE, 0x1d, 0x00);
             c->sense.info_valid = true;
             c->sense.info = done + i + j;
@@ -477,7 +477,7 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
         return 1;
     }
     if (unmap && !u->discard) {
-        trace_megaraid_err_target_no_discard(u->slot, req->cdb[0]);
+        trace_megaraid_err_target_no_discard(u->name, req->cdb[0]);
         mr_sense_bad_cdb(&c->sense, 1, 3);
         return 1;
     }
@@ -490,19 +490,19 @@ static int coroutine_fn mr_write_same_body(MRIOCmd *c)
         return 1;
     }
     if (u->read_only) {
-        trace_megaraid_err_target_read_only(u->slot, req->cdb[0]);
+        trace_megaraid_err_target_read_only(u->name, req->cdb[0]);
         mr_sense_set(&c->sense, DATA_PROTECT, 0x27, 0x00);
         return 1;
     }
     if (!ndob && mr_target_fetch(req, pattern, bs) < bs) {
-        trace_megaraid_err_target_overrun(u->slot, req->cdb[0], bs,
+        trace_megaraid_err_target_overrun(u->name, req->cdb[0], bs,
                                           req->xfer_count);
         mr_sense_set(&c->sense, ILLEGAL_REQUEST, 0x1a, 0x00);
         return 1;
     }
     c->lba = lba;
     total = (uint64_t)n * bs;
-    trace_megaraid_target_write_same(u->slot, lba, n, unmap, ndob);
+    trace_megaraid_target_write_same(u->name, lba, n, unmap, ndob);
     if (buffer_is_zero(pattern, bs)) {
         ret = mr_medium_co_zero(u, lba * bs, total, unmap, fua);
         if (ret < 0) {
@@ -562,13 +562,13 @@ static int coroutine_fn mr_unmap_body(MRIOCmd *c)
         return 1;
     }
     if (u->read_only) {
-        trace_megaraid_err_target_read_only(u->slot, req->cdb[0]);
+        trace_megaraid_err_target_read_only(u->name, req->cdb[0]);
         mr_sense_set(&c->sense, DATA_PROTECT, 0x27, 0x00);
         return 1;
     }
     p = g_malloc0(plen);
     if (mr_target_fetch(req, p, plen) < plen) {
-        trace_megaraid_err_target_overrun(u->slot, req->cdb[0], plen,
+        trace_megaraid_err_target_overrun(u->name, req->cdb[0], plen,
                                           req->xfer_count);
         mr_sense_set(&c->sense, ILLEGAL_REQUEST, 0x1a, 0x00);
         return 1;
@@ -604,7 +604,7 @@ static int coroutine_fn mr_unmap_body(MRIOCmd *c)
         if (n == 0) {
             continue;
         }
-        trace_megaraid_target_unmap(u->slot, lba, n);
+        trace_megaraid_target_unmap(u->name, lba, n);
         c->lba = lba;
         ret = mr_medium_co_zero(u, lba * bs, (uint64_t)n * bs, true, false);
         if (ret < 0) {
@@ -619,7 +619,7 @@ void mr_target_unmap(MRTargetReq *req)
     MRSense s;
 
     if (!req->unit->discard) {
-        trace_megaraid_err_target_no_discard(req->unit->slot, req->cdb[0]);
+        trace_megaraid_err_target_no_discard(req->unit->name, req->cdb[0]);
         mr_sense_bad_opcode(&s);
         mr_target_fail(req, &s);
         return;

@@ -12,7 +12,7 @@
 #include "block/aio-wait.h"
 #include "system/block-backend.h"
 #include "hw/megaraid/target.h"
-#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/array/array-vd.h"
 #include "target-int.h"
 
 bool mr_medium_present(MRUnit *u)

@@ -46,7 +46,7 @@ static void mr_timing_release(void *opaque)
 
     req->held = false;
     t->held--;
-    trace_megaraid_timing_release(req->unit->slot, req->cdb[0]);
+    trace_megaraid_timing_release(req->unit->name, req->cdb[0]);
     req->done(req);
 }
 
@@ -73,11 +73,11 @@ bool mr_target_timing_hold(MRTargetReq *req)
     if (deadline <= now) {
         if (deadline < now) {
             t->late++;
-            trace_megaraid_timing_late(u->slot, req->cdb[0], now - deadline);
+            trace_megaraid_timing_late(u->name, req->cdb[0], now - deadline);
         }
         return false;
     }
-    trace_megaraid_timing_hold(u->slot, req->cdb[0], done - arrival,
+    trace_megaraid_timing_hold(u->name, req->cdb[0], done - arrival,
                                deadline - now);
     req->held = true;
     t->held++;
@@ -96,7 +96,7 @@ bool mr_target_timing_cancel(MRTargetReq *req)
     timer_del(&req->hold_timer);
     req->held = false;
     req->timing->held--;
-    trace_megaraid_timing_abort(req->unit->slot, req->cdb[0]);
+    trace_megaraid_timing_abort(req->unit->name, req->cdb[0]);
     mr_target_aborted(req);
     return true;
 }

@@ -39,7 +39,7 @@ void mr_target_good(MRTargetReq *req)
 {
     req->status = GOOD;
     req->sense_len = 0;
-    trace_megaraid_target_done(req->unit->slot, req->cdb[0], req->status,
+    trace_megaraid_target_done(req->unit->name, req->cdb[0], req->status,
                                req->xfer_count);
     /* timing=on: held until the model says the card would be done */
     if (req->timing && !req->cancelled && mr_target_timing_hold(req)) {
@@ -53,7 +53,7 @@ void mr_target_fail(MRTargetReq *req, const MRSense *s)
     req->status = CHECK_CONDITION;
     req->sense_len = mr_sense_build(s, req->unit->ts.d_sense, req->sense,
                                     sizeof(req->sense));
-    trace_megaraid_target_check_condition(req->unit->slot, req->cdb[0],
+    trace_megaraid_target_check_condition(req->unit->name, req->cdb[0],
                                           s->key, s->asc, s->ascq);
     req->done(req);
 }
@@ -62,7 +62,7 @@ void mr_target_aborted(MRTargetReq *req)
 {
     req->status = TASK_ABORTED;
     req->sense_len = 0;
-    trace_megaraid_target_aborted(req->unit->slot, req->cdb[0]);
+    trace_megaraid_target_aborted(req->unit->name, req->cdb[0]);
     req->done(req);
 }
 
@@ -84,7 +84,7 @@ static void mr_target_copy_out(MRTargetReq *req, const uint8_t *buf,
     n = MIN(n, alloc);
     if (req->dir != MR_DIR_FROM_DEVICE) {
         if (n) {
-            trace_megaraid_err_target_dir(req->unit->slot, req->cdb[0],
+            trace_megaraid_err_target_dir(req->unit->name, req->cdb[0],
                                           req->dir);
         }
         n = 0;
@@ -170,7 +170,7 @@ static void mr_target_start_stop(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_start_stop(u->slot, pc, start);
+    trace_megaraid_target_start_stop(u->name, pc, start);
     if (pc != 0) {
         /* power conditions: active, idle, standby all keep the medium */
         mr_target_good(req);
@@ -210,7 +210,7 @@ static void mr_target_mode_select(MRTargetReq *req)
     }
     buf = g_malloc0(len);
     if (mr_target_fetch(req, buf, len) < len) {
-        trace_megaraid_err_target_short_param(req->unit->slot, req->cdb[0],
+        trace_megaraid_err_target_short_param(req->unit->name, req->cdb[0],
                                               len, req->xfer_count);
         mr_sense_set(&s, ILLEGAL_REQUEST, 0x1a, 0x00);
         mr_target_fail(req, &s);
@@ -220,7 +220,7 @@ static void mr_target_mode_select(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_mode_select(req->unit->slot, req->unit->ts.wce,
+    trace_megaraid_target_mode_select(req->unit->name, req->unit->ts.wce,
                                       req->unit->ts.d_sense,
                                       req->unit->ts.dexcpt,
                                       req->unit->ts.mrie);
@@ -238,7 +238,7 @@ static void mr_target_log_select(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_log_select(u->slot, req->cdb[1] & 0x02);
+    trace_megaraid_target_log_select(u->name, req->cdb[1] & 0x02);
     if (req->cdb[1] & 0x02) {
         u->ts.blocks_read = 0;
         u->ts.blocks_written = 0;
@@ -264,7 +264,7 @@ static void mr_target_send_diag(MRTargetReq *req)
         mr_target_fail(req, &s);
         return;
     }
-    trace_megaraid_target_self_test(req->unit->slot, code);
+    trace_megaraid_target_self_test(req->unit->name, code);
     /* log it with the ATA codes: 01h/02h background, 81h/82h foreground */
     if (req->cdb[1] & 0x04) {
         mr_selftest_record(req->unit, 0x81);
@@ -286,18 +286,18 @@ static void mr_target_ata_pt(MRTargetReq *req)
     MRSense s;
     int r;
 
-    trace_megaraid_target_ata(req->unit->slot, cmd, feature,
+    trace_megaraid_target_ata(req->unit->name, cmd, feature,
                               (req->cdb[1] >> 1) & 0xf, req->cdb[2] & 0x20);
     r = mr_ata_passthrough(req->unit, req->cdb, buf, &n, &s);
     if (r < 0) {
-        trace_megaraid_err_target_ata_cdb(req->unit->slot,
+        trace_megaraid_err_target_ata_cdb(req->unit->name,
                                           (req->cdb[1] >> 1) & 0xf,
                                           req->cdb[2] & 3);
         mr_target_fail(req, &s);
         return;
     }
     if (r > 0 && s.key == ABORTED_COMMAND) {
-        trace_megaraid_err_target_ata(req->unit->slot, cmd, feature);
+        trace_megaraid_err_target_ata(req->unit->name, cmd, feature);
     }
     mr_target_copy_out(req, buf, n, n);
     if (r == 0) {
@@ -307,7 +307,7 @@ static void mr_target_ata_pt(MRTargetReq *req)
     /* CK_COND or ATA error: the ATA status return descriptor */
     req->status = CHECK_CONDITION;
     req->sense_len = mr_sense_build(&s, true, req->sense, sizeof(req->sense));
-    trace_megaraid_target_check_condition(req->unit->slot, req->cdb[0],
+    trace_megaraid_target_check_condition(req->unit->name, req->cdb[0],
                                           s.key, s.asc, s.ascq);
     req->done(req);
 }
@@ -347,7 +347,7 @@ static bool mr_target_emulate(MRTargetReq *req)
         alloc = mr_get16(cdb + 3);
         n = mr_build_inquiry(u, req->lun, cdb, buf, &s);
         if (n >= 0) {
-            trace_megaraid_target_inquiry(u->slot, cdb[1] & 1, cdb[2], n);
+            trace_megaraid_target_inquiry(u->name, cdb[1] & 1, cdb[2], n);
         }
         break;
     case READ_CAPACITY_10:
@@ -425,7 +425,7 @@ void mr_target_submit(MRTargetReq *req)
     req->held = false;
     req->fault_held = false;
 
-    trace_megaraid_target_submit(req->unit->slot, req->lun, req->cdb[0],
+    trace_megaraid_target_submit(req->unit->name, req->lun, req->cdb[0],
                                  req->cdb_len, req->dir, req->data_len);
     if (mr_drive_fault_submit(req)) {
         return;
@@ -441,22 +441,22 @@ void mr_target_execute(MRTargetReq *req)
     MRSense s;
 
     if (req->cdb_len > sizeof(req->cdb)) {
-        trace_megaraid_ub_target_cdb_len(u->slot, opcode, req->cdb_len);
+        trace_megaraid_ub_target_cdb_len(u->name, opcode, req->cdb_len);
         req->cdb_len = sizeof(req->cdb);
     }
     if (need == 0) {
-        trace_megaraid_err_target_opcode(u->slot, opcode);
+        trace_megaraid_err_target_opcode(u->name, opcode);
         mr_sense_bad_opcode(&s);
         mr_target_fail(req, &s);
         return;
     }
     if (req->cdb_len < need) {
         /* the bytes the guest did not send read as zero */
-        trace_megaraid_ub_target_cdb_len(u->slot, opcode, req->cdb_len);
+        trace_megaraid_ub_target_cdb_len(u->name, opcode, req->cdb_len);
         memset(req->cdb + req->cdb_len, 0, sizeof(req->cdb) - req->cdb_len);
     }
     if (req->lun != 0 && !mr_opcode_any_lun(opcode)) {
-        trace_megaraid_err_target_lun(u->slot, req->lun, opcode);
+        trace_megaraid_err_target_lun(u->name, req->lun, opcode);
         mr_sense_set(&s, ILLEGAL_REQUEST, 0x25, 0x00);
         mr_target_fail(req, &s);
         return;
@@ -527,14 +527,14 @@ void mr_target_execute(MRTargetReq *req)
         }
         break;
     }
-    trace_megaraid_err_target_opcode(u->slot, opcode);
+    trace_megaraid_err_target_opcode(u->name, opcode);
     mr_sense_bad_opcode(&s);
     mr_target_fail(req, &s);
 }
 
 void mr_target_cancel(MRTargetReq *req)
 {
-    trace_megaraid_target_cancel(req->unit->slot, req->cdb[0]);
+    trace_megaraid_target_cancel(req->unit->name, req->cdb[0]);
     req->cancelled = true;
     if (mr_drive_fault_cancel(req)) {
         return;

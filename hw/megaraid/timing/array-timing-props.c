@@ -22,7 +22,7 @@
 
 static MRArray *mr_obj_array(Object *obj, void *opaque)
 {
-    return (MRArray *)((char *)obj + (ptrdiff_t)opaque);
+    return *(MRArray **)((char *)obj + (ptrdiff_t)opaque);
 }
 
 /* ---- controller ---- */
@@ -91,11 +91,6 @@ static void mr_set_scale(Object *obj, Visitor *v, const char *name,
     }
 }
 
-static void mr_scale_init(Object *obj, ObjectProperty *prop)
-{
-    mr_obj_array(obj, prop->opaque)->time_scale = 1.0;
-}
-
 typedef enum MRTimingCounter {
     MR_TC_LATE,
     MR_TC_COMPLETIONS,
@@ -144,11 +139,8 @@ static void mr_get_profile(Object *obj, Visitor *v, const char *name,
 
 void mr_timing_class_props(ObjectClass *oc, ptrdiff_t array_offset)
 {
-    ObjectProperty *p;
-
-    p = object_class_property_add(oc, "time-scale", "str", mr_get_scale,
-                                  mr_set_scale, NULL, (void *)array_offset);
-    p->init = mr_scale_init;
+    object_class_property_add(oc, "time-scale", "str", mr_get_scale,
+                              mr_set_scale, NULL, (void *)array_offset);
     object_class_property_set_description(oc, "time-scale",
         "timing=on: every modelled time is multiplied by this, a decimal "
         "from 0.01 to 1000 given as a string (default \"1\"); above 1 the "
@@ -251,7 +243,7 @@ static int64_t mr_vd_stat(MRVirtualDisk *vd, MRVdStat which)
     default:
         break;
     }
-    mr_jobs_stats(vd, &js);
+    vd->array->hooks->timing.job_stats(vd, &js);
     switch (which) {
     case MR_VS_RATE_BPS:
         return js.bytes_per_s;

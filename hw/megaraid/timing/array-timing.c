@@ -172,9 +172,10 @@ uint64_t mr_timing_request(MRTiming *t, MRTargetReq *req, int op,
         return timing_submit(t->model, arrival, &tr);
     }
     mr_timing_vd(t, vd, &tv, drive);
-    tv.write_back = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
+    tv.write_back = vd->array->hooks->timing.write_policy(vd) !=
+                    MR_WP_WRITE_THROUGH;
     /* dirty lines take reads off the hardware fast path */
-    tv.dirty_cache = mr_cache_vd_dirty(vd);
+    tv.dirty_cache = vd->array->hooks->timing.vd_dirty(vd);
     tr.vd = &tv;
     if (tr.bytes) {
         RaidRequest rq = {
@@ -232,7 +233,8 @@ uint64_t mr_timing_unloaded_ns(MRTiming *t, MRDrive *d, MRVirtualDisk *vd,
             .span_members = l->span_members, .drive = drive,
             .data_strips = l->span_data,
             .strip_bytes = l->strip * RAID_SECTOR_SIZE,
-            .write_back = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH,
+            .write_back = vd->array->hooks->timing.write_policy(vd) !=
+                          MR_WP_WRITE_THROUGH,
         };
         plan = raid_plan_request(l, st, &rq, RAID_WRITE_AUTO);
         if (!plan->error) {

@@ -23,7 +23,7 @@
 #include "qemu/timer.h"
 #include "raid/timing.h"
 #include "hw/megaraid/target.h"
-#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/member/array-types.h"
 
 /* time-scale bounds (a string property: qdev has no float type) */
 #define MR_TIME_SCALE_MIN   0.01

@@ -82,6 +82,18 @@ typedef struct MRUnit {
      */
     uint32_t slot;
     /*
+     * What the target's traces call the unit: "drive 3" (its bay slot),
+     * "vd 0" (its index in the configuration), whatever the host
+     * interface calls it.
+     */
+    char name[16];
+    /*
+     * The controller's SCSI-to-ATA translation as a SATA drive's ATA
+     * Information VPD page names it (the personality's MRCoreIdentity).
+     */
+    const char *sat_vendor;
+    const char *sat_product;
+    /*
      * The id the host interface gave the unit: megaraid-9600 its MPI3
      * device handle (0: none yet, hidden or removed); megaraid-9500 a
      * JBOD's PD id or a VD's LD target id (0 is a valid id there).

@@ -26,7 +26,7 @@
 #include "qemu/main-loop.h"
 #include "block/aio-wait.h"
 #include "system/block-backend.h"
-#include "array.h"
+#include "member.h"
 #include "trace.h"
 
 /* Plans made again for a request whose members changed under it, at most */

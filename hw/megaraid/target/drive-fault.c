@@ -19,7 +19,7 @@
 #include "qemu/cutils.h"
 #include "scsi/constants.h"
 #include "hw/megaraid/target.h"
-#include "hw/megaraid/target/target-int.h"
+#include "target-int.h"
 #include "trace.h"
 
 static void mr_fault_unhold(MRTargetReq *req)

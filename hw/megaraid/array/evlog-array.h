@@ -18,7 +18,7 @@
 #define HW_MEGARAID_EVLOG_ARRAY_H
 
 #include "hw/megaraid/evlog.h"
-#include "hw/megaraid/array/array.h"
+#include "hw/megaraid/member/array-types.h"
 
 /*
  * Open the array's log (a->evlog_blk, or in memory) and log
