@@ -371,6 +371,7 @@ static int mr_cache_pio(int fd, void *buf, size_t len, off_t off, bool wr)
 /* Open or create the journal and load its records into the VD caches. */
 static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
 {
+    ERRP_GUARD();
     const char *path = a->journal_path;
     MRReplay r = { .a = a };
     MRJournalScan scan;

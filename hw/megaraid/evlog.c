@@ -264,6 +264,7 @@ static bool mr_evlog_load(MREvLog *log, Error **errp)
 
 MREvLog *mr_evlog_open(const char *path, uint32_t entries, Error **errp)
 {
+    ERRP_GUARD();
     MREvLog *log = g_new0(MREvLog, 1);
     struct stat st;
 
