@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Runs every test of the project: installs what is missing, builds the
-# standalone core (plain and with ASan/UBSan) and runs its unit tests, runs
+# standalone core (plain and with ASan/UBSan) and runs its unit tests, and
+# the parity's users without ISA-L, runs
 # the DDF fuzzer, builds QEMU with our devices and runs our qtests, boots
 # Debian's 6.1, 6.12 and sid's 7.2 kernels under TCG for the guest tests,
 # and runs the negative controls (tests/controls/).  Ends with "N passed,
@@ -62,6 +63,30 @@ for v in core core-asan; do
         fail_stage "unit ($v): build" "log: build/$v.log"
     fi
 done
+
+# 1a. The core without ISA-L (-Disal=disabled, as on a host without
+# libisal-dev): the parity's users and CRC-32C on the reference code.
+noisal_tests=(test-parity test-crc32c test-plan test-concurrency test-job
+              test-property)
+if [ -f meson.build ]; then
+    v=core-noisal
+    if [ -f "build/$v/build.ninja" ] ||
+       meson setup "build/$v" -Disal=disabled >/dev/null; then
+        if ninja -C "build/$v" "${noisal_tests[@]}" >"build/$v.log" 2>&1; then
+            rm -f "build/$v/meson-logs/testlog.json"
+            meson test -C "build/$v" --no-rebuild --print-errorlogs \
+                "${noisal_tests[@]}" >>"build/$v.log" 2>&1
+            tail -n 12 "build/$v.log"
+            count_meson "build/$v/meson-logs/testlog.json" "unit ($v)"
+            stage_add "unit ($v)" "log: build/$v.log"
+        else
+            tail -n 30 "build/$v.log"
+            fail_stage "unit ($v): build" "log: build/$v.log"
+        fi
+    else
+        fail_stage "unit ($v): meson setup"
+    fi
+fi
 
 # 1b. A bounded libFuzzer run of the DDF decoder (ASan + UBSan); the
 # script's status is the fuzzer's.

@@ -21,4 +21,15 @@ void raid_ref_gen(const RaidStripeBufs *b, size_t len);
 void raid_ref_mul_xor(uint8_t *dst, const uint8_t *src, uint8_t coef,
                       size_t len);
 
+/*
+ * The fast backend, for RAID_PARITY_ISAL requests: isal.c (ISA-L),
+ * or isal-none.c in a build without it.  Each returns false when
+ * it did not do the work (buffers ISA-L cannot take, or no ISA-L); the
+ * front end then runs the reference function of the same name.
+ */
+bool raid_isal_gen(const RaidStripeBufs *b, size_t len);
+bool raid_isal_combine(const RaidCombine *c, size_t len);
+bool raid_isal_mul_xor(uint8_t *dst, const uint8_t *src, uint8_t coef,
+                       size_t len);
+
 #endif

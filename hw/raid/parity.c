@@ -2,19 +2,14 @@
 /*
  * RAID core: parity front end.  Turns generation, recovery and
  * read-modify-write updates into GF(2^8) linear combinations and runs them
- * on ISA-L (xor_gen, pq_gen, ec_encode_data, gf_vect_mad) or on the
- * reference code in parity-ref.c.
+ * on ISA-L (isal.c: xor_gen, pq_gen, ec_encode_data, gf_vect_mad)
+ * or on the reference code in parity-ref.c.  A build without ISA-L links
+ * isal-none.c instead, and everything runs on the reference code.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <glib.h>
-#include <isa-l/raid.h>
-#include <isa-l/erasure_code.h>
 #include "parity-int.h"
-
-/* Zero strips for the Q slots that hold no data (DDF: P and Q members). */
-#define ZERO_CHUNK (1u << 20)
-static uint8_t zero_chunk[ZERO_CHUNK] __attribute__((aligned(64)));
 
 void *raid_buf_alloc(size_t len)
 {
@@ -48,108 +43,19 @@ void raid_xor_into(uint8_t *dst, const uint8_t *src, size_t len)
     }
 }
 
-static bool isal_ok(const RaidStripeBufs *b, size_t len)
-{
-    uintptr_t bits = len | (uintptr_t)b->p | (uintptr_t)b->q;
-
-    if (len % 64 || len > INT32_MAX) {
-        return false;
-    }
-    for (uint32_t i = 0; i < b->ndata; i++) {
-        bits |= (uintptr_t)b->data[i];
-    }
-    return !(bits & 31);
-}
-
-static void isal_gen(const RaidStripeBufs *b, size_t len)
-{
-    void *v[RAID_COMBINE_MAX_SRC + 2];
-    uint32_t slots = 0;
-
-    if (!b->q) {
-        if (b->ndata == 1) {
-            memcpy(b->p, b->data[0], len);
-            return;
-        }
-        memcpy(v, b->data, b->ndata * sizeof(void *));
-        v[b->ndata] = b->p;
-        xor_gen(b->ndata + 1, len, v);
-        return;
-    }
-    for (uint32_t i = 0; i < b->ndata; i++) {
-        slots = MAX(slots, b->exp[i] + 1u);
-    }
-    slots = MAX(slots, 2u);
-    for (size_t off = 0; off < len; off += ZERO_CHUNK) {
-        size_t n = MIN((size_t)ZERO_CHUNK, len - off);
-
-        for (uint32_t s = 0; s < slots; s++) {
-            v[s] = zero_chunk;
-        }
-        for (uint32_t i = 0; i < b->ndata; i++) {
-            v[b->exp[i]] = b->data[i] + off;
-        }
-        v[slots] = b->p + off;
-        v[slots + 1] = b->q + off;
-        pq_gen(slots + 2, n, v);
-    }
-}
-
 void raid_parity_gen(RaidParityImpl impl, const RaidStripeBufs *b,
                      size_t len)
 {
     g_assert(b->ndata >= 1 && b->ndata <= RAID_PARITY_MAX_DATA);
-    if (impl == RAID_PARITY_ISAL && isal_ok(b, len) &&
-        (!b->q || b->ndata + 2 <= RAID_COMBINE_MAX_SRC)) {
-        isal_gen(b, len);
-    } else {
+    if (impl != RAID_PARITY_ISAL || !raid_isal_gen(b, len)) {
         raid_ref_gen(b, len);
     }
 }
 
-static void isal_combine(const RaidCombine *c, size_t len)
-{
-    uint8_t tbl[32 * RAID_COMBINE_MAX_SRC * 2];
-    uint8_t mat[RAID_COMBINE_MAX_SRC * 2];
-    bool all_one = c->nout == 1;
-
-    for (uint32_t j = 0; all_one && j < c->nsrc; j++) {
-        all_one = c->coef[0][j] == 1;
-    }
-    if (all_one && c->nsrc == 1) {
-        memcpy(c->out[0], c->src[0], len);
-        return;
-    }
-    if (all_one) {
-        void *v[RAID_COMBINE_MAX_SRC + 1];
-
-        memcpy(v, c->src, c->nsrc * sizeof(void *));
-        v[c->nsrc] = c->out[0];
-        xor_gen(c->nsrc + 1, len, v);
-        return;
-    }
-    for (uint32_t r = 0; r < c->nout; r++) {
-        memcpy(mat + r * c->nsrc, c->coef[r], c->nsrc);
-    }
-    ec_init_tables(c->nsrc, c->nout, mat, tbl);
-    ec_encode_data(len, c->nsrc, c->nout, tbl, (uint8_t **)c->src,
-                   (uint8_t **)c->out);
-}
 
 static void combine(RaidParityImpl impl, const RaidCombine *c, size_t len)
 {
-    uintptr_t bits = len;
-
-    for (uint32_t j = 0; j < c->nsrc; j++) {
-        bits |= (uintptr_t)c->src[j];
-    }
-    for (uint32_t r = 0; r < c->nout; r++) {
-        bits |= (uintptr_t)c->out[r];
-    }
-    if (impl == RAID_PARITY_ISAL && !(len % 64) && !(bits & 31) &&
-        len <= INT32_MAX) {
-        isal_combine(c, len);
-    } else {
+    if (impl != RAID_PARITY_ISAL || !raid_isal_combine(c, len)) {
         raid_ref_combine(c, len);
     }
 }
@@ -283,13 +189,7 @@ void raid_parity_apply_delta(RaidParityImpl impl, uint8_t *p, uint8_t *q,
     if (!q) {
         return;
     }
-    if (impl == RAID_PARITY_ISAL && !(len % 64) && len <= INT32_MAX &&
-        !(((uintptr_t)q | (uintptr_t)delta) & 31)) {
-        uint8_t tbl[32];
-
-        ec_init_tables(1, 1, &coef, tbl);
-        gf_vect_mad(len, 1, 0, tbl, (uint8_t *)delta, q);
-    } else {
+    if (impl != RAID_PARITY_ISAL || !raid_isal_mul_xor(q, delta, coef, len)) {
         raid_ref_mul_xor(q, delta, coef, len);
     }
 }

@@ -6,7 +6,9 @@
  * x^8+x^4+x^3+x^2+1 = 0x11d, generator g = 2, as md's raid6) generation
  * and the recovery of one or two missing strips of a stripe.  Two
  * implementations with one interface: ISA-L (fast path) and plain C
- * (reference, used by the tests to check ISA-L and the layouts).
+ * (reference, used by the tests to check ISA-L and the layouts).  ISA-L
+ * is optional at build time: without it RAID_PARITY_ISAL requests run on
+ * the reference code too (raid_parity_have_isal() says which).
  *
  * Q = XOR over data strips i of g^exp[i] * D_i.  The exponents are given
  * by the caller: for the DDF RAID 6 layout they are the member's index in
@@ -33,6 +35,9 @@ typedef enum RaidParityImpl {
     RAID_PARITY_ISAL,           /* ISA-L: xor_gen, pq_gen, ec_encode_data */
     RAID_PARITY_REF,            /* plain C, byte at a time */
 } RaidParityImpl;
+
+/* True if the build has ISA-L; false: RAID_PARITY_ISAL runs as _REF. */
+bool raid_parity_have_isal(void);
 
 /*
  * One stripe's buffers, all `len` bytes.  For the ISA-L path, len must be a

@@ -487,6 +487,60 @@ static void test_stale_plan(void)
     rig_destroy(&r);
 }
 
+/*
+ * A journal that is not one, with a RAID 5 on the drives: QEMU does not
+ * start (status 1, the cause on stderr, at machine-done where the import
+ * runs) and writes nothing to the drives, where a good start stores the
+ * metadata again.
+ */
+static void test_bad_journal(void)
+{
+    const char *qemu = g_getenv("QTEST_QEMU_BINARY");
+    g_autofree char *journal = NULL, *out = NULL, *err = NULL;
+    g_auto(GStrv) argv = NULL;
+    uint8_t junk[4096];
+    GString *cmd;
+    RaidConfig *cfg;
+    int fd, status;
+    Rig r;
+
+    g_assert_nonnull(qemu);
+    rig_create(&r, 3, 3, 0, RAID_LEVEL_5);
+    fd = g_file_open_tmp("megaraid-badj-XXXXXX", &journal, NULL);
+    g_assert(fd >= 0);
+    memset(junk, 0x5a, sizeof(junk));
+    g_assert_cmpint(write(fd, junk, sizeof(junk)), ==, sizeof(junk));
+    /* the size cache-size=2M needs: the drive is refused for its content */
+    g_assert_cmpint(ftruncate(fd, 4 * 1024 * 1024), ==, 0);
+    close(fd);
+    cmd = g_string_new(NULL);
+    g_string_append_printf(cmd, "%s %s-M q35 -nodefaults -display none -S "
+                           "-blockdev driver=file,filename=%s,node-name=jn "
+                           "-device megaraid-9600,id=raid0,journal=jn,"
+                           "cache-size=2M", qemu, h_fw_args(), journal);
+    for (int i = 0; i < r.n; i++) {
+        g_string_append_printf(cmd, " -drive if=none,id=d%d,format=raw,"
+                               "file=%s -device megaraid-drive,bus=raid0.0,"
+                               "slot=%d,drive=d%d,interface=nvme",
+                               i, r.path[i], i, i);
+    }
+    argv = g_strsplit(cmd->str, " ", -1);
+    g_string_free(cmd, true);
+    g_assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL,
+                               &out, &err, &status, NULL));
+    g_test_message("stderr: %s", err);
+    g_assert_true(WIFEXITED(status));           /* refused, not crashed */
+    g_assert_cmpint(WEXITSTATUS(status), ==, 1);
+    g_assert_nonnull(strstr(err, journal));
+    g_assert_nonnull(strstr(err, "bad magic"));
+    cfg = rig_load(&r);
+    g_assert_cmpuint(cfg->seq, ==, r.seq);      /* not written */
+    g_assert_cmpuint(raid_config_count_vds(cfg), ==, 1);
+    raid_config_free(cfg);
+    unlink(journal);
+    rig_destroy(&r);
+}
+
 /* RAID 5 without a spare loses two members: offline, errors, no data. */
 static void test_offline(void)
 {
@@ -1169,6 +1223,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/media-error", test_media_error);
     qtest_add_func("/megaraid-raid/persist", test_persist);
     qtest_add_func("/megaraid-raid/foreign", test_foreign);
+    qtest_add_func("/megaraid-raid/bad-journal", test_bad_journal);
     qtest_add_func("/megaraid-raid/offline", test_offline);
     qtest_add_func("/megaraid-raid/pull-during-rebuild",
                    test_pull_during_rebuild);

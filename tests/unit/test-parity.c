@@ -140,7 +140,10 @@ static void stripe_free(Stripe *s)
     raid_buf_free(s->block);
 }
 
-/* ISA-L and the reference produce the same P and Q. */
+/*
+ * ISA-L and the reference produce the same P and Q (without ISA-L: the
+ * fallback of RAID_PARITY_ISAL requests does).
+ */
 static void test_gen_match(void)
 {
     GRand *r = g_rand_new_with_seed(1);
@@ -266,9 +269,27 @@ static void test_delta(void)
     g_rand_free(r);
 }
 
+/*
+ * The library has the backend this build was configured with (meson
+ * passes RAID_TEST_EXPECT_ISAL): ISA-L when found, the reference code
+ * alone with -Disal=disabled.  In the latter, the tests above run
+ * RAID_PARITY_ISAL requests on the reference code: they check that the
+ * fallback gives the same parity.
+ */
+static void test_backend(void)
+{
+#ifndef RAID_TEST_EXPECT_ISAL
+#error "meson.build passes RAID_TEST_EXPECT_ISAL"
+#endif
+    g_test_message("parity backend: %s",
+                   raid_parity_have_isal() ? "ISA-L" : "reference only");
+    g_assert_cmpint(raid_parity_have_isal(), ==, RAID_TEST_EXPECT_ISAL);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    g_test_add_func("/raid/parity/backend", test_backend);
     g_test_add_func("/raid/parity/gf", test_gf);
     g_test_add_func("/raid/parity/q-known", test_q_known);
     g_test_add_func("/raid/parity/gen-isal-vs-ref", test_gen_match);

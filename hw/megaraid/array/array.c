@@ -898,6 +898,29 @@ static int mr_drive_cmp(gconstpointer pa, gconstpointer pb)
 
 static void mr_array_shutdown(Notifier *n, void *data);
 
+/*
+ * The import failed: take back what it set up, so that the array is as
+ * before it (no configuration, no VD, nothing written to the drives) and
+ * mr_array_cleanup() has nothing to write back.
+ */
+static void mr_array_import_undo(MRArray *a)
+{
+    if (a->shutdown.notify) {
+        notifier_remove(&a->shutdown);
+        a->shutdown.notify = NULL;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            mr_vd_free(a->vds[v]);
+            a->vds[v] = NULL;
+        }
+    }
+    memset(a->pd_drive, 0, sizeof(a->pd_drive));
+    raid_config_free(a->cfg);
+    a->cfg = NULL;
+    a->imported = false;
+}
+
 bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
 {
     g_autoptr(GPtrArray) drives = g_ptr_array_new();
@@ -993,6 +1016,7 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
         if (cfg->vds[v].used) {
             a->vds[v] = mr_vd_new(a, v, errp);
             if (!a->vds[v]) {
+                mr_array_import_undo(a);
                 return false;
             }
         }
@@ -1013,6 +1037,7 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
         return true;
     }
     if (!mr_cache_start(a, errp)) {
+        mr_array_import_undo(a);
         return false;
     }
     for (int v = 0; v < RAID_MAX_VDS; v++) {

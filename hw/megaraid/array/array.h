@@ -90,7 +90,8 @@ void mr_array_cleanup(MRArray *a);
  * Read the DDF metadata of every drive on @bus and build the VDs.  Drives
  * without metadata stay unconfigured (JBOD).  A foreign configuration is
  * kept foreign (its drives hidden and never written) unless
- * a->import_foreign.  Replays the cache journal.  Errors name the drive.
+ * a->import_foreign.  Replays the cache journal.  Errors name the drive
+ * or the file; after one the array is as before (nothing imported).
  */
 bool mr_array_import(MRArray *a, BusState *bus, Error **errp);
 /*

@@ -36,6 +36,7 @@ static bool mr_parse_enum(const char *prop, const char *val,
                           const char *const *names, int count, int dflt,
                           int *out, Error **errp)
 {
+    ERRP_GUARD();
     int i;
 
     if (!val) {
@@ -215,6 +216,7 @@ static bool mr_drive_check_bus(MRDrive *d, Error **errp)
 
 static bool mr_drive_init_blk(MRDrive *d, Error **errp)
 {
+    ERRP_GUARD();
     BlockBackend *blk = d->conf.blk;
     int64_t len;
 

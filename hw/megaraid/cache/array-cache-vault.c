@@ -446,6 +446,7 @@ static bool mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
  */
 static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
 {
+    ERRP_GUARD();
     const char *name = mr_nv_drive_name(a->journal_blk);
     g_autofree char *desc = mr_nv_drive_desc(a->journal_blk);
     uint8_t hdr[MR_JOURNAL_FILE_HDR];

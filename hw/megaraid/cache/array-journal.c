@@ -8,9 +8,9 @@
 
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
-#include <isa-l/crc.h>
 #include "qemu/iov.h"
 #include "qemu/cutils.h"
+#include "raid/crc32c.h"
 #include "array-journal.h"
 
 static const char mr_journal_magic[8] = "MRSIMJNL";
@@ -22,25 +22,16 @@ static const char mr_journal_magic[8] = "MRSIMJNL";
 
 /*
  * CRC-32C over pieces: start from ~0, feed pieces with mr_journal_crc(),
- * finish with ~.  ISA-L's crc32_iscsi() (the same polynomial, carried
- * without inversion, so the value does not depend on how the data is
- * split) uses the CPU's CRC32 instruction where there is one: QEMU's
- * table-driven crc32c() took a third of the process's time under a
- * sequential write-back stream (128 KiB records), on the main loop.  The
- * values are those of ~crc32c(crc, ...): journals stay readable.
+ * finish with ~.  raid_crc32c() runs on ISA-L's crc32_iscsi() (the CPU's
+ * CRC32 instruction) when the build has ISA-L: QEMU's table-driven
+ * crc32c() took a third of the process's time under a sequential
+ * write-back stream (128 KiB records), on the main loop.  The values are
+ * those of ~crc32c(crc, ...) with or without ISA-L: journals stay
+ * readable.
  */
 static uint32_t mr_journal_crc(uint32_t crc, const void *buf, size_t len)
 {
-    const uint8_t *p = buf;
-
-    while (len) {
-        int n = MIN(len, (size_t)INT_MAX & ~(size_t)4095);
-
-        crc = crc32_iscsi((unsigned char *)p, n, crc);
-        p += n;
-        len -= n;
-    }
-    return crc;
+    return raid_crc32c(crc, buf, len);
 }
 
 void mr_journal_file_hdr_encode(uint8_t hdr[MR_JOURNAL_FILE_HDR],

@@ -22,22 +22,30 @@
 #include "hw/megaraid/mgmt/mgmt-ops.h"
 #include "hw/megaraid/qmp/qmp-megaraid.h"
 
-static void mr_core_import(MRCore *c)
+/*
+ * The import: read the drives' metadata, bring up the VDs and the cache.
+ * A configuration it cannot use (a journal it cannot open, metadata that
+ * cannot be used) is an error with its cause in @errp; the array is then
+ * left as before (nothing written to the drives).
+ */
+static bool mr_core_import(MRCore *c, Error **errp)
 {
-    Error *err = NULL;
-
     if (c->array->imported) {
-        return;
+        return true;
     }
-    if (!mr_array_import(c->array, BUS(&c->bus), &err)) {
-        error_report_err(err);
-        exit(1);
-    }
+    return mr_array_import(c->array, BUS(&c->bus), errp);
 }
 
+/*
+ * Cold-plugged controllers import once the command line's drives exist.
+ * A notifier cannot fail, so, as the PC machine's own machine-done
+ * notifier does with its CXL set-up, an error here ends the start through
+ * error_fatal: the message on stderr and exit status 1, before the guest
+ * runs.
+ */
 static void mr_core_machine_done(Notifier *n, void *opaque)
 {
-    mr_core_import(container_of(n, MRCore, machine_done));
+    mr_core_import(container_of(n, MRCore, machine_done), &error_fatal);
 }
 
 bool mr_core_claim_drives(MRCore *c, Error **errp)
@@ -107,8 +115,11 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
     a->ctrl_type[3] = id->subsys_id;
     c->bus.array = a;
     if (phase_check(PHASE_MACHINE_READY)) {
-        /* hot-plugged: its drives come later, one by one */
-        mr_core_import(c);
+        /* hot-plugged: its drives come later, one by one; device_add fails */
+        if (!mr_core_import(c, errp)) {
+            mr_core_unrealize(c);
+            return false;
+        }
     } else {
         c->machine_done.notify = mr_core_machine_done;
         qemu_add_machine_init_done_notifier(&c->machine_done);

@@ -352,6 +352,7 @@ static bool mr_evlog_format(MREvLog *log, int64_t size, Error **errp)
 MREvLog *mr_evlog_open(BlockBackend *blk, const char *name, uint32_t entries,
                        Error **errp)
 {
+    ERRP_GUARD();
     MREvLog *log = g_new0(MREvLog, 1);
     uint8_t hdr[MR_EVLOG_HDR_SIZE];
     int64_t size;

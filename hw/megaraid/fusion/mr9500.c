@@ -404,6 +404,9 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
     mr9500_ld_init(s);
     if (!mr_core_realize(&s->core, DEVICE(s), &id, &mr9500_ld_array_ops, s,
                          errp)) {
+        /* e.g. a hot-plugged card's bad journal: device_add fails */
+        mr9500_cmds_free(s);
+        msix_uninit_exclusive_bar(pci);
         return;
     }
 }

@@ -529,13 +529,24 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     mr9600_requests_init(s);
     mr9600_fault_init(s);
     if (!mr9600_array_realize(s, errp)) {
-        return;
+        goto fail;
     }
     if (!mr9600_pel_realize(s, errp)) {
-        return;
+        mr9600_array_unrealize(s);
+        goto fail;
     }
     s->ioc_config = MPI3_IOC_CONFIG_ENTRY_SIZES;
     memset(s->event_masks, 0xff, sizeof(s->event_masks));
+    return;
+
+fail:
+    /* e.g. a hot-plugged card's bad journal: device_add fails */
+    mr9600_queues_free(s);
+    mr9600_requests_free(s);
+    mr9600_fault_exit(s);
+    qemu_bh_delete(s->bh);
+    qemu_bh_delete(s->shutdown_bh);
+    msix_uninit_exclusive_bar(pci);
 }
 
 static void mr9600_exit(PCIDevice *pci)

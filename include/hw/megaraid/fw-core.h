@@ -151,6 +151,10 @@ bool mr_core_claim_drives(MRCore *c, Error **errp);
  * drive bays with @owner as their hotplug handler, and import the RAID
  * configuration once the machine is ready (at once for a hot-plugged
  * controller).  @ops tell the personality of VD and drive changes.
+ * Configuration errors are errors in @errp, with nothing left set up;
+ * those found by the import of a cold-plugged controller, after realize,
+ * end QEMU's start through error_fatal (a machine-done notifier cannot
+ * fail), those of a hot-plugged one fail its device_add.
  */
 bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
                      const MRArrayOps *ops, void *opaque, Error **errp);
