@@ -105,7 +105,7 @@ static QDict *device_add(QTestState *qts, const char *driver,
 {
     return qtest_qmp(qts, "{'execute': 'device_add', 'arguments': {"
                      "'driver': %s, 'id': 'hp', 'bus': 'rp0', "
-                     "'journal': %s, 'event-log': %s, 'cache-size': '2M', "
+                     "'journal': %s, 'event-log': %s, 'cache-size': 2097152, "
                      "'timing': true}}", driver, journal, evlog);
 }
 
