@@ -12,6 +12,7 @@
  */
 #include "qemu/osdep.h"
 #include "megaraid-rig.h"
+#include "megaraid-fusion-rig.h"
 
 /* -------------------------------------------------------------- tests */
 
@@ -119,53 +120,54 @@ static void test_import(void)
     rig_destroy(&r);
 }
 
-static void test_data_path(void)
+static void test_data_path(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     uint8_t cdb[16] = { 0 };
     Rig r;
-    MR *m;
+    RaidHost *h;
     IoRes res;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 1);
-    check_extents(m, 1);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 1);
+    rh_check_extents(h, 1);
     /* Overwrite part of one extent (read-modify-write of a stripe). */
-    vd_write(m, 2000 + 100, 24, 77, false);
-    vd_check(m, 2000 + 100, 24, 77, true);
-    vd_check(m, 2000, 100, 1 + 3, false);
+    rh_vd_write(h, 2000 + 100, 24, 77, false);
+    rh_vd_check(h, 2000 + 100, 24, 77, true);
+    rh_vd_check(h, 2000, 100, 1 + 3, false);
     /* The last block of the VD. */
-    vd_write(m, r.vd_sectors - 1, 1, 9, true);
-    vd_check(m, r.vd_sectors - 1, 1, 9, false);
+    rh_vd_write(h, r.vd_sectors - 1, 1, 9, true);
+    rh_vd_check(h, r.vd_sectors - 1, 1, 9, false);
 
-    /* A member's handle takes no I/O. */
-    res = scsi_rw(m, 2, false, false, 0, 8);
-    g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
-    res = scsi_cmd(m, 1, cdb, 6, DIR_NONE, 0);
-    g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
+    /* A member, addressed as a JBOD drive, takes no I/O. */
+    res = rh_rw(h, RH_JBOD(1), false, false, 0, 8);
+    g_assert_true(res.absent);
+    res = rh_cmd(h, RH_JBOD(0), cdb, 6, RH_DIR_NONE, 0);
+    g_assert_true(res.absent);
 
     /* Beyond the end: ILLEGAL REQUEST, LBA out of range. */
-    res = scsi_rw(m, VD_HANDLE, false, true, r.vd_sectors, 8);
+    res = rh_rw(h, RH_VD(0), false, true, r.vd_sectors, 8);
     g_assert_cmphex(res.status, ==, 0x02);
     g_assert_cmphex(res.key, ==, 0x05);
     g_assert_cmphex(res.asc, ==, 0x21);
-    res = scsi_rw(m, VD_HANDLE, false, true, r.vd_sectors - 4, 8);
+    res = rh_rw(h, RH_VD(0), false, true, r.vd_sectors - 4, 8);
     g_assert_cmphex(res.status, ==, 0x02);
     g_assert_cmphex(res.key, ==, 0x05);
     g_assert_cmphex(res.asc, ==, 0x21);
-    mr_stop(&r);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
 /* Wait for the VD's rebuild to finish; false on timeout. */
-static bool wait_rebuild(MR *m, int spare, int sec)
+static bool wait_rebuild(RaidHost *h, int spare, int sec)
 {
     g_autofree char *p = drive_path(spare);
     int64_t last = -2;
 
     for (int i = 0; i < sec * 10; i++) {
-        g_autofree char *job = qom_get_str(m, CTRL, "vd0-job");
-        int64_t pct = qom_get_int(m, p, "rebuild-progress");
+        g_autofree char *job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
+        int64_t pct = qts_qom_get_int(h->qts, p, "rebuild-progress");
 
         if (pct != last) {
             g_test_message("rebuild: job %s, drive %d at %" PRId64 "%%",
@@ -176,60 +178,58 @@ static bool wait_rebuild(MR *m, int spare, int sec)
             return true;
         }
         g_assert_cmpstr(job, ==, "rebuild");
-        mr_pump_events(m, 100);
+        rh_idle(h, 100);
     }
     return false;
 }
 
 /* A member fails; the hot spare takes over and is rebuilt. */
-static void test_degraded_rebuild(void)
+static void test_degraded_rebuild(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     Rig r;
-    MR *m;
-    uint8_t page[64];
+    RaidHost *h;
 
     rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 10);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 10);
     /*
      * Slowly at first, so that the checks below see the rebuild still
      * running (at 100 % the pipelined rebuild of this small VD can end
      * before the first of them).
      */
-    qom_set_int(m, CTRL, "rebuild-rate", 1);
-    g_array_set_size(m->events, 0);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
 
-    fail_drive(m, 1);
+    rh_fail_drive(h, 1);
     /* The host hears the VD go degraded. */
-    g_assert_true(mr_wait_vd_event(m, VDS_DEGRADED, 10));
+    g_assert_true(h->ops->wait_vd_event(h, VDS_DEGRADED, 10));
     /* The spare took the failed member's place, which left the VD. */
-    assert_drive_state(m, 1, "unconfigured-bad");
-    assert_drive_state(m, 4, "rebuild");
-    assert_vd_state(m, "degraded");
-    g_assert_cmphex(mr_device_page0(m, VD_HANDLE, page), ==, 0);
-    g_assert_cmpuint(page[PG0_VD_STATE], ==, VDS_DEGRADED);
+    rh_assert_drive_state(h, 1, "unconfigured-bad");
+    rh_assert_drive_state(h, 4, "rebuild");
+    rh_assert_vd_state(h, "degraded");
+    g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_DEGRADED);
     /* Data reads back while the rebuild runs, and new writes land. */
-    check_extents(m, 10);
-    vd_write(m, 40000, 512, 55, true);
-    vd_check(m, 40000, 512, 55, false);
+    rh_check_extents(h, 10);
+    rh_vd_write(h, 40000, 512, 55, true);
+    rh_vd_check(h, 40000, 512, 55, false);
 
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    g_assert_true(wait_rebuild(m, 4, 120));
-    assert_drive_state(m, 4, "online");
-    assert_vd_state(m, "optimal");
-    g_assert_true(mr_wait_vd_event(m, VDS_OPTIMAL, 10));
-    check_extents(m, 10);
-    vd_check(m, 40000, 512, 55, true);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(h, 4, 120));
+    rh_assert_drive_state(h, 4, "online");
+    rh_assert_vd_state(h, "optimal");
+    g_assert_true(h->ops->wait_vd_event(h, VDS_OPTIMAL, 10));
+    rh_check_extents(h, 10);
+    rh_vd_check(h, 40000, 512, 55, true);
 
     /*
      * Fail an original member: the reads now depend on what the rebuild
      * wrote to the former spare.
      */
-    fail_drive(m, 0);
-    assert_vd_state(m, "degraded");
-    check_extents(m, 10);
-    vd_check(m, 40000, 512, 55, false);
-    mr_stop(&r);
+    rh_fail_drive(h, 0);
+    rh_assert_vd_state(h, "degraded");
+    rh_check_extents(h, 10);
+    rh_vd_check(h, 40000, 512, 55, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -241,8 +241,9 @@ static void test_degraded_rebuild(void)
  * to be failed too, taking the VD offline), and each of those requests
  * is planned again and succeeds on the remaining mirror.
  */
-static void test_error_burst(void)
+static void test_error_burst(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     enum { N = 16, BLOCKS = 8, GAP = 4 * STRIP_SECTORS };
     g_autofree char *conf = NULL;
     g_autofree char *file = NULL;
@@ -250,8 +251,7 @@ static void test_error_burst(void)
     uint16_t tags[N];
     int ok = 0;
     Rig r;
-    MR *m;
-    Desc d;
+    RaidHost *h;
     int fd;
 
     rig_create(&r, 3, 2, 1, RAID_LEVEL_1);
@@ -267,47 +267,50 @@ static void test_error_burst(void)
     close(fd);
     file = g_strdup_printf("blkdebug:%s:%s", conf, r.path[1]);
     drive_file[1] = file;
-    m = mr_start(&r, NULL);
+    h = rh_start(ops, &r, NULL);
     drive_file[1] = NULL;
-    assert_vd_state(m, "optimal");
-    qom_set_int(m, CTRL, "rebuild-rate", 1);
+    rh_assert_vd_state(h, "optimal");
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
 
     /* All N writes in flight at once, each from its own buffer. */
     for (int i = 0; i < N; i++) {
         uint8_t cdb[10] = { 0x2A }, buf[BLOCKS * 512];
-        uint64_t addr = m->data + i * sizeof(buf);
+        uint64_t addr = h->data + i * sizeof(buf);
 
         pattern(buf, i * GAP, BLOCKS, 61);
-        qtest_bufwrite(m->qts, addr, buf, sizeof(buf));
+        qtest_bufwrite(h->qts, addr, buf, sizeof(buf));
         stl_be_p(cdb + 2, i * GAP);
         stw_be_p(cdb + 7, BLOCKS);
-        tags[i] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(buf),
-                               addr);
+        tags[i] = rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_WRITE,
+                             sizeof(buf), addr);
     }
     for (int i = 0; i < N; i++) {
-        g_assert_true(h_op_reply(m, &d, 30000));
-        g_test_message("write tag %u: reply type %u, IOC status 0x%x",
-                       d.tag, d.type, d.status);
+        uint16_t tag;
+        IoRes res;
+
+        g_assert_true(h->ops->reap(h, &tag, &res, 30000));
+        g_test_message("write tag %u: status 0x%x, SCSI status 0x%x",
+                       tag, res.ioc, res.status);
         for (int k = 0; k < N; k++) {
-            ok += d.tag == tags[k] && d.type == H_DT_SUCCESS;
+            ok += tag == tags[k] && res.ioc == 0 && res.status == 0;
         }
     }
     g_assert_cmpint(ok, ==, N);
     /* Only the drive that failed the I/O left; the spare rebuilds. */
-    assert_drive_state(m, 1, "unconfigured-bad");
-    assert_drive_state(m, 2, "rebuild");
-    assert_vd_state(m, "degraded");
+    rh_assert_drive_state(h, 1, "unconfigured-bad");
+    rh_assert_drive_state(h, 2, "rebuild");
+    rh_assert_vd_state(h, "degraded");
     for (int i = 0; i < N; i++) {
-        vd_check(m, i * GAP, BLOCKS, 61, false);
+        rh_vd_check(h, i * GAP, BLOCKS, 61, false);
     }
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    g_assert_true(wait_rebuild(m, 2, 120));
-    assert_vd_state(m, "optimal");
-    fail_drive(m, 0);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(h, 2, 120));
+    rh_assert_vd_state(h, "optimal");
+    rh_fail_drive(h, 0);
     for (int i = 0; i < N; i++) {
-        vd_check(m, i * GAP, BLOCKS, 61, false);
+        rh_vd_check(h, i * GAP, BLOCKS, 61, false);
     }
-    mr_stop(&r);
+    rh_stop(&r);
     rig_destroy(&r);
     unlink(conf);
 }
@@ -318,51 +321,52 @@ static void test_error_burst(void)
  * so its rebuild starts again from the first row, not where it stopped
  * (which lost the write once the other mirror failed).
  */
-static void test_rebuild_target_returns(void)
+static void test_rebuild_target_returns(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     g_autofree char *p2 = drive_path(2);
     QDict *rsp;
     int64_t pct = 0;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
     rig_create(&r, 3, 2, 1, RAID_LEVEL_1);
-    m = mr_start(&r, NULL);
-    vd_write(m, 0, 256, 70, false);
-    qom_set_int(m, CTRL, "rebuild-rate", 1);
-    fail_drive(m, 1);
-    assert_drive_state(m, 2, "rebuild");
+    h = rh_start(ops, &r, NULL);
+    rh_vd_write(h, 0, 256, 70, false);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
+    rh_fail_drive(h, 1);
+    rh_assert_drive_state(h, 2, "rebuild");
     for (int i = 0; i < 1200 && pct < 10; i++) {
-        mr_pump_events(m, 100);
-        pct = qom_get_int(m, p2, "rebuild-progress");
+        rh_idle(h, 100);
+        pct = qts_qom_get_int(h->qts, p2, "rebuild-progress");
     }
     g_test_message("rebuild target leaves at %" PRId64 "%%", pct);
     g_assert_cmpint(pct, >=, 10);
     g_assert_cmpint(pct, <, 100);
 
-    qtest_qmp_device_del(m->qts, "hd2");
-    mr_pump_events(m, 200);
-    assert_vd_state(m, "degraded");
+    qtest_qmp_device_del(h->qts, "hd2");
+    rh_idle(h, 200);
+    rh_assert_vd_state(h, "degraded");
     /* Row 0 was rebuilt onto the departed drive; now it changes. */
-    vd_write(m, 0, 256, 71, false);
+    rh_vd_write(h, 0, 256, 71, false);
 
-    rsp = qtest_qmp(m->qts, "{'execute': 'blockdev-add', 'arguments': "
+    rsp = qtest_qmp(h->qts, "{'execute': 'blockdev-add', 'arguments': "
                     "{'driver': 'raw', 'node-name': 'back2', 'file': "
                     "{'driver': 'file', 'filename': %s}}}", r.path[2]);
     g_assert_true(qdict_haskey(rsp, "return"));
     qobject_unref(rsp);
-    qtest_qmp_device_add(m->qts, "megaraid-drive", "hd2",
+    qtest_qmp_device_add(h->qts, "megaraid-drive", "hd2",
                          "{'bus': 'raid0.0', 'slot': 2, 'drive': 'back2', "
-                         "'interface': 'nvme'}");
-    mr_pump_events(m, 200);
-    assert_drive_state(m, 2, "rebuild");
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    g_assert_true(wait_rebuild(m, 2, 120));
-    assert_vd_state(m, "optimal");
+                         "'interface': %s}", ops->drive_if);
+    rh_idle(h, 200);
+    rh_assert_drive_state(h, 2, "rebuild");
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(h, 2, 120));
+    rh_assert_vd_state(h, "optimal");
     /* Only the returned drive is left: it must hold the new row 0. */
-    fail_drive(m, 0);
-    vd_check(m, 0, 256, 71, false);
-    mr_stop(&r);
+    rh_fail_drive(h, 0);
+    rh_vd_check(h, 0, 256, 71, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -379,11 +383,12 @@ static void test_rebuild_target_returns(void)
  * (@limit: the group's QEMU properties), so that member I/O stays in
  * flight; @ctrl: controller properties.
  */
-static MR *mr_start_throttled(Rig *r, const char *ctrl, const char *limit)
+static RaidHost *rh_start_throttled(const RaidHostOps *ops, Rig *r,
+                                    const char *ctrl, const char *limit)
 {
     g_autoptr(GString) args = g_string_new(ctrl);
     char *files[MAX_DRIVES];
-    MR *m;
+    RaidHost *h;
 
     for (int i = 0; i < r->n; i++) {
         g_string_append_printf(args, " -object throttle-group,id=tg%d,%s",
@@ -397,36 +402,37 @@ static MR *mr_start_throttled(Rig *r, const char *ctrl, const char *limit)
                                    r->path[i]);
         drive_file[i] = files[i];
     }
-    m = mr_start(r, args->str);
+    h = rh_start(ops, r, args->str);
     for (int i = 0; i < r->n; i++) {
         drive_file[i] = NULL;
         g_free(files[i]);
     }
-    return m;
+    return h;
 }
 
-static void test_pull_during_rebuild(void)
+static void test_pull_during_rebuild(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
     rig_create(&r, 7, 4, 3, RAID_LEVEL_6);
     /* 32 MiB/s per drive: a rebuild takes about a second */
-    m = mr_start_throttled(&r, ",rebuild-rate=1", "x-bps-total=33554432");
-    vd_write(m, 0, 2048, 81, false);
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    fail_drive(m, 0);
-    qtest_qmp_device_del(m->qts, "hd1");
-    g_assert_true(wait_rebuild(m, 5, 120));
-    assert_vd_state(m, "optimal");
-    vd_check(m, 0, 2048, 81, false);
-    vd_write(m, 1024, 512, 82, false);
-    fail_drive(m, 2);
-    qtest_qmp_device_del(m->qts, "hd3");
-    mr_pump_events(m, 200);
-    vd_check(m, 0, 1024, 81, false);
-    vd_check(m, 1024, 512, 82, false);
-    mr_stop(&r);
+    h = rh_start_throttled(ops, &r, ",rebuild-rate=1", "x-bps-total=33554432");
+    rh_vd_write(h, 0, 2048, 81, false);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    rh_fail_drive(h, 0);
+    qtest_qmp_device_del(h->qts, "hd1");
+    g_assert_true(wait_rebuild(h, 5, 120));
+    rh_assert_vd_state(h, "optimal");
+    rh_vd_check(h, 0, 2048, 81, false);
+    rh_vd_write(h, 1024, 512, 82, false);
+    rh_fail_drive(h, 2);
+    qtest_qmp_device_del(h->qts, "hd3");
+    rh_idle(h, 200);
+    rh_vd_check(h, 0, 1024, 81, false);
+    rh_vd_check(h, 1024, 512, 82, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -444,82 +450,86 @@ static void test_pull_during_rebuild(void)
  * W1 is still in flight when the failure comes; the spare takes member 1
  * before the metadata is written, and W1 completes while it is.
  */
-static void test_stale_plan(void)
+static void test_stale_plan(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     enum { ROW = 80, RB = ROW * 3 * STRIP_SECTORS };
     uint8_t w1[32 * 512], w2[64 * 512], cdb[10] = { 0x2A };
     uint16_t tags[2];
     int ok = 0;
-    Desc d;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
     rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
-    m = mr_start_throttled(&r, ",rebuild-rate=1", "x-bps-total=262144");
-    vd_write(m, RB, 3 * STRIP_SECTORS, 90, false);
+    h = rh_start_throttled(ops, &r, ",rebuild-rate=1", "x-bps-total=262144");
+    rh_vd_write(h, RB, 3 * STRIP_SECTORS, 90, false);
 
     pattern(w1, RB + 96, 32, 91);
-    qtest_bufwrite(m->qts, m->data, w1, sizeof(w1));
+    qtest_bufwrite(h->qts, h->data, w1, sizeof(w1));
     stl_be_p(cdb + 2, RB + 96);
     stw_be_p(cdb + 7, 32);
-    tags[0] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(w1),
-                           m->data);
+    tags[0] = rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_WRITE, sizeof(w1),
+                         h->data);
     pattern(w2, RB + 2 * STRIP_SECTORS, 64, 92);
-    qtest_bufwrite(m->qts, m->data + sizeof(w1), w2, sizeof(w2));
+    qtest_bufwrite(h->qts, h->data + sizeof(w1), w2, sizeof(w2));
     stl_be_p(cdb + 2, RB + 2 * STRIP_SECTORS);
     stw_be_p(cdb + 7, 64);
-    tags[1] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(w2),
-                           m->data + sizeof(w1));
-    fail_drive(m, 1);
+    tags[1] = rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_WRITE, sizeof(w2),
+                         h->data + sizeof(w1));
+    rh_fail_drive(h, 1);
     for (int i = 0; i < 2; i++) {
-        g_assert_true(h_op_reply(m, &d, 30000));
-        ok += (d.tag == tags[0] || d.tag == tags[1]) &&
-              d.type == H_DT_SUCCESS;
+        uint16_t tag;
+        IoRes res;
+
+        g_assert_true(h->ops->reap(h, &tag, &res, 30000));
+        ok += (tag == tags[0] || tag == tags[1]) && res.ioc == 0 &&
+              res.status == 0;
     }
     g_assert_cmpint(ok, ==, 2);
-    assert_drive_state(m, 4, "rebuild");
-    vd_check(m, RB, 96, 90, false);
-    vd_check(m, RB + 96, 32, 91, false);
-    vd_check(m, RB + STRIP_SECTORS, STRIP_SECTORS, 90, false);
-    vd_check(m, RB + 2 * STRIP_SECTORS, 64, 92, false);
-    vd_check(m, RB + 2 * STRIP_SECTORS + 64, 64, 90, false);
-    mr_stop(&r);
+    rh_assert_drive_state(h, 4, "rebuild");
+    rh_vd_check(h, RB, 96, 90, false);
+    rh_vd_check(h, RB + 96, 32, 91, false);
+    rh_vd_check(h, RB + STRIP_SECTORS, STRIP_SECTORS, 90, false);
+    rh_vd_check(h, RB + 2 * STRIP_SECTORS, 64, 92, false);
+    rh_vd_check(h, RB + 2 * STRIP_SECTORS + 64, 64, 90, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
 /* RAID 5 without a spare loses two members: offline, errors, no data. */
-static void test_offline(void)
+static void test_offline(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     Rig r;
-    MR *m;
+    RaidHost *h;
     IoRes res;
     QDict *rsp;
     uint8_t got[4096], want[4096];
     int good = 0;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 20);
-    fail_drive(m, 2);
-    assert_vd_state(m, "degraded");
-    check_extents(m, 20);
-    fail_drive(m, 0);
-    assert_vd_state(m, "offline");
-    g_assert_true(mr_wait_vd_event(m, VDS_OFFLINE, 10));
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 20);
+    rh_fail_drive(h, 2);
+    rh_assert_vd_state(h, "degraded");
+    rh_check_extents(h, 20);
+    rh_fail_drive(h, 0);
+    rh_assert_vd_state(h, "offline");
+    g_assert_true(h->ops->wait_vd_event(h, VDS_OFFLINE, 10));
 
     for (size_t i = 0; i < ARRAY_SIZE(extents); i++) {
         uint32_t n = MIN(extents[i].blocks, 8);
 
         pattern(want, extents[i].lba, n, 20 + i);
-        qtest_memset(m->qts, m->data, 0xA5, sizeof(got));
-        res = scsi_rw(m, VD_HANDLE, false, extents[i].cdb16,
+        qtest_memset(h->qts, h->data, 0xA5, sizeof(got));
+        res = rh_rw(h, RH_VD(0), false, extents[i].cdb16,
                       extents[i].lba, n);
         g_test_message("offline VD: READ of %u at %" PRIu64 ": IOC status "
                        "0x%x, SCSI status 0x%x, sense key %u ASC 0x%x", n,
                        extents[i].lba, res.ioc, res.status, res.key,
                        res.asc);
         /* no wrong data: what reached the buffer is the data written */
-        qtest_memread(m->qts, m->data, got, n * 512);
+        qtest_memread(h->qts, h->data, got, n * 512);
         for (uint32_t k = 0; k < n * 512; k++) {
             if (got[k] != 0xA5) {
                 g_assert_cmphex(got[k], ==, want[k]);
@@ -528,19 +538,19 @@ static void test_offline(void)
         good += res.ioc == 0 && res.status == 0;
     }
     /* Writes fail too (LBA 2000: a strip whose row keeps its parity). */
-    res = scsi_rw(m, VD_HANDLE, true, false, 0, 8);
+    res = rh_rw(h, RH_VD(0), true, false, 0, 8);
     good += res.ioc == 0 && res.status == 0;
-    res = scsi_rw(m, VD_HANDLE, true, false, 2000, 8);
+    res = rh_rw(h, RH_VD(0), true, false, 2000, 8);
     g_test_message("offline VD: WRITE of 8 at 2000: IOC status 0x%x, SCSI "
                    "status 0x%x", res.ioc, res.status);
     good += res.ioc == 0 && res.status == 0;
     g_assert_cmpint(good, ==, 0);
 
     /* QEMU is still there. */
-    rsp = qtest_qmp(m->qts, "{'execute': 'query-status'}");
+    rsp = qtest_qmp(h->qts, "{'execute': 'query-status'}");
     g_assert_true(qdict_haskey(rsp, "return"));
     qobject_unref(rsp);
-    mr_stop(&r);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -612,61 +622,63 @@ static void test_visibility(void)
 }
 
 /* Injected media errors: recovered on RAID 5, MEDIUM ERROR on RAID 0. */
-static void test_media_error(void)
+static void test_media_error(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     uint32_t reserve = raid_reserve_sectors(DRIVE_BYTES / 512);
     g_autofree char *range = g_strdup_printf("0+%u",
                                              DRIVE_BYTES / 512 - reserve);
     g_autofree char *p2 = drive_path(2);
     g_autofree char *p1 = drive_path(1);
     Rig r;
-    MR *m;
+    RaidHost *h;
     IoRes res;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 30);
-    qom_set_str(m, p2, "media-error", range);
-    check_extents(m, 30);
-    assert_vd_state(m, "optimal");
-    assert_drive_state(m, 2, "online");
-    mr_stop(&r);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 30);
+    qts_qom_set_str(h->qts, p2, "media-error", range);
+    rh_check_extents(h, 30);
+    rh_assert_vd_state(h, "optimal");
+    rh_assert_drive_state(h, 2, "online");
+    rh_stop(&r);
     rig_destroy(&r);
 
     rig_create(&r, 2, 2, 0, RAID_LEVEL_0);
-    m = mr_start(&r, NULL);
-    vd_write(m, 0, 512, 40, false);
-    vd_check(m, 0, 512, 40, false);
-    qom_set_str(m, p1, "media-error", range);
+    h = rh_start(ops, &r, NULL);
+    rh_vd_write(h, 0, 512, 40, false);
+    rh_vd_check(h, 0, 512, 40, false);
+    qts_qom_set_str(h->qts, p1, "media-error", range);
     /* The first strip is on member 0: still readable. */
-    vd_check(m, 0, STRIP_SECTORS, 40, true);
+    rh_vd_check(h, 0, STRIP_SECTORS, 40, true);
     /* The second is on member 1: no redundancy to recover it from. */
-    res = scsi_rw(m, VD_HANDLE, false, false, STRIP_SECTORS, 8);
+    res = rh_rw(h, RH_VD(0), false, false, STRIP_SECTORS, 8);
     g_assert_cmphex(res.status, ==, 0x02);
     g_assert_cmphex(res.key, ==, 0x03);                 /* MEDIUM ERROR */
     g_assert_cmphex(res.asc, ==, 0x11);                 /* unrecovered */
     /* A write reallocates the blocks: they read again. */
-    vd_write(m, STRIP_SECTORS, 8, 41, false);
-    vd_check(m, STRIP_SECTORS, 8, 41, true);
-    mr_stop(&r);
+    rh_vd_write(h, STRIP_SECTORS, 8, 41, false);
+    rh_vd_check(h, STRIP_SECTORS, 8, 41, true);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
 /* States persist on the drives after QEMU has gone, and across restarts. */
-static void test_persist(void)
+static void test_persist(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     RaidConfig *cfg;
     Rig r;
-    MR *m;
+    RaidHost *h;
     int v = 0;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 50);
-    fail_drive(m, 3);
-    assert_vd_state(m, "degraded");
-    vd_write(m, 30000, 256, 60, true);
-    mr_stop(&r);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 50);
+    rh_fail_drive(h, 3);
+    rh_assert_vd_state(h, "degraded");
+    rh_vd_write(h, 30000, 256, 60, true);
+    rh_stop(&r);
 
     cfg = rig_load(&r);
     g_assert_false(cfg->foreign);
@@ -687,13 +699,17 @@ static void test_persist(void)
     raid_config_free(cfg);
 
     /* A restart imports the degraded VD with the data written. */
-    m = mr_start(&r, NULL);
-    assert_vd_state(m, "degraded");
-    g_assert_cmpuint(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED)
-                     [PG0_VD_STATE], ==, VDS_DEGRADED);
-    check_extents(m, 50);
-    vd_check(m, 30000, 256, 60, false);
-    mr_stop(&r);
+    h = rh_start(ops, &r, NULL);
+    rh_assert_vd_state(h, "degraded");
+    g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_DEGRADED);
+    if (ops == &mpi3_host_ops) {
+        /* and so it was announced at PORT ENABLE */
+        g_assert_cmpuint(mr_last_page(h->priv, VD_HANDLE, EV_DEVICE_ADDED)
+                         [PG0_VD_STATE], ==, VDS_DEGRADED);
+    }
+    rh_check_extents(h, 50);
+    rh_vd_check(h, 30000, 256, 60, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -709,10 +725,7 @@ static void test_foreign(void)
     Rig r;
     MR *m;
 
-    rig_create(&r, 4, 3, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 70);
-    mr_stop(&r);
+    rig_create_written(&r, 4, 3, RAID_LEVEL_5, 70);
     cfg = rig_load(&r);
     r.seq = cfg->seq;
     raid_config_free(cfg);
@@ -726,7 +739,7 @@ static void test_foreign(void)
         g_assert_nonnull(pg);
         g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==,
                         PG0_FLAG_HIDDEN);
-        res = scsi_rw(m, 1 + i, false, false, 0, 8);
+        res = rh_rw(r.h, RH_JBOD(i), false, false, 0, 8);
         g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
         assert_drive_state(m, i, "foreign");
     }
@@ -1156,26 +1169,49 @@ static void test_drive_handles(void)
     rig_destroy(&r);
 }
 
+/* The RAID data path through either host interface (megaraid-raid-host.h) */
+static const struct {
+    const char *name;
+    GTestDataFunc fn;
+} host_tests[] = {
+    { "data-path", test_data_path },
+    { "degraded-rebuild", test_degraded_rebuild },
+    { "media-error", test_media_error },
+    { "persist", test_persist },
+    { "offline", test_offline },
+    { "pull-during-rebuild", test_pull_during_rebuild },
+    { "stale-plan", test_stale_plan },
+    { "error-burst", test_error_burst },
+    { "rebuild-target-returns", test_rebuild_target_returns },
+};
+
+static void add_host_tests(const RaidHostOps *ops)
+{
+    if (!qtest_has_device(ops->device)) {
+        g_test_message("%s not built", ops->device);
+        return;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(host_tests); i++) {
+        g_autofree char *path = g_strdup_printf("/megaraid-raid/%s/%s",
+                                                ops->name,
+                                                host_tests[i].name);
+
+        qtest_add_data_func(path, ops, host_tests[i].fn);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    add_host_tests(&mpi3_host_ops);
+    add_host_tests(&fusion_host_ops);
     if (!qtest_has_device("megaraid-9600")) {
         g_test_message("megaraid-9600 not built");
         return g_test_run();
     }
+    /* What only the MPI3 interface shows (events, Device Page 0, handles) */
     qtest_add_func("/megaraid-raid/import", test_import);
-    qtest_add_func("/megaraid-raid/data-path", test_data_path);
-    qtest_add_func("/megaraid-raid/degraded-rebuild", test_degraded_rebuild);
-    qtest_add_func("/megaraid-raid/media-error", test_media_error);
-    qtest_add_func("/megaraid-raid/persist", test_persist);
     qtest_add_func("/megaraid-raid/foreign", test_foreign);
-    qtest_add_func("/megaraid-raid/offline", test_offline);
-    qtest_add_func("/megaraid-raid/pull-during-rebuild",
-                   test_pull_during_rebuild);
-    qtest_add_func("/megaraid-raid/stale-plan", test_stale_plan);
-    qtest_add_func("/megaraid-raid/error-burst", test_error_burst);
-    qtest_add_func("/megaraid-raid/rebuild-target-returns",
-                   test_rebuild_target_returns);
     qtest_add_func("/megaraid-raid/visibility", test_visibility);
     qtest_add_func("/megaraid-raid/drive-handles", test_drive_handles);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
