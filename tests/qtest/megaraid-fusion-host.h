@@ -57,6 +57,7 @@ typedef struct FU {
     uint64_t data;              /* a layer above may keep its buffer here */
 } FU;
 
+/* BAR0 registers */
 static inline uint32_t rd(FU *m, uint32_t off)
 {
     return qpci_io_readl(m->dev, m->bar, off);
@@ -65,6 +66,12 @@ static inline uint32_t rd(FU *m, uint32_t off)
 static inline void wr(FU *m, uint32_t off, uint32_t val)
 {
     qpci_io_writel(m->dev, m->bar, off, val);
+}
+
+/* Guest memory */
+static inline uint8_t rd8(FU *m, uint64_t a)
+{
+    return qtest_readb(m->qts, a);
 }
 
 static inline uint64_t alloc(FU *m, size_t size)
@@ -150,11 +157,6 @@ static inline void stop(FU *m)
     }
     g_free(m->dev);
     g_free(m);
-}
-
-static inline uint8_t rd8(FU *m, uint64_t a)
-{
-    return qtest_readb(m->qts, a);
 }
 
 /* Post the MFI INIT frame; returns its status byte (0xFF: no answer). */
@@ -252,7 +254,8 @@ static inline void mfi_pass_post(FU *m, uint16_t smid, uint64_t mfi)
 
 /* A DCMD through the MPT pass-through at @smid; returns the MFI status. */
 static inline uint8_t dcmd_mbox(FU *m, uint16_t smid, uint32_t opcode,
-                         const uint8_t *mbox, uint64_t data, uint32_t len)
+                                const uint8_t *mbox, uint64_t data,
+                                uint32_t len)
 {
     uint8_t f[256] = { 0 }, mpt[256] = { 0 };
 
@@ -279,7 +282,7 @@ static inline uint8_t dcmd_mbox(FU *m, uint16_t smid, uint32_t opcode,
 }
 
 static inline uint8_t dcmd(FU *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
-                    uint64_t data, uint32_t len)
+                           uint64_t data, uint32_t len)
 {
     uint8_t mbox[12] = { mb0 };
 
@@ -292,7 +295,7 @@ static inline uint8_t dcmd(FU *m, uint16_t smid, uint32_t opcode, uint8_t mb0,
  * *@qd, *@bs and *@kb.
  */
 static inline uint8_t target_prop(FU *m, bool ld, uint16_t tgt, uint32_t *qd,
-                           uint32_t *bs, uint32_t *kb)
+                                  uint32_t *bs, uint32_t *kb)
 {
     uint8_t mbox[12] = { ld };
     uint8_t st;
@@ -317,9 +320,8 @@ static inline uint8_t target_prop(FU *m, bool ld, uint16_t tgt, uint32_t *qd,
  * @ld, else to JBOD PD @id as a system PD fast-path frame.
  */
 static inline void fu_cdb_post(FU *m, uint16_t smid, uint8_t q, bool ld,
-                               uint16_t id, const uint8_t *cdb,
-                               size_t cdb_len, uint32_t ctl, uint32_t len,
-                               uint64_t data)
+                               uint16_t id, const uint8_t *cdb, size_t cdb_len,
+                               uint32_t ctl, uint32_t len, uint64_t data)
 {
     uint8_t f[256] = { 0 };
 
@@ -368,8 +370,8 @@ static inline void jbod_post(FU *m, uint16_t smid, uint8_t q, uint16_t pd,
 
 /* A JBOD READ(10)/WRITE(10) fast-path frame; returns the RAID status. */
 static inline uint8_t jbod_rw(FU *m, uint16_t smid, uint8_t q, uint16_t pd,
-                       bool write, uint32_t lba, uint16_t blocks,
-                       uint64_t data)
+                              bool write, uint32_t lba, uint16_t blocks,
+                              uint64_t data)
 {
     jbod_post(m, smid, q, pd, write, lba, blocks, data);
     g_assert_cmpuint(reply(m, q), ==, smid);
@@ -387,7 +389,7 @@ static inline uint8_t jbod_rw(FU *m, uint16_t smid, uint8_t q, uint16_t pd,
  * task type, TaskMID, then the flags word at 0x80 (JBOD or LD handle).
  */
 static inline void tm_post(FU *m, uint16_t smid, uint16_t handle, uint8_t type,
-                    uint16_t mid, uint32_t flags)
+                           uint16_t mid, uint32_t flags)
 {
     uint8_t f[256] = { 0 };
 
@@ -406,8 +408,9 @@ static inline void tm_post(FU *m, uint16_t smid, uint16_t handle, uint8_t type,
  * its flags word: checks handle, function and type; returns IOCStatus,
  * response code and TerminationCount.
  */
-static inline void tm_result(FU *m, uint16_t smid, uint16_t handle, uint8_t type,
-                      uint16_t *ioc, uint8_t *rsp, uint32_t *count)
+static inline void tm_result(FU *m, uint16_t smid, uint16_t handle,
+                             uint8_t type, uint16_t *ioc, uint8_t *rsp,
+                             uint32_t *count)
 {
     uint64_t r = m->frames + smid * 256ull + 0x80;
 
@@ -423,9 +426,9 @@ static inline void tm_result(FU *m, uint16_t smid, uint16_t handle, uint8_t type
  * The next reply on queue 0 is the TM at @smid, with IOCStatus @want_ioc,
  * response code @want_rsp and TerminationCount @want_count.
  */
-static inline void tm_expect(FU *m, uint16_t smid, uint16_t handle, uint8_t type,
-                      uint16_t want_ioc, uint8_t want_rsp,
-                      uint32_t want_count)
+static inline void tm_expect(FU *m, uint16_t smid, uint16_t handle,
+                             uint8_t type, uint16_t want_ioc, uint8_t want_rsp,
+                             uint32_t want_count)
 {
     uint16_t ioc;
     uint8_t rsp;
@@ -440,8 +443,8 @@ static inline void tm_expect(FU *m, uint16_t smid, uint16_t handle, uint8_t type
 
 /* A TM that ends nothing: its reply is the next one on queue 0. */
 static inline void tm_check(FU *m, uint16_t smid, uint16_t handle, uint8_t type,
-                     uint16_t mid, uint32_t flags, uint16_t want_ioc,
-                     uint8_t want_rsp)
+                            uint16_t mid, uint32_t flags, uint16_t want_ioc,
+                            uint8_t want_rsp)
 {
     tm_post(m, smid, handle, type, mid, flags);
     tm_expect(m, smid, handle, type, want_ioc, want_rsp, 0);
@@ -467,7 +470,8 @@ static inline void drive_set(FU *m, const char *id, const char *prop, bool on)
     qobject_unref(r);
 }
 
-static inline QDict *qom(FU *m, const char *cmd, const char *prop, const char *val)
+static inline QDict *qom(FU *m, const char *cmd, const char *prop,
+                         const char *val)
 {
     if (val) {
         return qtest_qmp(m->qts, "{'execute': %s, 'arguments': {"
@@ -493,8 +497,9 @@ static inline void mfi_abort_post(FU *m, uint16_t smid, uint64_t mfi,
 }
 
 /* Post a DCMD without waiting for its reply (one that is held). */
-static inline void dcmd_post(FU *m, uint16_t smid, uint64_t mfi, uint32_t opcode,
-                      uint32_t w0, uint32_t w1, uint64_t data, uint32_t len)
+static inline void dcmd_post(FU *m, uint16_t smid, uint64_t mfi,
+                             uint32_t opcode, uint32_t w0, uint32_t w1,
+                             uint64_t data, uint32_t len)
 {
     uint8_t f[256] = { 0 };
 
@@ -555,7 +560,7 @@ static inline FU *start_vd(char **path, const char *opts)
  * *@sectors), QEMU started on them (@opts: more controller properties).
  */
 static inline FU *vd_rig_opts(const char *tag, char **path, uint64_t *sectors,
-                       const char *opts)
+                              const char *opts)
 {
     g_autofree char *tmpl = g_strdup_printf("megaraid-9500-%s", tag);
     uint64_t n;
@@ -594,7 +599,8 @@ static inline void ld_post(FU *m, uint16_t smid, uint8_t q, uint16_t tgt,
 
 /* ld_post(), then its reply; the RAID status. */
 static inline uint8_t ld_rw(FU *m, uint16_t smid, uint8_t q, uint16_t tgt,
-                     bool write, uint32_t lba, uint16_t blocks, uint64_t data)
+                            bool write, uint32_t lba, uint16_t blocks,
+                            uint64_t data)
 {
     ld_post(m, smid, q, tgt, write, lba, blocks, data);
     g_assert_cmpuint(reply(m, q), ==, smid);
@@ -637,7 +643,7 @@ static inline void fail_member(FU *m, const char *id)
 #define MGMT_DCMD       0xFF4D4700u
 
 static inline void mgmt_envelope(FU *m, uint32_t magic, uint32_t opcode,
-                          uint32_t tag)
+                                 uint32_t tag)
 {
     uint8_t rq[40] = { 0 };
 

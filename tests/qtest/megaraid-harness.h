@@ -6,11 +6,11 @@
  * queues, IOC INIT, operational queue pair 1, events, PORT ENABLE, frame
  * builders, and reply polling that can give up (a fault test expects some
  * replies never to come).  Ring sizes are per instance (HMR's *_n fields,
- * H_*_N when left 0).  megaraid-rig.h builds the DDF rig on top of it.
- * The firmware search path and the QOM helpers are the shared qtest
- * core's (megaraid-qtest-core.h).  Offsets are written from the MPI 3.0
- * interface description, not from the device's header.  Everything is static inline: QEMU builds each
- * qtest from one source file.
+ * H_*_N when left 0).  megaraid-rig.h builds the MPI3 RAID rig on top of
+ * it.  The firmware search path, guest memory and the QOM helpers are the
+ * shared qtest core's (megaraid-qtest-core.h).  Offsets are written from
+ * the MPI 3.0 interface description, not from the device's header.
+ * Everything is static inline: a qtest includes what it uses.
  */
 #ifndef MEGARAID_HARNESS_H
 #define MEGARAID_HARNESS_H

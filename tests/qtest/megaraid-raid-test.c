@@ -159,6 +159,46 @@ static void test_data_path(const void *opaque)
     rig_destroy(&r);
 }
 
+/*
+ * Every level the core builds, over the fewest drives it takes with two
+ * spans for the spanned ones: the host sees the VD optimal, the QOM level
+ * names it, and the extents and the last block read back as written.
+ */
+static void test_levels(const void *opaque)
+{
+    const RaidHostOps *ops = opaque;
+    static const struct {
+        RaidLevel level;
+        int n;
+    } levels[] = {
+        { RAID_LEVEL_0, 2 }, { RAID_LEVEL_1, 2 }, { RAID_LEVEL_5, 3 },
+        { RAID_LEVEL_6, 4 }, { RAID_LEVEL_10, 4 }, { RAID_LEVEL_50, 6 },
+        { RAID_LEVEL_60, 6 },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
+        g_autofree char *lvl = NULL;
+        RaidHost *h;
+        Rig r;
+
+        rig_create(&r, levels[i].n, levels[i].n, 0, levels[i].level);
+        h = rh_start(ops, &r, NULL);
+        lvl = qts_qom_get_str(h->qts, CTRL, "vd0-level");
+        g_test_message("%s over %d drives: %" PRIu64 " sectors", lvl,
+                       levels[i].n, r.vd_sectors);
+        g_assert_cmpint(g_ascii_strcasecmp(lvl,
+                                           raid_level_name(levels[i].level)),
+                        ==, 0);
+        g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_OPTIMAL);
+        rh_write_extents(h, 100 + i * 8);
+        rh_check_extents(h, 100 + i * 8);
+        rh_vd_write(h, r.vd_sectors - 1, 1, 99, true);
+        rh_vd_check(h, r.vd_sectors - 1, 1, 99, false);
+        rh_stop(&r);
+        rig_destroy(&r);
+    }
+}
+
 /* Wait for the VD's rebuild to finish; false on timeout. */
 static bool wait_rebuild(RaidHost *h, int spare, int sec)
 {
@@ -1174,6 +1214,7 @@ static const struct {
     const char *name;
     GTestDataFunc fn;
 } host_tests[] = {
+    { "levels", test_levels },
     { "data-path", test_data_path },
     { "degraded-rebuild", test_degraded_rebuild },
     { "media-error", test_media_error },
