@@ -57,16 +57,9 @@ typedef struct FU {
     uint64_t data;              /* a layer above may keep its buffer here */
 } FU;
 
-/* BAR0 registers */
-static inline uint32_t rd(FU *m, uint32_t off)
-{
-    return qpci_io_readl(m->dev, m->bar, off);
-}
-
-static inline void wr(FU *m, uint32_t off, uint32_t val)
-{
-    qpci_io_writel(m->dev, m->bar, off, val);
-}
+/* BAR0 registers (@m: an FU *) */
+#define rd(m, off)          qpci_io_readl((m)->dev, (m)->bar, (off))
+#define wr(m, off, val)     qpci_io_writel((m)->dev, (m)->bar, (off), (val))
 
 /* Guest memory */
 static inline uint8_t rd8(FU *m, uint64_t a)
