@@ -177,6 +177,13 @@ static bool fusion_wait_vd_event(RaidHost *h, uint8_t state, int sec)
     return false;
 }
 
+static void fusion_forget_events(RaidHost *h)
+{
+    FusionHost *fh = container_of(h, FusionHost, h);
+
+    fh->ev_seen = fusion_newest_event(fh->m);
+}
+
 /* Nothing arrives unasked on this interface: time passes. */
 static void fusion_idle(RaidHost *h, int ms)
 {

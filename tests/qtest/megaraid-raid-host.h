@@ -63,8 +63,13 @@ typedef struct RaidHostOps {
     bool (*reap)(RaidHost *h, uint16_t *tag, IoRes *res, int ms);
     /* The state of VD @vd as the host reads it (VDS_*) */
     uint8_t (*vd_state)(RaidHost *h, int vd);
-    /* Wait up to @sec seconds for the host to be told VD 0 is @state. */
+    /*
+     * Wait up to @sec seconds for the host to be told VD 0 is @state
+     * (since the start or the last forget_events).
+     */
     bool (*wait_vd_event)(RaidHost *h, uint8_t state, int sec);
+    /* Forget the events the host was told of so far. */
+    void (*forget_events)(RaidHost *h);
     /* Let up to @ms pass, serving what the host must (events) meanwhile. */
     void (*idle)(RaidHost *h, int ms);
 } RaidHostOps;
@@ -75,7 +80,7 @@ typedef struct RaidHostOps {
     .start = prefix##_start, .stop = prefix##_stop,                       \
     .post = prefix##_post, .reap = prefix##_reap,                         \
     .vd_state = prefix##_vd_state, .wait_vd_event = prefix##_wait_vd_event, \
-    .idle = prefix##_idle,                                                \
+    .forget_events = prefix##_forget_events, .idle = prefix##_idle,       \
 }
 
 struct RaidHost {

@@ -239,6 +239,7 @@ static void test_degraded_rebuild(const void *opaque)
      * before the first of them).
      */
     qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
+    h->ops->forget_events(h);
 
     rh_fail_drive(h, 1);
     /* The host hears the VD go degraded. */

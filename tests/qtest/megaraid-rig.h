@@ -413,6 +413,13 @@ static bool mpi3_wait_vd_event(RaidHost *h, uint8_t state, int sec)
     return mr_wait_vd_event(h->priv, state, sec);
 }
 
+static void mpi3_forget_events(RaidHost *h)
+{
+    MR *m = h->priv;
+
+    g_array_set_size(m->events, 0);
+}
+
 /* Events keep arriving on the admin reply queue: collect them. */
 static void mpi3_idle(RaidHost *h, int ms)
 {
