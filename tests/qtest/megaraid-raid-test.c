@@ -973,18 +973,19 @@ static void test_timing_hold(void)
  * The timing tests' rig: a RAID 5 of 4 drives plus a spare, each modelled
  * at 32 times its image, on a controller with timing=on and `ctrl_opts`.
  */
-static MR *timing_rig_start(Rig *r, const char *ctrl_opts)
+static RaidHost *timing_rig_start(const RaidHostOps *ops, Rig *r,
+                                  const char *ctrl_opts)
 {
     g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
                                              DRIVE_BYTES * 32);
     g_autofree char *opts = g_strdup_printf(",timing=on%s", ctrl_opts);
-    MR *m;
+    RaidHost *h;
 
     rig_create(r, 5, 4, 1, RAID_LEVEL_5);
     drive_extra = extra;
-    m = mr_start(r, opts);
+    h = rh_start(ops, r, opts);
     drive_extra = "";
-    return m;
+    return h;
 }
 
 /*
@@ -996,19 +997,20 @@ static MR *timing_rig_start(Rig *r, const char *ctrl_opts)
  * up with the modelled rows (vd0-job-model-row), so a slow host does not
  * count.
  */
-static void test_timing_rebuild(void)
+static void test_timing_rebuild(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     int64_t model_ms, step, elapsed = 0, last_ms, last_model;
     bool half = false;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
-    m = timing_rig_start(&r, ",time-scale=4");
-    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-job-model-ms"), ==, -1);
-    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-last-job-ms"), ==, -1);
-    fail_drive(m, 1);
-    assert_drive_state(m, 4, "rebuild");
-    model_ms = qom_get_int(m, CTRL, "vd0-job-model-ms");
+    h = timing_rig_start(ops, &r, ",time-scale=4");
+    g_assert_cmpint(qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms"), ==, -1);
+    g_assert_cmpint(qts_qom_get_int(h->qts, CTRL, "vd0-last-job-ms"), ==, -1);
+    rh_fail_drive(h, 1);
+    rh_assert_drive_state(h, 4, "rebuild");
+    model_ms = qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms");
     g_test_message("modelled rebuild: %" PRId64 " ms (time-scale 4)",
                    model_ms);
     g_assert_cmpint(model_ms, >, 100);
@@ -1019,10 +1021,10 @@ static void test_timing_rebuild(void)
         /* the real copy (real time) catches up with the modelled rows */
         for (int i = 0; i < 30000; i++) {
             g_free(job);
-            job = qom_get_str(m, CTRL, "vd0-job");
+            job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
             if (strcmp(job, "rebuild") ||
-                qom_get_int(m, CTRL, "vd0-job-row") >=
-                qom_get_int(m, CTRL, "vd0-job-model-row")) {
+                qts_qom_get_int(h->qts, CTRL, "vd0-job-row") >=
+                qts_qom_get_int(h->qts, CTRL, "vd0-job-model-row")) {
                 break;
             }
             g_usleep(1000);
@@ -1034,9 +1036,9 @@ static void test_timing_rebuild(void)
         g_assert_cmpint(elapsed, <, model_ms * 1000000LL * 3);
         if (!half && elapsed >= model_ms * 1000000LL / 2) {
             g_autofree char *p = drive_path(4);
-            int64_t pct = qom_get_int(m, p, "rebuild-progress");
-            int64_t eta = qom_get_int(m, CTRL, "vd0-job-eta-ms");
-            int64_t bps = qom_get_int(m, CTRL, "vd0-job-rate-bps");
+            int64_t pct = qts_qom_get_int(h->qts, p, "rebuild-progress");
+            int64_t eta = qts_qom_get_int(h->qts, CTRL, "vd0-job-eta-ms");
+            int64_t bps = qts_qom_get_int(h->qts, CTRL, "vd0-job-rate-bps");
 
             g_test_message("half time: %" PRId64 " %%, eta %" PRId64
                            " ms, %" PRId64 " B/s", pct, eta, bps);
@@ -1047,19 +1049,19 @@ static void test_timing_rebuild(void)
             g_assert_cmpint(eta, <, model_ms * 3 / 4);
             g_assert_cmpint(bps, >, 0);
         }
-        qtest_clock_step(m->qts, step);
+        qtest_clock_step(h->qts, step);
         elapsed += step;
     }
     g_assert_true(half);
-    last_ms = qom_get_int(m, CTRL, "vd0-last-job-ms");
-    last_model = qom_get_int(m, CTRL, "vd0-last-job-model-ms");
+    last_ms = qts_qom_get_int(h->qts, CTRL, "vd0-last-job-ms");
+    last_model = qts_qom_get_int(h->qts, CTRL, "vd0-last-job-model-ms");
     g_test_message("rebuild took %" PRId64 " ms of virtual time, modelled "
                    "%" PRId64 " ms", last_ms, last_model);
     g_assert_cmpint(last_model, ==, model_ms);
     g_assert_cmpint(llabs(last_ms - model_ms) * 10, <=, model_ms);
-    assert_drive_state(m, 4, "online");
-    assert_vd_state(m, "optimal");
-    mr_stop(&r);
+    rh_assert_drive_state(h, 4, "online");
+    rh_assert_vd_state(h, "optimal");
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -1068,37 +1070,38 @@ static void test_timing_rebuild(void)
  * slots, fewer, the fewest) and the rebuild still ends, faster at 100 %
  * than the model gives it at 30 %.
  */
-static void test_timing_rate(void)
+static void test_timing_rate(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     static const int rates[] = { 100, 1, 30, 100 };
     int64_t model_ms, step, elapsed = 0, last_ms;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
-    m = timing_rig_start(&r, ",time-scale=4");
-    fail_drive(m, 1);
-    model_ms = qom_get_int(m, CTRL, "vd0-job-model-ms");
+    h = timing_rig_start(ops, &r, ",time-scale=4");
+    rh_fail_drive(h, 1);
+    model_ms = qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms");
     step = model_ms * 1000000LL / 100;
     for (int i = 0; ; i++) {
-        g_autofree char *job = qom_get_str(m, CTRL, "vd0-job");
+        g_autofree char *job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
 
         if (!strcmp(job, "none")) {
             break;
         }
         if (i % 5 == 0 && i / 5 < ARRAY_SIZE(rates)) {
-            qom_set_int(m, CTRL, "rebuild-rate", rates[i / 5]);
+            qts_qom_set_int(h->qts, CTRL, "rebuild-rate", rates[i / 5]);
         }
         g_assert_cmpint(elapsed, <, model_ms * 1000000LL * 4);
-        qtest_clock_step(m->qts, step);
+        qtest_clock_step(h->qts, step);
         elapsed += step;
         g_usleep(2000);
     }
-    last_ms = qom_get_int(m, CTRL, "vd0-last-job-ms");
+    last_ms = qts_qom_get_int(h->qts, CTRL, "vd0-last-job-ms");
     g_test_message("rebuild with rate changes: %" PRId64 " ms, %" PRId64
                    " ms modelled at rate 30", last_ms, model_ms);
     g_assert_cmpint(last_ms, <, model_ms);
-    assert_drive_state(m, 4, "online");
-    mr_stop(&r);
+    rh_assert_drive_state(h, 4, "online");
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -1108,31 +1111,33 @@ static void test_timing_rate(void)
  * request has done its real work (held or completed), so each is costed
  * when it arrived, however slow the host.
  */
-static int64_t timing_burst(MR *m, int n)
+static int64_t timing_burst(RaidHost *h, int n)
 {
     uint8_t cdb[10] = { 0x28 };
-    int64_t t0 = qtest_clock_step(m->qts, 1), t = t0;
+    int64_t t0 = qtest_clock_step(h->qts, 1), t = t0;
     int got = 0;
-    Desc d;
+    uint16_t tag;
+    IoRes res;
 
     for (int i = 0; i < n; i++) {
         stl_be_p(cdb + 2, i * 2048);
         stw_be_p(cdb + 7, 2048);
-        scsi_post(m, VD_HANDLE, cdb, 10, DIR_READ, 1024 * 1024);
+        rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_READ, 1024 * 1024, h->data);
     }
     while (got < n) {
         for (int i = 0; i < 10000; i++) {
-            while (h_op_reply(m, &d, 0)) {
-                g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
+            while (h->ops->reap(h, &tag, &res, 0)) {
+                g_assert_cmphex(res.ioc, ==, 0);
+                g_assert_cmphex(res.status, ==, 0);
                 got++;
             }
-            if (got + qom_get_int(m, CTRL, "timing-held") >= n) {
+            if (got + qts_qom_get_int(h->qts, CTRL, "timing-held") >= n) {
                 break;
             }
             g_usleep(500);
         }
         if (got < n) {
-            t = qtest_clock_step(m->qts, 10000);
+            t = qtest_clock_step(h->qts, 10000);
         }
     }
     return t - t0;
@@ -1143,38 +1148,39 @@ static int64_t timing_burst(MR *m, int n)
  * 1 MiB takes longer while a member is being rebuilt (degraded reads and
  * the rebuild's floor share of the drives) than before and after.
  */
-static void test_timing_load(void)
+static void test_timing_load(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     int64_t before, during, after, step;
     g_autofree char *job = NULL;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
-    m = timing_rig_start(&r, "");
-    before = timing_burst(m, 32);
-    fail_drive(m, 1);
-    job = qom_get_str(m, CTRL, "vd0-job");
+    h = timing_rig_start(ops, &r, "");
+    before = timing_burst(h, 32);
+    rh_fail_drive(h, 1);
+    job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
     g_assert_cmpstr(job, ==, "rebuild");
     /* into the rebuild's steady state */
-    qtest_clock_step(m->qts, 20 * 1000000);
-    during = timing_burst(m, 32);
-    step = qom_get_int(m, CTRL, "vd0-job-model-ms") * 1000000LL / 50;
+    qtest_clock_step(h->qts, 20 * 1000000);
+    during = timing_burst(h, 32);
+    step = qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms") * 1000000LL / 50;
     for (int i = 0; i < 500 && strcmp(job, "none"); i++) {
-        qtest_clock_step(m->qts, step);
+        qtest_clock_step(h->qts, step);
         g_usleep(2000);
         g_free(job);
-        job = qom_get_str(m, CTRL, "vd0-job");
+        job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
     }
-    assert_vd_state(m, "optimal");
-    after = timing_burst(m, 32);
+    rh_assert_vd_state(h, "optimal");
+    after = timing_burst(h, 32);
     g_test_message("32 x 1 MiB reads: %" PRId64 " ns optimal, %" PRId64
                    " ns during the rebuild, %" PRId64 " ns after it",
                    before, during, after);
     g_assert_cmpint(during * 10, >, before * 12);
     g_assert_cmpint(after * 10, <, before * 11);
     g_assert_cmpint(after * 10, >, before * 9);
-    g_assert_cmpint(qom_get_int(m, CTRL, "timing-late"), ==, 0);
-    mr_stop(&r);
+    g_assert_cmpint(qts_qom_get_int(h->qts, CTRL, "timing-late"), ==, 0);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -1225,6 +1231,9 @@ static const struct {
     { "stale-plan", test_stale_plan },
     { "error-burst", test_error_burst },
     { "rebuild-target-returns", test_rebuild_target_returns },
+    { "timing-rebuild", test_timing_rebuild },
+    { "timing-rate", test_timing_rate },
+    { "timing-load", test_timing_load },
 };
 
 static void add_host_tests(const RaidHostOps *ops)
@@ -1257,8 +1266,5 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-raid/visibility", test_visibility);
     qtest_add_func("/megaraid-raid/drive-handles", test_drive_handles);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
-    qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
-    qtest_add_func("/megaraid-raid/timing-rate", test_timing_rate);
-    qtest_add_func("/megaraid-raid/timing-load", test_timing_load);
     return g_test_run();
 }
