@@ -790,7 +790,7 @@ static void test_foreign(void)
     Rig r;
     MR *m;
 
-    rig_create_written(&r, 4, 3, RAID_LEVEL_5, 51);
+    rig_create_written(&mpi3_host_ops, &r, 4, 3, RAID_LEVEL_5, 51);
 
     m = mr_start(&r, ",serial=OTHERCTRL0000001");
     OK(mg0(m, MGMT_OP_FOREIGN_SHOW));

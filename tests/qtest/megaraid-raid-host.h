@@ -239,6 +239,19 @@ static inline void rh_check_extents(RaidHost *h, uint8_t seed)
     }
 }
 
+/*
+ * @n blank images, drives [0, nmem) one VD of @level, and the extents
+ * written on it (pattern @seed) by the controller of @ops, started and
+ * stopped.
+ */
+static inline void rig_create_written(const RaidHostOps *ops, Rig *r, int n,
+                                      int nmem, RaidLevel level, uint8_t seed)
+{
+    rig_create(r, n, nmem, 0, level);
+    rh_write_extents(rh_start(ops, r, NULL), seed);
+    rh_stop(r);
+}
+
 /* ---------------------------------------- QOM: the controller's view */
 
 #define CTRL        "/machine/peripheral/raid0"

@@ -759,44 +759,62 @@ static void test_persist(const void *opaque)
  * of them is exposed or written; import-foreign=on adopts the VD, data
  * and all, and rewrites the metadata under this controller.
  */
-static void test_foreign(void)
+static void test_foreign(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     const char *other = ",serial=OTHERCTRL0000001";
+    uint8_t tur[16] = { 0 };
     RaidConfig *cfg;
+    RaidHost *h;
+    IoRes res;
     Rig r;
-    MR *m;
 
-    rig_create_written(&r, 4, 3, RAID_LEVEL_5, 70);
+    rig_create_written(ops, &r, 4, 3, RAID_LEVEL_5, 70);
     cfg = rig_load(&r);
     r.seq = cfg->seq;
     raid_config_free(cfg);
 
-    m = mr_start(&r, other);
-    g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    h = rh_start(ops, &r, other);
+    /* no VD, and its members take no I/O */
+    res = rh_rw(h, RH_VD(0), false, false, 0, 8);
+    g_assert_true(res.absent);
     for (int i = 0; i < 3; i++) {
-        const uint8_t *pg = mr_last_page(m, 1 + i, EV_DEVICE_ADDED);
-        IoRes res;
-
-        g_assert_nonnull(pg);
-        g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==,
-                        PG0_FLAG_HIDDEN);
-        res = rh_rw(r.h, RH_JBOD(i), false, false, 0, 8);
-        g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
-        assert_drive_state(m, i, "foreign");
+        res = rh_rw(h, RH_JBOD(i), false, false, 0, 8);
+        g_assert_true(res.absent);
+        rh_assert_drive_state(h, i, "foreign");
     }
     /* the blank drive is no part of it: a JBOD disk as before */
-    g_assert_cmphex(lduw_le_p(mr_last_page(m, 4, EV_DEVICE_ADDED) +
-                              PG0_FLAGS) & PG0_FLAG_HIDDEN, ==, 0);
-    mr_stop(&r);
+    res = rh_cmd(h, RH_JBOD(3), tur, 6, RH_DIR_NONE, 0);
+    g_assert_cmphex(res.ioc, ==, 0);
+    g_assert_cmphex(res.status, ==, 0);
+    if (ops == &mpi3_host_ops) {
+        /* no DEVICE ADDED of the VD, its members hidden, the JBOD shown */
+        MR *m = h->priv;
+
+        g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+        for (int i = 0; i < 3; i++) {
+            const uint8_t *pg = mr_last_page(m, 1 + i, EV_DEVICE_ADDED);
+
+            g_assert_nonnull(pg);
+            g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==,
+                            PG0_FLAG_HIDDEN);
+        }
+        g_assert_cmphex(lduw_le_p(mr_last_page(m, 4, EV_DEVICE_ADDED) +
+                                  PG0_FLAGS) & PG0_FLAG_HIDDEN, ==, 0);
+    }
+    rh_stop(&r);
     cfg = rig_load(&r);
     g_assert_cmpuint(cfg->seq, ==, r.seq);          /* not written */
     raid_config_free(cfg);
 
-    m = mr_start(&r, ",serial=OTHERCTRL0000001,import-foreign=on");
-    g_assert_nonnull(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
-    assert_vd_state(m, "optimal");
-    check_extents(m, 70);
-    mr_stop(&r);
+    h = rh_start(ops, &r, ",serial=OTHERCTRL0000001,import-foreign=on");
+    if (ops == &mpi3_host_ops) {
+        g_assert_nonnull(mr_last_page(h->priv, VD_HANDLE, EV_DEVICE_ADDED));
+    }
+    g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_OPTIMAL);
+    rh_assert_vd_state(h, "optimal");
+    rh_check_extents(h, 70);
+    rh_stop(&r);
     cfg = rig_load(&r);
     g_assert_true(cfg->foreign);    /* now another controller's to us */
     g_assert_cmpuint(cfg->seq, >, r.seq);
@@ -1226,6 +1244,7 @@ static const struct {
     { "degraded-rebuild", test_degraded_rebuild },
     { "media-error", test_media_error },
     { "persist", test_persist },
+    { "foreign", test_foreign },
     { "offline", test_offline },
     { "pull-during-rebuild", test_pull_during_rebuild },
     { "stale-plan", test_stale_plan },
@@ -1262,7 +1281,6 @@ int main(int argc, char **argv)
     }
     /* What only the MPI3 interface shows (events, Device Page 0, handles) */
     qtest_add_func("/megaraid-raid/import", test_import);
-    qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/visibility", test_visibility);
     qtest_add_func("/megaraid-raid/drive-handles", test_drive_handles);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);

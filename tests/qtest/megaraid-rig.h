@@ -349,21 +349,6 @@ static inline void fail_drive(MR *m, int i)
     rh_fail_drive(m->host, i);
 }
 
-/*
- * @n blank images, drives [0, nmem) one VD of @level, and the extents
- * written on it (pattern @seed) by a controller started and stopped.
- */
-static inline void rig_create_written(Rig *r, int n, int nmem,
-                                      RaidLevel level, uint8_t seed)
-{
-    MR *m;
-
-    rig_create(r, n, nmem, 0, level);
-    m = mr_start(r, NULL);
-    write_extents(m, seed);
-    mr_stop(r);
-}
-
 /* ------------------------------------------- the RaidHost interface */
 
 static uint16_t mpi3_post(RaidHost *h, int tgt, const uint8_t *cdb,
