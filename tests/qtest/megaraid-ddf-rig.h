@@ -133,6 +133,15 @@ static inline void rig_tmp_paths(char **path, int n, const char *prefix)
     }
 }
 
+/* Blank images laid out as @l (rig_write_ddf), the rig's record of them. */
+static inline void rig_create_layout(Rig *r, const RigLayout *l)
+{
+    memset(r, 0, sizeof(*r));
+    r->n = l->n;
+    rig_tmp_paths(r->path, l->n, "megaraid-rig");
+    r->vd_sectors = rig_write_ddf(r->path, l, &r->seq);
+}
+
 /*
  * @n blank images; drives [0, nmem) form one VD of @level, the next
  * @nspare become global hot spares, the rest stay blank (JBOD).
@@ -149,10 +158,7 @@ static inline void rig_create_cached(Rig *r, int n, int nmem, int nspare,
         },
     };
 
-    memset(r, 0, sizeof(*r));
-    r->n = n;
-    rig_tmp_paths(r->path, n, "megaraid-rig");
-    r->vd_sectors = rig_write_ddf(r->path, &l, &r->seq);
+    rig_create_layout(r, &l);
 }
 
 static inline void rig_create(Rig *r, int n, int nmem, int nspare,

@@ -990,6 +990,8 @@ static void test_timing_hold(void)
 /*
  * The timing tests' rig: a RAID 5 of 4 drives plus a spare, each modelled
  * at 32 times its image, on a controller with timing=on and `ctrl_opts`.
+ * The VD is settled (initialized, no job to run): the rebuild the tests
+ * time is the only background job.
  */
 static RaidHost *timing_rig_start(const RaidHostOps *ops, Rig *r,
                                   const char *ctrl_opts)
@@ -997,12 +999,23 @@ static RaidHost *timing_rig_start(const RaidHostOps *ops, Rig *r,
     g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
                                              DRIVE_BYTES * 32);
     g_autofree char *opts = g_strdup_printf(",timing=on%s", ctrl_opts);
+    g_autofree char *job = NULL;
+    RigLayout l = {
+        .n = 5, .nmem = 4, .nspare = 1, .settled = true,
+        .spec = {
+            .level = RAID_LEVEL_5,
+            .name = "qtest",
+            .cache = RAID_CACHE_READ_ALLOWED,
+        },
+    };
     RaidHost *h;
 
-    rig_create(r, 5, 4, 1, RAID_LEVEL_5);
+    rig_create_layout(r, &l);
     drive_extra = extra;
     h = rh_start(ops, r, opts);
     drive_extra = "";
+    job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
+    g_assert_cmpstr(job, ==, "none");
     return h;
 }
 
