@@ -46,6 +46,7 @@ link "$top/hw/raid" "$src/hw/raid"
 link "$top/include/hw/megaraid" "$src/include/hw/megaraid"
 link "$top/include/raid" "$src/include/raid"
 link "$top/tests/qtest" "$src/tests/qtest/megaraid"
+link "$top/tests/unit-qemu" "$src/tests/megaraid-unit"
 link "$top/qapi/megaraid.json" "$src/qapi/megaraid.json"
 for f in "$top"/tests/qtest/*.[ch]; do
     [ -e "$f" ] && link "$f" "$src/tests/qtest/$(basename "$f")"

@@ -102,15 +102,16 @@ else
 fi
 
 # 2. QEMU with our devices, and our qtests.
-# *-test.c are qtests in QEMU's list; *-unit.c are unit tests built in
-# the QEMU tree (they need QEMU's headers but no QEMU binary).  Each binary
-# is a stage: it must report tests, none skipped.
+# tests/qtest/*-test.c are qtests in QEMU's list; tests/unit-qemu/*-unit.c
+# are unit tests built in the QEMU tree (they need QEMU's headers but no
+# QEMU binary; the hook links the folder as tests/megaraid-unit).  Each
+# binary is a stage: it must report tests, none skipped.
 qtests=()
 for f in tests/qtest/*-test.c; do
     [ -e "$f" ] && qtests+=("tests/qtest/$(basename "$f" .c)")
 done
-for f in tests/qtest/*-unit.c; do
-    [ -e "$f" ] && qtests+=("tests/qtest/megaraid/$(basename "$f" .c)")
+for f in tests/unit-qemu/*-unit.c; do
+    [ -e "$f" ] && qtests+=("tests/megaraid-unit/$(basename "$f" .c)")
 done
 [ ${#qtests[@]} -gt 0 ] || fail_stage "qtest: no tests/qtest/*-test.c"
 if scripts/build-qemu.sh qemu-system-x86_64 qemu-img "${qtests[@]}" \

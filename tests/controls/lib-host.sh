@@ -103,6 +103,19 @@ host_mdadm_sets() {
     done
 }
 
+# host_mdadm_bad_copy: host_mdadm_sets in a work folder "good", on which
+# raid-mdadm-create's host check must pass, and a copy of it in "bad" for
+# the case to corrupt; sets HOST_BAD to the copy's path.
+host_mdadm_bad_copy() {
+    local good
+    good=$(host_work good)
+    HOST_BAD=$(host_work bad)
+    host_mdadm_sets "$good"
+    cp -a "$good/." "$HOST_BAD/"
+    host_setup "the host check on intact sets" \
+        host_cmd raid-mdadm-create check "$good"
+}
+
 # host_poke FILE OFFSET: overwrites 16 bytes of FILE at byte OFFSET.
 host_poke() {
     printf 'CONTROL-CORRUPT!' |

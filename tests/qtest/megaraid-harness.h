@@ -6,10 +6,11 @@
  * queues, IOC INIT, operational queue pair 1, events, PORT ENABLE, frame
  * builders, and reply polling that can give up (a fault test expects some
  * replies never to come).  Ring sizes are per instance (HMR's *_n fields,
- * H_*_N when left 0).  megaraid-rig.h builds the DDF rig on top of it.
- * Offsets are written from the MPI 3.0 interface description, not from
- * the device's header.  Everything is static inline: QEMU builds each
- * qtest from one source file.
+ * H_*_N when left 0).  megaraid-rig.h builds the MPI3 RAID rig on top of
+ * it.  The firmware search path, guest memory and the QOM helpers are the
+ * shared qtest core's (megaraid-qtest-core.h).  Offsets are written from
+ * the MPI 3.0 interface description, not from the device's header.
+ * Everything is static inline: a qtest includes what it uses.
  */
 #ifndef MEGARAID_HARNESS_H
 #define MEGARAID_HARNESS_H
@@ -25,6 +26,7 @@
 #include "qobject/qjson.h"
 #include "qapi/error.h"
 #include "hw/pci/pci_regs.h"
+#include "megaraid-qtest-core.h"
 
 #define H_DEVFN         0x20
 #define H_AREQ_N        64
@@ -99,6 +101,7 @@ typedef struct HMR {
     uint64_t data;
     uint16_t tag;               /* free for the layer above */
     GArray *events;             /* kept by the layer above, if it wants */
+    struct RaidHost *host;      /* the RAID qtests' interface over it */
 } HMR;
 
 static inline uint32_t h_rd(HMR *m, uint32_t off)
@@ -113,19 +116,7 @@ static inline void h_wr(HMR *m, uint32_t off, uint32_t val)
 
 static inline uint64_t h_alloc(HMR *m, size_t size)
 {
-    uint64_t a = guest_alloc(&m->qs->alloc, size);
-
-    qtest_memset(m->qts, a, 0, size);
-    return a;
-}
-
-static inline const char *h_fw_args(void)
-{
-    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
-        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
-        return "";
-    }
-    return "-L /usr/share/seabios -L /usr/share/qemu ";
+    return qc_alloc(m->qs, size);
 }
 
 /* Point MSI-X vector v at addr with data. */
@@ -535,74 +526,7 @@ static inline void h_rw_frame(HMR *m, uint8_t *f, uint16_t tag,
     h_put_sge(f + 0x40, m->buf, n * 512, 0x08);
 }
 
-/* ----------------------------------------------------------------- QOM */
-
-static inline QDict *qts_qom_set(QTestState *qts, const char *path,
-                                 const char *prop, QObject *val)
-{
-    QDict *args = qdict_new();
-
-    qdict_put_str(args, "path", path);
-    qdict_put_str(args, "property", prop);
-    qdict_put_obj(args, "value", val);
-    return qtest_qmp(qts, "{'execute': 'qom-set', 'arguments': %p}", args);
-}
-
-/* qom-set that must succeed (the error is logged if it does not). */
-static inline void qts_qom_set_ok(QTestState *qts, const char *path,
-                                  const char *prop, QObject *val)
-{
-    QDict *rsp = qts_qom_set(qts, path, prop, val);
-
-    if (!qdict_haskey(rsp, "return")) {
-        g_test_message("qom-set %s %s: %s", path, prop,
-                       qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
-    }
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-}
-
-static inline void qts_qom_set_str(QTestState *qts, const char *path,
-                                   const char *prop, const char *val)
-{
-    qts_qom_set_ok(qts, path, prop, QOBJECT(qstring_from_str(val)));
-}
-
-static inline void qts_qom_set_int(QTestState *qts, const char *path,
-                                   const char *prop, int64_t val)
-{
-    qts_qom_set_ok(qts, path, prop, QOBJECT(qnum_from_int(val)));
-}
-
-static inline QDict *qts_qom_get(QTestState *qts, const char *path,
-                                 const char *prop)
-{
-    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments':"
-                           " {'path': %s, 'property': %s}}", path, prop);
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    return rsp;
-}
-
-static inline char *qts_qom_get_str(QTestState *qts, const char *path,
-                                    const char *prop)
-{
-    QDict *rsp = qts_qom_get(qts, path, prop);
-    char *s = g_strdup(qdict_get_str(rsp, "return"));
-
-    qobject_unref(rsp);
-    return s;
-}
-
-static inline int64_t qts_qom_get_int(QTestState *qts, const char *path,
-                                      const char *prop)
-{
-    QDict *rsp = qts_qom_get(qts, path, prop);
-    int64_t v = qdict_get_int(rsp, "return");
-
-    qobject_unref(rsp);
-    return v;
-}
+/* ------------------------------------ QOM (megaraid-qtest-core.h) */
 
 static inline char *qom_get_str(HMR *m, const char *path, const char *prop)
 {

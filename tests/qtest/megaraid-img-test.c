@@ -15,6 +15,7 @@
 
 #include "qemu/osdep.h"
 #include "megaraid-harness.h"
+#include "megaraid-run-tool.h"
 
 #include <glib/gstdio.h>
 
@@ -22,47 +23,8 @@
 
 static char *tool;
 
-typedef struct Run {
-    int status;         /* exit status; -1: did not exit normally */
-    char *out, *err;
-} Run;
-
-static void run_clear(Run *r)
-{
-    g_free(r->out);
-    g_free(r->err);
-}
-
-static Run run_argv(char **argv)
-{
-    Run r = { .status = -1 };
-    GError *err = NULL;
-    int wait;
-
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL,
-                               NULL, &r.out, &r.err, &wait, &err));
-    g_assert_no_error(err);
-    if (WIFEXITED(wait)) {
-        r.status = WEXITSTATUS(wait);
-    }
-    return r;
-}
-
 /* megaraid-img ARGS... (NULL-terminated) */
-static Run run_img(const char *first, ...)
-{
-    g_autoptr(GPtrArray) argv = g_ptr_array_new();
-    va_list ap;
-
-    g_ptr_array_add(argv, tool);
-    va_start(ap, first);
-    for (const char *a = first; a; a = va_arg(ap, const char *)) {
-        g_ptr_array_add(argv, (char *)a);
-    }
-    va_end(ap);
-    g_ptr_array_add(argv, NULL);
-    return run_argv((char **)argv->pdata);
-}
+#define run_img(...) run_tool(tool, __VA_ARGS__)
 
 typedef struct Rig {
     char *dir;

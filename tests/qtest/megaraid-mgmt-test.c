@@ -799,10 +799,7 @@ static void test_foreign(void)
     Rig r;
     MR *m;
 
-    rig_create(&r, 4, 3, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 51);
-    mr_stop(&r);
+    rig_create_written(&mpi3_host_ops, &r, 4, 3, RAID_LEVEL_5, 51);
 
     m = mr_start(&r, ",serial=OTHERCTRL0000001");
     OK(mg0(m, MGMT_OP_FOREIGN_SHOW));

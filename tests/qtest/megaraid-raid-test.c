@@ -12,6 +12,7 @@
  */
 #include "qemu/osdep.h"
 #include "megaraid-rig.h"
+#include "megaraid-fusion-rig.h"
 
 /* -------------------------------------------------------------- tests */
 
@@ -119,53 +120,94 @@ static void test_import(void)
     rig_destroy(&r);
 }
 
-static void test_data_path(void)
+static void test_data_path(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     uint8_t cdb[16] = { 0 };
     Rig r;
-    MR *m;
+    RaidHost *h;
     IoRes res;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 1);
-    check_extents(m, 1);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 1);
+    rh_check_extents(h, 1);
     /* Overwrite part of one extent (read-modify-write of a stripe). */
-    vd_write(m, 2000 + 100, 24, 77, false);
-    vd_check(m, 2000 + 100, 24, 77, true);
-    vd_check(m, 2000, 100, 1 + 3, false);
+    rh_vd_write(h, 2000 + 100, 24, 77, false);
+    rh_vd_check(h, 2000 + 100, 24, 77, true);
+    rh_vd_check(h, 2000, 100, 1 + 3, false);
     /* The last block of the VD. */
-    vd_write(m, r.vd_sectors - 1, 1, 9, true);
-    vd_check(m, r.vd_sectors - 1, 1, 9, false);
+    rh_vd_write(h, r.vd_sectors - 1, 1, 9, true);
+    rh_vd_check(h, r.vd_sectors - 1, 1, 9, false);
 
-    /* A member's handle takes no I/O. */
-    res = scsi_rw(m, 2, false, false, 0, 8);
-    g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
-    res = scsi_cmd(m, 1, cdb, 6, DIR_NONE, 0);
-    g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
+    /* A member, addressed as a JBOD drive, takes no I/O. */
+    res = rh_rw(h, RH_JBOD(1), false, false, 0, 8);
+    g_assert_true(res.absent);
+    res = rh_cmd(h, RH_JBOD(0), cdb, 6, RH_DIR_NONE, 0);
+    g_assert_true(res.absent);
 
     /* Beyond the end: ILLEGAL REQUEST, LBA out of range. */
-    res = scsi_rw(m, VD_HANDLE, false, true, r.vd_sectors, 8);
+    res = rh_rw(h, RH_VD(0), false, true, r.vd_sectors, 8);
     g_assert_cmphex(res.status, ==, 0x02);
     g_assert_cmphex(res.key, ==, 0x05);
     g_assert_cmphex(res.asc, ==, 0x21);
-    res = scsi_rw(m, VD_HANDLE, false, true, r.vd_sectors - 4, 8);
+    res = rh_rw(h, RH_VD(0), false, true, r.vd_sectors - 4, 8);
     g_assert_cmphex(res.status, ==, 0x02);
     g_assert_cmphex(res.key, ==, 0x05);
     g_assert_cmphex(res.asc, ==, 0x21);
-    mr_stop(&r);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
+/*
+ * Every level the core builds, over the fewest drives it takes with two
+ * spans for the spanned ones: the host sees the VD optimal, the QOM level
+ * names it, and the extents and the last block read back as written.
+ */
+static void test_levels(const void *opaque)
+{
+    const RaidHostOps *ops = opaque;
+    static const struct {
+        RaidLevel level;
+        int n;
+    } levels[] = {
+        { RAID_LEVEL_0, 2 }, { RAID_LEVEL_1, 2 }, { RAID_LEVEL_5, 3 },
+        { RAID_LEVEL_6, 4 }, { RAID_LEVEL_10, 4 }, { RAID_LEVEL_50, 6 },
+        { RAID_LEVEL_60, 6 },
+    };
+
+    for (size_t i = 0; i < ARRAY_SIZE(levels); i++) {
+        g_autofree char *lvl = NULL;
+        RaidHost *h;
+        Rig r;
+
+        rig_create(&r, levels[i].n, levels[i].n, 0, levels[i].level);
+        h = rh_start(ops, &r, NULL);
+        lvl = qts_qom_get_str(h->qts, CTRL, "vd0-level");
+        g_test_message("%s over %d drives: %" PRIu64 " sectors", lvl,
+                       levels[i].n, r.vd_sectors);
+        g_assert_cmpint(g_ascii_strcasecmp(lvl,
+                                           raid_level_name(levels[i].level)),
+                        ==, 0);
+        g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_OPTIMAL);
+        rh_write_extents(h, 100 + i * 8);
+        rh_check_extents(h, 100 + i * 8);
+        rh_vd_write(h, r.vd_sectors - 1, 1, 99, true);
+        rh_vd_check(h, r.vd_sectors - 1, 1, 99, false);
+        rh_stop(&r);
+        rig_destroy(&r);
+    }
+}
+
 /* Wait for the VD's rebuild to finish; false on timeout. */
-static bool wait_rebuild(MR *m, int spare, int sec)
+static bool wait_rebuild(RaidHost *h, int spare, int sec)
 {
     g_autofree char *p = drive_path(spare);
     int64_t last = -2;
 
     for (int i = 0; i < sec * 10; i++) {
-        g_autofree char *job = qom_get_str(m, CTRL, "vd0-job");
-        int64_t pct = qom_get_int(m, p, "rebuild-progress");
+        g_autofree char *job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
+        int64_t pct = qts_qom_get_int(h->qts, p, "rebuild-progress");
 
         if (pct != last) {
             g_test_message("rebuild: job %s, drive %d at %" PRId64 "%%",
@@ -176,60 +218,59 @@ static bool wait_rebuild(MR *m, int spare, int sec)
             return true;
         }
         g_assert_cmpstr(job, ==, "rebuild");
-        mr_pump_events(m, 100);
+        rh_idle(h, 100);
     }
     return false;
 }
 
 /* A member fails; the hot spare takes over and is rebuilt. */
-static void test_degraded_rebuild(void)
+static void test_degraded_rebuild(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     Rig r;
-    MR *m;
-    uint8_t page[64];
+    RaidHost *h;
 
     rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 10);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 10);
     /*
      * Slowly at first, so that the checks below see the rebuild still
      * running (at 100 % the pipelined rebuild of this small VD can end
      * before the first of them).
      */
-    qom_set_int(m, CTRL, "rebuild-rate", 1);
-    g_array_set_size(m->events, 0);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
+    h->ops->forget_events(h);
 
-    fail_drive(m, 1);
+    rh_fail_drive(h, 1);
     /* The host hears the VD go degraded. */
-    g_assert_true(mr_wait_vd_event(m, VDS_DEGRADED, 10));
+    g_assert_true(h->ops->wait_vd_event(h, VDS_DEGRADED, 10));
     /* The spare took the failed member's place, which left the VD. */
-    assert_drive_state(m, 1, "unconfigured-bad");
-    assert_drive_state(m, 4, "rebuild");
-    assert_vd_state(m, "degraded");
-    g_assert_cmphex(mr_device_page0(m, VD_HANDLE, page), ==, 0);
-    g_assert_cmpuint(page[PG0_VD_STATE], ==, VDS_DEGRADED);
+    rh_assert_drive_state(h, 1, "unconfigured-bad");
+    rh_assert_drive_state(h, 4, "rebuild");
+    rh_assert_vd_state(h, "degraded");
+    g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_DEGRADED);
     /* Data reads back while the rebuild runs, and new writes land. */
-    check_extents(m, 10);
-    vd_write(m, 40000, 512, 55, true);
-    vd_check(m, 40000, 512, 55, false);
+    rh_check_extents(h, 10);
+    rh_vd_write(h, 40000, 512, 55, true);
+    rh_vd_check(h, 40000, 512, 55, false);
 
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    g_assert_true(wait_rebuild(m, 4, 120));
-    assert_drive_state(m, 4, "online");
-    assert_vd_state(m, "optimal");
-    g_assert_true(mr_wait_vd_event(m, VDS_OPTIMAL, 10));
-    check_extents(m, 10);
-    vd_check(m, 40000, 512, 55, true);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(h, 4, 120));
+    rh_assert_drive_state(h, 4, "online");
+    rh_assert_vd_state(h, "optimal");
+    g_assert_true(h->ops->wait_vd_event(h, VDS_OPTIMAL, 10));
+    rh_check_extents(h, 10);
+    rh_vd_check(h, 40000, 512, 55, true);
 
     /*
      * Fail an original member: the reads now depend on what the rebuild
      * wrote to the former spare.
      */
-    fail_drive(m, 0);
-    assert_vd_state(m, "degraded");
-    check_extents(m, 10);
-    vd_check(m, 40000, 512, 55, false);
-    mr_stop(&r);
+    rh_fail_drive(h, 0);
+    rh_assert_vd_state(h, "degraded");
+    rh_check_extents(h, 10);
+    rh_vd_check(h, 40000, 512, 55, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -241,8 +282,9 @@ static void test_degraded_rebuild(void)
  * to be failed too, taking the VD offline), and each of those requests
  * is planned again and succeeds on the remaining mirror.
  */
-static void test_error_burst(void)
+static void test_error_burst(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     enum { N = 16, BLOCKS = 8, GAP = 4 * STRIP_SECTORS };
     g_autofree char *conf = NULL;
     g_autofree char *file = NULL;
@@ -250,8 +292,7 @@ static void test_error_burst(void)
     uint16_t tags[N];
     int ok = 0;
     Rig r;
-    MR *m;
-    Desc d;
+    RaidHost *h;
     int fd;
 
     rig_create(&r, 3, 2, 1, RAID_LEVEL_1);
@@ -267,47 +308,50 @@ static void test_error_burst(void)
     close(fd);
     file = g_strdup_printf("blkdebug:%s:%s", conf, r.path[1]);
     drive_file[1] = file;
-    m = mr_start(&r, NULL);
+    h = rh_start(ops, &r, NULL);
     drive_file[1] = NULL;
-    assert_vd_state(m, "optimal");
-    qom_set_int(m, CTRL, "rebuild-rate", 1);
+    rh_assert_vd_state(h, "optimal");
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
 
     /* All N writes in flight at once, each from its own buffer. */
     for (int i = 0; i < N; i++) {
         uint8_t cdb[10] = { 0x2A }, buf[BLOCKS * 512];
-        uint64_t addr = m->data + i * sizeof(buf);
+        uint64_t addr = h->data + i * sizeof(buf);
 
         pattern(buf, i * GAP, BLOCKS, 61);
-        qtest_bufwrite(m->qts, addr, buf, sizeof(buf));
+        qtest_bufwrite(h->qts, addr, buf, sizeof(buf));
         stl_be_p(cdb + 2, i * GAP);
         stw_be_p(cdb + 7, BLOCKS);
-        tags[i] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(buf),
-                               addr);
+        tags[i] = rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_WRITE,
+                             sizeof(buf), addr);
     }
     for (int i = 0; i < N; i++) {
-        g_assert_true(h_op_reply(m, &d, 30000));
-        g_test_message("write tag %u: reply type %u, IOC status 0x%x",
-                       d.tag, d.type, d.status);
+        uint16_t tag;
+        IoRes res;
+
+        g_assert_true(h->ops->reap(h, &tag, &res, 30000));
+        g_test_message("write tag %u: status 0x%x, SCSI status 0x%x",
+                       tag, res.ioc, res.status);
         for (int k = 0; k < N; k++) {
-            ok += d.tag == tags[k] && d.type == H_DT_SUCCESS;
+            ok += tag == tags[k] && res.ioc == 0 && res.status == 0;
         }
     }
     g_assert_cmpint(ok, ==, N);
     /* Only the drive that failed the I/O left; the spare rebuilds. */
-    assert_drive_state(m, 1, "unconfigured-bad");
-    assert_drive_state(m, 2, "rebuild");
-    assert_vd_state(m, "degraded");
+    rh_assert_drive_state(h, 1, "unconfigured-bad");
+    rh_assert_drive_state(h, 2, "rebuild");
+    rh_assert_vd_state(h, "degraded");
     for (int i = 0; i < N; i++) {
-        vd_check(m, i * GAP, BLOCKS, 61, false);
+        rh_vd_check(h, i * GAP, BLOCKS, 61, false);
     }
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    g_assert_true(wait_rebuild(m, 2, 120));
-    assert_vd_state(m, "optimal");
-    fail_drive(m, 0);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(h, 2, 120));
+    rh_assert_vd_state(h, "optimal");
+    rh_fail_drive(h, 0);
     for (int i = 0; i < N; i++) {
-        vd_check(m, i * GAP, BLOCKS, 61, false);
+        rh_vd_check(h, i * GAP, BLOCKS, 61, false);
     }
-    mr_stop(&r);
+    rh_stop(&r);
     rig_destroy(&r);
     unlink(conf);
 }
@@ -318,51 +362,52 @@ static void test_error_burst(void)
  * so its rebuild starts again from the first row, not where it stopped
  * (which lost the write once the other mirror failed).
  */
-static void test_rebuild_target_returns(void)
+static void test_rebuild_target_returns(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     g_autofree char *p2 = drive_path(2);
     QDict *rsp;
     int64_t pct = 0;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
     rig_create(&r, 3, 2, 1, RAID_LEVEL_1);
-    m = mr_start(&r, NULL);
-    vd_write(m, 0, 256, 70, false);
-    qom_set_int(m, CTRL, "rebuild-rate", 1);
-    fail_drive(m, 1);
-    assert_drive_state(m, 2, "rebuild");
+    h = rh_start(ops, &r, NULL);
+    rh_vd_write(h, 0, 256, 70, false);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
+    rh_fail_drive(h, 1);
+    rh_assert_drive_state(h, 2, "rebuild");
     for (int i = 0; i < 1200 && pct < 10; i++) {
-        mr_pump_events(m, 100);
-        pct = qom_get_int(m, p2, "rebuild-progress");
+        rh_idle(h, 100);
+        pct = qts_qom_get_int(h->qts, p2, "rebuild-progress");
     }
     g_test_message("rebuild target leaves at %" PRId64 "%%", pct);
     g_assert_cmpint(pct, >=, 10);
     g_assert_cmpint(pct, <, 100);
 
-    qtest_qmp_device_del(m->qts, "hd2");
-    mr_pump_events(m, 200);
-    assert_vd_state(m, "degraded");
+    qtest_qmp_device_del(h->qts, "hd2");
+    rh_idle(h, 200);
+    rh_assert_vd_state(h, "degraded");
     /* Row 0 was rebuilt onto the departed drive; now it changes. */
-    vd_write(m, 0, 256, 71, false);
+    rh_vd_write(h, 0, 256, 71, false);
 
-    rsp = qtest_qmp(m->qts, "{'execute': 'blockdev-add', 'arguments': "
+    rsp = qtest_qmp(h->qts, "{'execute': 'blockdev-add', 'arguments': "
                     "{'driver': 'raw', 'node-name': 'back2', 'file': "
                     "{'driver': 'file', 'filename': %s}}}", r.path[2]);
     g_assert_true(qdict_haskey(rsp, "return"));
     qobject_unref(rsp);
-    qtest_qmp_device_add(m->qts, "megaraid-drive", "hd2",
+    qtest_qmp_device_add(h->qts, "megaraid-drive", "hd2",
                          "{'bus': 'raid0.0', 'slot': 2, 'drive': 'back2', "
-                         "'interface': 'nvme'}");
-    mr_pump_events(m, 200);
-    assert_drive_state(m, 2, "rebuild");
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    g_assert_true(wait_rebuild(m, 2, 120));
-    assert_vd_state(m, "optimal");
+                         "'interface': %s}", ops->drive_if);
+    rh_idle(h, 200);
+    rh_assert_drive_state(h, 2, "rebuild");
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(h, 2, 120));
+    rh_assert_vd_state(h, "optimal");
     /* Only the returned drive is left: it must hold the new row 0. */
-    fail_drive(m, 0);
-    vd_check(m, 0, 256, 71, false);
-    mr_stop(&r);
+    rh_fail_drive(h, 0);
+    rh_vd_check(h, 0, 256, 71, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -379,11 +424,12 @@ static void test_rebuild_target_returns(void)
  * (@limit: the group's QEMU properties), so that member I/O stays in
  * flight; @ctrl: controller properties.
  */
-static MR *mr_start_throttled(Rig *r, const char *ctrl, const char *limit)
+static RaidHost *rh_start_throttled(const RaidHostOps *ops, Rig *r,
+                                    const char *ctrl, const char *limit)
 {
     g_autoptr(GString) args = g_string_new(ctrl);
     char *files[MAX_DRIVES];
-    MR *m;
+    RaidHost *h;
 
     for (int i = 0; i < r->n; i++) {
         g_string_append_printf(args, " -object throttle-group,id=tg%d,%s",
@@ -397,36 +443,37 @@ static MR *mr_start_throttled(Rig *r, const char *ctrl, const char *limit)
                                    r->path[i]);
         drive_file[i] = files[i];
     }
-    m = mr_start(r, args->str);
+    h = rh_start(ops, r, args->str);
     for (int i = 0; i < r->n; i++) {
         drive_file[i] = NULL;
         g_free(files[i]);
     }
-    return m;
+    return h;
 }
 
-static void test_pull_during_rebuild(void)
+static void test_pull_during_rebuild(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
     rig_create(&r, 7, 4, 3, RAID_LEVEL_6);
     /* 32 MiB/s per drive: a rebuild takes about a second */
-    m = mr_start_throttled(&r, ",rebuild-rate=1", "x-bps-total=33554432");
-    vd_write(m, 0, 2048, 81, false);
-    qom_set_int(m, CTRL, "rebuild-rate", 100);
-    fail_drive(m, 0);
-    qtest_qmp_device_del(m->qts, "hd1");
-    g_assert_true(wait_rebuild(m, 5, 120));
-    assert_vd_state(m, "optimal");
-    vd_check(m, 0, 2048, 81, false);
-    vd_write(m, 1024, 512, 82, false);
-    fail_drive(m, 2);
-    qtest_qmp_device_del(m->qts, "hd3");
-    mr_pump_events(m, 200);
-    vd_check(m, 0, 1024, 81, false);
-    vd_check(m, 1024, 512, 82, false);
-    mr_stop(&r);
+    h = rh_start_throttled(ops, &r, ",rebuild-rate=1", "x-bps-total=33554432");
+    rh_vd_write(h, 0, 2048, 81, false);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    rh_fail_drive(h, 0);
+    qtest_qmp_device_del(h->qts, "hd1");
+    g_assert_true(wait_rebuild(h, 5, 120));
+    rh_assert_vd_state(h, "optimal");
+    rh_vd_check(h, 0, 2048, 81, false);
+    rh_vd_write(h, 1024, 512, 82, false);
+    rh_fail_drive(h, 2);
+    qtest_qmp_device_del(h->qts, "hd3");
+    rh_idle(h, 200);
+    rh_vd_check(h, 0, 1024, 81, false);
+    rh_vd_check(h, 1024, 512, 82, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -444,46 +491,49 @@ static void test_pull_during_rebuild(void)
  * W1 is still in flight when the failure comes; the spare takes member 1
  * before the metadata is written, and W1 completes while it is.
  */
-static void test_stale_plan(void)
+static void test_stale_plan(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     enum { ROW = 80, RB = ROW * 3 * STRIP_SECTORS };
     uint8_t w1[32 * 512], w2[64 * 512], cdb[10] = { 0x2A };
     uint16_t tags[2];
     int ok = 0;
-    Desc d;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
     rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
-    m = mr_start_throttled(&r, ",rebuild-rate=1", "x-bps-total=262144");
-    vd_write(m, RB, 3 * STRIP_SECTORS, 90, false);
+    h = rh_start_throttled(ops, &r, ",rebuild-rate=1", "x-bps-total=262144");
+    rh_vd_write(h, RB, 3 * STRIP_SECTORS, 90, false);
 
     pattern(w1, RB + 96, 32, 91);
-    qtest_bufwrite(m->qts, m->data, w1, sizeof(w1));
+    qtest_bufwrite(h->qts, h->data, w1, sizeof(w1));
     stl_be_p(cdb + 2, RB + 96);
     stw_be_p(cdb + 7, 32);
-    tags[0] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(w1),
-                           m->data);
+    tags[0] = rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_WRITE, sizeof(w1),
+                         h->data);
     pattern(w2, RB + 2 * STRIP_SECTORS, 64, 92);
-    qtest_bufwrite(m->qts, m->data + sizeof(w1), w2, sizeof(w2));
+    qtest_bufwrite(h->qts, h->data + sizeof(w1), w2, sizeof(w2));
     stl_be_p(cdb + 2, RB + 2 * STRIP_SECTORS);
     stw_be_p(cdb + 7, 64);
-    tags[1] = scsi_post_at(m, VD_HANDLE, cdb, 10, DIR_WRITE, sizeof(w2),
-                           m->data + sizeof(w1));
-    fail_drive(m, 1);
+    tags[1] = rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_WRITE, sizeof(w2),
+                         h->data + sizeof(w1));
+    rh_fail_drive(h, 1);
     for (int i = 0; i < 2; i++) {
-        g_assert_true(h_op_reply(m, &d, 30000));
-        ok += (d.tag == tags[0] || d.tag == tags[1]) &&
-              d.type == H_DT_SUCCESS;
+        uint16_t tag;
+        IoRes res;
+
+        g_assert_true(h->ops->reap(h, &tag, &res, 30000));
+        ok += (tag == tags[0] || tag == tags[1]) && res.ioc == 0 &&
+              res.status == 0;
     }
     g_assert_cmpint(ok, ==, 2);
-    assert_drive_state(m, 4, "rebuild");
-    vd_check(m, RB, 96, 90, false);
-    vd_check(m, RB + 96, 32, 91, false);
-    vd_check(m, RB + STRIP_SECTORS, STRIP_SECTORS, 90, false);
-    vd_check(m, RB + 2 * STRIP_SECTORS, 64, 92, false);
-    vd_check(m, RB + 2 * STRIP_SECTORS + 64, 64, 90, false);
-    mr_stop(&r);
+    rh_assert_drive_state(h, 4, "rebuild");
+    rh_vd_check(h, RB, 96, 90, false);
+    rh_vd_check(h, RB + 96, 32, 91, false);
+    rh_vd_check(h, RB + STRIP_SECTORS, STRIP_SECTORS, 90, false);
+    rh_vd_check(h, RB + 2 * STRIP_SECTORS, 64, 92, false);
+    rh_vd_check(h, RB + 2 * STRIP_SECTORS + 64, 64, 90, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -542,38 +592,39 @@ static void test_bad_journal(void)
 }
 
 /* RAID 5 without a spare loses two members: offline, errors, no data. */
-static void test_offline(void)
+static void test_offline(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     Rig r;
-    MR *m;
+    RaidHost *h;
     IoRes res;
     QDict *rsp;
     uint8_t got[4096], want[4096];
     int good = 0;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 20);
-    fail_drive(m, 2);
-    assert_vd_state(m, "degraded");
-    check_extents(m, 20);
-    fail_drive(m, 0);
-    assert_vd_state(m, "offline");
-    g_assert_true(mr_wait_vd_event(m, VDS_OFFLINE, 10));
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 20);
+    rh_fail_drive(h, 2);
+    rh_assert_vd_state(h, "degraded");
+    rh_check_extents(h, 20);
+    rh_fail_drive(h, 0);
+    rh_assert_vd_state(h, "offline");
+    g_assert_true(h->ops->wait_vd_event(h, VDS_OFFLINE, 10));
 
     for (size_t i = 0; i < ARRAY_SIZE(extents); i++) {
         uint32_t n = MIN(extents[i].blocks, 8);
 
         pattern(want, extents[i].lba, n, 20 + i);
-        qtest_memset(m->qts, m->data, 0xA5, sizeof(got));
-        res = scsi_rw(m, VD_HANDLE, false, extents[i].cdb16,
+        qtest_memset(h->qts, h->data, 0xA5, sizeof(got));
+        res = rh_rw(h, RH_VD(0), false, extents[i].cdb16,
                       extents[i].lba, n);
         g_test_message("offline VD: READ of %u at %" PRIu64 ": IOC status "
                        "0x%x, SCSI status 0x%x, sense key %u ASC 0x%x", n,
                        extents[i].lba, res.ioc, res.status, res.key,
                        res.asc);
         /* no wrong data: what reached the buffer is the data written */
-        qtest_memread(m->qts, m->data, got, n * 512);
+        qtest_memread(h->qts, h->data, got, n * 512);
         for (uint32_t k = 0; k < n * 512; k++) {
             if (got[k] != 0xA5) {
                 g_assert_cmphex(got[k], ==, want[k]);
@@ -582,19 +633,19 @@ static void test_offline(void)
         good += res.ioc == 0 && res.status == 0;
     }
     /* Writes fail too (LBA 2000: a strip whose row keeps its parity). */
-    res = scsi_rw(m, VD_HANDLE, true, false, 0, 8);
+    res = rh_rw(h, RH_VD(0), true, false, 0, 8);
     good += res.ioc == 0 && res.status == 0;
-    res = scsi_rw(m, VD_HANDLE, true, false, 2000, 8);
+    res = rh_rw(h, RH_VD(0), true, false, 2000, 8);
     g_test_message("offline VD: WRITE of 8 at 2000: IOC status 0x%x, SCSI "
                    "status 0x%x", res.ioc, res.status);
     good += res.ioc == 0 && res.status == 0;
     g_assert_cmpint(good, ==, 0);
 
     /* QEMU is still there. */
-    rsp = qtest_qmp(m->qts, "{'execute': 'query-status'}");
+    rsp = qtest_qmp(h->qts, "{'execute': 'query-status'}");
     g_assert_true(qdict_haskey(rsp, "return"));
     qobject_unref(rsp);
-    mr_stop(&r);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -666,61 +717,63 @@ static void test_visibility(void)
 }
 
 /* Injected media errors: recovered on RAID 5, MEDIUM ERROR on RAID 0. */
-static void test_media_error(void)
+static void test_media_error(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     uint32_t reserve = raid_reserve_sectors(DRIVE_BYTES / 512);
     g_autofree char *range = g_strdup_printf("0+%u",
                                              DRIVE_BYTES / 512 - reserve);
     g_autofree char *p2 = drive_path(2);
     g_autofree char *p1 = drive_path(1);
     Rig r;
-    MR *m;
+    RaidHost *h;
     IoRes res;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 30);
-    qom_set_str(m, p2, "media-error", range);
-    check_extents(m, 30);
-    assert_vd_state(m, "optimal");
-    assert_drive_state(m, 2, "online");
-    mr_stop(&r);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 30);
+    qts_qom_set_str(h->qts, p2, "media-error", range);
+    rh_check_extents(h, 30);
+    rh_assert_vd_state(h, "optimal");
+    rh_assert_drive_state(h, 2, "online");
+    rh_stop(&r);
     rig_destroy(&r);
 
     rig_create(&r, 2, 2, 0, RAID_LEVEL_0);
-    m = mr_start(&r, NULL);
-    vd_write(m, 0, 512, 40, false);
-    vd_check(m, 0, 512, 40, false);
-    qom_set_str(m, p1, "media-error", range);
+    h = rh_start(ops, &r, NULL);
+    rh_vd_write(h, 0, 512, 40, false);
+    rh_vd_check(h, 0, 512, 40, false);
+    qts_qom_set_str(h->qts, p1, "media-error", range);
     /* The first strip is on member 0: still readable. */
-    vd_check(m, 0, STRIP_SECTORS, 40, true);
+    rh_vd_check(h, 0, STRIP_SECTORS, 40, true);
     /* The second is on member 1: no redundancy to recover it from. */
-    res = scsi_rw(m, VD_HANDLE, false, false, STRIP_SECTORS, 8);
+    res = rh_rw(h, RH_VD(0), false, false, STRIP_SECTORS, 8);
     g_assert_cmphex(res.status, ==, 0x02);
     g_assert_cmphex(res.key, ==, 0x03);                 /* MEDIUM ERROR */
     g_assert_cmphex(res.asc, ==, 0x11);                 /* unrecovered */
     /* A write reallocates the blocks: they read again. */
-    vd_write(m, STRIP_SECTORS, 8, 41, false);
-    vd_check(m, STRIP_SECTORS, 8, 41, true);
-    mr_stop(&r);
+    rh_vd_write(h, STRIP_SECTORS, 8, 41, false);
+    rh_vd_check(h, STRIP_SECTORS, 8, 41, true);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
 /* States persist on the drives after QEMU has gone, and across restarts. */
-static void test_persist(void)
+static void test_persist(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     RaidConfig *cfg;
     Rig r;
-    MR *m;
+    RaidHost *h;
     int v = 0;
 
     rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 50);
-    fail_drive(m, 3);
-    assert_vd_state(m, "degraded");
-    vd_write(m, 30000, 256, 60, true);
-    mr_stop(&r);
+    h = rh_start(ops, &r, NULL);
+    rh_write_extents(h, 50);
+    rh_fail_drive(h, 3);
+    rh_assert_vd_state(h, "degraded");
+    rh_vd_write(h, 30000, 256, 60, true);
+    rh_stop(&r);
 
     cfg = rig_load(&r);
     g_assert_false(cfg->foreign);
@@ -741,13 +794,17 @@ static void test_persist(void)
     raid_config_free(cfg);
 
     /* A restart imports the degraded VD with the data written. */
-    m = mr_start(&r, NULL);
-    assert_vd_state(m, "degraded");
-    g_assert_cmpuint(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED)
-                     [PG0_VD_STATE], ==, VDS_DEGRADED);
-    check_extents(m, 50);
-    vd_check(m, 30000, 256, 60, false);
-    mr_stop(&r);
+    h = rh_start(ops, &r, NULL);
+    rh_assert_vd_state(h, "degraded");
+    g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_DEGRADED);
+    if (ops == &mpi3_host_ops) {
+        /* and so it was announced at PORT ENABLE */
+        g_assert_cmpuint(mr_last_page(h->priv, VD_HANDLE, EV_DEVICE_ADDED)
+                         [PG0_VD_STATE], ==, VDS_DEGRADED);
+    }
+    rh_check_extents(h, 50);
+    rh_vd_check(h, 30000, 256, 60, false);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -756,47 +813,62 @@ static void test_persist(void)
  * of them is exposed or written; import-foreign=on adopts the VD, data
  * and all, and rewrites the metadata under this controller.
  */
-static void test_foreign(void)
+static void test_foreign(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     const char *other = ",serial=OTHERCTRL0000001";
+    uint8_t tur[16] = { 0 };
     RaidConfig *cfg;
+    RaidHost *h;
+    IoRes res;
     Rig r;
-    MR *m;
 
-    rig_create(&r, 4, 3, 0, RAID_LEVEL_5);
-    m = mr_start(&r, NULL);
-    write_extents(m, 70);
-    mr_stop(&r);
+    rig_create_written(ops, &r, 4, 3, RAID_LEVEL_5, 70);
     cfg = rig_load(&r);
     r.seq = cfg->seq;
     raid_config_free(cfg);
 
-    m = mr_start(&r, other);
-    g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    h = rh_start(ops, &r, other);
+    /* no VD, and its members take no I/O */
+    res = rh_rw(h, RH_VD(0), false, false, 0, 8);
+    g_assert_true(res.absent);
     for (int i = 0; i < 3; i++) {
-        const uint8_t *pg = mr_last_page(m, 1 + i, EV_DEVICE_ADDED);
-        IoRes res;
-
-        g_assert_nonnull(pg);
-        g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==,
-                        PG0_FLAG_HIDDEN);
-        res = scsi_rw(m, 1 + i, false, false, 0, 8);
-        g_assert_cmphex(res.ioc, ==, IOC_DEVICE_NOT_THERE);
-        assert_drive_state(m, i, "foreign");
+        res = rh_rw(h, RH_JBOD(i), false, false, 0, 8);
+        g_assert_true(res.absent);
+        rh_assert_drive_state(h, i, "foreign");
     }
     /* the blank drive is no part of it: a JBOD disk as before */
-    g_assert_cmphex(lduw_le_p(mr_last_page(m, 4, EV_DEVICE_ADDED) +
-                              PG0_FLAGS) & PG0_FLAG_HIDDEN, ==, 0);
-    mr_stop(&r);
+    res = rh_cmd(h, RH_JBOD(3), tur, 6, RH_DIR_NONE, 0);
+    g_assert_cmphex(res.ioc, ==, 0);
+    g_assert_cmphex(res.status, ==, 0);
+    if (ops == &mpi3_host_ops) {
+        /* no DEVICE ADDED of the VD, its members hidden, the JBOD shown */
+        MR *m = h->priv;
+
+        g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+        for (int i = 0; i < 3; i++) {
+            const uint8_t *pg = mr_last_page(m, 1 + i, EV_DEVICE_ADDED);
+
+            g_assert_nonnull(pg);
+            g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==,
+                            PG0_FLAG_HIDDEN);
+        }
+        g_assert_cmphex(lduw_le_p(mr_last_page(m, 4, EV_DEVICE_ADDED) +
+                                  PG0_FLAGS) & PG0_FLAG_HIDDEN, ==, 0);
+    }
+    rh_stop(&r);
     cfg = rig_load(&r);
     g_assert_cmpuint(cfg->seq, ==, r.seq);          /* not written */
     raid_config_free(cfg);
 
-    m = mr_start(&r, ",serial=OTHERCTRL0000001,import-foreign=on");
-    g_assert_nonnull(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
-    assert_vd_state(m, "optimal");
-    check_extents(m, 70);
-    mr_stop(&r);
+    h = rh_start(ops, &r, ",serial=OTHERCTRL0000001,import-foreign=on");
+    if (ops == &mpi3_host_ops) {
+        g_assert_nonnull(mr_last_page(h->priv, VD_HANDLE, EV_DEVICE_ADDED));
+    }
+    g_assert_cmpuint(h->ops->vd_state(h, 0), ==, VDS_OPTIMAL);
+    rh_assert_vd_state(h, "optimal");
+    rh_check_extents(h, 70);
+    rh_stop(&r);
     cfg = rig_load(&r);
     g_assert_true(cfg->foreign);    /* now another controller's to us */
     g_assert_cmpuint(cfg->seq, >, r.seq);
@@ -972,19 +1044,55 @@ static void test_timing_hold(void)
 /*
  * The timing tests' rig: a RAID 5 of 4 drives plus a spare, each modelled
  * at 32 times its image, on a controller with timing=on and `ctrl_opts`.
+ * The VD is settled (initialized, no job to run): the rebuild the tests
+ * time is the only background job.
  */
-static MR *timing_rig_start(Rig *r, const char *ctrl_opts)
+static RaidHost *timing_rig_start(const RaidHostOps *ops, Rig *r,
+                                  const char *ctrl_opts)
 {
     g_autofree char *extra = g_strdup_printf(",modelled-capacity=%d",
                                              DRIVE_BYTES * 32);
     g_autofree char *opts = g_strdup_printf(",timing=on%s", ctrl_opts);
-    MR *m;
+    g_autofree char *job = NULL;
+    RigLayout l = {
+        .n = 5, .nmem = 4, .nspare = 1, .settled = true,
+        .spec = {
+            .level = RAID_LEVEL_5,
+            .name = "qtest",
+            .cache = RAID_CACHE_READ_ALLOWED,
+        },
+    };
+    RaidHost *h;
 
-    rig_create(r, 5, 4, 1, RAID_LEVEL_5);
+    rig_create_layout(r, &l);
     drive_extra = extra;
-    m = mr_start(r, opts);
+    h = rh_start(ops, r, opts);
     drive_extra = "";
-    return m;
+    job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
+    g_assert_cmpstr(job, ==, "none");
+    return h;
+}
+
+/*
+ * timing=on: wait (real time, up to 30 s) until the rebuild's real copy
+ * has caught up with the rows the model has reached (vd0-job-model-row),
+ * so that a slow host does not count; returns vd0-job.
+ */
+static char *timing_catch_up(RaidHost *h)
+{
+    char *job = NULL;
+
+    for (int i = 0; i < 30000; i++) {
+        g_free(job);
+        job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
+        if (strcmp(job, "rebuild") ||
+            qts_qom_get_int(h->qts, CTRL, "vd0-job-row") >=
+            qts_qom_get_int(h->qts, CTRL, "vd0-job-model-row")) {
+            break;
+        }
+        g_usleep(1000);
+    }
+    return job;
 }
 
 /*
@@ -996,37 +1104,27 @@ static MR *timing_rig_start(Rig *r, const char *ctrl_opts)
  * up with the modelled rows (vd0-job-model-row), so a slow host does not
  * count.
  */
-static void test_timing_rebuild(void)
+static void test_timing_rebuild(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     int64_t model_ms, step, elapsed = 0, last_ms, last_model;
     bool half = false;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
-    m = timing_rig_start(&r, ",time-scale=4");
-    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-job-model-ms"), ==, -1);
-    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-last-job-ms"), ==, -1);
-    fail_drive(m, 1);
-    assert_drive_state(m, 4, "rebuild");
-    model_ms = qom_get_int(m, CTRL, "vd0-job-model-ms");
+    h = timing_rig_start(ops, &r, ",time-scale=4");
+    g_assert_cmpint(qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms"), ==, -1);
+    g_assert_cmpint(qts_qom_get_int(h->qts, CTRL, "vd0-last-job-ms"), ==, -1);
+    rh_fail_drive(h, 1);
+    rh_assert_drive_state(h, 4, "rebuild");
+    model_ms = qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms");
     g_test_message("modelled rebuild: %" PRId64 " ms (time-scale 4)",
                    model_ms);
     g_assert_cmpint(model_ms, >, 100);
     step = model_ms * 1000000LL / 500;
     for (;;) {
-        g_autofree char *job = NULL;
+        g_autofree char *job = timing_catch_up(h);
 
-        /* the real copy (real time) catches up with the modelled rows */
-        for (int i = 0; i < 30000; i++) {
-            g_free(job);
-            job = qom_get_str(m, CTRL, "vd0-job");
-            if (strcmp(job, "rebuild") ||
-                qom_get_int(m, CTRL, "vd0-job-row") >=
-                qom_get_int(m, CTRL, "vd0-job-model-row")) {
-                break;
-            }
-            g_usleep(1000);
-        }
         if (!strcmp(job, "none")) {
             break;
         }
@@ -1034,9 +1132,9 @@ static void test_timing_rebuild(void)
         g_assert_cmpint(elapsed, <, model_ms * 1000000LL * 3);
         if (!half && elapsed >= model_ms * 1000000LL / 2) {
             g_autofree char *p = drive_path(4);
-            int64_t pct = qom_get_int(m, p, "rebuild-progress");
-            int64_t eta = qom_get_int(m, CTRL, "vd0-job-eta-ms");
-            int64_t bps = qom_get_int(m, CTRL, "vd0-job-rate-bps");
+            int64_t pct = qts_qom_get_int(h->qts, p, "rebuild-progress");
+            int64_t eta = qts_qom_get_int(h->qts, CTRL, "vd0-job-eta-ms");
+            int64_t bps = qts_qom_get_int(h->qts, CTRL, "vd0-job-rate-bps");
 
             g_test_message("half time: %" PRId64 " %%, eta %" PRId64
                            " ms, %" PRId64 " B/s", pct, eta, bps);
@@ -1047,19 +1145,19 @@ static void test_timing_rebuild(void)
             g_assert_cmpint(eta, <, model_ms * 3 / 4);
             g_assert_cmpint(bps, >, 0);
         }
-        qtest_clock_step(m->qts, step);
+        qtest_clock_step(h->qts, step);
         elapsed += step;
     }
     g_assert_true(half);
-    last_ms = qom_get_int(m, CTRL, "vd0-last-job-ms");
-    last_model = qom_get_int(m, CTRL, "vd0-last-job-model-ms");
+    last_ms = qts_qom_get_int(h->qts, CTRL, "vd0-last-job-ms");
+    last_model = qts_qom_get_int(h->qts, CTRL, "vd0-last-job-model-ms");
     g_test_message("rebuild took %" PRId64 " ms of virtual time, modelled "
                    "%" PRId64 " ms", last_ms, last_model);
     g_assert_cmpint(last_model, ==, model_ms);
     g_assert_cmpint(llabs(last_ms - model_ms) * 10, <=, model_ms);
-    assert_drive_state(m, 4, "online");
-    assert_vd_state(m, "optimal");
-    mr_stop(&r);
+    rh_assert_drive_state(h, 4, "online");
+    rh_assert_vd_state(h, "optimal");
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -1068,37 +1166,39 @@ static void test_timing_rebuild(void)
  * slots, fewer, the fewest) and the rebuild still ends, faster at 100 %
  * than the model gives it at 30 %.
  */
-static void test_timing_rate(void)
+static void test_timing_rate(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     static const int rates[] = { 100, 1, 30, 100 };
     int64_t model_ms, step, elapsed = 0, last_ms;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
-    m = timing_rig_start(&r, ",time-scale=4");
-    fail_drive(m, 1);
-    model_ms = qom_get_int(m, CTRL, "vd0-job-model-ms");
+    h = timing_rig_start(ops, &r, ",time-scale=4");
+    rh_fail_drive(h, 1);
+    model_ms = qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms");
     step = model_ms * 1000000LL / 100;
     for (int i = 0; ; i++) {
-        g_autofree char *job = qom_get_str(m, CTRL, "vd0-job");
+        /* (the real copy keeps up with the model: a slow host is no cost) */
+        g_autofree char *job = timing_catch_up(h);
 
         if (!strcmp(job, "none")) {
             break;
         }
         if (i % 5 == 0 && i / 5 < ARRAY_SIZE(rates)) {
-            qom_set_int(m, CTRL, "rebuild-rate", rates[i / 5]);
+            qts_qom_set_int(h->qts, CTRL, "rebuild-rate", rates[i / 5]);
         }
         g_assert_cmpint(elapsed, <, model_ms * 1000000LL * 4);
-        qtest_clock_step(m->qts, step);
+        qtest_clock_step(h->qts, step);
         elapsed += step;
         g_usleep(2000);
     }
-    last_ms = qom_get_int(m, CTRL, "vd0-last-job-ms");
+    last_ms = qts_qom_get_int(h->qts, CTRL, "vd0-last-job-ms");
     g_test_message("rebuild with rate changes: %" PRId64 " ms, %" PRId64
                    " ms modelled at rate 30", last_ms, model_ms);
     g_assert_cmpint(last_ms, <, model_ms);
-    assert_drive_state(m, 4, "online");
-    mr_stop(&r);
+    rh_assert_drive_state(h, 4, "online");
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -1108,31 +1208,33 @@ static void test_timing_rate(void)
  * request has done its real work (held or completed), so each is costed
  * when it arrived, however slow the host.
  */
-static int64_t timing_burst(MR *m, int n)
+static int64_t timing_burst(RaidHost *h, int n)
 {
     uint8_t cdb[10] = { 0x28 };
-    int64_t t0 = qtest_clock_step(m->qts, 1), t = t0;
+    int64_t t0 = qtest_clock_step(h->qts, 1), t = t0;
     int got = 0;
-    Desc d;
+    uint16_t tag;
+    IoRes res;
 
     for (int i = 0; i < n; i++) {
         stl_be_p(cdb + 2, i * 2048);
         stw_be_p(cdb + 7, 2048);
-        scsi_post(m, VD_HANDLE, cdb, 10, DIR_READ, 1024 * 1024);
+        rh_post_at(h, RH_VD(0), cdb, 10, RH_DIR_READ, 1024 * 1024, h->data);
     }
     while (got < n) {
         for (int i = 0; i < 10000; i++) {
-            while (h_op_reply(m, &d, 0)) {
-                g_assert_cmpint(d.type, ==, H_DT_SUCCESS);
+            while (h->ops->reap(h, &tag, &res, 0)) {
+                g_assert_cmphex(res.ioc, ==, 0);
+                g_assert_cmphex(res.status, ==, 0);
                 got++;
             }
-            if (got + qom_get_int(m, CTRL, "timing-held") >= n) {
+            if (got + qts_qom_get_int(h->qts, CTRL, "timing-held") >= n) {
                 break;
             }
             g_usleep(500);
         }
         if (got < n) {
-            t = qtest_clock_step(m->qts, 10000);
+            t = qtest_clock_step(h->qts, 10000);
         }
     }
     return t - t0;
@@ -1143,38 +1245,38 @@ static int64_t timing_burst(MR *m, int n)
  * 1 MiB takes longer while a member is being rebuilt (degraded reads and
  * the rebuild's floor share of the drives) than before and after.
  */
-static void test_timing_load(void)
+static void test_timing_load(const void *opaque)
 {
+    const RaidHostOps *ops = opaque;
     int64_t before, during, after, step;
     g_autofree char *job = NULL;
     Rig r;
-    MR *m;
+    RaidHost *h;
 
-    m = timing_rig_start(&r, "");
-    before = timing_burst(m, 32);
-    fail_drive(m, 1);
-    job = qom_get_str(m, CTRL, "vd0-job");
+    h = timing_rig_start(ops, &r, "");
+    before = timing_burst(h, 32);
+    rh_fail_drive(h, 1);
+    job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
     g_assert_cmpstr(job, ==, "rebuild");
     /* into the rebuild's steady state */
-    qtest_clock_step(m->qts, 20 * 1000000);
-    during = timing_burst(m, 32);
-    step = qom_get_int(m, CTRL, "vd0-job-model-ms") * 1000000LL / 50;
+    qtest_clock_step(h->qts, 20 * 1000000);
+    during = timing_burst(h, 32);
+    step = qts_qom_get_int(h->qts, CTRL, "vd0-job-model-ms") * 1000000LL / 50;
     for (int i = 0; i < 500 && strcmp(job, "none"); i++) {
-        qtest_clock_step(m->qts, step);
-        g_usleep(2000);
+        qtest_clock_step(h->qts, step);
         g_free(job);
-        job = qom_get_str(m, CTRL, "vd0-job");
+        job = timing_catch_up(h);
     }
-    assert_vd_state(m, "optimal");
-    after = timing_burst(m, 32);
+    rh_assert_vd_state(h, "optimal");
+    after = timing_burst(h, 32);
     g_test_message("32 x 1 MiB reads: %" PRId64 " ns optimal, %" PRId64
                    " ns during the rebuild, %" PRId64 " ns after it",
                    before, during, after);
     g_assert_cmpint(during * 10, >, before * 12);
     g_assert_cmpint(after * 10, <, before * 11);
     g_assert_cmpint(after * 10, >, before * 9);
-    g_assert_cmpint(qom_get_int(m, CTRL, "timing-late"), ==, 0);
-    mr_stop(&r);
+    g_assert_cmpint(qts_qom_get_int(h->qts, CTRL, "timing-late"), ==, 0);
+    rh_stop(&r);
     rig_destroy(&r);
 }
 
@@ -1210,32 +1312,56 @@ static void test_drive_handles(void)
     rig_destroy(&r);
 }
 
+/* The RAID data path through either host interface (megaraid-raid-host.h) */
+static const struct {
+    const char *name;
+    GTestDataFunc fn;
+} host_tests[] = {
+    { "levels", test_levels },
+    { "data-path", test_data_path },
+    { "degraded-rebuild", test_degraded_rebuild },
+    { "media-error", test_media_error },
+    { "persist", test_persist },
+    { "foreign", test_foreign },
+    { "offline", test_offline },
+    { "pull-during-rebuild", test_pull_during_rebuild },
+    { "stale-plan", test_stale_plan },
+    { "error-burst", test_error_burst },
+    { "rebuild-target-returns", test_rebuild_target_returns },
+    { "timing-rebuild", test_timing_rebuild },
+    { "timing-rate", test_timing_rate },
+    { "timing-load", test_timing_load },
+};
+
+static void add_host_tests(const RaidHostOps *ops)
+{
+    if (!qtest_has_device(ops->device)) {
+        g_test_message("%s not built", ops->device);
+        return;
+    }
+    for (size_t i = 0; i < ARRAY_SIZE(host_tests); i++) {
+        g_autofree char *path = g_strdup_printf("/megaraid-raid/%s/%s",
+                                                ops->name,
+                                                host_tests[i].name);
+
+        qtest_add_data_func(path, ops, host_tests[i].fn);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
+    add_host_tests(&mpi3_host_ops);
+    add_host_tests(&fusion_host_ops);
     if (!qtest_has_device("megaraid-9600")) {
         g_test_message("megaraid-9600 not built");
         return g_test_run();
     }
+    /* What only the MPI3 interface shows (events, Device Page 0, handles) */
     qtest_add_func("/megaraid-raid/import", test_import);
-    qtest_add_func("/megaraid-raid/data-path", test_data_path);
-    qtest_add_func("/megaraid-raid/degraded-rebuild", test_degraded_rebuild);
-    qtest_add_func("/megaraid-raid/media-error", test_media_error);
-    qtest_add_func("/megaraid-raid/persist", test_persist);
-    qtest_add_func("/megaraid-raid/foreign", test_foreign);
     qtest_add_func("/megaraid-raid/bad-journal", test_bad_journal);
-    qtest_add_func("/megaraid-raid/offline", test_offline);
-    qtest_add_func("/megaraid-raid/pull-during-rebuild",
-                   test_pull_during_rebuild);
-    qtest_add_func("/megaraid-raid/stale-plan", test_stale_plan);
-    qtest_add_func("/megaraid-raid/error-burst", test_error_burst);
-    qtest_add_func("/megaraid-raid/rebuild-target-returns",
-                   test_rebuild_target_returns);
     qtest_add_func("/megaraid-raid/visibility", test_visibility);
     qtest_add_func("/megaraid-raid/drive-handles", test_drive_handles);
     qtest_add_func("/megaraid-raid/timing-hold", test_timing_hold);
-    qtest_add_func("/megaraid-raid/timing-rebuild", test_timing_rebuild);
-    qtest_add_func("/megaraid-raid/timing-rate", test_timing_rate);
-    qtest_add_func("/megaraid-raid/timing-load", test_timing_load);
     return g_test_run();
 }

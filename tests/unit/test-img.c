@@ -15,64 +15,14 @@
  */
 #include "test-ddf-util.h"
 #include "raid/raid.h"
+#include "../qtest/megaraid-run-tool.h"
 
 #include <stdarg.h>
 
 static const char *tool;
 
-/*
- * How a command ended: exited (status is its exit status) or killed by
- * signo (status -1).  A crash is never an exit status.
- */
-typedef struct Run {
-    bool exited;
-    int status, signo;
-    char *out, *err;
-} Run;
-
-static void run_clear(Run *r)
-{
-    g_free(r->out);
-    g_free(r->err);
-}
-
-/* Run argv (NULL-terminated) and collect how it ended and its output. */
-static Run run_argv(char **argv)
-{
-    Run r = { .status = -1 };
-    GError *err = NULL;
-    int wait;
-
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r.out, &r.err, &wait, &err));
-    g_assert_no_error(err);
-    if (WIFEXITED(wait)) {
-        r.exited = true;
-        r.status = WEXITSTATUS(wait);
-    } else if (WIFSIGNALED(wait)) {
-        r.signo = WTERMSIG(wait);
-    }
-    return r;
-}
-
-/* Run megaraid-img with the given arguments (NULL-terminated). */
-static Run run(const char *first, ...)
-{
-    GPtrArray *argv = g_ptr_array_new();
-    va_list ap;
-    Run r;
-
-    g_ptr_array_add(argv, (char *)tool);
-    va_start(ap, first);
-    for (const char *a = first; a; a = va_arg(ap, const char *)) {
-        g_ptr_array_add(argv, (char *)a);
-    }
-    va_end(ap);
-    g_ptr_array_add(argv, NULL);
-    r = run_argv((char **)argv->pdata);
-    g_ptr_array_free(argv, true);
-    return r;
-}
+/* megaraid-img with the given arguments (NULL-terminated) */
+#define run(...) run_tool(tool, __VA_ARGS__)
 
 /* "exit status N" or "killed by signal N (NAME)", for messages. */
 static char *run_how(const Run *r)

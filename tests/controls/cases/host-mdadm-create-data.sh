@@ -6,11 +6,7 @@
 #@ expect ^raid-mdadm-create --host-check: c1: megaraid-img reads mdadm's raid1 back different from the reference data
 . tests/controls/lib.sh
 . tests/controls/lib-host.sh
-good=$(host_work good)
-bad=$(host_work bad)
-host_mdadm_sets "$good"
-cp -a "$good/." "$bad/"
-host_setup "the host check on intact sets" host_cmd raid-mdadm-create check "$good"
-host_poke "$bad/c1m0.img" 1048576
-host_poke "$bad/c1m1.img" 1048576
-host_cmd raid-mdadm-create check "$bad"
+host_mdadm_bad_copy
+host_poke "$HOST_BAD/c1m0.img" 1048576
+host_poke "$HOST_BAD/c1m1.img" 1048576
+host_cmd raid-mdadm-create check "$HOST_BAD"

@@ -7,10 +7,6 @@
 #@ expect ^raid-mdadm-create --host-check: c5: megaraid-img check of mdadm's raid5 failed \(status 3
 . tests/controls/lib.sh
 . tests/controls/lib-host.sh
-good=$(host_work good)
-bad=$(host_work bad)
-host_mdadm_sets "$good"
-cp -a "$good/." "$bad/"
-host_setup "the host check on intact sets" host_cmd raid-mdadm-create check "$good"
-host_poke "$bad/c5m1.img" 4096
-host_cmd raid-mdadm-create check "$bad"
+host_mdadm_bad_copy
+host_poke "$HOST_BAD/c5m1.img" 4096
+host_cmd raid-mdadm-create check "$HOST_BAD"

@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: the part of the qtest core that no host interface owns:
+ * the firmware search path QEMU is started with, and qom-get/qom-set
+ * helpers on a QTestState.  The MPI3 host layer (megaraid-harness.h), the
+ * Fusion host layer (megaraid-fusion-host.h) and the DDF rig
+ * (megaraid-ddf-rig.h) build on it.  Everything is static inline: a qtest
+ * includes what it uses.
+ */
+#ifndef MEGARAID_QTEST_CORE_H
+#define MEGARAID_QTEST_CORE_H
+
+#include "libqtest.h"
+#include "libqos/libqos.h"
+#include "qobject/qdict.h"
+#include "qobject/qnum.h"
+#include "qobject/qstring.h"
+
+/* Firmware search path when the build tree has no pc-bios/ copy. */
+static inline const char *h_fw_args(void)
+{
+    if (g_file_test("pc-bios/bios-256k.bin", G_FILE_TEST_EXISTS) ||
+        !g_file_test("/usr/share/seabios/bios-256k.bin", G_FILE_TEST_EXISTS)) {
+        return "";
+    }
+    return "-L /usr/share/seabios -L /usr/share/qemu ";
+}
+
+/* @size bytes of zeroed guest memory */
+static inline uint64_t qc_alloc(QOSState *qs, size_t size)
+{
+    uint64_t a = guest_alloc(&qs->alloc, size);
+
+    g_assert(a);
+    qtest_memset(qs->qts, a, 0, size);
+    return a;
+}
+
+/* ----------------------------------------------------------------- QOM */
+
+static inline QDict *qts_qom_set(QTestState *qts, const char *path,
+                                 const char *prop, QObject *val)
+{
+    QDict *args = qdict_new();
+
+    qdict_put_str(args, "path", path);
+    qdict_put_str(args, "property", prop);
+    qdict_put_obj(args, "value", val);
+    return qtest_qmp(qts, "{'execute': 'qom-set', 'arguments': %p}", args);
+}
+
+/* qom-set that must succeed (the error is logged if it does not). */
+static inline void qts_qom_set_ok(QTestState *qts, const char *path,
+                                  const char *prop, QObject *val)
+{
+    QDict *rsp = qts_qom_set(qts, path, prop, val);
+
+    if (!qdict_haskey(rsp, "return")) {
+        g_test_message("qom-set %s %s: %s", path, prop,
+                       qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+    }
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+}
+
+static inline void qts_qom_set_str(QTestState *qts, const char *path,
+                                   const char *prop, const char *val)
+{
+    qts_qom_set_ok(qts, path, prop, QOBJECT(qstring_from_str(val)));
+}
+
+static inline void qts_qom_set_int(QTestState *qts, const char *path,
+                                   const char *prop, int64_t val)
+{
+    qts_qom_set_ok(qts, path, prop, QOBJECT(qnum_from_int(val)));
+}
+
+static inline QDict *qts_qom_get(QTestState *qts, const char *path,
+                                 const char *prop)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments':"
+                           " {'path': %s, 'property': %s}}", path, prop);
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    return rsp;
+}
+
+static inline char *qts_qom_get_str(QTestState *qts, const char *path,
+                                    const char *prop)
+{
+    QDict *rsp = qts_qom_get(qts, path, prop);
+    char *s = g_strdup(qdict_get_str(rsp, "return"));
+
+    qobject_unref(rsp);
+    return s;
+}
+
+static inline int64_t qts_qom_get_int(QTestState *qts, const char *path,
+                                      const char *prop)
+{
+    QDict *rsp = qts_qom_get(qts, path, prop);
+    int64_t v = qdict_get_int(rsp, "return");
+
+    qobject_unref(rsp);
+    return v;
+}
+
+#endif
