@@ -147,6 +147,17 @@ static void meta_throttle(MR *m, int iops)
     qobject_unref(rsp);
 }
 
+/* READ(10) / WRITE(10) of @blocks at @lba on the device @handle. */
+static IoRes meta_rw(MR *m, uint16_t handle, bool write, uint64_t lba,
+                     uint32_t blocks)
+{
+    uint8_t cdb[16];
+    size_t n = rh_rw_cdb(cdb, write, false, lba, blocks);
+
+    return scsi_cmd(m, handle, cdb, n, write ? DIR_WRITE : DIR_READ,
+                    blocks * 512);
+}
+
 /* A 64 KiB write and read back on VD 1: how long both took. */
 static int64_t meta_vd1_io_us(MR *m, uint64_t lba, uint8_t seed)
 {
@@ -157,11 +168,11 @@ static int64_t meta_vd1_io_us(MR *m, uint64_t lba, uint8_t seed)
 
     pattern(want, lba, 128, seed);
     qtest_bufwrite(m->qts, m->data, want, 128 * 512);
-    res = scsi_rw(m, VD1_HANDLE, true, false, lba, 128);
+    res = meta_rw(m, VD1_HANDLE, true, lba, 128);
     g_assert_cmphex(res.ioc, ==, 0);
     g_assert_cmphex(res.status, ==, 0);
     qtest_memset(m->qts, m->data, 0xA5, 128 * 512);
-    res = scsi_rw(m, VD1_HANDLE, false, false, lba, 128);
+    res = meta_rw(m, VD1_HANDLE, false, lba, 128);
     g_assert_cmphex(res.ioc, ==, 0);
     g_assert_cmphex(res.status, ==, 0);
     t0 = g_get_monotonic_time() - t0;
