@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Runs every test of the project: installs what is missing, builds the
+# Runs every test of the project: installs what is missing, checks the
+# device tree's layer doors (scripts/check-layers.sh), builds the
 # standalone core (plain and with ASan/UBSan) and runs its unit tests, and
-# the parity's users without ISA-L, runs
-# the DDF fuzzer, builds QEMU with our devices and runs our qtests, boots
+# the parity's users without ISA-L, runs the DDF fuzzer, builds QEMU with our devices and runs our qtests, boots
 # Debian's 6.1, 6.12 and sid's 7.2 kernels under TCG for the guest tests,
 # and runs the negative controls (tests/controls/).  Ends with "N passed,
 # N failed".
@@ -36,6 +36,16 @@ fail_stage() {
 
 "$top/scripts/setup.sh" || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
 mkdir -p build
+
+# 0. The device tree's doors (docs/dev/architecture.md): personalities
+# include only public core headers, layers include only the layers below.
+if scripts/check-layers.sh >build/check-layers.log 2>&1; then
+    CNT_PASS=1 CNT_FAIL=0
+else
+    cat build/check-layers.log
+    CNT_PASS=0 CNT_FAIL=1
+fi
+stage_add "layers (scripts/check-layers.sh)" "log: build/check-layers.log"
 
 # 1. The RAID core and host tools, standalone.
 if [ ! -f meson.build ]; then
