@@ -54,3 +54,15 @@ mr9500_key_disk() {
         [ "${r##*/}" != "$h:$1:0" ] || echo "/dev/${b##*/}"
     done
 }
+
+# mr9500_vd_rescan: megaraid_sas did not add a new LD's disk on the
+# controller's event within 30 s: scan its SCSI hosts as a user would, and
+# say so in the log (as the former mr9500-mrcli did).
+mr9500_vd_rescan() {
+    local h
+    for h in /sys/class/scsi_host/host*; do
+        [ "$(cat "$h/proc_name" 2>/dev/null)" = megaraid_sas ] || continue
+        log "RESCAN: megaraid_sas did not add the new VD's disk in 30 s; scanning ${h##*/}"
+        echo "- - -" > "$h/scan"
+    done
+}

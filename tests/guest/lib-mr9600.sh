@@ -46,6 +46,12 @@ mr9600_key_disk() {
     done
 }
 
+# mr9600_vd_rescan: mpi3mr adds a VD on the controller's event; no
+# rescan, the wait goes on.
+mr9600_vd_rescan() {
+    :
+}
+
 # The controller's driver log: probe and port enable without errors.
 mr9600_driver_log() {
     driver_log mpi3mr mpi3mr \

@@ -153,13 +153,16 @@ mr_pd_state() {
 }
 
 # mr_vd_dev VD [SECONDS]: the VD's disk, from mrcli's "OS Drive Name",
-# once the driver has added it; sets MR_DEV, and MR_HANDLE to what finds
+# once the driver has added it (after 30 s, ctrl_vd_rescan: what a user
+# of that driver would do); sets MR_DEV, and MR_HANDLE to what finds
 # the disk again (ctrl_vd_key: mpi3mr's device handle, megaraid_sas'
 # channel:target).  The disk must be the one the driver's own view names
 # (ctrl_key_disk).
 mr_vd_dev() {
-    local t=$((${2:-60} * 2)) d
+    local t=$((${2:-60} * 2)) d n=0
     while [ $t -gt 0 ]; do
+        n=$((n + 1))
+        [ $n != 60 ] || ctrl_vd_rescan
         MR_JSON=$(mrcli "/c0/v$1" show all J 2>/dev/null) || true
         MR_DEV=$(mr_prop "OS Drive Name")
         if [ -n "$MR_DEV" ] && [ "$MR_DEV" != - ] && [ -b "$MR_DEV" ]; then

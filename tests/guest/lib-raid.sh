@@ -258,6 +258,13 @@ ctrl_key_disk() {
     "${RAID_MR}_key_disk" "$@"
 }
 
+# ctrl_vd_rescan: a VD made through mrcli is no disk after 30 s: what a
+# user of the driver would do then (megaraid_sas: a SCSI host scan, said
+# in the log; mpi3mr: nothing, the wait goes on).
+ctrl_vd_rescan() {
+    "${RAID_MR}_vd_rescan"
+}
+
 # ctrl_vd_vendor / ctrl_vd_product: the INQUIRY vendor and product of
 # the controller's VDs (its default model's).
 ctrl_vd_vendor() {
