@@ -31,7 +31,7 @@ if [ "${1:-}" = --host-prepare ]; then
     # NVMe drives on megaraid-9600; SAS on megaraid-9500, where a SAS
     # drive's PD id (its JBOD's target id) is its slot
     iface=nvme
-    [ "$MRSIM_CTRL" != megaraid-9500 ] || iface=sas
+    [ "${MRSIM_CTRL:-}" != megaraid-9500 ] || iface=sas
     mrcli_host_prepare "$2" "$iface" 4 64M
     exit 0
 fi

@@ -56,7 +56,7 @@ if [ "${1:-}" = --host-prepare ]; then
     raid_host_ctrl c1; raid_host_group r1 raid1 sata 2 0
     raid_host_ctrl c2; raid_host_group r5 raid5 nvme 3 0
     raid_host_ctrl c3; raid_host_group r6 raid6 sata 4 0
-    if [ "$MRSIM_CTRL" = megaraid-9500 ]; then
+    if [ "${MRSIM_CTRL:-}" = megaraid-9500 ]; then
         # a JBOD beside the RAID 6 (slot 4, PD id 4)
         truncate -s 32M "$2/j6.img"
         raid_host_drive j6 sas
