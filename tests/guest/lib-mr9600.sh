@@ -6,6 +6,52 @@
 # JBOD suite every drive mix goes through.  run.sh puts this file in the
 # initramfs as /mrsim/lib-mr9600.sh next to lib.sh; tests source it.
 
+# The controller's Linux driver, and its VDs' INQUIRY vendor and product
+# (the default model's: BROADCOM MR9670W-16i); lib-raid.sh's ctrl_*
+# functions call them.
+mr9600_driver() {
+    echo mpi3mr
+}
+mr9600_vd_vendor() {
+    echo BROADCOM
+}
+mr9600_vd_product() {
+    echo MR9670W-16i
+}
+
+# mr9600_mgmt_wait: mpi3mr's BSG node for mrcli (waits up to 60 s).
+mr9600_mgmt_wait() {
+    local t=0
+    while [ ! -c /dev/bsg/mpi3mrctl0 ]; do
+        t=$((t + 1))
+        [ $t -lt 300 ] || fail "no /dev/bsg/mpi3mrctl0 after 60 s"
+        sleep 0.2
+    done
+}
+
+# mr9600_vd_key VD: the VD's MPI3 device handle, from mrcli's
+# "/c0/vVD show all" in MR_JSON.
+mr9600_vd_key() {
+    mr_prop "Device Handle"
+}
+
+# mr9600_key_disk HANDLE: the sd disk whose mpi3mr device_handle is
+# HANDLE (0x....), or nothing.
+mr9600_key_disk() {
+    local b h
+    for b in /sys/block/sd*; do
+        [ -e "$b/device/device_handle" ] || continue
+        h=$(cat "$b/device/device_handle" 2>/dev/null) || continue
+        [ $((h)) != $(($1)) ] || echo "/dev/${b##*/}"
+    done
+}
+
+# mr9600_vd_rescan: mpi3mr adds a VD on the controller's event; no
+# rescan, the wait goes on.
+mr9600_vd_rescan() {
+    :
+}
+
 # The controller's driver log: probe and port enable without errors.
 mr9600_driver_log() {
     driver_log mpi3mr mpi3mr \

@@ -4,8 +4,9 @@
 # Shared by the mrcli guest tests (tests/mrcli-*.sh), on both sides:
 #
 # - host (the tests' --host-prepare, bash, in the checkout): a
-#   megaraid-9600 with blank drives in its bays (no configuration: the
-#   guest makes everything with mrcli);
+#   megaraid-9600 or megaraid-9500 (the run's controller, $MRSIM_CTRL)
+#   with blank drives in its bays (no configuration: the guest makes
+#   everything with mrcli);
 # - guest: running mrcli (from the image, /usr/sbin/mrcli) with its output
 #   in the log, its JSON output between markers that the host check
 #   (tests/guest/mrcli-json-check.py) validates against
@@ -30,6 +31,12 @@ mrcli_host_prepare() {
 }
 
 # ==== guest side ====
+
+# The controller's helpers (ctrl_*, lib-raid.sh): what differs between
+# mpi3mr's BSG node and megaraid_sas' ioctl node, and how each driver
+# names a VD's disk.
+# shellcheck disable=SC1091
+[ -n "${RAID_MR:-}" ] || [ ! -f /mrsim/lib-raid.sh ] || . /mrsim/lib-raid.sh
 
 # mr ARGS...: runs mrcli ARGS, shows the command and its output; the test
 # fails unless it succeeds.  MR_OUT is the output.
@@ -146,16 +153,24 @@ mr_pd_state() {
 }
 
 # mr_vd_dev VD [SECONDS]: the VD's disk, from mrcli's "OS Drive Name",
-# once the driver has added it; sets MR_DEV, and MR_HANDLE to its MPI3
-# device handle.
+# once the driver has added it (after 30 s, ctrl_vd_rescan: what a user
+# of that driver would do); sets MR_DEV, and MR_HANDLE to what finds
+# the disk again (ctrl_vd_key: mpi3mr's device handle, megaraid_sas'
+# channel:target).  The disk must be the one the driver's own view names
+# (ctrl_key_disk).
 mr_vd_dev() {
-    local t=$((${2:-60} * 2))
+    local t=$((${2:-60} * 2)) d n=0
     while [ $t -gt 0 ]; do
+        n=$((n + 1))
+        [ $n != 60 ] || ctrl_vd_rescan
         MR_JSON=$(mrcli "/c0/v$1" show all J 2>/dev/null) || true
         MR_DEV=$(mr_prop "OS Drive Name")
-        MR_HANDLE=$(mr_prop "Device Handle")
         if [ -n "$MR_DEV" ] && [ "$MR_DEV" != - ] && [ -b "$MR_DEV" ]; then
-            log "VD $1 is $MR_DEV (handle $MR_HANDLE)"
+            MR_HANDLE=$(ctrl_vd_key "$1")
+            d=$(ctrl_key_disk "$MR_HANDLE")
+            assert_eq "disk of VD $1 ($MR_HANDLE) against mrcli's OS Drive Name" \
+                "$MR_DEV" "$d"
+            log "VD $1 is $MR_DEV ($MR_HANDLE)"
             return 0
         fi
         sleep 0.5
@@ -165,27 +180,17 @@ mr_vd_dev() {
     fail "VD $1 did not appear as a disk"
 }
 
-# mr_handle_disk HANDLE: the sd disk whose mpi3mr device_handle is
-# HANDLE (0x....), or nothing.
-mr_handle_disk() {
-    local b h
-    for b in /sys/block/sd*; do
-        [ -e "$b/device/device_handle" ] || continue
-        h=$(cat "$b/device/device_handle" 2>/dev/null) || continue
-        [ $((h)) != $(($1)) ] || echo "/dev/${b##*/}"
-    done
-}
-
-# mr_wait_gone HANDLE [SECONDS]: no disk has the device handle HANDLE any
-# more (the deleted VD's; its /dev name may go to a drive exposed again).
+# mr_wait_gone KEY [SECONDS]: no disk is the one KEY (from mr_vd_dev)
+# names any more (the deleted VD's; its /dev name may go to a drive
+# exposed again).
 mr_wait_gone() {
     local t=$((${2:-60} * 5))
-    while [ -n "$(mr_handle_disk "$1")" ]; do
+    while [ -n "$(ctrl_key_disk "$1")" ]; do
         t=$((t - 1))
-        [ $t -gt 0 ] || { lsscsi; fail "the disk of handle $1 is still there after the VD was deleted"; }
+        [ $t -gt 0 ] || { lsscsi; fail "the disk of $1 is still there after the VD was deleted"; }
         sleep 0.2
     done
-    log "the disk of handle $1 is gone"
+    log "the disk of $1 is gone"
 }
 
 # mr_pd_settle SLOT: if the controller exposes the drive (an
@@ -217,17 +222,12 @@ mr_settle_all() {
     done
 }
 
-# The guest part's start: mpi3mr bound, its BSG node there, and the
-# first N drives settled as the host's disks.
+# The guest part's start: the controller's driver bound, the node mrcli
+# talks through there (ctrl_mgmt_wait), and the first N drives settled as
+# the host's disks.
 mr_guest_start() {
-    local t=0
-
-    need_driver mpi3mr
-    while [ ! -c /dev/bsg/mpi3mrctl0 ]; do
-        t=$((t + 1))
-        [ $t -lt 300 ] || fail "no /dev/bsg/mpi3mrctl0 after 60 s"
-        sleep 0.2
-    done
+    need_driver "$(ctrl_driver)"
+    ctrl_mgmt_wait
     mr_settle_all "$1"
 }
 

@@ -1,16 +1,23 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 #
-# Shared by the megaraid-9600 RAID tests (tests/raid-*.sh except the
-# raid-mdadm ones), on both sides:
+# Shared by the RAID tests (tests/raid-*.sh, mrcli-*.sh, mr9500-*.sh),
+# on both sides:
 #
 # - host (the tests' --host-prepare, bash, in the checkout): drive groups
 #   made with megaraid-img, the QEMU arguments that put them behind
-#   megaraid-9600 controllers (phase 1) or on virtio-scsi for mdadm (phase
-#   2), and /mrsim/raid-layout, which tells the guest what to expect;
+#   megaraid-9600 or megaraid-9500 controllers (phase 1) or on virtio-scsi
+#   for mdadm (phase 2), and /mrsim/raid-layout, which tells the guest
+#   what to expect;
 # - guest (run.sh packs this file into the initramfs): the VDs as SCSI
 #   disks, QMP over the relay's serial port (qom-get/qom-set, SIGKILL of
 #   QEMU), values carried to the next phase, parallel fio, checksums.
+#
+# The controller under test is $MRSIM_CTRL (run.sh --controller, from a
+# test's "#@ controllers" line; megaraid-9600 when unset).  What differs
+# between the controllers' drivers (driver name, its log, the VDs'
+# INQUIRY product) is a function of lib-mr9600.sh / lib-mr9500.sh,
+# reached through the ctrl_* functions below.
 #
 # Layout file, one line per controller or VD, key=value words:
 #   ctrl c1 pci=0000:00:10.0
@@ -51,15 +58,15 @@ raid_host_begin() {
     RH_VSCSI=0
 }
 
-# raid_host_ctrl ID [PROPERTIES]: a megaraid-9600 (or $RAID_CTRL_TYPE) at
-# the next PCI slot of pcie.0 (from 10h); the groups that follow go behind
-# it.
+# raid_host_ctrl ID [PROPERTIES]: a $RAID_CTRL_TYPE (default: the run's
+# controller, $MRSIM_CTRL, else megaraid-9600) at the next PCI slot of
+# pcie.0 (from 10h); the groups that follow go behind it.
 raid_host_ctrl() {
     local pci
     [ -n "${RH_WORK:-}" ] || rh_die "raid_host_ctrl $1: raid_host_begin first"
     pci=$(printf '0000:00:%02x.0' "$RH_ADDR")
     printf -- '-device %s,id=%s,addr=0x%x%s\n' \
-        "${RAID_CTRL_TYPE:-megaraid-9600}" "$1" "$RH_ADDR" \
+        "${RAID_CTRL_TYPE:-${MRSIM_CTRL:-megaraid-9600}}" "$1" "$RH_ADDR" \
         "${2:+,$2}" >> "$RH_WORK/qemu-p1.args"
     echo "ctrl $1 pci=$pci" >> "$RH_LAYOUT"
     RH_ADDR=$((RH_ADDR + 1))
@@ -224,6 +231,62 @@ raid_host_virtio() {
 # ==== guest side ====
 
 RAID_LAYOUT=/mrsim/raid-layout
+
+# ---- the controller under test ----
+
+RAID_CTRL=${MRSIM_CTRL:-megaraid-9600}
+RAID_MR=mr${RAID_CTRL#megaraid-}
+# Its helpers (mr9600_*, mr9500_*), in the guest.
+# shellcheck disable=SC1090
+[ ! -f "/mrsim/lib-$RAID_MR.sh" ] || . "/mrsim/lib-$RAID_MR.sh"
+
+# ctrl_is N: the run's controller is megaraid-N.
+ctrl_is() {
+    [ "$RAID_CTRL" = "megaraid-$1" ]
+}
+
+# ctrl_driver: the Linux driver of the controller (mpi3mr, megaraid_sas).
+ctrl_driver() {
+    "${RAID_MR}_driver"
+}
+
+# ctrl_driver_log [ALLOW-ERE]: the driver finished its bring-up and logged
+# no failure but lines matching ALLOW-ERE.
+ctrl_driver_log() {
+    "${RAID_MR}_driver_log" "$@"
+}
+
+# ctrl_mgmt_wait: the node mrcli reaches the controller through is there
+# (mpi3mr's BSG node; megaraid_sas' ioctl node mrcli makes itself).
+ctrl_mgmt_wait() {
+    "${RAID_MR}_mgmt_wait"
+}
+
+# ctrl_vd_key VD: after mrcli "/c0/vVD show all" (MR_JSON), what names VD
+# VD's disk in the driver's own view; ctrl_key_disk KEY: that disk, or
+# nothing.
+ctrl_vd_key() {
+    "${RAID_MR}_vd_key" "$@"
+}
+ctrl_key_disk() {
+    "${RAID_MR}_key_disk" "$@"
+}
+
+# ctrl_vd_rescan: a VD made through mrcli is no disk after 30 s: what a
+# user of the driver would do then (megaraid_sas: a SCSI host scan, said
+# in the log; mpi3mr: nothing, the wait goes on).
+ctrl_vd_rescan() {
+    "${RAID_MR}_vd_rescan"
+}
+
+# ctrl_vd_vendor / ctrl_vd_product: the INQUIRY vendor and product of
+# the controller's VDs (its default model's).
+ctrl_vd_vendor() {
+    "${RAID_MR}_vd_vendor"
+}
+ctrl_vd_product() {
+    "${RAID_MR}_vd_product"
+}
 
 # layout_attr KIND NAME KEY: a value from the layout file.
 layout_attr() {
@@ -494,7 +557,9 @@ vd_data_drives() {
 }
 
 # check_vd NAME: the VD's disk is a virtual disk of the card (INQUIRY
-# vendor RAID_VENDOR, product RAID_PRODUCT; default BROADCOM MR9670W-16i)
+# vendor RAID_VENDOR, product RAID_PRODUCT; default the controller's,
+# ctrl_vd_vendor and ctrl_vd_product: BROADCOM MR9670W-16i, DELL PERC
+# H755N Front)
 # of the expected size whose block limits give the full stripe as optimal
 # transfer length.
 check_vd() {
@@ -504,8 +569,8 @@ check_vd() {
     inq=$(sg_inq "$dev") || fail "sg_inq $dev (VD $1) failed"
     v=$(echo "$inq" | sed -n 's/^ *Vendor identification: *//p' | trim)
     p=$(echo "$inq" | sed -n 's/^ *Product identification: *//p' | trim)
-    assert_eq "INQUIRY vendor of VD $1 ($dev)" "${RAID_VENDOR:-BROADCOM}" "$v"
-    assert_eq "INQUIRY product of VD $1 ($dev)" "${RAID_PRODUCT:-MR9670W-16i}" "$p"
+    assert_eq "INQUIRY vendor of VD $1 ($dev)" "${RAID_VENDOR:-$(ctrl_vd_vendor)}" "$v"
+    assert_eq "INQUIRY product of VD $1 ($dev)" "${RAID_PRODUCT:-$(ctrl_vd_product)}" "$p"
     bytes=$(blockdev --getsize64 "$dev")
     assert_eq "size of VD $1 ($dev)" "$(vd_attr "$1" bytes)" "$bytes"
     bl=$(blockdev --getss "$dev")

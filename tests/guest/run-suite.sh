@@ -18,9 +18,20 @@
 # --jobs N (or MRSIM_GUEST_JOBS) runs N guests at once (default 1); the
 # result lines then come at the end, in matrix order.
 #
+# A test whose header says "#@ controllers megaraid-9600 megaraid-9500"
+# runs once per controller named (run.sh --controller C); its result lines
+# name the controller by its number: "PASS 6.12/raid-levels@9500".  A
+# "#@ kernels@9500 K..." line sets the kernels of that controller's runs
+# (the test's "#@ kernels" line, or all kernels, for the others).
+# --test NAME@9500 runs only that controller's runs of NAME.
+#
 # Errors, each a FAIL line: a "#@ kernels" line naming a kernel run.sh does
-# not know (run.sh --list-kernels), naming none, or given twice; --test of
-# a test that does not exist; a run started that reported no result.
+# not know (run.sh --list-kernels), naming none, or given twice; a
+# "#@ controllers" line naming a controller run.sh does not know (run.sh
+# --list-controllers), naming one twice or none, or given twice; a
+# "#@ kernels@N" line for a controller the test does not name; --test of a
+# test (or controller of a test) that does not exist; a run started that
+# reported no result.
 # A test left out by --kernel is not run and not counted.
 #
 # Adding a test needs no change here: drop a script with its "#@" header
@@ -36,6 +47,7 @@ run_sh=${MRSIM_GUEST_RUN:-$here/run.sh}
 baseline_tests=" virtio-scsi megasas-gen2 "
 
 mapfile -t known < <("$here/run.sh" --list-kernels)
+mapfile -t known_ctrls < <("$here/run.sh" --list-controllers)
 if [ ${#known[@]} = 0 ]; then
     echo "run-suite.sh: run.sh --list-kernels names no kernel" >&2
     exit 2
@@ -85,26 +97,21 @@ prefix_of() {
     esac
 }
 
-# kernels_of TEST: sets tk to the kernels the test runs on, or kerr to
-# what is wrong with its header.
-kernels_of() {
-    local f="$tests_dir/$1.sh" lines w
+# kernel_list FILE KEY: sets tk to the kernels of the script's
+# "#@ KEY" line (all kernels when it has none), or kerr to what is wrong.
+kernel_list() {
+    local lines w
     tk=()
-    kerr=""
-    if [ ! -f "$f" ]; then
-        kerr="no test script $f"
-        return
-    fi
-    lines=$(grep -E '^#@ *kernels([[:space:]]|$)' "$f")
+    lines=$(grep -E "^#@ *$2([[:space:]]|\$)" "$1")
     if [ -z "$lines" ]; then
         tk=("${known[@]}")
         return
     fi
     if [ "$(printf '%s\n' "$lines" | wc -l)" != 1 ]; then
-        kerr="more than one '#@ kernels' line"
+        kerr="more than one '#@ $2' line"
         return
     fi
-    for w in $(printf '%s\n' "$lines" | sed -E 's/^#@ *kernels//'); do
+    for w in $(printf '%s\n' "$lines" | sed -E "s/^#@ *$2//"); do
         case " ${known[*]} " in
         *" $w "*) tk+=("$w") ;;
         *) kerr="'$lines' names kernel '$w', which run.sh does not know (${known[*]})"
@@ -114,24 +121,104 @@ kernels_of() {
     [ ${#tk[@]} -gt 0 ] || kerr="'$lines' names no kernel: the test would never run"
 }
 
+# ctrl_short CONTROLLER: its number, as result lines name it (9500).
+ctrl_short() {
+    printf '%s' "${1#megaraid-}"
+}
+
+# runs_of TEST: sets runs to the test's runs ("TEST" for a test without
+# "#@ controllers", else "TEST@9600", "TEST@9500", ...), or kerr to what
+# is wrong with its header.  TEST@N names one controller's run only.
+runs_of() {
+    local t=${1%@*} want="" f lines w c s seen=" "
+    [ "$t" = "$1" ] || want=${1#*@}
+    f="$tests_dir/$t.sh"
+    runs=()
+    kerr=""
+    if [ ! -f "$f" ]; then
+        kerr="no test script $f"
+        return
+    fi
+    lines=$(grep -E '^#@ *controllers([[:space:]]|$)' "$f")
+    if [ -z "$lines" ]; then
+        [ -z "$want" ] || kerr="--test $1: $t has no '#@ controllers' line"
+        [ -n "$want" ] || runs=("$t")
+        if [ -z "$kerr" ] && grep -qE '^#@ *kernels@' "$f"; then
+            kerr="'#@ kernels@...' without a '#@ controllers' line"
+        fi
+        return
+    fi
+    if [ "$(printf '%s\n' "$lines" | wc -l)" != 1 ]; then
+        kerr="more than one '#@ controllers' line"
+        return
+    fi
+    for c in $(printf '%s\n' "$lines" | sed -E 's/^#@ *controllers//'); do
+        case " ${known_ctrls[*]} " in
+        *" $c "*) ;;
+        *) kerr="'$lines' names controller '$c', which run.sh does not know (${known_ctrls[*]})"
+           return ;;
+        esac
+        s=$(ctrl_short "$c")
+        case "$seen" in
+        *" $s "*) kerr="'$lines' names controller '$c' twice"; return ;;
+        esac
+        seen="$seen$s "
+        [ -n "$want" ] && [ "$want" != "$s" ] && continue
+        runs+=("$t@$s")
+    done
+    if [ "$seen" = " " ]; then
+        kerr="'$lines' names no controller: the test would never run"
+        return
+    fi
+    while read -r w; do
+        case "$seen" in
+        *" $w "*) ;;
+        *) kerr="'#@ kernels@$w' names a controller the test's '$lines' does not"
+           return ;;
+        esac
+    done < <(grep -E '^#@ *kernels@' "$f" | sed -E 's/^#@ *kernels@([^[:space:]]*).*/\1/')
+    [ ${#runs[@]} -gt 0 ] ||
+        kerr="--test $1: '$lines' does not name megaraid-$want"
+}
+
+# kernels_of RUN: sets tk to the kernels the run (TEST or TEST@N, from
+# runs_of) runs on, or kerr to what is wrong with its header.
+kernels_of() {
+    local t=${1%@*} f
+    f="$tests_dir/$t.sh"
+    kerr=""
+    kernel_list "$f" kernels
+    [ -z "$kerr" ] || return
+    if [ "$t" != "$1" ] && grep -qE "^#@ *kernels@${1#*@}([[:space:]]|\$)" "$f"; then
+        kernel_list "$f" "kernels@${1#*@}"
+    fi
+}
+
+# run_args RUN: run.sh's arguments for the run's script and controller.
+run_args() {
+    local t=${1%@*}
+    ra=(--script "$tests_dir/$t.sh")
+    [ "$t" = "$1" ] || ra+=(--controller "megaraid-${1#*@}")
+}
+
 # run_one KERNEL TEST N: one run.sh; its result line goes to $results/N.
 # A run that ended with a stuck guest vCPU (run.sh status 122: an
 # interrupt lost in QEMU's TCG) is run once more; its result line names
 # the first run's log either way.
 run_one() {
     local start out rc log reason p again=""
-    p=$(prefix_of "$2")
+    p=$(prefix_of "${2%@*}")
+    run_args "$2"
     start=$(date +%s)
-    out=$(MRSIM_IMAGE_READY=1 "$run_sh" --kernel "$1" \
-          --script "$tests_dir/$2.sh" 2>/dev/null)
+    out=$(MRSIM_IMAGE_READY=1 "$run_sh" --kernel "$1" "${ra[@]}" 2>/dev/null)
     rc=$?
     if [ $rc = 122 ]; then
         log=$(echo "$out" | sed -n 's/^log: //p' | tail -n 1)
         again=" (run twice: the first run's guest vCPU was stuck, log: $log)"
         echo "  $1/$2: guest vCPU stuck after $(( $(date +%s) - start ))s;" \
              "running it again (log: $log)" >&2
-        out=$(MRSIM_IMAGE_READY=1 "$run_sh" --kernel "$1" \
-              --script "$tests_dir/$2.sh" 2>/dev/null)
+        out=$(MRSIM_IMAGE_READY=1 "$run_sh" --kernel "$1" "${ra[@]}" \
+              2>/dev/null)
         rc=$?
     fi
     echo "  $1/$2: $(( $(date +%s) - start ))s" >&2
@@ -150,15 +237,21 @@ started=()             # "N KERNEL/TEST" of every run started
 # Header errors first: each is one failed result.
 runnable=()
 for t in "${tests[@]}"; do
-    kernels_of "$t"
+    runs_of "$t"
+    if [ -z "$kerr" ]; then
+        for r in "${runs[@]}"; do
+            kernels_of "$r"
+            [ -z "$kerr" ] || break
+        done
+    fi
     if [ -n "$kerr" ]; then
         n=$((n + 1))
         idx=$(printf '%04d' $n)
         started+=("$idx -/$t")
-        echo "$(prefix_of "$t")FAIL -/$t ($kerr)" > "$results/$idx"
+        echo "$(prefix_of "${t%@*}")FAIL -/$t ($kerr)" > "$results/$idx"
         cat "$results/$idx"
     else
-        runnable+=("$t")
+        runnable+=("${runs[@]}")
     fi
 done
 for k in "${kernels[@]}"; do
@@ -176,7 +269,7 @@ for k in "${kernels[@]}"; do
         idx=$(printf '%04d' $n)
         started+=("$idx $k/$t")
         if [ $image_ok = 0 ]; then
-            echo "$(prefix_of "$t")FAIL $k/$t (log: image build failed)" > "$results/$idx"
+            echo "$(prefix_of "${t%@*}")FAIL $k/$t (log: image build failed)" > "$results/$idx"
         elif [ "$jobs" -gt 1 ]; then
             while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
                 wait -n
@@ -196,7 +289,8 @@ for s in ${started[@]+"${started[@]}"}; do
     r="$results/$idx"
     if [ ! -s "$r" ] || [ "$(grep -cE '^(BASELINE )?(PASS|FAIL) ' "$r")" != 1 ]; then
         t=${s#* }
-        echo "$(prefix_of "${t#*/}")FAIL ${s#* } (no result reported: the run was started but never said PASS or FAIL)" > "$r"
+        t=${t#*/}
+        echo "$(prefix_of "${t%@*}")FAIL ${s#* } (no result reported: the run was started but never said PASS or FAIL)" > "$r"
         [ "$jobs" -gt 1 ] || cat "$r"
     fi
 done

@@ -18,10 +18,11 @@
 # such a test once more and says so.
 #
 #   tests/guest/run.sh --kernel 6.1|6.12|7.2 (--test NAME | --script FILE)
-#       [--timeout S] [--mem M] [--smp N] [--env NAME=VALUE]...
+#       [--controller megaraid-9600|megaraid-9500] [--timeout S] [--mem M] [--smp N] [--env NAME=VALUE]...
 #       [--log FILE] [--append KERNEL-ARGS] [--verbose] [--shell]
 #       [-- extra QEMU args]
 #   tests/guest/run.sh --list-kernels     the kernels it knows, one a line
+#   tests/guest/run.sh --list-controllers the controllers it knows
 #
 # A run passes only when, for every phase (boot), QEMU exited with status 0
 # (a phase the guest had killed with SIGKILL excepted), and the last phase's
@@ -49,6 +50,12 @@
 #   #@ qemu ARGS...      QEMU arguments (@WORK@ is the run's work folder)
 #   #@ timeout S | mem M | smp N     defaults for the options
 #   #@ kernels K...      kernels the suite runs it on (default: all)
+#   #@ controllers C...  the test runs once per controller named
+#         (megaraid-9600, megaraid-9500; run-suite.sh runs each);
+#         --controller C picks one (default: the first named).  The script
+#         and its prepare/check commands see MRSIM_CTRL=C, and @CTRL@ in
+#         qemu, prepare and check lines is C
+#   #@ kernels@N K...    the kernels of controller megaraid-N's runs
 #   #@ prepare CMD...    host shell command run in the checkout before QEMU
 #         starts (@WORK@, @TOP@ substituted), e.g. to make drive images
 #   #@ check CMD...      host shell command run after the guest passed;
@@ -94,14 +101,17 @@ usage() {
 # The kernels this script can boot (run-suite.sh checks "#@ kernels" lines
 # against them).
 known_kernels=(6.1 6.12 7.2)
+# The controllers a test's "#@ controllers" line can name.
+known_controllers=(megaraid-9600 megaraid-9500)
 
-kernel=""; test_name=""; script=""; timeout=""; mem=""; smp=""; qmp=0
+kernel=""; test_name=""; script=""; ctrl=""; timeout=""; mem=""; smp=""; qmp=0
 verbose=0; shell=0; envs=(); log_copy=""; kargs=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --kernel)  kernel=$2; shift 2 ;;
     --test)    test_name=$2; shift 2 ;;
     --script)  script=$2; shift 2 ;;
+    --controller) ctrl=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --mem)     mem=$2; shift 2 ;;
     --smp)     smp=$2; shift 2 ;;
@@ -111,6 +121,7 @@ while [ $# -gt 0 ]; do
     --verbose) verbose=1; shift ;;
     --shell)   shell=1; shift ;;
     --list-kernels) printf '%s\n' "${known_kernels[@]}"; exit 0 ;;
+    --list-controllers) printf '%s\n' "${known_controllers[@]}"; exit 0 ;;
     --)        shift; break ;;
     -h|--help) usage ;;
     *)         echo "run.sh: unknown argument '$1'" >&2; usage ;;
@@ -136,6 +147,39 @@ if [ -n "$script" ] && [ ! -f "$script" ]; then
     echo "run.sh: test script $script does not exist" >&2
     exit 2
 fi
+# The controller of the run: one the script's "#@ controllers" line names.
+if [ -n "$script" ]; then
+    ctrls=$(sed -n 's/^#@ *controllers\([[:space:]]\|$\)//p' "$script" |
+            tr -s ' \t' '  ' | sed 's/^ //; s/ $//')
+else
+    ctrls=""
+fi
+if [ -n "$ctrls" ]; then
+    for c in $ctrls; do
+        case " ${known_controllers[*]} " in
+        *" $c "*) ;;
+        *) echo "run.sh: $script: '#@ controllers' names '$c'" \
+                "(run.sh knows: ${known_controllers[*]})" >&2
+           exit 2 ;;
+        esac
+    done
+    # (the extra QEMU arguments are in extra already)
+    # shellcheck disable=SC2086
+    set -- $ctrls
+    [ -n "$ctrl" ] || ctrl=$1
+    case " $ctrls " in
+    *" $ctrl "*) ;;
+    *) echo "run.sh: --controller $ctrl: $script runs on $ctrls only" >&2
+       exit 2 ;;
+    esac
+elif [ -n "$ctrl" ]; then
+    echo "run.sh: --controller $ctrl: ${script:-the run} has no" \
+         "'#@ controllers' line" >&2
+    exit 2
+fi
+export MRSIM_CTRL=$ctrl
+# The run's name in logs and result lines: TEST@9500 for a controller's.
+label=$test_name${ctrl:+@${ctrl#megaraid-}}
 
 QEMU=${QEMU:-$top/build/qemu/qemu-system-x86_64}
 if [ ! -x "$QEMU" ]; then
@@ -149,7 +193,7 @@ if [ -z "${MRSIM_IMAGE_READY:-}" ]; then
     "$here/build-image.sh" "$kernel"
 fi
 
-work="$top/build/guest/work/$kernel-$test_name-$$"
+work="$top/build/guest/work/$kernel-$label-$$"
 rm -rf "$work"
 mkdir -p "$work/cpio/mrsim"
 # shellcheck disable=SC2317
@@ -171,6 +215,7 @@ subst() {
     t=${t//@WORK@/$work}
     t=${t//@TOP@/$top}
     t=${t//@KERNEL@/$kernel}
+    t=${t//@CTRL@/$ctrl}
     t=${t//@GUEST@/$work/cpio/mrsim}
     printf '%s' "$t"
 }
@@ -205,7 +250,7 @@ if [ -n "$script" ]; then
         timeout) [ -n "$timeout" ] || timeout=$rest ;;
         mem)     [ -n "$mem" ] || mem=$rest ;;
         smp)     [ -n "$smp" ] || smp=$rest ;;
-        kernels) ;;
+        kernels|controllers) ;;
         phases)
             case "$rest" in
             [1-9]) phases=$rest ;;
@@ -238,6 +283,7 @@ if [ -n "$script" ]; then
     cp "$script" "$work/cpio/mrsim/test.sh"
 fi
 cp "$here"/lib.sh "$here"/lib-*.sh "$work/cpio/mrsim/"
+[ -z "$ctrl" ] || envs=("MRSIM_CTRL=$ctrl" ${envs[@]+"${envs[@]}"})
 for e in ${envs[@]+"${envs[@]}"}; do
     case "$e" in
     [A-Za-z_]*=*) v=${e#*=}; printf "%s='%s'\n" "${e%%=*}" "${v//\'/\'\\\'\'}" ;;
@@ -251,14 +297,14 @@ smp=${smp:-1}
 for c in ${prepares[@]+"${prepares[@]}"}; do
     if ! (cd "$top" && bash -euo pipefail -c "$c") >> "$work/host.log" 2>&1; then
         tail -n 20 "$work/host.log" >&2
-        echo "run: FAIL $kernel/$test_name: prepare '$c' failed"
+        echo "run: FAIL $kernel/$label: prepare '$c' failed"
         exit 125
     fi
 done
 for a in ${arg_files[@]+"${arg_files[@]}"}; do
     f=${a#* }
     if [ ! -f "$f" ]; then
-        echo "run: FAIL $kernel/$test_name: no QEMU argument file $f" \
+        echo "run: FAIL $kernel/$label: no QEMU argument file $f" \
              "(#@ qemu-args)"
         exit 125
     fi
@@ -637,17 +683,17 @@ if [ "$rc" = 0 ]; then
 fi
 [ -z "$log_copy" ] || cp "$log" "$log_copy"
 if [ "$rc" = 0 ]; then
-    echo "run: PASS $kernel/$test_name in ${wall}s (boot ${boot:-?}s)"
+    echo "run: PASS $kernel/$label in ${wall}s (boot ${boot:-?}s)"
     exit 0
 fi
 logs=${MRSIM_GUEST_LOGS:-$top/build/guest/logs}
 mkdir -p "$logs"
-keep="$logs/$kernel-$test_name-$(date +%Y%m%d-%H%M%S).log"
+keep="$logs/$kernel-$label-$(date +%Y%m%d-%H%M%S).log"
 cp "$log" "$keep"
 if [ $verbose = 0 ]; then
     echo "---- last lines of the serial log ----" >&2
     tail -n 30 "$log" >&2
 fi
-echo "run: FAIL $kernel/$test_name in ${wall}s: $why"
+echo "run: FAIL $kernel/$label in ${wall}s: $why"
 echo "log: $keep"
 exit "$rc"

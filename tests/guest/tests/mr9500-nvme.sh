@@ -8,9 +8,10 @@
 # I/O to the drives as NVMe PRP lists: the JBOD's directly, the VDs' to
 # their members by its own arithmetic on the RAID map.  fio verify passes
 # on all three at once (4 KiB to 1 MiB blocks on the JBOD, 4 to 64 KiB on
-# the VDs), and both VDs' member I/O came by fast path.  (Member failures are mr9500-raid's and
-# mr9500-pull's; raid-fail-offline's groups on this controller passed
-# too, but cost three minutes of CI.)
+# the VDs), and both VDs' member I/O came by fast path.  (Member failures
+# on this controller are raid-levels' and raid-fail-pull's; raid-fail-
+# offline's groups on this controller passed too, but cost three minutes
+# of CI.)
 #@ kernels 6.12
 #@ timeout 1200
 #@ mem 1024

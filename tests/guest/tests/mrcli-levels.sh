@@ -1,13 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # mrcli, the guest's management CLI, over the unmodified mpi3mr driver's
-# BSG node: four blank NVMe drives in the bays of a megaraid-9600; VDs of
-# RAID 0, 1, 5 and 10 are created, used (fio verify) and deleted only
-# through mrcli, each one appearing and disappearing as a SCSI disk of
-# the size mrcli reports.  Wrong commands get a Failure document and a
-# non-zero exit status.  Every JSON document is checked against
-# tests/guest/mrcli.schema.json on the host after the run.
+# BSG node (megaraid-9600) or megaraid_sas' ioctl node (megaraid-9500,
+# MEGASAS_IOC_FIRMWARE, the management DCMD): four blank drives (NVMe on
+# the 9600, SAS on the 9500) in the bays of the controller, which the
+# driver shows as JBOD disks (mrcli's OS Drive Name names them); VDs of
+# RAID 0, 1, 5 and 10 are created, their members online, used (fio
+# verify) and deleted only through mrcli, each one appearing and
+# disappearing as a SCSI disk of the size mrcli reports, the one mrcli's
+# OS Drive Name and the driver's own view (mpi3mr's device handle,
+# megaraid_sas' LD channel 2 with the VD's index as target id) name.
+# Wrong commands get a Failure document and a non-zero exit status.
+# Every JSON document is checked against tests/guest/mrcli.schema.json on
+# the host after the run.
+#@ controllers megaraid-9600 megaraid-9500
 #@ kernels 6.1 6.12
+#@ kernels@9500 6.1 7.2
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
@@ -20,7 +28,11 @@
 if [ "${1:-}" = --host-prepare ]; then
     set -euo pipefail
     . tests/guest/lib-mrcli.sh
-    mrcli_host_prepare "$2" nvme 4 64M
+    # NVMe drives on megaraid-9600; SAS on megaraid-9500, where a SAS
+    # drive's PD id (its JBOD's target id) is its slot
+    iface=nvme
+    [ "${MRSIM_CTRL:-}" != megaraid-9500 ] || iface=sas
+    mrcli_host_prepare "$2" "$iface" 4 64M
     exit 0
 fi
 
@@ -31,6 +43,9 @@ mr_guest_start 4
 mr show
 mr_json show
 assert_eq "controllers mrcli finds" 1 "$(mr_prop 'Number of Controllers')"
+if ctrl_is 9500; then
+    [ -c /dev/megaraid_sas_ioctl_node ] || fail "mrcli left no ioctl node"
+fi
 mr /c0 show all
 mr_json /c0 show
 assert_eq "virtual drives at the start" 0 "$(mr_prop 'Virtual Drives')"
@@ -40,6 +55,14 @@ for s in 0 1 2 3; do
     st=$(mr_cell "\"EID:Slt\":\"0:$s\"" State)
     assert_match "state of the blank drive in slot $s" '^(UGood|JBOD)$' "$st"
 done
+mr_json /c0/e0/s3 show all
+d=$(mr_prop 'OS Drive Name')
+[ -b "$d" ] && [ "$(blockdev --getsize64 "$d")" = 67108864 ] ||
+    { lsscsi; fail "OS Drive Name of the blank drive in slot 3 ('$d') is not its 64 MiB disk"; }
+if ctrl_is 9500; then
+    # megaraid_sas' PD channel 0, target id = PD id = slot
+    assert_eq "OS Drive Name of JBOD 3" "$(mr9500_key_disk 0:3)" "$d"
+fi
 mr /c0/e0/s0 show all
 mr_json /c0/cv show
 mr_json /c0/fall show
@@ -57,6 +80,17 @@ mr_json_refused 1 /c0/e0/s9 show all
 mr_json_refused 2 /c0 add vd r5 drives=0:0-3 strip=abc
 mr_refused 1 /c0 add vd r5 drives=0:0-1
 mr_refused 1 /c0 add vd r1 drives=0:0-1 strip=100
+
+# mr_slots DRIVES: the slots of a drives= list ("0:0-2", "0:0,0:1").
+mr_slots() {
+    local p a b
+    for p in $(echo "$1" | tr ',' ' '); do
+        p=${p#*:}
+        a=${p%-*}
+        b=${p#*-}
+        seq "$a" "$b"
+    done
+}
 
 # level drives: create, check, fio verify, delete
 vd_cycle() {
@@ -77,6 +111,11 @@ vd_cycle() {
     bytes=$(blockdev --getsize64 "$dev")
     assert_eq "size of $dev (VD $vd) against mrcli's block count" \
         $((blocks * 512)) "$bytes"
+    mr_json /c0/eall/sall show
+    for s in $(mr_slots "$drives"); do
+        assert_eq "state of member $s of VD $vd" Onln \
+            "$(mr_cell "\"EID:Slt\":\"0:$s\"" State)"
+    done
     mr /c0/dall show
     mr /c0/vall show
     fio_verify "$dev" 16M

@@ -11,9 +11,10 @@
 # (degraded, data intact) and a second: it goes offline, the guest gets
 # I/O errors (never data), and QEMU and the other VDs carry on.
 # The RAID engine does not depend on the driver's version: this test runs
-# on 6.1 and raid-fail-pull on 7.2 (megaraid-9500's mr9500-raid fails
-# members on all three kernels, mr9500-pull on 6.12 and 7.2), so that every
-# kernel sees a failure test and the suite's time stays within CI's budget.
+# on 6.1 and raid-fail-pull on 7.2 (on megaraid-9500, raid-levels fails
+# members on all three kernels, raid-fail-pull on 6.12 and 7.2), so that
+# every kernel sees a failure test and the suite's time stays within CI's
+# budget.
 #@ kernels 6.1
 #@ timeout 1200
 #@ mem 1024

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
-# megaraid-9600 controller cache and its journal: a write-back RAID 5 with
-# a healthy CacheVault and a journal file reports write-back (QOM and the
+# The controller cache and its journal, on megaraid-9600 (mpi3mr) and
+# megaraid-9500 (megaraid_sas): a write-back RAID 5 with
+# a healthy CacheVault and a journal drive reports write-back (QOM and the
 # caching mode page's WCE).  Four writers overwrite sequence-numbered 4 KiB
 # blocks with O_DIRECT (no flush: acknowledged = in the controller's
 # cache) and record each acknowledged number on a virtio disk outside the
@@ -22,7 +23,10 @@
 # past where it was, and ends with the VD's data intact.
 # Control switch (tests/controls): MRSIM_CONTROL_KILL_WRITE_THROUGH=1 fails
 # the CacheVault before the writes, so nothing is dirty at the kill.
+# Kernels: 6.12 for megaraid-9600, 6.1 and 7.2 for megaraid-9500.
+#@ controllers megaraid-9600 megaraid-9500
 #@ kernels 6.12
+#@ kernels@9500 6.1 7.2
 #@ timeout 600
 #@ mem 1024
 #@ smp 2
@@ -53,7 +57,6 @@ fi
 
 # ---- guest part ----
 . /mrsim/lib-raid.sh
-. /mrsim/lib-mr9600.sh
 
 # slot_blk W S: 4 KiB block of writer W's slot S (slots 68 KiB apart, so
 # they fall on different strips and rows).
@@ -81,8 +84,9 @@ ack_recorded() {
         head -n 1 | sed -n "s/^MRSIM-ACK w=$1 n=\([0-9]*\)\$/\1/p"
 }
 
-need_driver mpi3mr
+need_driver "$(ctrl_driver)"
 wait_vds 120
+ctrl_driver_log
 dev=$(vd_dev k5)
 acks=$(ack_disk)
 check_vd k5
@@ -110,6 +114,7 @@ if [ "$MRSIM_PHASE" = 1 ]; then
         # Control: nothing is left for the cache to hold at the kill.
         log "CONTROL: CacheVault failed before the writes (write-through)"
         qom_set /machine/peripheral/c-k cachevault '"failed"'
+        expect_vd k5 write-policy '^write-through$'
     fi
     # What rr holds before the rebuild that the kill interrupts.
     vd_sum rr
@@ -319,5 +324,5 @@ got=$(dd if="$dev" bs=1M skip=8 count=2 iflag=direct 2>/dev/null | sha256sum)
 assert_eq "read back in write-through" "$(sha256sum < /tmp/wt.ref)" "$got"
 qom_set /machine/peripheral/c-k cachevault '"optimal"'
 expect_policy write-back 1 "write back"
-mr9600_driver_log
+ctrl_driver_log
 check_dmesg ""
