@@ -24,8 +24,9 @@
  * it is called, after the entry is stored, with a const MREvEntry * as
  * its data.  Everything runs under the BQL in the main loop.
  *
- * Where the controller keeps its log: MRArray.evlog (hw/megaraid/array/array.h),
- * never NULL between the controller's realize and unrealize.
+ * Where the controller keeps its log: MRArray.evlog
+ * (hw/megaraid/member/array-types.h), never NULL between the controller's
+ * realize and unrealize.
  */
 #ifndef HW_MEGARAID_EVLOG_H
 #define HW_MEGARAID_EVLOG_H
