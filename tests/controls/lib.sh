@@ -94,6 +94,32 @@ control_run_fake() {
     "$CONTROL_TOP/tests/guest/run.sh" --kernel 6.12 --script "$t"
 }
 
+# control_kill_empty_journal CONTROLLER: raid-kill on CONTROLLER with its
+# cache journal swapped for a blank one between the SIGKILL and the
+# restart (phase 2's controller gets a new, blank journal drive), from a
+# throwaway copy of raid-kill.sh whose "#@" header lines alone differ
+# (checked here): the prepare and every line of the guest script are the
+# real ones.  Returns run.sh's status.
+control_kill_empty_journal() {
+    local real=tests/guest/tests/raid-kill.sh
+    local copy=$CONTROL_TMP/tests/raid-kill.sh
+
+    mkdir -p "$CONTROL_TMP/tests"
+    # Phase 1: the test's own arguments; phase 2: the same with the
+    # controller's journal drive on a new, blank file.
+    sed 's|^#@ qemu-args @WORK@/qemu-p1.args$|#@ prepare sed "s,file.filename=[^ ,]*/journal.bin,file.filename=@WORK@/journal-empty.bin," @WORK@/qemu-p1.args > @WORK@/qemu-p1-empty.args \&\& grep -q journal-empty.bin @WORK@/qemu-p1-empty.args \&\& truncate -s 512M @WORK@/journal-empty.bin\
+#@ qemu-args@1 @WORK@/qemu-p1.args\
+#@ qemu-args@2 @WORK@/qemu-p1-empty.args|' "$real" > "$copy"
+    grep -q '^#@ qemu-args@2 @WORK@/qemu-p1-empty.args$' "$copy" ||
+        { echo "control: raid-kill.sh's header changed: cannot swap the journal"; return 2; }
+    if ! diff <(grep -v '^#@' "$real") <(grep -v '^#@' "$copy") > /dev/null; then
+        echo "control: the copy differs from raid-kill.sh beyond its header"
+        return 2
+    fi
+    tests/guest/run.sh --kernel 6.12 --script "$copy" --controller "$1" \
+        --verbose
+}
+
 # control_tap_sample: builds tests/controls/tap-sample.c (a GLib test binary
 # whose tests depend on CONTROL_TAP=none|skip|pass) and prints its path.
 control_tap_sample() {

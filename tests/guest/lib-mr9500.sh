@@ -19,6 +19,12 @@ mr9500_vd_product() {
     echo PERC H755N Front
 }
 
+# What megaraid_sas prints about a successful online controller reset
+# (the firmware fault it finds, the reset, the fast-path I/O it waits
+# for): the OCR tests allow these lines and nothing else.
+# shellcheck disable=SC2034 # used by the tests that source this file
+MR9500_OCR_LINES='FW in FAULT state Fault code:0x5a5|resetting fusion adapter|Reset successful for scsi|Outstanding fastpath IOs'
+
 # mr9500_driver_log [ALLOW-ERE]: megaraid_sas finished its probe (INIT
 # adapter done) and logged nothing that reads as a failure, except lines
 # matching ALLOW-ERE.

@@ -141,6 +141,65 @@ disk_dev() {
     return 1
 }
 
+# disks_only NAMES...: the expected disks are just these (drives pulled
+# or inserted at run time).
+disks_only() {
+    : > /tmp/disks
+    for _n in "$@"; do
+        grep "^name=$_n " /mrsim/disks >> /tmp/disks
+    done
+    MRSIM_DISKS=/tmp/disks
+}
+
+# disk_gone NAME: wait until disk NAME has disappeared (60 s).
+disk_gone() {
+    rm -f /tmp/mrsim-devs       # disk_dev's cache of the disk map
+    _t=300
+    while disk_dev "$1" > /dev/null; do
+        _t=$((_t - 1))
+        [ $_t -gt 0 ] || { lsscsi; dmesg | tail -n 30; fail "disk $1 still present"; }
+        sleep 0.2
+    done
+    log "disk $1 removed"
+}
+
+# disk_io_done DEV: requests the kernel completed on DEV (reads + writes).
+disk_io_done() {
+    awk '{ print $1 + $5 }' "/sys/block/${1#/dev/}/stat"
+}
+
+# wait_io_flowing DEV LOG: wait (60 s) until requests complete on DEV (a
+# fio started in the background is under way); fails printing the file
+# LOG (the fio's output) if none do.
+wait_io_flowing() {
+    _t=0
+    while :; do
+        _a=$(disk_io_done "$1")
+        sleep 0.5
+        [ "$(disk_io_done "$1")" -le "$_a" ] || break
+        _t=$((_t + 1))
+        [ $_t -lt 120 ] || { cat "$2"; fail "fio did not start I/O on $1"; }
+    done
+}
+
+# virtio_dev SERIAL: the virtio disk with that serial.
+virtio_dev() {
+    for _b in /sys/block/vd*; do
+        if [ "$(cat "$_b/serial" 2>/dev/null)" = "$1" ]; then
+            echo "/dev/${_b##*/}"
+            return 0
+        fi
+    done
+    ls /sys/block
+    fail "no virtio disk with serial $1"
+}
+
+# qmp_send JSON: have the host send a QMP command (run.sh's "#@ qmp"
+# relay), without waiting for its answer.
+qmp_send() {
+    echo "@@MRSIM-QMP $MRSIM_TOKEN $*@@"
+}
+
 # wait_disks [SECONDS]: every expected disk has appeared (default 60 s).
 wait_disks() {
     rm -f /tmp/mrsim-devs

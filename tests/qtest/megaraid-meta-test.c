@@ -135,18 +135,6 @@ static int64_t meta_qmp_us(MR *m)
     return g_get_monotonic_time() - t0;
 }
 
-/* Drive 1 takes @iops writes a second (0: unlimited). */
-static void meta_throttle(MR *m, int iops)
-{
-    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'block_set_io_throttle',"
-                           " 'arguments': {'id': 'hd1', 'bps': 0,"
-                           " 'bps_rd': 0, 'bps_wr': 0, 'iops': 0,"
-                           " 'iops_rd': 0, 'iops_wr': %d}}", iops);
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-}
-
 /* READ(10) / WRITE(10) of @blocks at @lba on the device @handle. */
 static IoRes meta_rw(MR *m, uint16_t handle, bool write, uint64_t lba,
                      uint32_t blocks)
@@ -204,7 +192,7 @@ static void test_throttled_fail(void)
     g_assert_cmpuint(meta_image_seq(&r, 0), ==, seq0);
 
     /* drive 1 now takes one write per 200 ms (of the virtual clock) */
-    meta_throttle(m, 5);
+    qts_throttle_writes(m->qts, "hd1", 5);
 
     /* Fail drive 0: the survivors' metadata must be written. */
     alarm(20);
@@ -245,7 +233,7 @@ static void test_throttled_fail(void)
         raid_config_free(cfg);
     }
     /* (QEMU's exit writes the metadata once more: not at a frozen clock) */
-    meta_throttle(m, 0);
+    qts_throttle_writes(m->qts, "hd1", 0);
     hang_qts = NULL;
     mr_stop(&r);
 

@@ -1148,18 +1148,6 @@ static bool meta_pending(MR *m)
     return busy;
 }
 
-/* Drive 1 takes @iops writes a second of the virtual clock (0: any). */
-static void throttle_drive1(MR *m, int iops)
-{
-    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'block_set_io_throttle',"
-                           " 'arguments': {'id': 'hd1', 'bps': 0,"
-                           " 'bps_rd': 0, 'bps_wr': 0, 'iops': 0,"
-                           " 'iops_rd': 0, 'iops_wr': %d}}", iops);
-
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-}
-
 /*
  * A change is answered once it is on the drives: with a member throttled
  * (one write per 200 ms of the virtual clock, which only the test moves),
@@ -1177,7 +1165,7 @@ static void test_durable(void)
 
     rig_create(&r, 3, 2, 0, RAID_LEVEL_1);
     m = mr_start(&r, NULL);
-    throttle_drive1(m, 5);
+    qts_throttle_writes(m->qts, "hd1", 5);
     mg_build(req, MGMT_OP_PD_SET_STATE, 0, MGMT_SET_OFFLINE, 0, 0, NULL, 0);
     qtest_memwrite(m->qts, MG_CMD(m), req, sizeof(MgmtRequest));
     qtest_memset(m->qts, MG_RESP(m), 0xEE, MG_BUF);
@@ -1218,7 +1206,7 @@ static void test_durable(void)
         raid_config_free(cfg);
     }
     /* (QEMU's exit writes the metadata once more: not at a frozen clock) */
-    throttle_drive1(m, 0);
+    qts_throttle_writes(m->qts, "hd1", 0);
     mr_stop(&r);
     rig_destroy(&r);
 }

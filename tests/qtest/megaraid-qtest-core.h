@@ -106,4 +106,20 @@ static inline int64_t qts_qom_get_int(QTestState *qts, const char *path,
     return v;
 }
 
+/*
+ * The device @id (a qdev id of a device with a drive) takes @iops writes a
+ * second, of the virtual clock under qtest (0: unlimited).
+ */
+static inline void qts_throttle_writes(QTestState *qts, const char *id,
+                                       int iops)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'block_set_io_throttle',"
+                           " 'arguments': {'id': %s, 'bps': 0,"
+                           " 'bps_rd': 0, 'bps_wr': 0, 'iops': 0,"
+                           " 'iops_rd': 0, 'iops_wr': %d}}", id, iops);
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+}
+
 #endif

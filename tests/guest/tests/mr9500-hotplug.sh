@@ -17,32 +17,6 @@
 #@ qemu -device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0,interface=sas,vendor=SEAGATE,model=MR95HP0,serial=H95P0
 #@ qemu -device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=d1,interface=sas,vendor=SEAGATE,model=MR95HP1,serial=H95P1
 
-# qmp JSON: have the host send a QMP command (run.sh's "#@ qmp" relay).
-qmp() {
-    echo "@@MRSIM-QMP $MRSIM_TOKEN $*@@"
-}
-
-# only NAMES...: the expected disks are just these.
-only() {
-    : > /tmp/disks
-    for _n in "$@"; do
-        grep "^name=$_n " /mrsim/disks >> /tmp/disks
-    done
-    MRSIM_DISKS=/tmp/disks
-}
-
-# gone NAME: wait until disk NAME has disappeared.
-gone() {
-    rm -f /tmp/mrsim-devs
-    _t=300
-    while disk_dev "$1" > /dev/null; do
-        _t=$((_t - 1))
-        [ $_t -gt 0 ] || { lsscsi; dmesg | tail -n 30; fail "disk $1 still present"; }
-        sleep 0.2
-    done
-    log "disk $1 removed"
-}
-
 # The driver's log: nothing that reads as a failure.
 mr9500_log_clean() {
     _m=$(dmesg | grep -iE 'megaraid_sas|megasas')
@@ -52,7 +26,7 @@ mr9500_log_clean() {
 }
 
 need_driver megaraid_sas
-only d0 d1
+disks_only d0 d1
 wait_disks 120
 check_disks
 mr9500_log_clean
@@ -66,13 +40,13 @@ assert_match "smartctl megaraid,1 product" 'Product: +MR95HP1' "$_v"
 _v=$(smartctl -i -d megaraid,9 "$(disk_dev d0)" 2>&1)
 assert_match "smartctl megaraid,9 (no drive)" 'does not exist|No such device|INQUIRY failed' "$_v"
 
-qmp '{"execute":"device_del","arguments":{"id":"hd0"}}'
-gone d0
-only d1
+qmp_send '{"execute":"device_del","arguments":{"id":"hd0"}}'
+disk_gone d0
+disks_only d1
 check_disks
 
-qmp '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd2","bus":"raid0.0","slot":4,"drive":"d2","interface":"sata","model":"MR95HPSATA2","serial":"H95P2"}}'
-only d1 d2
+qmp_send '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd2","bus":"raid0.0","slot":4,"drive":"d2","interface":"sata","model":"MR95HPSATA2","serial":"H95P2"}}'
+disks_only d1 d2
 wait_disks 120
 check_disks
 fio_verify "$(disk_dev d1)" 8M

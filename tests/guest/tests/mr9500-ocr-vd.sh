@@ -37,12 +37,7 @@ fi
 . /mrsim/lib-mr9500.sh
 
 CTRL=/machine/peripheral/c0
-OCR_LINES='FW in FAULT state Fault code:0x5a5|resetting fusion adapter|Reset successful for scsi|Outstanding fastpath IOs'
-
-# io_done DEV: requests the kernel completed on DEV (reads + writes)
-io_done() {
-    awk '{ print $1 + $5 }' "/sys/block/${1#/dev/}/stat"
-}
+OCR_LINES=$MR9500_OCR_LINES
 
 need_driver megaraid_sas
 wait_vds 120
@@ -53,17 +48,10 @@ expect_vd v5 state '^optimal$'
 check_dmesg ""
 
 fio_start v5 32M --loops=3
-_t=0
-while :; do
-    _a=$(io_done "$dev")
-    sleep 0.5
-    [ "$(io_done "$dev")" -le "$_a" ] || break
-    _t=$((_t + 1))
-    [ $_t -lt 120 ] || { cat /tmp/fio-v5.out; fail "fio did not start I/O on $dev"; }
-done
+wait_io_flowing "$dev" /tmp/fio-v5.out
 sleep 2
 fio_running v5 || { cat /tmp/fio-v5.out; fail "fio ended before the fault"; }
-log "firmware fault with fio running on VD v5 ($(io_done "$dev") requests done)"
+log "firmware fault with fio running on VD v5 ($(disk_io_done "$dev") requests done)"
 qom_set "$CTRL" inject-fault '"0x5a5"'
 
 wait_dmesg 'Reset successful for scsi' 'killing adapter|Reset failed' 120 \

@@ -29,13 +29,7 @@
 . /mrsim/lib-mr9500.sh
 
 CTRL=/machine/peripheral/raid0
-# what a successful OCR prints; anything else in the driver's log fails
-OCR_LINES='FW in FAULT state Fault code:0x5a5|resetting fusion adapter|Reset successful for scsi|Outstanding fastpath IOs'
-
-# io_done DEV: requests the kernel completed on DEV (reads + writes)
-io_done() {
-    awk '{ print $1 + $5 }' "/sys/block/${1#/dev/}/stat"
-}
+OCR_LINES=$MR9500_OCR_LINES
 
 need_driver megaraid_sas
 wait_disks 120
@@ -46,17 +40,10 @@ check_dmesg ""
 dev=$(disk_dev o0)
 ( fio_verify "$dev" 48M --loops=4 > /tmp/fio.r 2>&1; echo $? > /tmp/fio.r.rc ) &
 # fio under way: completing I/O
-_t=0
-while :; do
-    _a=$(io_done "$dev")
-    sleep 0.5
-    [ "$(io_done "$dev")" -le "$_a" ] || break
-    _t=$((_t + 1))
-    [ $_t -lt 120 ] || { cat /tmp/fio.r; fail "fio did not start I/O on $dev"; }
-done
+wait_io_flowing "$dev" /tmp/fio.r
 sleep 2
 [ ! -f /tmp/fio.r.rc ] || { cat /tmp/fio.r; fail "fio ended before the fault"; }
-_b=$(io_done "$dev")
+_b=$(disk_io_done "$dev")
 log "firmware fault with fio running ($_b requests done)"
 qom_set "$CTRL" inject-fault '"0x5a5"'
 
@@ -64,9 +51,9 @@ qom_set "$CTRL" inject-fault '"0x5a5"'
 wait_dmesg 'Reset successful for scsi' 'killing adapter|Reset failed' 120 \
     "a successful OCR"
 log "OCR done after $((WAITED / 10)) s"
-_c=$(io_done "$dev")
+_c=$(disk_io_done "$dev")
 _t=0
-while [ "$(io_done "$dev")" -le "$_c" ] && [ ! -f /tmp/fio.r.rc ]; do
+while [ "$(disk_io_done "$dev")" -le "$_c" ] && [ ! -f /tmp/fio.r.rc ]; do
     _t=$((_t + 1))
     [ $_t -lt 600 ] || fail "no I/O completed on $dev in the 60 s after the OCR"
     sleep 0.1

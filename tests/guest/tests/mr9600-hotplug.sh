@@ -16,54 +16,28 @@
 #@ qemu -device megaraid-drive,id=hd1,bus=raid0.0,slot=1,drive=d1,interface=sas,vendor=SEAGATE,model=MRHPSAS1,serial=SHP1
 . /mrsim/lib-mr9600.sh
 
-# qmp JSON: have the host send a QMP command (run.sh's "#@ qmp" relay).
-qmp() {
-    echo "@@MRSIM-QMP $MRSIM_TOKEN $*@@"
-}
-
-# only NAMES...: the expected disks are just these.
-only() {
-    : > /tmp/disks
-    for _n in "$@"; do
-        grep "^name=$_n " /mrsim/disks >> /tmp/disks
-    done
-    MRSIM_DISKS=/tmp/disks
-}
-
-# gone NAME: wait until disk NAME has disappeared.
-gone() {
-    rm -f /tmp/mrsim-devs       # lib.sh's cache of the disk map
-    _t=300
-    while disk_dev "$1" > /dev/null; do
-        _t=$((_t - 1))
-        [ $_t -gt 0 ] || { lsscsi; dmesg | tail -n 30; fail "disk $1 still present"; }
-        sleep 0.2
-    done
-    log "disk $1 removed"
-}
-
 need_driver mpi3mr
-only d0 d1
+disks_only d0 d1
 wait_disks 120
 check_disks
 mr9600_driver_log
 
-qmp '{"execute":"device_del","arguments":{"id":"hd0"}}'
-gone d0
+qmp_send '{"execute":"device_del","arguments":{"id":"hd0"}}'
+disk_gone d0
 dmesg | grep -q 'removal handshake completed successfully' ||
     log "note: no removal handshake message (logging level)"
-only d1
+disks_only d1
 check_disks
 
-qmp '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd2","bus":"raid0.0","slot":5,"drive":"d2","interface":"nvme","model":"MR-HP-2","serial":"SHP2"}}'
-only d1 d2
+qmp_send '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd2","bus":"raid0.0","slot":5,"drive":"d2","interface":"nvme","model":"MR-HP-2","serial":"SHP2"}}'
+disks_only d1 d2
 wait_disks 120
 check_disks
 
-qmp '{"execute":"device_del","arguments":{"id":"hd1"}}'
-gone d1
-qmp '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd3","bus":"raid0.0","slot":1,"drive":"d3","interface":"sata","model":"MRHPSATA3","serial":"SHP3"}}'
-only d2 d3
+qmp_send '{"execute":"device_del","arguments":{"id":"hd1"}}'
+disk_gone d1
+qmp_send '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"hd3","bus":"raid0.0","slot":1,"drive":"d3","interface":"sata","model":"MRHPSATA3","serial":"SHP3"}}'
+disks_only d2 d3
 wait_disks 120
 check_disks
 fio_verify "$(disk_dev d2)" 8M

@@ -41,10 +41,6 @@ dmesg | grep -q 'controller reset is triggered' &&
 # Host reset with I/O running: fio must be running and completing I/O on
 # the disk just before the reset, still be there while the reset runs,
 # and I/O must complete again after it.
-# io_done: requests the kernel completed on the disk (reads + writes).
-io_done() {
-    awk '{ print $1 + $5 }' "/sys/block/${dev#/dev/}/stat"
-}
 # fio_pids: the fio processes (not zombies).
 # (Shell builtins only: this runs every 0.1 s during the reset.)
 fio_pids() {
@@ -63,17 +59,17 @@ fio_pids() {
 # fio under way: running and completing I/O.
 _t=0
 while :; do
-    _a=$(io_done)
+    _a=$(disk_io_done "$dev")
     sleep 0.5
-    [ -z "$(fio_pids)" ] || [ "$(io_done)" -le "$_a" ] || break
+    [ -z "$(fio_pids)" ] || [ "$(disk_io_done "$dev")" -le "$_a" ] || break
     _t=$((_t + 1))
     [ $_t -lt 120 ] || { cat /tmp/fio.r; fail "fio did not start I/O on $dev"; }
 done
 sleep 2
 resets_before=$(dmesg | grep -c 'controller reset is triggered')
-_a=$(io_done)
+_a=$(disk_io_done "$dev")
 sleep 0.3
-_b=$(io_done)
+_b=$(disk_io_done "$dev")
 [ -n "$(fio_pids)" ] || fail "fio was not running just before the host reset"
 [ "$_b" -gt "$_a" ] ||
     fail "no I/O completed on $dev in the 0.3 s before the host reset (fio stalled)"
@@ -99,16 +95,16 @@ while kill -0 $_rpid 2>/dev/null; do
 done
 wait $_rpid || { cat /tmp/reset.out; fail "sg_reset -H $dev failed"; }
 [ "$_seen" -gt 0 ] || fail "the host reset ended before fio could be seen running during it"
-_c=$(io_done)
+_c=$(disk_io_done "$dev")
 log "host reset done (fio seen running $_seen times during it, up to $_queued requests in flight; $_c requests done)"
 # I/O resumes after the reset.
 _t=0
-while [ "$(io_done)" -le "$_c" ]; do
+while [ "$(disk_io_done "$dev")" -le "$_c" ]; do
     _t=$((_t + 1))
     [ $_t -lt 600 ] || fail "no I/O completed on $dev in the 60 s after the host reset"
     sleep 0.1
 done
-log "I/O resumed after the host reset ($(io_done) requests done)"
+log "I/O resumed after the host reset ($(disk_io_done "$dev") requests done)"
 wait
 cat /tmp/fio.r
 assert_eq "fio across the host reset" 0 "$(cat /tmp/fio.r.rc)"

@@ -132,22 +132,9 @@ fi
 need_modules md_mod raid456
 mkdir -p /run/mdadm /dev/md
 
-# vdev SERIAL: the virtio disk with that serial.
-vdev() {
-    local b
-    for b in /sys/block/vd*; do
-        if [ "$(cat "$b/serial" 2>/dev/null)" = "$1" ]; then
-            echo "/dev/${b##*/}"
-            return 0
-        fi
-    done
-    ls /sys/block
-    fail "no virtio disk with serial $1"
-}
-
 devs=""
 for ((i = 0; i < NDRIVES; i++)); do
-    d=$(vdev "d$i")
+    d=$(virtio_dev "d$i")
     out=$(mdadm --examine --metadata=ddf "$d" 2>&1) ||
         { echo "$out"; fail "mdadm --examine finds no DDF on d$i ($d)"; }
     [ $i != 0 ] || echo "$out"
@@ -157,7 +144,7 @@ done
 
 if [ "${MRSIM_CONTROL_MDADM_CORRUPT:-}" = 1 ]; then
     log "CONTROL: overwriting 1 MiB of member d1 from 1 MiB on"
-    assert_cmd "corrupting d1" dd if=/dev/urandom of="$(vdev d1)" bs=1M \
+    assert_cmd "corrupting d1" dd if=/dev/urandom of="$(virtio_dev d1)" bs=1M \
         seek=1 count=1 conv=fsync
 fi
 
@@ -165,7 +152,7 @@ fi
 assert_cmd "mdadm assembles the container" mdadm --assemble --run /dev/md/cmd $devs
 assert_cmd "mdadm starts the RAID 5" mdadm --incremental --run /dev/md/cmd
 cat /proc/mdstat
-first=$(vdev d0)
+first=$(virtio_dev d0)
 md=""
 for m in /sys/block/md*; do
     case "$(cat "$m/md/level" 2>/dev/null)" in raid*) ;; *) continue ;; esac

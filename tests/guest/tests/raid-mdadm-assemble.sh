@@ -134,19 +134,8 @@ fi
 # ---- guest part ----
 need_modules md_mod raid0 raid1 raid10 raid456
 
-# vdev SERIAL: the virtio disk with that serial.
-vdev() {
-    for _b in /sys/block/vd*; do
-        if [ "$(cat "$_b/serial" 2>/dev/null)" = "$1" ]; then
-            echo "/dev/${_b##*/}"
-            return 0
-        fi
-    done
-    fail "no virtio disk with serial $1"
-}
-
 mkdir -p /run/mdadm /dev/md
-ref=$(vdev ref)
+ref=$(virtio_dev ref)
 refsum=$(sha256sum < "$ref" | cut -d' ' -f1)
 log "reference data: $refsum"
 
@@ -179,7 +168,7 @@ check() {
             [ "$_o" != $_i ] || _skip=1
         done
         if [ $_skip = 0 ]; then
-            _d=$(vdev "${_name}m$_i")
+            _d=$(virtio_dev "${_name}m$_i")
             assert_cmd "mdadm --examine ${_name}m$_i" \
                 mdadm --examine --metadata=ddf "$_d"
             _devs="$_devs $_d"
@@ -230,12 +219,12 @@ DEGRADED=1 check r6r raid6 4
 
 # Two VDs in one container: both start, each reads back its data.
 assert_cmd "assemble container mv" mdadm --assemble --run /dev/md/mvc \
-    "$(vdev mvm0)" "$(vdev mvm1)" "$(vdev mvm2)"
+    "$(virtio_dev mvm0)" "$(virtio_dev mvm1)" "$(virtio_dev mvm2)"
 assert_cmd "start the VDs of mv" mdadm --incremental --run /dev/md/mvc
 cat /proc/mdstat
 found=""
 for m in /sys/block/md*; do
-    [ -e "$m/md/dev-$(basename "$(vdev mvm0)")" ] || continue
+    [ -e "$m/md/dev-$(basename "$(virtio_dev mvm0)")" ] || continue
     lvl=$(cat "$m/md/level")
     case "$lvl" in
     raid5) bytes=8388608 ;;

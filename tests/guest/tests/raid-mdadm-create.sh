@@ -113,17 +113,7 @@ need_modules md_mod raid0 raid1 raid10 raid456
 mkdir -p /run/mdadm /dev/md
 command -v mdmon > /dev/null || fail "mdmon is not in the guest image"
 
-vdev() {
-    for _b in /sys/block/vd*; do
-        if [ "$(cat "$_b/serial" 2>/dev/null)" = "$1" ]; then
-            echo "/dev/${_b##*/}"
-            return 0
-        fi
-    done
-    fail "no virtio disk with serial $1"
-}
-
-ref=$(vdev ref)
+ref=$(virtio_dev ref)
 for set in $SETS; do
     name=${set%%:*}
     level=${set#*:}
@@ -132,7 +122,7 @@ for set in $SETS; do
     devs=""
     i=0
     while [ $i -lt "$n" ]; do
-        devs="$devs $(vdev "${name}m$i")"
+        devs="$devs $(virtio_dev "${name}m$i")"
         i=$((i + 1))
     done
     # shellcheck disable=SC2086
