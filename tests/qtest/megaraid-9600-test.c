@@ -1271,6 +1271,14 @@ static void test_config_refused(void)
     h_stop(m);
 }
 
+/* The properties of a config-nvram drive in qcow2 image @path. */
+static char *nvram_qcow2(const char *path)
+{
+    return g_strdup_printf(",config-nvram=nv0 -blockdev driver=qcow2,"
+                           "node-name=nv0,file.driver=file,"
+                           "file.filename=%s", path);
+}
+
 /*
  * WRITE PERSISTENT survives a restart with config-nvram (a qcow2 drive);
  * current does not.
@@ -1287,9 +1295,7 @@ static void test_config_persistent(void)
     g_assert(fd >= 0);
     close(fd);
     h_img_create("qcow2", NULL, path, "64K");     /* blank: defaults */
-    extra = g_strdup_printf(",config-nvram=nv0 -blockdev driver=qcow2,"
-                            "node-name=nv0,file.driver=file,"
-                            "file.filename=%s", path);
+    extra = nvram_qcow2(path);
 
     m = mr_start(extra);
     mr_enable(m);
@@ -1459,9 +1465,7 @@ static void test_config_nvram_pending(void)
     h_stop(m);
 
     /* and it is on the drive */
-    plain = g_strdup_printf(",config-nvram=nv0 -blockdev driver=qcow2,"
-                            "node-name=nv0,file.driver=file,"
-                            "file.filename=%s", path);
+    plain = nvram_qcow2(path);
     m = mr_start(plain);
     mr_enable(m);
     mr_ioc_init(m);

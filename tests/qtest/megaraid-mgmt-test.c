@@ -1289,14 +1289,7 @@ static void test_foreign_wipe(void)
     mr_stop(&o);
     /* (at start the newer foreign configuration would win: hot plug) */
     m = mr_start(&r, NULL);
-    rsp = qtest_qmp(m->qts, "{'execute': 'blockdev-add', 'arguments': "
-                    "{'driver': 'raw', 'node-name': 'df', 'file': "
-                    "{'driver': 'file', 'filename': %s}}}", o.path[0]);
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-    qtest_qmp_device_add(m->qts, "megaraid-drive", "hdf",
-                         "{'bus': 'raid0.0', 'slot': 2, 'drive': 'df', "
-                         "'interface': 'nvme'}");
+    qts_plug_drive(m->qts, "df", o.path[0], "hdf", 2, "nvme");
     mr_pump_events(m, 100);
     OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
     memcpy(&ci, res.data, sizeof(ci));

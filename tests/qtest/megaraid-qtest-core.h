@@ -130,6 +130,26 @@ static inline void qts_throttle_drive(QTestState *qts, const char *key,
     qobject_unref(rsp);
 }
 
+/*
+ * Hot plug image @file (raw) as node @node and megaraid-drive @id in slot
+ * @slot of the controller raid0, with interface @iface.
+ */
+static inline void qts_plug_drive(QTestState *qts, const char *node,
+                                  const char *file, const char *id,
+                                  int slot, const char *iface)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'blockdev-add', 'arguments': "
+                           "{'driver': 'raw', 'node-name': %s, 'file': "
+                           "{'driver': 'file', 'filename': %s}}}",
+                           node, file);
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+    qtest_qmp_device_add(qts, "megaraid-drive", id,
+                         "{'bus': 'raid0.0', 'slot': %d, 'drive': %s, "
+                         "'interface': %s}", slot, node, iface);
+}
+
 /* The device @id (a qdev id of a device with a drive): as above. */
 static inline void qts_throttle_writes(QTestState *qts, const char *id,
                                        int iops)
