@@ -1271,6 +1271,14 @@ static void test_config_refused(void)
     h_stop(m);
 }
 
+/* The properties of a config-nvram drive in qcow2 image @path. */
+static char *nvram_qcow2(const char *path)
+{
+    return g_strdup_printf(",config-nvram=nv0 -blockdev driver=qcow2,"
+                           "node-name=nv0,file.driver=file,"
+                           "file.filename=%s", path);
+}
+
 /*
  * WRITE PERSISTENT survives a restart with config-nvram (a qcow2 drive);
  * current does not.
@@ -1287,9 +1295,7 @@ static void test_config_persistent(void)
     g_assert(fd >= 0);
     close(fd);
     h_img_create("qcow2", NULL, path, "64K");     /* blank: defaults */
-    extra = g_strdup_printf(",config-nvram=nv0 -blockdev driver=qcow2,"
-                            "node-name=nv0,file.driver=file,"
-                            "file.filename=%s", path);
+    extra = nvram_qcow2(path);
 
     m = mr_start(extra);
     mr_enable(m);
@@ -1342,6 +1348,134 @@ static void test_config_persistent(void)
     unlink(path);
 }
 
+/* Submit a CONFIG write of page (type, num) and return at once. */
+static void cfg_write_submit(MR *m, uint8_t type, uint8_t num,
+                             uint8_t action, const uint8_t *page,
+                             uint32_t len)
+{
+    uint64_t buf = h_alloc(m, 512);
+    uint8_t f[48] = { 0 };
+
+    qtest_memwrite(m->qts, buf, page, len);
+    stw_le_p(f, 0x31);
+    f[3] = 0x10;
+    f[0x0D] = num;
+    f[0x0E] = type;
+    f[0x0F] = action;
+    stw_le_p(f + 0x14, len / 4);
+    h_put_sge(f + 0x20, buf, len, 0x08);
+    h_submit_admin(m, f, sizeof(f));
+}
+
+/* Run the virtual clock until the write's reply comes; its IOC status. */
+static uint16_t cfg_write_wait(MR *m)
+{
+    Desc d;
+
+    for (int i = 0; i < 100; i++) {
+        qtest_clock_step(m->qts, 100 * 1000 * 1000);
+        if (h_admin_reply(m, &d, 5)) {
+            g_assert_cmphex(d.tag, ==, 0x31);
+            return d.status;
+        }
+    }
+    g_assert_not_reached();
+}
+
+/*
+ * A WRITE PERSISTENT is answered once its copy is on config-nvram, and
+ * the main loop runs meanwhile: with the NVRAM throttled (one write per
+ * second of the virtual clock, which only the test moves) the
+ * second write gets no reply, QMP answers and READ PERSISTENT still gives
+ * the copy on the drive; the reply comes once the clock runs.  A reset
+ * while a write is pending drops its reply; the write still lands.
+ */
+static void test_config_nvram_pending(void)
+{
+    g_autofree char *path = NULL;
+    g_autofree char *extra = NULL;
+    g_autofree char *plain = NULL;
+    uint8_t def[40], one[40], two[40], back[40];
+    int64_t t0, worst = 0;
+    Desc d;
+    int fd;
+    MR *m;
+
+    fd = g_file_open_tmp("megaraid-9600-nvram-XXXXXX", &path, NULL);
+    g_assert(fd >= 0);
+    close(fd);
+    h_img_create("qcow2", NULL, path, "64K");
+    /*
+     * (a -drive, throttled through QMP: a throttle-group object given on
+     * the command line is made before qtest's clock and runs in real time)
+     */
+    extra = g_strdup_printf(",config-nvram=nvd -drive if=none,id=nvd,"
+                            "format=qcow2,file=%s", path);
+    m = mr_start(extra);
+    qts_throttle_drive(m->qts, "device", "nvd", 1);
+    mr_enable(m);
+    mr_ioc_init(m);
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_PERSISTENT, def, 40),
+                    ==, 0);
+    memcpy(one, def, 40);
+    cfg_set_values(PG_DRIVER, 1, one, 1);
+    memcpy(two, def, 40);
+    cfg_set_values(PG_DRIVER, 1, two, 0);
+
+    /* the first write uses up the throttle's budget */
+    cfg_write_submit(m, PG_DRIVER, 1, CFG_WRITE_PERSISTENT, one, 40);
+    g_assert_cmphex(cfg_write_wait(m), ==, 0);
+
+    /* the second waits for the clock, and the main loop runs */
+    cfg_write_submit(m, PG_DRIVER, 1, CFG_WRITE_PERSISTENT, two, 40);
+    for (int i = 0; i < 5; i++) {
+        QDict *rsp;
+
+        t0 = g_get_monotonic_time();
+        rsp = qtest_qmp(m->qts, "{'execute': 'query-status'}");
+        worst = MAX(worst, g_get_monotonic_time() - t0);
+        g_assert_true(qdict_haskey(rsp, "return"));
+        qobject_unref(rsp);
+        g_assert_false(h_admin_reply(m, &d, 20));
+    }
+    g_test_message("QMP while the NVRAM write waits: %" PRId64 " us at most",
+                   worst);
+    g_assert_cmpint(worst, <, 1000 * 1000);
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_PERSISTENT, back, 40),
+                    ==, 0);
+    g_assert_cmpmem(back, 40, one, 40);
+    g_assert_cmphex(cfg_write_wait(m), ==, 0);
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_PERSISTENT, back, 40),
+                    ==, 0);
+    g_assert_cmpmem(back, 40, two, 40);
+
+    /* a reset while the write waits: no reply after it, the copy lands */
+    cfg_write_submit(m, PG_DRIVER, 1, CFG_WRITE_PERSISTENT, one, 40);
+    g_assert_false(h_admin_reply(m, &d, 20));
+    mr_soft_reset(m);
+    mr_enable(m);
+    mr_ioc_init(m);
+    for (int i = 0; i < 30; i++) {
+        qtest_clock_step(m->qts, 100 * 1000 * 1000);
+        g_assert_false(h_admin_reply(m, &d, 5));
+    }
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_PERSISTENT, back, 40),
+                    ==, 0);
+    g_assert_cmpmem(back, 40, one, 40);
+    h_stop(m);
+
+    /* and it is on the drive */
+    plain = nvram_qcow2(path);
+    m = mr_start(plain);
+    mr_enable(m);
+    mr_ioc_init(m);
+    g_assert_cmphex(cfg_read(m, PG_DRIVER, 1, CFG_READ_PERSISTENT, back, 40),
+                    ==, 0);
+    g_assert_cmpmem(back, 40, one, 40);
+    h_stop(m);
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1375,5 +1509,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/config/refused", test_config_refused);
     qtest_add_func("/megaraid-9600/config/persistent",
                    test_config_persistent);
+    qtest_add_func("/megaraid-9600/config/nvram-pending",
+                   test_config_nvram_pending);
     return g_test_run();
 }

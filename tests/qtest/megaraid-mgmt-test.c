@@ -14,6 +14,7 @@
  */
 #include "megaraid-rig.h"
 #include "hw/megaraid/mgmt-proto.h"
+#include "qemu/cutils.h"
 
 #define MG_TAG          0x0042
 #define MG_CMD(m)       ((m)->data)
@@ -1148,41 +1149,58 @@ static bool meta_pending(MR *m)
     return busy;
 }
 
-/*
- * A change is answered once it is on the drives: with a member throttled
- * (one write per 200 ms of the virtual clock, which only the test moves),
- * PD_SET_STATE OFFLINE of the other member gets no reply while the
- * metadata is pending, QMP answers meanwhile, and the reply comes (OK)
- * once the clock has run and the survivors hold the new state.
- */
-static void test_durable(void)
+/* Submit management command @opcode (mailbox @m0, @m1) without waiting. */
+static void mg_submit(MR *m, uint32_t opcode, uint32_t m0, uint32_t m1)
 {
-    uint8_t req[MG_BUF], raw[64], f[64];
-    bool replied = false;
-    Rig r;
-    MR *m;
-    Desc d;
+    uint8_t req[MG_BUF], f[64];
 
-    rig_create(&r, 3, 2, 0, RAID_LEVEL_1);
-    m = mr_start(&r, NULL);
-    qts_throttle_writes(m->qts, "hd1", 5);
-    mg_build(req, MGMT_OP_PD_SET_STATE, 0, MGMT_SET_OFFLINE, 0, 0, NULL, 0);
+    mg_build(req, opcode, m0, m1, 0, 0, NULL, 0);
     qtest_memwrite(m->qts, MG_CMD(m), req, sizeof(MgmtRequest));
     qtest_memset(m->qts, MG_RESP(m), 0xEE, MG_BUF);
     mg_frame_build(f, MG_CMD(m), MG_BUF, 0x0C, MG_RESP(m), MG_BUF, -1);
     h_submit_admin(m, f, sizeof(f));
-    /* the change is made (QMP sees it) but not answered yet */
-    for (int i = 0; i < 5; i++) {
-        g_autofree char *st = qom_get_str(m, "/machine/peripheral/hd0",
-                                          "state");
+}
 
-        g_assert_cmpstr(st, ==, "offline");
+/*
+ * While the command is owed its reply: QOM property @prop of @path reads
+ * @want (no @path: QMP query-status answers), QMP answers (the slowest
+ * answer, in us, returned) and no reply comes.
+ */
+static int64_t mg_pending(MR *m, const char *path, const char *prop,
+                          const char *want)
+{
+    int64_t worst = 0;
+    Desc d;
+
+    for (int i = 0; i < 5; i++) {
+        int64_t t0 = g_get_monotonic_time();
+
+        if (path) {
+            g_autofree char *st = qom_get_str(m, path, prop);
+
+            g_assert_cmpstr(st, ==, want);
+        } else {
+            QDict *rsp = qtest_qmp(m->qts, "{'execute': 'query-status'}");
+
+            g_assert_true(qdict_haskey(rsp, "return"));
+            qobject_unref(rsp);
+        }
+        worst = MAX(worst, g_get_monotonic_time() - t0);
         while (h_admin_reply(m, &d, 20)) {
             g_assert_true(mr_keep_event(m, &d));
         }
     }
     g_assert_true(meta_pending(m));
-    /* the clock runs: the metadata lands, then the reply */
+    return worst;
+}
+
+/* The clock runs until the command's reply comes: OK, magic and status. */
+static void mg_wait_ok(MR *m)
+{
+    uint8_t raw[64];
+    bool replied = false;
+    Desc d;
+
     for (int i = 0; i < 400 && !replied; i++) {
         qtest_clock_step(m->qts, 100 * 1000 * 1000);
         while (!replied && h_admin_reply(m, &d, 5)) {
@@ -1194,10 +1212,32 @@ static void test_durable(void)
         }
     }
     g_assert_true(replied);
-    g_assert_false(meta_pending(m));
     qtest_memread(m->qts, MG_RESP(m), raw, sizeof(raw));
     g_assert_cmphex(ldl_le_p(raw), ==, MGMT_REPLY_MAGIC);
     g_assert_cmphex(raw[16], ==, MGMT_STAT_OK);
+}
+
+/*
+ * A change is answered once it is on the drives: with a member throttled
+ * (one write per 200 ms of the virtual clock, which only the test moves),
+ * PD_SET_STATE OFFLINE of the other member gets no reply while the
+ * metadata is pending, QMP answers meanwhile, and the reply comes (OK)
+ * once the clock has run and the survivors hold the new state.
+ */
+static void test_durable(void)
+{
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 3, 2, 0, RAID_LEVEL_1);
+    m = mr_start(&r, NULL);
+    qts_throttle_writes(m->qts, "hd1", 5);
+    mg_submit(m, MGMT_OP_PD_SET_STATE, 0, MGMT_SET_OFFLINE);
+    /* the change is made (QMP sees it) but not answered yet */
+    mg_pending(m, "/machine/peripheral/hd0", "state", "offline");
+    /* the clock runs: the metadata lands, then the reply */
+    mg_wait_ok(m);
+    g_assert_false(meta_pending(m));
     {
         RaidConfig *cfg = rig_load(&r);
 
@@ -1209,6 +1249,85 @@ static void test_durable(void)
     qts_throttle_writes(m->qts, "hd1", 0);
     mr_stop(&r);
     rig_destroy(&r);
+}
+
+/* Is the drive of device handle @handle hidden from the host? */
+static bool drive_hidden(MR *m, uint16_t handle)
+{
+    uint8_t page[64];
+
+    g_assert_cmphex(mr_device_page0(m, handle, page), ==, 0);
+    return lduw_le_p(page + PG0_FLAGS) & PG0_FLAG_HIDDEN;
+}
+
+/*
+ * FOREIGN CLEAR of another controller's drive next to our configuration:
+ * the metadata writer zeroes the drive's metadata area, and both the
+ * reply and the drive's showing to the host wait for that.  With the
+ * drive throttled (one write a second of the virtual clock, its budget
+ * spent by a write first) the drive stays hidden while QMP answers; once
+ * the clock runs the reply is OK, the drive unconfigured good and shown
+ * (an INFO CHANGED without the hidden flag), its metadata area zero.
+ */
+static void test_foreign_wipe(void)
+{
+    g_autofree uint8_t *tail = g_malloc(1024 * 1024);
+    const uint16_t handle = 3;                  /* slot 2 */
+    const uint8_t *pg;
+    MgmtCtrlInfo ci;
+    QDict *rsp;
+    int64_t worst;
+    Rig r, o;
+    MR *m;
+    FILE *f;
+
+    rig_create(&r, 2, 2, 0, RAID_LEVEL_1);
+    /* another controller's array: imported there, so written with its id */
+    rig_create(&o, 2, 2, 0, RAID_LEVEL_1);
+    m = mr_start(&o, ",serial=OTHERCTRL0000001");
+    OK(mg(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0, 0, 0, NULL, 0));
+    mr_stop(&o);
+    /* (at start the newer foreign configuration would win: hot plug) */
+    m = mr_start(&r, NULL);
+    qts_plug_drive(m->qts, "df", o.path[0], "hdf", 2, "nvme");
+    mr_pump_events(m, 100);
+    OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
+    memcpy(&ci, res.data, sizeof(ci));
+    g_assert_cmpuint(ci.num_foreign_pds, ==, 1);
+    g_assert_true(drive_hidden(m, handle));
+    qts_throttle_writes(m->qts, "hdf", 1);
+    rsp = qtest_qmp(m->qts, "{'execute': 'human-monitor-command',"
+                    " 'arguments': {'command-line':"
+                    " 'qemu-io -d hdf \"write 0 512\"'}}");
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+
+    mg_submit(m, MGMT_OP_FOREIGN_CLEAR, MGMT_NONE32, 0);
+    worst = mg_pending(m, NULL, NULL, NULL);
+    g_test_message("QMP while the wipe waits: %" PRId64 " us at most", worst);
+    g_assert_cmpint(worst, <, 1000 * 1000);
+    g_assert_true(drive_hidden(m, handle));
+    g_assert_null(mr_last_page(m, handle, EV_DEVICE_INFO_CHANGED));
+    mg_wait_ok(m);
+    mr_pump_events(m, 100);
+    pg = mr_last_page(m, handle, EV_DEVICE_INFO_CHANGED);
+    g_assert_nonnull(pg);
+    g_assert_cmphex(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN, ==, 0);
+    g_assert_false(drive_hidden(m, handle));
+    g_assert_cmpuint(pd_state(m, 2), ==, MGMT_PD_UNCONF_GOOD);
+    OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
+    memcpy(&ci, res.data, sizeof(ci));
+    g_assert_cmpuint(ci.num_foreign_pds, ==, 0);
+    f = fopen(o.path[0], "rb");
+    g_assert_nonnull(f);
+    g_assert_cmpint(fseek(f, -1024 * 1024, SEEK_END), ==, 0);
+    g_assert_cmpuint(fread(tail, 1, 1024 * 1024, f), ==, 1024 * 1024);
+    fclose(f);
+    g_assert_true(buffer_is_zero(tail, 1024 * 1024));
+    qts_throttle_writes(m->qts, "hdf", 0);
+    mr_stop(&r);
+    rig_destroy(&r);
+    rig_destroy(&o);
 }
 
 int main(int argc, char **argv)
@@ -1225,5 +1344,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/foreign", test_foreign);
     qtest_add_func("/megaraid-mgmt/malformed", test_malformed);
     qtest_add_func("/megaraid-mgmt/durable", test_durable);
+    qtest_add_func("/megaraid-mgmt/foreign-wipe", test_foreign_wipe);
     return g_test_run();
 }

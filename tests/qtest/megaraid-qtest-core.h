@@ -107,19 +107,54 @@ static inline int64_t qts_qom_get_int(QTestState *qts, const char *path,
 }
 
 /*
- * The device @id (a qdev id of a device with a drive) takes @iops writes a
- * second, of the virtual clock under qtest (0: unlimited).
+ * The drive named @key @name (key "id": the qdev id of a device with a
+ * drive; "device": a -drive id) takes @iops writes a second, of the
+ * virtual clock under qtest (0: unlimited).
  */
-static inline void qts_throttle_writes(QTestState *qts, const char *id,
-                                       int iops)
+static inline void qts_throttle_drive(QTestState *qts, const char *key,
+                                      const char *name, int iops)
 {
-    QDict *rsp = qtest_qmp(qts, "{'execute': 'block_set_io_throttle',"
-                           " 'arguments': {'id': %s, 'bps': 0,"
-                           " 'bps_rd': 0, 'bps_wr': 0, 'iops': 0,"
-                           " 'iops_rd': 0, 'iops_wr': %d}}", id, iops);
+    QDict *args = qdict_new();
+    QDict *rsp;
+
+    qdict_put_str(args, key, name);
+    qdict_put_int(args, "bps", 0);
+    qdict_put_int(args, "bps_rd", 0);
+    qdict_put_int(args, "bps_wr", 0);
+    qdict_put_int(args, "iops", 0);
+    qdict_put_int(args, "iops_rd", 0);
+    qdict_put_int(args, "iops_wr", iops);
+    rsp = qtest_qmp(qts, "{'execute': 'block_set_io_throttle',"
+                    " 'arguments': %p}", args);
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+}
+
+/*
+ * Hot plug image @file (raw) as node @node and megaraid-drive @id in slot
+ * @slot of the controller raid0, with interface @iface.
+ */
+static inline void qts_plug_drive(QTestState *qts, const char *node,
+                                  const char *file, const char *id,
+                                  int slot, const char *iface)
+{
+    QDict *rsp = qtest_qmp(qts, "{'execute': 'blockdev-add', 'arguments': "
+                           "{'driver': 'raw', 'node-name': %s, 'file': "
+                           "{'driver': 'file', 'filename': %s}}}",
+                           node, file);
 
     g_assert_true(qdict_haskey(rsp, "return"));
     qobject_unref(rsp);
+    qtest_qmp_device_add(qts, "megaraid-drive", id,
+                         "{'bus': 'raid0.0', 'slot': %d, 'drive': %s, "
+                         "'interface': %s}", slot, node, iface);
+}
+
+/* The device @id (a qdev id of a device with a drive): as above. */
+static inline void qts_throttle_writes(QTestState *qts, const char *id,
+                                       int iops)
+{
+    qts_throttle_drive(qts, "id", id, iops);
 }
 
 #endif

@@ -366,7 +366,6 @@ static void test_rebuild_target_returns(const void *opaque)
 {
     const RaidHostOps *ops = opaque;
     g_autofree char *p2 = drive_path(2);
-    QDict *rsp;
     int64_t pct = 0;
     Rig r;
     RaidHost *h;
@@ -391,14 +390,7 @@ static void test_rebuild_target_returns(const void *opaque)
     /* Row 0 was rebuilt onto the departed drive; now it changes. */
     rh_vd_write(h, 0, 256, 71, false);
 
-    rsp = qtest_qmp(h->qts, "{'execute': 'blockdev-add', 'arguments': "
-                    "{'driver': 'raw', 'node-name': 'back2', 'file': "
-                    "{'driver': 'file', 'filename': %s}}}", r.path[2]);
-    g_assert_true(qdict_haskey(rsp, "return"));
-    qobject_unref(rsp);
-    qtest_qmp_device_add(h->qts, "megaraid-drive", "hd2",
-                         "{'bus': 'raid0.0', 'slot': 2, 'drive': 'back2', "
-                         "'interface': %s}", ops->drive_if);
+    qts_plug_drive(h->qts, "back2", r.path[2], "hd2", 2, ops->drive_if);
     rh_idle(h, 200);
     rh_assert_drive_state(h, 2, "rebuild");
     qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);

@@ -244,15 +244,78 @@ static int64_t mr_vd_cursor_row(const RaidVd *v)
     return v->job.kind == RAID_JOB_NONE ? -1 : (int64_t)v->job.next_row;
 }
 
+/* A drive the next pass zeroes the metadata area of (mr_array_store_wipe). */
+typedef struct MRMetaWipe {
+    MRDrive *d;
+    BlockBackend *blk;
+    uint32_t slot;
+    uint64_t offset, bytes;
+    MRWiped *wiped;
+    bool cancelled;             /* the drive went: no more I/O to it */
+} MRMetaWipe;
+
+static void mr_meta_error(MRArray *a, bool first, char *msg)
+{
+    if (first) {
+        g_free(a->meta_error);
+        a->meta_error = msg;
+    } else {
+        g_free(msg);
+    }
+}
+
+/*
+ * The wipes asked for, one after the other, before the pass writes
+ * anything: a drive is shown to the host (@wiped) only once it is blank,
+ * and no later metadata write to it can overtake its wipe.
+ */
+static bool coroutine_fn mr_meta_wipes(MRArray *a)
+{
+    bool ok = true;
+
+    while (a->meta_wipes) {
+        MRMetaWipe *w = a->meta_wipes->data;
+        int ret = -ENODEV;
+
+        a->meta_wipes = g_slist_delete_link(a->meta_wipes, a->meta_wipes);
+        if (!w->cancelled) {
+            a->meta_wiping = w;
+            ret = blk_co_pwrite_zeroes(w->blk, w->offset, w->bytes, 0);
+            if (ret >= 0 && !w->cancelled) {
+                ret = blk_co_flush(w->blk);
+            }
+            a->meta_wiping = NULL;
+        }
+        trace_megaraid_array_wipe(w->slot, w->cancelled ? "drive gone" :
+                                  ret < 0 ? strerror(-ret) : "blank");
+        if (w->cancelled) {
+            g_free(w);
+            continue;
+        }
+        if (ret < 0) {
+            mr_meta_error(a, ok, g_strdup_printf("megaraid: clearing the "
+                                                 "metadata of the drive in "
+                                                 "slot %u failed: %s",
+                                                 w->slot, strerror(-ret)));
+            ok = false;
+        }
+        if (!a->meta_closing && !a->shut_down) {
+            w->wiped(a, w->d, ret >= 0);
+        }
+        g_free(w);
+    }
+    return ok;
+}
+
 static bool coroutine_fn mr_meta_pass(MRArray *a)
 {
     uint32_t ts = (uint32_t)(g_get_real_time() / G_USEC_PER_SEC - 315532800);
     g_autoptr(GPtrArray) ws = g_ptr_array_new();
     int64_t rows[RAID_MAX_VDS];
-    bool ok = true;
+    bool ok = mr_meta_wipes(a);
 
     if (!a->cfg || a->cfg->foreign) {
-        return true;
+        return ok;
     }
     /*
      * The snapshot: the cursors as they are before the first drive is
@@ -295,13 +358,10 @@ static bool coroutine_fn mr_meta_pass(MRArray *a)
         if (!w->ok && !w->cancelled) {
             /* reported (QEMU's log; a management reply: IO_ERROR) */
             trace_megaraid_array_store_error(w->slot, w->err);
-            if (ok) {
-                g_free(a->meta_error);
-                a->meta_error = g_strdup_printf("megaraid: writing the DDF "
-                                                "metadata to the drive in "
-                                                "slot %u failed: %s",
-                                                w->slot, w->err);
-            }
+            mr_meta_error(a, ok, g_strdup_printf("megaraid: writing the "
+                                                 "DDF metadata to the drive "
+                                                 "in slot %u failed: %s",
+                                                 w->slot, w->err));
             ok = false;
         }
         ddf_meta_free(w->m);
@@ -406,6 +466,25 @@ void mr_array_store_pd(MRArray *a, int pd)
     mr_array_store_async(a);
 }
 
+uint64_t mr_array_store_wipe(MRArray *a, MRDrive *d, MRWiped *wiped)
+{
+    uint64_t bytes = d->unit.num_blocks * d->unit.block_size;
+    uint64_t reserve = raid_reserve_sectors(bytes / RAID_SECTOR_SIZE) *
+                       RAID_SECTOR_SIZE;
+    MRMetaWipe *w = g_new0(MRMetaWipe, 1);
+
+    reserve = MIN(reserve, bytes);
+    w->d = d;
+    w->blk = d->conf.blk;
+    w->slot = d->slot;
+    w->offset = bytes - reserve;
+    w->bytes = reserve;
+    w->wiped = wiped;
+    w->cancelled = !w->blk;
+    a->meta_wipes = g_slist_append(a->meta_wipes, w);
+    return mr_array_store_async(a);
+}
+
 bool mr_array_store(MRArray *a, Error **errp)
 {
     uint64_t gen = mr_array_store_async(a);
@@ -445,6 +524,16 @@ static void mr_array_meta_cancel(MRArray *a, MRDrive *d)
         if (w->d == d) {
             w->cancelled = true;
         }
+    }
+    for (GSList *l = a->meta_wipes; l; l = l->next) {
+        MRMetaWipe *wipe = l->data;
+
+        if (wipe->d == d) {
+            wipe->cancelled = true;
+        }
+    }
+    if (a->meta_wiping && a->meta_wiping->d == d) {
+        a->meta_wiping->cancelled = true;
     }
 }
 
@@ -724,6 +813,11 @@ void mr_array_drive_removed(MRArray *a, MRDrive *d)
 
     mr_ev_drive(a, MR_EV_PD_REMOVED, d, NULL);
     if (pd < 0) {
+        /* a foreign drive: a wipe asked for or running stops */
+        mr_array_meta_cancel(a, d);
+        if (d->conf.blk && a->meta_wiping && a->meta_wiping->d == d) {
+            blk_drain(d->conf.blk);
+        }
         return;
     }
     if (a->cfg->pds[pd].state == RAID_PD_ONLINE ||
@@ -1134,6 +1228,7 @@ void mr_array_cleanup(MRArray *a)
     }
     if (a->cfg) {
         /* device_del: the last pass, then nothing may run on the config */
+        a->meta_closing = true;
         mr_array_store_async(a);
         mr_array_meta_wait(a);
         raid_config_free(a->cfg);
@@ -1141,6 +1236,8 @@ void mr_array_cleanup(MRArray *a)
     }
     /* (none left: every pass asked for is done) */
     assert(!a->meta_done_cbs);
+    g_slist_free_full(a->meta_wipes, g_free);
+    a->meta_wipes = NULL;
     g_free(a->meta_error);
     a->meta_error = NULL;
     raid_buf_pool_free(a->pool);

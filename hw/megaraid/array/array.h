@@ -107,6 +107,16 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp);
 bool mr_array_store(MRArray *a, Error **errp);
 uint64_t mr_array_store_async(MRArray *a);
 void mr_array_store_pd(MRArray *a, int pd);
+/*
+ * Drive @d, outside the configuration (another array's drive), is to be
+ * blank: the next pass zeroes its metadata area and flushes it before it
+ * writes anything, then calls @wiped (@ok: the drive is blank) from the
+ * writer, unless the drive went or the array is being torn down first.
+ * An error makes the pass fail (a management reply waiting for it:
+ * IO_ERROR).  Returns the pass, as mr_array_store_async().
+ */
+typedef void MRWiped(MRArray *a, MRDrive *d, bool ok);
+uint64_t mr_array_store_wipe(MRArray *a, MRDrive *d, MRWiped *wiped);
 /* A metadata write asked for has not finished (QOM metadata-pending). */
 bool mr_array_meta_pending(MRArray *a);
 /*

@@ -138,8 +138,10 @@ struct MRArray {
      * coroutine running them (NULL: idle), the drives of the pass in
      * flight, whether the last pass wrote every drive (else why not), the
      * coroutines waiting for a pass (mr_array_store in a coroutine, VD
-     * writes behind vd->meta_barrier), and the PDs outside the members
-     * and spares the next pass writes too (unconfigured drives).
+     * writes behind vd->meta_barrier), the PDs outside the members
+     * and spares the next pass writes too (unconfigured drives), and the
+     * drives outside the configuration whose metadata area the next pass
+     * zeroes first (mr_array_store_wipe), with the one being zeroed.
      */
     uint64_t meta_asked;
     uint64_t meta_done;
@@ -151,6 +153,9 @@ struct MRArray {
     CoQueue meta_waiters;
     GSList *meta_done_cbs;      /* mr_array_when_stored() */
     bool meta_extra[RAID_MAX_PDS];
+    GSList *meta_wipes;
+    struct MRMetaWipe *meta_wiping;
+    bool meta_closing;          /* mr_array_cleanup: no wiped callbacks */
     /* properties of the controller, owned here */
     uint8_t rebuild_rate;       /* percent, 0..100: rebuilds */
     uint8_t cc_rate;            /* ... consistency checks */

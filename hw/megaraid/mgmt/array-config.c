@@ -470,22 +470,21 @@ bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,
     return true;
 }
 
-/* Zero the metadata area at the end of a drive: it is blank afterwards. */
-static bool mr_cfg_wipe(MRDrive *d, Error **errp)
+/*
+ * A foreign drive's metadata area is zero now (the metadata writer, after
+ * FOREIGN CLEAR): it joins as unconfigured good and the host, which last
+ * saw it hidden, is told it is visible.  Not if the wipe failed (it stays
+ * hidden and foreign) or an earlier clear's wipe showed it already.
+ */
+static void mr_cfg_wiped(MRArray *a, MRDrive *d, bool ok)
 {
-    uint64_t bytes = d->unit.num_blocks * d->unit.block_size;
-    uint64_t reserve = raid_reserve_sectors(bytes / RAID_SECTOR_SIZE) *
-                       RAID_SECTOR_SIZE;
-    int ret;
-
-    reserve = MIN(reserve, bytes);
-    ret = blk_pwrite_zeroes(d->conf.blk, bytes - reserve, reserve, 0);
-    if (ret < 0) {
-        error_setg_errno(errp, -ret, "clearing the metadata of the drive in "
-                         "slot %u failed", d->slot);
-        return false;
+    if (!ok || !mr_cfg_foreign_extra(a, d)) {
+        return;
     }
-    return blk_flush(d->conf.blk) >= 0;
+    d->in_array = false;
+    mr_array_drive_added(a, d);
+    d->in_array = true;
+    mr_cfg_tell_drive(a, d);
 }
 
 bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
@@ -549,17 +548,12 @@ bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
     for (int i = 0; i < nchanged; i++) {
         mr_cfg_tell_drive(a, a->pd_drive[changed[i]]);
     }
+    /*
+     * Another array's drives: blank, in the metadata writer, before they
+     * are shown (mr_cfg_wiped); a management reply waits for that pass.
+     */
     for (guint i = 0; i < extra->len; i++) {
-        MRDrive *d = extra->pdata[i];
-
-        if (!mr_cfg_wipe(d, errp)) {
-            return mr_cfg_fail(why, MR_CFG_IO);
-        }
-        d->in_array = false;
-        mr_array_drive_added(a, d);
-        /* the host last saw it hidden: tell it the drive is visible */
-        d->in_array = true;
-        mr_cfg_tell_drive(a, d);
+        mr_array_store_wipe(a, extra->pdata[i], mr_cfg_wiped);
     }
     mr_cfg_add_blank_drives(a, bus);
     return true;

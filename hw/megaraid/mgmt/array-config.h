@@ -71,7 +71,9 @@ bool mr_array_pd_position(MRArray *a, int pd, int *dg, int *span, int *pos);
  * another controller, hidden and outside the configuration, or PDs in
  * foreign state).  Import adopts a foreign configuration read at start;
  * clear makes every foreign drive unconfigured good (its metadata is
- * replaced by ours).  @count: foreign drives there are.
+ * replaced by ours; another array's drive is zeroed by the metadata
+ * writer and shown to the host after that, so a management reply waiting
+ * for the pass comes after the wipe).  @count: foreign drives there are.
  */
 int mr_array_foreign_count(MRArray *a, BusState *bus);
 bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,

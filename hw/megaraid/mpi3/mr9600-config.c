@@ -14,6 +14,7 @@
 #include "qemu/error-report.h"
 #include "system/dma.h"
 #include "system/block-backend.h"
+#include "block/aio-wait.h"
 #include "mr9600.h"
 #include "hw/megaraid/nv-drive.h"
 #include "trace.h"
@@ -180,48 +181,94 @@ bool mr9600_config_realize(MR9600State *s, Error **errp)
         return false;
     }
     memcpy(s->cfg_cur, s->cfg_pers, sizeof(s->cfg_cur));
+    qemu_co_mutex_init(&s->cfg_nvram_lock);
     return true;
 }
 
 /*
- * Write the persistent copies to the drive (if any); false on failure.
- * A WRITE PERSISTENT is rare and completes once the copy is durable, so
- * it waits here for the write and the flush.
+ * A WRITE PERSISTENT on its way to config-nvram: the page's new copy,
+ * which becomes the persistent copy once it is durable on the drive, and
+ * the request whose reply waits for that (dropped if the IOC was reset or
+ * the device went meanwhile: mgmt_epoch moved on).
  */
-static bool mr9600_cfg_save(MR9600State *s)
-{
-    uint8_t b[MR9600_NVRAM_BYTES] = MR9600_NVRAM_MAGIC;
-    size_t off = 8;
-    int ret;
+typedef struct MR9600CfgWrite {
+    MR9600State *s;
+    const MR9600Page *pg;
+    uint32_t epoch;
+    MPI3RequestHeader hdr;
+    uint8_t action;
+    uint8_t copy[MR9600_CFG_STORED_MAX];
+} MR9600CfgWrite;
 
-    if (!s->config_nvram) {
-        return true;
-    }
+/* The drive's image of the persistent copies, with w's page as w has it. */
+static void mr9600_cfg_image(MR9600State *s, const MR9600CfgWrite *w,
+                             uint8_t *b)
+{
+    size_t off = 8;
+
+    memset(b, 0, MR9600_NVRAM_BYTES);
+    memcpy(b, MR9600_NVRAM_MAGIC, 8);
     for (size_t i = 0; i < ARRAY_SIZE(mr9600_pages); i++) {
         const MR9600Page *pg = &mr9600_pages[i];
 
         if (!pg->fields) {
             continue;
         }
-        assert(off + 4 + pg->bytes <= sizeof(b));
+        assert(off + 4 + pg->bytes <= MR9600_NVRAM_BYTES);
         b[off] = pg->type;
         b[off + 1] = pg->number;
         stw_le_p(b + off + 2, pg->bytes);
-        memcpy(b + off + 4, s->cfg_pers[pg->fields->store], pg->bytes);
+        memcpy(b + off + 4, pg == w->pg ? w->copy :
+               s->cfg_pers[pg->fields->store], pg->bytes);
         off += 4 + pg->bytes;
     }
-    ret = blk_pwrite(s->config_nvram, 0, sizeof(b), b, 0);
+}
+
+/*
+ * Write the persistent copies with w's page to the drive and flush it,
+ * one write at a time (in the order the requests came), then post the
+ * reply: SUCCESS with the new copy in place, INTERNAL ERROR with the old
+ * one kept.  The main loop runs meanwhile.
+ */
+static void coroutine_fn mr9600_cfg_save_co(void *opaque)
+{
+    MR9600CfgWrite *w = opaque;
+    MR9600State *s = w->s;
+    const char *name = mr_nv_drive_name(s->config_nvram);
+    uint8_t b[MR9600_NVRAM_BYTES];
+    int ret;
+
+    qemu_co_mutex_lock(&s->cfg_nvram_lock);
+    mr9600_cfg_image(s, w, b);
+    ret = blk_co_pwrite(s->config_nvram, 0, sizeof(b), b, 0);
     if (ret >= 0) {
-        ret = blk_flush(s->config_nvram);
+        ret = blk_co_flush(s->config_nvram);
     }
-    if (ret < 0) {
-        trace_megaraid_9600_config_nvram(mr_nv_drive_name(s->config_nvram),
-                                         strerror(-ret));
-        return false;
+    if (ret >= 0) {
+        memcpy(s->cfg_pers[w->pg->fields->store], w->copy, sizeof(w->copy));
     }
-    trace_megaraid_9600_config_nvram(mr_nv_drive_name(s->config_nvram),
-                                     "written");
-    return true;
+    qemu_co_mutex_unlock(&s->cfg_nvram_lock);
+
+    trace_megaraid_9600_config_nvram(name, ret < 0 ? strerror(-ret)
+                                                   : "written");
+    if (w->epoch != s->mgmt_epoch) {
+        trace_megaraid_9600_config_dropped(le16_to_cpu(w->hdr.host_tag));
+    } else if (ret < 0) {
+        mr9600_reply_status(s, 0, &w->hdr, MPI3_IOCSTATUS_INTERNAL_ERROR);
+    } else {
+        trace_megaraid_9600_config_write(w->pg->type, w->pg->number,
+                                         w->action);
+        mr9600_reply_status(s, 0, &w->hdr, MPI3_IOCSTATUS_SUCCESS);
+    }
+    g_free(w);
+    s->cfg_nvram_writes--;
+    aio_wait_kick();
+}
+
+/* At unrealize: the writes in flight end first (their replies dropped). */
+void mr9600_config_exit(MR9600State *s)
+{
+    AIO_WAIT_WHILE(NULL, s->cfg_nvram_writes);
 }
 
 void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
@@ -410,13 +457,18 @@ static uint16_t mr9600_check_page_write(const MR9600Page *pg,
     return MPI3_IOCSTATUS_SUCCESS;
 }
 
-/* WRITE CURRENT / WRITE PERSISTENT of a writable page. */
+/*
+ * WRITE CURRENT / WRITE PERSISTENT of a writable page.  A WRITE
+ * PERSISTENT with config-nvram completes once the copy is durable: its
+ * reply comes from mr9600_cfg_save_co (*later set).
+ */
 static uint16_t mr9600_write_page(MR9600State *s, const MR9600Page *pg,
                                   const MPI3ConfigRequest *req,
-                                  uint64_t addr, uint32_t len)
+                                  uint64_t addr, uint32_t len, bool *later)
 {
-    uint8_t buf[MR9600_CFG_STORED_MAX], saved[MR9600_CFG_STORED_MAX];
+    uint8_t buf[MR9600_CFG_STORED_MAX];
     uint8_t *copy = (uint8_t *)mr9600_cfg_copy(s, pg, req->action);
+    MR9600CfgWrite *w;
     uint16_t st;
 
     if (le16_to_cpu(req->page_length) != pg->bytes / 4) {
@@ -436,13 +488,22 @@ static uint16_t mr9600_write_page(MR9600State *s, const MR9600Page *pg,
     if (st != MPI3_IOCSTATUS_SUCCESS) {
         return st;
     }
-    memcpy(saved, copy, sizeof(saved));
-    memcpy(copy + 8, buf + 8, pg->bytes - 8);
     if (req->action == MPI3_CONFIG_ACTION_WRITE_PERSISTENT &&
-        !mr9600_cfg_save(s)) {
-        memcpy(copy, saved, sizeof(saved));
-        return MPI3_IOCSTATUS_INTERNAL_ERROR;
+        s->config_nvram) {
+        w = g_new0(MR9600CfgWrite, 1);
+        w->s = s;
+        w->pg = pg;
+        w->epoch = s->mgmt_epoch;
+        w->hdr = req->hdr;
+        w->action = req->action;
+        memcpy(w->copy, copy, sizeof(w->copy));
+        memcpy(w->copy + 8, buf + 8, pg->bytes - 8);
+        s->cfg_nvram_writes++;
+        *later = true;
+        qemu_coroutine_enter(qemu_coroutine_create(mr9600_cfg_save_co, w));
+        return MPI3_IOCSTATUS_SUCCESS;
     }
+    memcpy(copy + 8, buf + 8, pg->bytes - 8);
     trace_megaraid_9600_config_write(pg->type, pg->number, req->action);
     return MPI3_IOCSTATUS_SUCCESS;
 }
@@ -453,6 +514,7 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
     uint32_t page_address = le32_to_cpu(req->page_address);
     uint8_t buf[MR9600_PAGE_MAX];
     uint16_t st = MPI3_IOCSTATUS_SUCCESS;
+    bool later = false;
     uint64_t addr;
     uint32_t len;
 
@@ -499,7 +561,10 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
             st = MPI3_IOCSTATUS_CONFIG_INVALID_ACTION;
             break;
         }
-        st = mr9600_write_page(s, pg, req, addr, len);
+        st = mr9600_write_page(s, pg, req, addr, len, &later);
+        if (later) {
+            return;
+        }
         break;
     default:
         st = MPI3_IOCSTATUS_CONFIG_INVALID_ACTION;

@@ -554,8 +554,12 @@ static void mr9600_exit(PCIDevice *pci)
     MR9600State *s = MEGARAID_9600(pci);
 
     mr9600_requests_abort_all(s);
-    /* management replies the metadata writer still owes go nowhere */
+    /*
+     * management replies the metadata writer still owes, and CONFIG
+     * replies owed by config-nvram writes, go nowhere
+     */
     s->mgmt_epoch++;
+    mr9600_config_exit(s);
     /* the flushes of a shutdown notification call back into s */
     AIO_WAIT_WHILE(NULL, s->shutdown_flushes);
     mr9600_pel_exit(s);

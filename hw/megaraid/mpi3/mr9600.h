@@ -14,6 +14,7 @@
 #include "hw/pci/pci_device.h"
 #include "hw/block/block.h"
 #include "qemu/queue.h"
+#include "qemu/coroutine.h"
 #include "hw/megaraid/mpi3.h"
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/target.h"
@@ -235,8 +236,9 @@ struct MR9600State {
     uint32_t fault_injected;
     uint32_t ioc_resets;        /* MUR, soft and firmware resets */
     /*
-     * mr9600-mgmt.c: bumped at every reset and at exit; a management
-     * reply still waiting for its metadata from before is dropped.
+     * Bumped at every reset and at exit: a management reply still waiting
+     * for its metadata (mr9600-mgmt.c) or a CONFIG reply waiting for its
+     * config-nvram write (mr9600-config.c) from before is dropped.
      */
     uint32_t mgmt_epoch;
 
@@ -244,6 +246,8 @@ struct MR9600State {
     BlockBackend *config_nvram; /* property: drive of the persistent copies */
     uint8_t cfg_cur[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
     uint8_t cfg_pers[MR9600_CFG_STORED][MR9600_CFG_STORED_MAX];
+    CoMutex cfg_nvram_lock;     /* config-nvram writes one at a time */
+    uint32_t cfg_nvram_writes;  /* WRITE PERSISTENT writes in flight */
 
     /*
      * The firmware core: drive bays, RAID configuration, cache, jobs,
@@ -303,6 +307,8 @@ void mr9600_pel_exit(MR9600State *s);
 /* Claim the config-nvram drive and load the persistent pages from it. */
 bool mr9600_config_realize(MR9600State *s, Error **errp);
 void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
+/* Wait for the config-nvram writes in flight (their replies are dropped). */
+void mr9600_config_exit(MR9600State *s);
 void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
 
 /* mr9600-scsiio.c */
