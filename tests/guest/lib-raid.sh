@@ -669,6 +669,13 @@ sd_wce() {
 # original members whose data can only come from the drives rebuilt
 # first (the RAID 1/10 mirror partner, the same RAID 5/6 span).
 FAIL_VDS="f1 f5 f6 f10 f50 f60"
+# On megaraid-9500 the RAID 1 and RAID 5 only, the two groups its former
+# copy of the pull test ran: with six megaraid-9500 controllers probing at
+# once, CI saw megaraid_sas wait in vain for an INQUIRY's reply once
+# (docs/megaraid-9500.md, "Not there yet").
+if [ "${MRSIM_CTRL:-}" = megaraid-9500 ]; then
+    FAIL_VDS="f1 f5"
+fi
 fail_first() {
     case "$1" in f6|f60) echo "0 1" ;; *) echo 0 ;; esac
 }
@@ -681,13 +688,18 @@ fail_second() {
 # fio and their states can be seen (at the default 30 % a 32 MiB drive
 # rebuilds in a fraction of a second).
 raid_host_fail_groups() {
-    local r=rebuild-rate=1 RAID_PREFILL=1
-    raid_host_ctrl c-f1 $r;  raid_host_group f1 raid1 nvme 2 1
-    raid_host_ctrl c-f5 $r;  raid_host_group f5 raid5 nvme 3 1
-    raid_host_ctrl c-f6 $r;  raid_host_group f6 raid6 sas 4 2
-    raid_host_ctrl c-f10 $r; raid_host_group f10 raid10 nvme 4 1
-    raid_host_ctrl c-f50 $r; raid_host_group f50 raid50 sas 6 1 2
-    raid_host_ctrl c-f60 $r; raid_host_group f60 raid60 nvme 8 2 2
+    local r=rebuild-rate=1 RAID_PREFILL=1 n
+    for n in $FAIL_VDS; do
+        raid_host_ctrl "c-$n" $r
+        case $n in
+        f1)  raid_host_group f1 raid1 nvme 2 1 ;;
+        f5)  raid_host_group f5 raid5 nvme 3 1 ;;
+        f6)  raid_host_group f6 raid6 sas 4 2 ;;
+        f10) raid_host_group f10 raid10 nvme 4 1 ;;
+        f50) raid_host_group f50 raid50 sas 6 1 2 ;;
+        f60) raid_host_group f60 raid60 nvme 8 2 2 ;;
+        esac
+    done
 }
 
 # fail_drive METHOD ID: "offline" (qom-set state) or "pull" (device_del).
