@@ -590,6 +590,25 @@ static inline char *h_device_add_err(QTestState *qts, const char *json)
 }
 
 /*
+ * A temporary file of @size bytes whose first @junk bytes are 0x5a (no
+ * header the controller knows), the rest zeroes; its path.
+ */
+static inline char *h_junk_file(const char *prefix, size_t junk, size_t size)
+{
+    g_autofree char *tmpl = g_strdup_printf("%s-XXXXXX", prefix);
+    g_autofree uint8_t *buf = g_malloc(junk + 1);
+    char *path = NULL;
+    int fd = g_file_open_tmp(tmpl, &path, NULL);
+
+    g_assert(fd >= 0);
+    memset(buf, 0x5a, junk);
+    g_assert_cmpint(write(fd, buf, junk), ==, junk);
+    g_assert_cmpint(ftruncate(fd, size), ==, 0);
+    close(fd);
+    return path;
+}
+
+/*
  * qemu-img create -f @fmt [-o @opts] @path @size, with the qemu-img of
  * the build (QTEST_QEMU_IMG) or the one in PATH.
  */

@@ -721,17 +721,12 @@ static void check_refused_start(const char *log, const char *cause)
 
 static void test_corrupt(void)
 {
-    g_autofree char *log = NULL;
-    g_autofree uint8_t *junk = g_malloc(256 * 1024);
-    int fd = g_file_open_tmp("megaraid-pel-bad-XXXXXX", &log, NULL);
+    g_autofree char *log = h_junk_file("megaraid-pel-bad", 256 * 1024,
+                                       256 * 1024);
+    g_autofree uint8_t *junk = g_malloc0(256 * 1024);
 
-    g_assert(fd >= 0);
-    memset(junk, 0x5a, 256 * 1024);
-    g_assert_cmpint(write(fd, junk, 256 * 1024), ==, 256 * 1024);
-    close(fd);
     check_refused_start(log, "bad magic");
     /* the magic and zeroes: no valid header */
-    memset(junk, 0, 256 * 1024);
     memcpy(junk, "MRSIMEVL", 8);
     g_assert_true(g_file_set_contents(log, (char *)junk, 256 * 1024, NULL));
     check_refused_start(log, "header checksum mismatch");

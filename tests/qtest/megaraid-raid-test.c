@@ -537,42 +537,29 @@ static void test_stale_plan(const void *opaque)
  */
 static void test_bad_journal(void)
 {
-    const char *qemu = g_getenv("QTEST_QEMU_BINARY");
-    g_autofree char *journal = NULL, *out = NULL, *err = NULL;
-    g_auto(GStrv) argv = NULL;
-    uint8_t junk[4096];
-    GString *cmd;
+    /* the size cache-size=2M needs: the drive is refused for its content */
+    g_autofree char *journal = h_junk_file("megaraid-badj", 4096,
+                                           4 * 1024 * 1024);
+    g_autofree char *err = NULL;
+    GString *args = g_string_new(NULL);
     RaidConfig *cfg;
-    int fd, status;
     Rig r;
 
-    g_assert_nonnull(qemu);
     rig_create(&r, 3, 3, 0, RAID_LEVEL_5);
-    fd = g_file_open_tmp("megaraid-badj-XXXXXX", &journal, NULL);
-    g_assert(fd >= 0);
-    memset(junk, 0x5a, sizeof(junk));
-    g_assert_cmpint(write(fd, junk, sizeof(junk)), ==, sizeof(junk));
-    /* the size cache-size=2M needs: the drive is refused for its content */
-    g_assert_cmpint(ftruncate(fd, 4 * 1024 * 1024), ==, 0);
-    close(fd);
-    cmd = g_string_new(NULL);
-    g_string_append_printf(cmd, "%s %s-M q35 -nodefaults -display none -S "
+    g_string_append_printf(args, "-M q35 -nodefaults "
                            "-blockdev driver=file,filename=%s,node-name=jn "
                            "-device megaraid-9600,id=raid0,journal=jn,"
-                           "cache-size=2M", qemu, h_fw_args(), journal);
+                           "cache-size=2M", journal);
     for (int i = 0; i < r.n; i++) {
-        g_string_append_printf(cmd, " -drive if=none,id=d%d,format=raw,"
+        g_string_append_printf(args, " -drive if=none,id=d%d,format=raw,"
                                "file=%s -device megaraid-drive,bus=raid0.0,"
                                "slot=%d,drive=d%d,interface=nvme",
                                i, r.path[i], i, i);
     }
-    argv = g_strsplit(cmd->str, " ", -1);
-    g_string_free(cmd, true);
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL,
-                               &out, &err, &status, NULL));
+    /* refused (status 1), not crashed */
+    g_assert_cmpint(h_run_qemu(args->str, &err), ==, 1);
+    g_string_free(args, true);
     g_test_message("stderr: %s", err);
-    g_assert_true(WIFEXITED(status));           /* refused, not crashed */
-    g_assert_cmpint(WEXITSTATUS(status), ==, 1);
     g_assert_nonnull(strstr(err, journal));
     g_assert_nonnull(strstr(err, "bad magic"));
     cfg = rig_load(&r);

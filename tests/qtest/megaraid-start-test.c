@@ -25,25 +25,6 @@ static const char *const controllers[] = { "megaraid-9600", "megaraid-9500" };
 #define JOURNAL_SIZE    (4 * 1024 * 1024)
 #define CACHE_ARGS      "cache-size=2M"
 
-/*
- * A temporary file of @size bytes whose first @junk bytes are junk (not a
- * journal), the rest zeroes (a blank drive).
- */
-static char *junk_file(const char *prefix, size_t junk, size_t size)
-{
-    g_autofree char *tmpl = g_strdup_printf("%s-XXXXXX", prefix);
-    g_autofree uint8_t *buf = g_malloc(junk + 1);
-    char *path = NULL;
-    int fd = g_file_open_tmp(tmpl, &path, NULL);
-
-    g_assert(fd >= 0);
-    memset(buf, 0x5a, junk);
-    g_assert_cmpint(write(fd, buf, junk), ==, junk);
-    g_assert_cmpint(ftruncate(fd, size), ==, 0);
-    close(fd);
-    return path;
-}
-
 static char *file_contents(const char *path, gsize *len)
 {
     char *buf = NULL;
@@ -59,21 +40,12 @@ static char *file_contents(const char *path, gsize *len)
 static void check_start_refused(const char *device, const char *cause,
                                 const char *name)
 {
-    const char *qemu = g_getenv("QTEST_QEMU_BINARY");
-    g_autofree char *out = NULL, *err = NULL;
-    g_autofree char *cmd = NULL;
-    g_auto(GStrv) argv = NULL;
-    int status;
+    g_autofree char *err = NULL;
+    g_autofree char *args = g_strdup_printf("-M q35 -nodefaults -device %s",
+                                            device);
 
-    g_assert_nonnull(qemu);
-    cmd = g_strdup_printf("%s %s-M q35 -nodefaults -display none -S "
-                          "-device %s", qemu, h_fw_args(), device);
-    argv = g_strsplit(cmd, " ", -1);
-    g_assert_true(g_spawn_sync(NULL, argv, NULL, 0, NULL, NULL,
-                               &out, &err, &status, NULL));
+    g_assert_cmpint(h_run_qemu(args, &err), ==, 1);
     g_test_message("%s: %s", device, err);
-    g_assert_true(WIFEXITED(status));           /* refused, not crashed */
-    g_assert_cmpint(WEXITSTATUS(status), ==, 1);
     g_assert_nonnull(strstr(err, cause));
     g_assert_nonnull(strstr(err, name));
 }
@@ -82,7 +54,7 @@ static void check_start_refused(const char *device, const char *cause,
 static void test_cold(void)
 {
     for (size_t i = 0; i < G_N_ELEMENTS(controllers); i++) {
-        g_autofree char *journal = junk_file("megaraid-start-j", 4096,
+        g_autofree char *journal = h_junk_file("megaraid-start-j", 4096,
                                              JOURNAL_SIZE);
         g_autofree char *dev = g_strdup_printf(
             "%s,journal=jn," CACHE_ARGS " -blockdev driver=file,"
@@ -124,11 +96,11 @@ static void blockdev_add(QTestState *qts, const char *node, const char *path)
 static void test_hot(void)
 {
     for (size_t i = 0; i < G_N_ELEMENTS(controllers); i++) {
-        g_autofree char *bad = junk_file("megaraid-start-j", 4096,
+        g_autofree char *bad = h_junk_file("megaraid-start-j", 4096,
                                          JOURNAL_SIZE);
-        g_autofree char *good = junk_file("megaraid-start-j", 0,
+        g_autofree char *good = h_junk_file("megaraid-start-j", 0,
                                           JOURNAL_SIZE);
-        g_autofree char *evlog = junk_file("megaraid-start-ev", 0,
+        g_autofree char *evlog = h_junk_file("megaraid-start-ev", 0,
                                            1024 * 1024);
         QTestState *qts;
         const char *desc;
