@@ -48,12 +48,30 @@ static void mr_core_machine_done(Notifier *n, void *opaque)
     mr_core_import(container_of(n, MRCore, machine_done), &error_fatal);
 }
 
+/*
+ * The properties' values into the array (the strings and drives stay the
+ * properties'); again at realize changes nothing.
+ */
+static void mr_core_conf_apply(MRCore *c)
+{
+    MRArray *a = c->array;
+
+    a->serial = c->conf.serial;
+    a->journal_blk = c->conf.journal_blk;
+    a->journal_sync = c->conf.journal_sync;
+    a->evlog_blk = c->conf.evlog_blk;
+    a->import_foreign = c->conf.import_foreign;
+    a->auto_rebuild = c->conf.auto_rebuild;
+    a->cache_bytes = c->conf.cache_bytes;
+    a->timing_on = c->conf.timing_on;
+}
+
 bool mr_core_claim_drives(MRCore *c, Error **errp)
 {
     MRArray *a = c->array;
 
-    /* the sizes follow the properties' values, not yet copied */
-    a->cache_bytes = c->conf.cache_bytes;
+    /* the sizes needed follow the properties' values */
+    mr_core_conf_apply(c);
     if (c->conf.journal_blk &&
         !mr_nv_drive_claim(c->conf.journal_blk, "journal",
                            mr_cache_journal_bytes(a),
@@ -81,15 +99,6 @@ bool mr_core_realize(MRCore *c, DeviceState *owner, const MRCoreIdentity *id,
     if (!mr_core_claim_drives(c, errp)) {
         return false;
     }
-    /* the properties' values; the strings and drives stay the properties' */
-    a->serial = c->conf.serial;
-    a->journal_blk = c->conf.journal_blk;
-    a->journal_sync = c->conf.journal_sync;
-    a->evlog_blk = c->conf.evlog_blk;
-    a->import_foreign = c->conf.import_foreign;
-    a->auto_rebuild = c->conf.auto_rebuild;
-    a->cache_bytes = c->conf.cache_bytes;
-    a->timing_on = c->conf.timing_on;
     if (a->timing_on &&
         !mr_timing_init(a, id->timing_profile ?: id->model, errp)) {
         return false;
