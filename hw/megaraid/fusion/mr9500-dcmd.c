@@ -325,6 +325,7 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
     g_autofree uint8_t *buf = NULL;
     uint32_t len = 0;
     uint8_t st = MFI_STAT_OK;
+    MR9500CfgAnswer cfg;
 
     trace_megaraid_9500_dcmd(m->smid, opcode, ldl_le_p(mbox),
                              ldl_le_p(m->f + MFI_HDR_XFER_LEN));
@@ -404,6 +405,15 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
     default:
         if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {
             break;              /* LD list and info: mr9500-ld.c */
+        }
+        /* configuration and LD management: mr9500-cfg.c */
+        cfg = mr9500_cfg_dcmd(s, opcode, m->smid, m->queue, m->addr, m->f,
+                              &buf, &len, &st);
+        if (cfg == MR9500_CFG_HELD) {
+            return false;
+        }
+        if (cfg == MR9500_CFG_ANSWERED) {
+            break;
         }
         /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);

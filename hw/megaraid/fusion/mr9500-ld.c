@@ -156,11 +156,12 @@ static void mr9500_ld_raid_level(MRVirtualDisk *vd, uint8_t *li)
     li[LDI_PRL] = prl[level];
     /* RAID 5/6: rotating parity, data restarting after it */
     li[LDI_RLQ] = li[LDI_PRL] >= 5 ? 3 : 0;
-    /* spanned levels: striping across the spans */
-    li[LDI_SRL] = 0;
+    /* spanned levels: striping across the spans (RAID 10, 50, 60) */
+    li[LDI_SRL] = level == RAID_LEVEL_10 || level == RAID_LEVEL_50 ||
+                  level == RAID_LEVEL_60 ? 3 : 0;
 }
 
-static uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
+uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
 {
     MRVirtualDisk *vd = mr9500_ld_vd(s, tgt);
     const RaidLayout *l;
@@ -175,9 +176,11 @@ static uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
     li[LDI_TARGET_ID] = tgt;
     stw_le_p(li + LDI_SEQ, cfg->seq);
     strpadcpy((char *)li + LDI_NAME, 16, cfg->name, 0);
+    /* the DDF policy byte and MFI's share their bits, caching allowed too */
     cache = cfg->cache & (RAID_CACHE_WRITE_BACK | RAID_CACHE_ADAPTIVE_WB |
                           RAID_CACHE_READ_AHEAD | RAID_CACHE_ADAPTIVE_RA |
-                          RAID_CACHE_WB_NO_BATTERY);
+                          RAID_CACHE_WB_NO_BATTERY |
+                          RAID_CACHE_WRITE_ALLOWED | RAID_CACHE_READ_ALLOWED);
     li[LDI_DEFAULT_CACHE] = cache;
     li[LDI_CURRENT_CACHE] = cache & ~RAID_CACHE_WRITE_BACK;
     if (mr_vd_write_policy(vd) != MR_WP_WRITE_THROUGH) {
@@ -200,6 +203,7 @@ static uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
         stw_le_p(e + 16, cfg->dg * 8 + sp);    /* array reference */
     }
     stq_le_p(li + LDI_SIZE, cfg->size);
+    mr9500_ld_progress(vd, li);
     /* VPD page 0x83 with the VD's NAA identifier */
     li[LDI_VPD83 + 1] = 0x83;
     li[LDI_VPD83 + 3] = 12;

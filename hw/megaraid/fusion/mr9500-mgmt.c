@@ -57,6 +57,11 @@ static const MRMgmtHostOps mr9500_mgmt_ops = {
     .vd_slot_free = mr9500_mgmt_vd_slot_free,
 };
 
+const MRMgmtHostOps *mr9500_mgmt_host_ops(void)
+{
+    return &mr9500_mgmt_ops;
+}
+
 /*
  * Read @len bytes from the host through the SGL of MFI frame @f into
  * @buf.  False when an element is outside guest RAM, the SGL does not

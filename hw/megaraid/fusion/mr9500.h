@@ -283,6 +283,28 @@ void mr9500_ld_ctrl_info(MR9500State *s, uint8_t *ci, uint32_t npd);
 MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt);
 /* The unit of VD target @tgt; NULL with the MFI status to answer. */
 MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
+/* LD_GET_INFO of target @tgt into @li (MR_LD_INFO_SIZE bytes, zeroed). */
+uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li);
+
+/*
+ * mr9500-cfg.c: the configuration and LD management DCMDs (CFG_*,
+ * LD_GET/SET_PROPERTIES, LD_DELETE, LD_INIT_START, the foreign ones).
+ * NOT_MINE: another opcode; ANSWERED: *@status (and *@buf, *@len to
+ * send) now; HELD: it completes later (mr9500_mfi_complete), once its
+ * change is on the drives.
+ */
+typedef enum MR9500CfgAnswer {
+    MR9500_CFG_NOT_MINE = 0,
+    MR9500_CFG_ANSWERED,
+    MR9500_CFG_HELD,
+} MR9500CfgAnswer;
+MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
+                                uint16_t smid, uint8_t queue,
+                                uint64_t mfi_addr, const uint8_t *f,
+                                uint8_t **buf, uint32_t *len,
+                                uint8_t *status);
+/* mr9500-ld-props.c: the job progress block of LD info (@li) of @vd. */
+void mr9500_ld_progress(MRVirtualDisk *vd, uint8_t *li);
 
 /*
  * mr9500-mgmt.c: the management protocol DCMD in MFI frame @frame.  True
@@ -292,6 +314,8 @@ MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
 bool mr9500_mgmt_dcmd(MR9500State *s, uint16_t smid, uint8_t queue,
                       uint64_t mfi_addr, const uint8_t *frame,
                       uint8_t *status);
+/* What the core's management operations ask of megaraid-9500. */
+const MRMgmtHostOps *mr9500_mgmt_host_ops(void);
 
 /* mr9500-map.c */
 /*

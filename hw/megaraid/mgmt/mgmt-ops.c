@@ -287,6 +287,8 @@ static const MgmtOpDesc mgmt_ops[] = {
     { MGMT_OP_CV_STATUS, "cv-status", 0, 0, mgmt_op_cv_status },
     { MGMT_OP_EVLOG_INFO, "evlog-info", 0, 0, mgmt_op_evlog_info },
     { MGMT_OP_EVLOG_READ, "evlog-read", M01, 0, mgmt_op_evlog_read },
+    { MGMT_OP_VD_SET_PROPS, "vd-set-props", M01, sizeof(MgmtVdProps),
+      mgmt_op_vd_set_props },
 };
 
 static const MgmtOpDesc *mgmt_find(uint32_t opcode)

@@ -128,5 +128,6 @@ uint8_t mgmt_op_foreign_import(MgmtCtx *c);
 uint8_t mgmt_op_foreign_clear(MgmtCtx *c);
 uint8_t mgmt_op_evlog_info(MgmtCtx *c);
 uint8_t mgmt_op_evlog_read(MgmtCtx *c);
+uint8_t mgmt_op_vd_set_props(MgmtCtx *c);     /* mgmt-ops-vdprops.c */
 
 #endif

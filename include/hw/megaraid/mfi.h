@@ -293,4 +293,118 @@
 #define MFI_EVT_ARG_LD              2       /* argument type: an LD */
 #define MFI_EVT_ARG_PD              10      /* argument type: a PD */
 
+/* ---- configuration and LD management DCMDs (mr9500-cfg.c) ---- */
+#define MR_DCMD_LD_GET_PROPERTIES   0x03030000
+#define MR_DCMD_LD_SET_PROPERTIES   0x03040000
+#define MR_DCMD_LD_INIT_START       0x03060100
+#define MR_DCMD_LD_DELETE           0x03090000
+#define MR_DCMD_CFG_READ            0x04010000
+#define MR_DCMD_CFG_ADD             0x04020000
+#define MR_DCMD_CFG_CLEAR           0x04030000
+#define MR_DCMD_CFG_MAKE_SPARE      0x04040000
+#define MR_DCMD_CFG_REMOVE_SPARE    0x04050000
+#define MR_DCMD_CFG_FOREIGN_SCAN    0x04060100
+#define MR_DCMD_CFG_FOREIGN_DISPLAY 0x04060200
+#define MR_DCMD_CFG_FOREIGN_PREVIEW 0x04060300
+#define MR_DCMD_CFG_FOREIGN_IMPORT  0x04060400
+#define MR_DCMD_CFG_FOREIGN_CLEAR   0x04060500
+
+/* more MFI status codes */
+#define MFI_STAT_ARRAY_INDEX_INVALID    0x09
+#define MFI_STAT_CONFIG_RESOURCE_CONFLICT 0x0B
+#define MFI_STAT_DRIVE_TOO_SMALL        0x0D
+#define MFI_STAT_LD_CC_IN_PROGRESS      0x17
+#define MFI_STAT_LD_INIT_IN_PROGRESS    0x18
+#define MFI_STAT_LD_MAX_CONFIGURED      0x1A
+#define MFI_STAT_LD_RBLD_IN_PROGRESS    0x1C
+#define MFI_STAT_LD_WRONG_RAID_LEVEL    0x1E
+#define MFI_STAT_MAX_SPARES_EXCEEDED    0x1F
+#define MFI_STAT_INVALID_SEQUENCE_NUMBER 0x04
+
+/* MFI PD firmware states (PD info, a configuration's arrays) */
+#define MR_PD_STATE_UNCONF_GOOD     0x00
+#define MR_PD_STATE_UNCONF_BAD      0x01
+#define MR_PD_STATE_HOT_SPARE       0x02
+#define MR_PD_STATE_OFFLINE         0x10
+#define MR_PD_STATE_FAILED          0x11
+#define MR_PD_STATE_REBUILD         0x14
+#define MR_PD_STATE_ONLINE          0x18
+
+/*
+ * Configuration data (CFG_READ, CFG_ADD, foreign preview): a 32-byte
+ * header, then array_count arrays of array_size bytes, log_drv_count LD
+ * configurations of log_drv_size bytes, spares_count spares of
+ * spares_size bytes.
+ */
+#define MR_CFG_HDR_SIZE             32
+#define MR_CFG_SIZE                 0x00    /* u32: bytes of the whole */
+#define MR_CFG_ARRAY_COUNT          0x04    /* u16 */
+#define MR_CFG_ARRAY_SIZE           0x06
+#define MR_CFG_LD_COUNT             0x08
+#define MR_CFG_LD_SIZE              0x0A
+#define MR_CFG_SPARE_COUNT          0x0C
+#define MR_CFG_SPARE_SIZE           0x0E
+/* an array: 32-byte header, then 8-byte drive entries (32 in 288 bytes) */
+#define MR_ARRAY_SIZE               288
+#define MR_ARRAY_HDR                32
+#define MR_ARRAY_BLOCKS             0x00    /* u64: per drive */
+#define MR_ARRAY_NUM_DRIVES         0x08
+#define MR_ARRAY_REF                0x0A    /* u16 */
+#define MR_ARRAY_PD_SIZE            8
+#define MR_ARRAY_PD_ID              0x00    /* u16 device id, 0xFFFF missing */
+#define MR_ARRAY_PD_SEQ             0x02
+#define MR_ARRAY_PD_STATE           0x04    /* u16 MR_PD_STATE_* */
+#define MR_ARRAY_PD_ENCL            0x06
+#define MR_ARRAY_PD_SLOT            0x07
+/*
+ * An LD configuration (256 bytes; also the first 256 bytes of LD info):
+ * properties (32), parameters (32), 8 spans of 24 bytes.
+ */
+#define MR_LD_CONFIG_SIZE           256
+#define MR_LD_PROPS_SIZE            32
+#define MR_LDP_TARGET_ID            0x00
+#define MR_LDP_SEQ                  0x02    /* u16 */
+#define MR_LDP_NAME                 0x04    /* 16 bytes */
+#define MR_LDP_DEFAULT_CACHE        0x14
+#define MR_LDP_ACCESS               0x15
+#define MR_LDP_DISK_CACHE           0x16
+#define MR_LDP_CURRENT_CACHE        0x17
+#define MR_LDP_NO_BGI               0x18
+#define MR_LDC_PRL                  0x20
+#define MR_LDC_RLQ                  0x21
+#define MR_LDC_SRL                  0x22
+#define MR_LDC_STRIPE               0x23    /* 2^n sectors */
+#define MR_LDC_NUM_DRIVES           0x24    /* per span */
+#define MR_LDC_SPAN_DEPTH           0x25
+#define MR_LDC_STATE                0x26
+#define MR_LDC_INIT_STATE           0x27    /* 0 no, 1 quick, 2 full */
+#define MR_LDC_CONSISTENT           0x28
+#define MR_LDC_SPANS                0x40
+#define MR_LDC_SPAN_SIZE            24
+#define MR_LDC_SPAN_START           0x00    /* u64 */
+#define MR_LDC_SPAN_BLOCKS          0x08    /* u64 */
+#define MR_LDC_SPAN_ARRAY           0x10    /* u16 */
+#define MR_LDC_MAX_SPANS            8
+/* LD info after the configuration: size, then the progress block */
+#define MR_LDI_PROGRESS             0x108   /* u32 active bits */
+#define MR_LDI_PROG_CC              0x10C   /* u16 progress (/65535), u16 s */
+#define MR_LDI_PROG_BGI             0x110
+#define MR_LDI_PROG_FGI             0x114
+#define MR_LDI_PROG_RECON           0x118
+#define MR_LD_PROGRESS_CC           0x01
+#define MR_LD_PROGRESS_BGI          0x02
+#define MR_LD_PROGRESS_FGI          0x04
+#define MR_LD_PROGRESS_RECON        0x08
+/* a hot spare: PD ref, type, array count, 16 array refs (40 bytes) */
+#define MR_SPARE_SIZE               40
+#define MR_SPARE_HDR                8
+#define MR_SPARE_PD_ID              0x00
+#define MR_SPARE_TYPE               0x04
+#define MR_SPARE_DEDICATED          0x01
+#define MR_SPARE_ARRAY_COUNT        0x07
+#define MR_SPARE_ARRAYS             0x08
+#define MR_SPARE_MAX_ARRAYS         16
+/* FOREIGN_SCAN: count, then 8 configuration ids of 24 bytes */
+#define MR_FOREIGN_SCAN_SIZE        196
+
 #endif

@@ -520,4 +520,30 @@ typedef struct __attribute__((packed)) MgmtEvent {
     uint8_t reserved[4];
 } MgmtEvent;                    /* 128 bytes */
 
+/*
+ * ---- VD_SET_PROPS: mbox[0] = VD, mbox[1] = MGMT_VDPROP_* mask of the
+ *      fields to change; data-out MgmtVdProps; reply: the VD's
+ *      MgmtVdEntry.  (Appended after protocol version 1's first set;
+ *      what MFI LD_SET_PROPERTIES changes.) ----
+ */
+#define MGMT_OP_VD_SET_PROPS        0x04040000U
+
+typedef struct __attribute__((packed)) MgmtVdProps {
+    /*
+     * The VD's cache policy byte as DDF records it: write back 0x01,
+     * adaptive write back 0x02, read ahead 0x04, adaptive read ahead 0x08,
+     * write back without a healthy CacheVault 0x10, write caching allowed
+     * 0x20, read caching allowed 0x40 (MGMT_VDPROP_CACHE_MASK).
+     */
+    uint8_t cache_policy;
+    uint8_t reserved0[3];
+    char name[MGMT_VD_NAME_LEN];    /* NUL padded, printable ASCII */
+    uint8_t reserved1[12];
+} MgmtVdProps;                  /* 32 bytes */
+
+#define MGMT_VDPROP_CACHE       0x01
+#define MGMT_VDPROP_NAME        0x02
+#define MGMT_VDPROP_MASK        0x03
+#define MGMT_VDPROP_CACHE_MASK  0x7f
+
 #endif
