@@ -406,8 +406,7 @@ static void test_levels(void)
     static const uint16_t p01[] = { 0, 1 }, p23[] = { 2, 3 },
                           p45[] = { 4, 5 };
     static const uint16_t p012[] = { 0, 1, 2 }, p345[] = { 3, 4, 5 };
-    static const uint16_t r0[] = { 0 }, r12[] = { 1, 2 }, r01[] = { 0, 1 },
-                          r8[] = { 8, 9 };
+    static const uint16_t r0[] = { 0 }, r12[] = { 1, 2 }, r8[] = { 8, 9 };
     g_autofree uint8_t *c = g_malloc0(16384);
     const uint8_t *l, *sp;
     QDict *rsp, *ctrl, *vd;
@@ -480,19 +479,44 @@ static void test_levels(void)
     }
     qobject_unref(rsp);
 
-    /* RAID 50 over two arrays of three */
+    /* a quarter of two drives, then a second LD in the rest of them */
     memset(&cf, 0, sizeof(cf));
-    cfg_array(&cf, 0, p012, 3, ALL);
-    cfg_array(&cf, 1, p345, 3, ALL);
-    cfg_ld(&cf, 0, 5, 3, 3, r01, 2, ALL, "r50");
+    cfg_array(&cf, 0, (const uint16_t[]){ 6, 7 }, 2, ALL);
+    cfg_ld(&cf, 0, 1, 0, 2, r0, 1, ALL / 4, "quarter");
+    g_assert_cmphex(cfg_add(m, &cf), ==, 0);
+    memset(&cf, 0, sizeof(cf));
+    cfg_ld(&cf, 1, 1, 0, 2, r0, 1, ALL, "rest");     /* array 0: group 0 */
     g_assert_cmphex(cfg_add(m, &cf), ==, 0);
     ctrl = query_ctrl(m, &rsp);
-    vd = nth(qdict_get_qlist(ctrl, "vds"), 0);
+    vds = qdict_get_qlist(ctrl, "vds");
+    g_assert_cmpint(qlist_size(vds), ==, 2);
+    g_assert_cmpint(qdict_get_int(nth(vds, 0), "size"), <=, ALL / 4 * 512);
+    g_assert_cmpint(qdict_get_int(nth(vds, 0), "size"), >,
+                    (ALL / 4 - 256) * 512);
+    g_assert_cmpint(qdict_get_int(nth(vds, 1), "size"), >,
+                    qdict_get_int(nth(vds, 0), "size"));
+    g_assert_cmpint(qdict_get_int(nth(vds, 1), "drive-group"), ==,
+                    qdict_get_int(nth(vds, 0), "drive-group"));
+    qobject_unref(rsp);
+    cfg_read_all(m, c);
+    g_assert_cmpuint(lduw_le_p(c + 4), ==, 1);          /* one array */
+    g_assert_cmpuint(lduw_le_p(c + 8), ==, 2);          /* two LDs on it */
+    g_assert_cmpuint(ldq_le_p(cfg_ld_at(c, 1) + 0x40), >=, ALL / 4 - 256);
+    g_assert_cmpuint(lduw_le_p(cfg_ld_at(c, 1) + 0x40 + 16), ==, 0);
+
+    /* RAID 50 over two arrays of three */
+    memset(&cf, 0, sizeof(cf));
+    cfg_array(&cf, 1, p012, 3, ALL);
+    cfg_array(&cf, 2, p345, 3, ALL);
+    cfg_ld(&cf, 2, 5, 3, 3, r12, 2, ALL, "r50");
+    g_assert_cmphex(cfg_add(m, &cf), ==, 0);
+    ctrl = query_ctrl(m, &rsp);
+    vd = nth(qdict_get_qlist(ctrl, "vds"), 2);
     g_assert_cmpstr(qdict_get_str(vd, "level"), ==, "raid50");
     g_assert_cmpint(qdict_get_int(vd, "spans"), ==, 2);
     qobject_unref(rsp);
     cfg_read_all(m, c);
-    l = cfg_ld_at(c, 0);
+    l = cfg_ld_at(c, 2);
     g_assert_cmpuint(l[0x20], ==, 5);
     g_assert_cmpuint(l[0x22], ==, 3);
     g_assert_cmpuint(l[0x24], ==, 3);

@@ -596,7 +596,7 @@ static uint32_t cfg_data_drives(int level, int width)
     switch (level) {
     case MGMT_LEVEL_1:
     case MGMT_LEVEL_10:
-        return MAX(width / 2, 1);
+        return 1;               /* the core's spans are n-way mirrors */
     case MGMT_LEVEL_5:
     case MGMT_LEVEL_50:
         return MAX(width - 1, 1);
