@@ -9,7 +9,8 @@
  * RAID 50 and a dedicated spare by MAKE_SPARE, CFG_CLEAR; LD info's
  * progress block while an initialization runs; and every refusal: short
  * buffers, a drive twice, drives in use or absent, unknown arrays and LDs,
- * wrong levels, sizes that do not fit.
+ * wrong levels, sizes that do not fit, a second LD the core refuses (the
+ * first undone).
  */
 
 #include "qemu/osdep.h"
@@ -576,6 +577,7 @@ static void test_refused(void)
     static const uint16_t r0[] = { 0 }, r1[] = { 1 }, r40[] = { 40 };
     g_autofree uint8_t *c = g_malloc0(16384);
     uint8_t mbox[12] = { 0 };
+    QDict *rsp, *ctrl;
     Cfg cf = { 0 };
     MR *m = cfg_start("");
     uint32_t len;
@@ -632,6 +634,12 @@ static void test_refused(void)
     cfg_array(&cf, 1, p45, 2, ALL);                     /* bad name */
     cfg_ld(&cf, 1, 1, 0, 2, r1, 1, ALL, "")[5] = 0x07;
     REFUSE(0x03);
+    /* the second LD refused by the core: the first one is undone */
+    cfg_array(&cf, 1, p45, 2, ALL);
+    cfg_array(&cf, 2, p67, 2, ALL);
+    cfg_ld(&cf, 1, 1, 0, 2, r1, 1, ALL, "first");
+    cfg_ld(&cf, 2, 1, 0, 2, (const uint16_t[]){ 2 }, 1, ALL, "")[5] = 0x07;
+    REFUSE(0x03);
     /* buffers: shorter than the header, than the header's counts */
     cfg_array(&cf, 1, p45, 2, ALL);
     cfg_ld(&cf, 1, 1, 0, 2, r1, 1, ALL, "");
@@ -664,6 +672,13 @@ static void test_refused(void)
     g_assert_cmpuint(lduw_le_p(c + 4), ==, 1);
     g_assert_cmpuint(lduw_le_p(c + 8), ==, 1);
     g_assert_cmpuint(lduw_le_p(c + 12), ==, 0);
+    ctrl = query_ctrl(m, &rsp);
+    g_assert_cmpint(qlist_size(qdict_get_qlist(ctrl, "vds")), ==, 1);
+    for (int i = 3; i < NDRV; i++) {
+        g_assert_cmpstr(qdict_get_str(drive_of(ctrl, i), "state"), ==,
+                        "unconfigured-good");
+    }
+    qobject_unref(rsp);
     cfg_stop(m);
 }
 

@@ -60,6 +60,14 @@ typedef struct CfgRun {
     GArray *steps;              /* CfgStep */
     GArray *dgs;                /* per step: CfgMade of its VD_CREATE */
     guint next;
+    /*
+     * A CFG_ADD refused after some of its requests were made: they are
+     * undone (undoing: the steps are the undo list) and the DCMD answers
+     * the refusal (fail) after that.
+     */
+    bool undoable;
+    bool undoing;
+    uint8_t fail;
     uint8_t resp[MGMT_MAX_RESP_LEN];
 } CfgRun;
 
@@ -422,11 +430,43 @@ static void cfg_run_next_bh(void *opaque)
 
 static void cfg_run_finish(CfgRun *r, uint8_t status)
 {
+    if (r->undoing) {
+        status = r->fail;
+    }
     trace_megaraid_9500_cfg_done(r->smid, r->dcmd, r->next, status);
     mr9500_mfi_complete(r->s, r->smid, r->queue, r->mfi_addr, status);
     g_array_unref(r->steps);
     g_array_unref(r->dgs);
     g_free(r);
+}
+
+static CfgStep *cfg_step(CfgRun *r, uint32_t op, uint32_t m0, uint32_t m1);
+
+/* Undo the requests made so far, newest first, then answer @status. */
+static void cfg_run_undo(CfgRun *r, uint8_t status)
+{
+    GArray *done = r->steps, *made = r->dgs;
+    guint n = r->next;
+
+    trace_megaraid_9500_cfg_undo(r->smid, n, status);
+    r->steps = g_array_new(false, true, sizeof(CfgStep));
+    r->dgs = g_array_new(false, true, sizeof(CfgMade));
+    for (guint i = n; i-- > 0;) {
+        const CfgStep *st = &g_array_index(done, CfgStep, i);
+        int vd = g_array_index(made, CfgMade, i).vd;
+
+        if (st->op == MGMT_OP_VD_CREATE && vd >= 0) {
+            cfg_step(r, MGMT_OP_VD_DELETE, vd, MGMT_DELETE_F_FORCE);
+        } else if (st->op == MGMT_OP_PD_SPARE_ADD) {
+            cfg_step(r, MGMT_OP_PD_SPARE_REMOVE, st->mbox[0], 0);
+        }
+    }
+    g_array_unref(done);
+    g_array_unref(made);
+    r->undoing = true;
+    r->fail = status;
+    r->next = 0;
+    aio_bh_schedule_oneshot(qemu_get_aio_context(), cfg_run_next_bh, r);
 }
 
 static void cfg_run_done(void *opaque, size_t len)
@@ -445,7 +485,11 @@ static void cfg_run_done(void *opaque, size_t len)
         return;
     }
     trace_megaraid_9500_cfg_step(r->smid, r->next, st->op, mgmt);
-    if (mgmt != MGMT_STAT_OK) {
+    if (mgmt != MGMT_STAT_OK && !r->undoing) {
+        if (r->undoable && r->next) {
+            cfg_run_undo(r, cfg_mfi_status(st, mgmt));
+            return;
+        }
         cfg_run_finish(r, cfg_mfi_status(st, mgmt));
         return;
     }
@@ -1111,6 +1155,7 @@ MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
 
     /* the changes: the data the tool sent, checked, then the requests */
     r = cfg_run_new(s, smid, queue, mfi_addr, opcode);
+    r->undoable = opcode == MR_DCMD_CFG_ADD;
     switch (opcode) {
     case MR_DCMD_CFG_ADD:
     case MR_DCMD_CFG_MAKE_SPARE:
