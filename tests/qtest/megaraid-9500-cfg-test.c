@@ -528,6 +528,47 @@ static void test_levels(void)
     cfg_stop(m);
 }
 
+/* RAID 60 over every drive, then RAID 6 and RAID 0 once it is gone. */
+static void test_raid60(void)
+{
+    static const uint16_t lo[] = { 0, 1, 2, 3 }, hi[] = { 4, 5, 6, 7 };
+    static const uint16_t r01[] = { 0, 1 }, r0[] = { 0 }, r1[] = { 1 };
+    g_autofree uint8_t *c = g_malloc0(16384);
+    QDict *rsp, *ctrl;
+    QList *vds;
+    Cfg cf = { 0 };
+    MR *m = cfg_start("");
+
+    cfg_array(&cf, 0, lo, 4, ALL);
+    cfg_array(&cf, 1, hi, 4, ALL);
+    cfg_ld(&cf, 0, 6, 3, 4, r01, 2, ALL, "r60");
+    g_assert_cmphex(cfg_add(m, &cf), ==, 0);
+    ctrl = query_ctrl(m, &rsp);
+    vds = qdict_get_qlist(ctrl, "vds");
+    g_assert_cmpstr(qdict_get_str(nth(vds, 0), "level"), ==, "raid60");
+    g_assert_cmpint(qdict_get_int(nth(vds, 0), "spans"), ==, 2);
+    qobject_unref(rsp);
+    cfg_read_all(m, c);
+    g_assert_cmpuint(lduw_le_p(c + 4), ==, 2);
+    g_assert_cmpuint(cfg_ld_at(c, 0)[0x20], ==, 6);
+    g_assert_cmpuint(cfg_ld_at(c, 0)[0x22], ==, 3);
+    g_assert_cmphex(dcmd(m, 74, LD_DELETE, 0, 0, 0), ==, 0);
+
+    memset(&cf, 0, sizeof(cf));
+    cfg_array(&cf, 0, lo, 4, ALL);
+    cfg_array(&cf, 1, hi, 4, ALL);
+    cfg_ld(&cf, 0, 6, 0, 4, r0, 1, ALL, "r6");
+    cfg_ld(&cf, 1, 0, 0, 4, r1, 1, ALL, "r0");
+    g_assert_cmphex(cfg_add(m, &cf), ==, 0);
+    ctrl = query_ctrl(m, &rsp);
+    vds = qdict_get_qlist(ctrl, "vds");
+    g_assert_cmpint(qlist_size(vds), ==, 2);
+    g_assert_cmpstr(qdict_get_str(nth(vds, 0), "level"), ==, "raid6");
+    g_assert_cmpstr(qdict_get_str(nth(vds, 1), "level"), ==, "raid0");
+    qobject_unref(rsp);
+    cfg_stop(m);
+}
+
 /* LD info's progress block while an initialization runs (timing=on). */
 static void test_progress(void)
 {
@@ -687,6 +728,7 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-9500/cfg/raid5-spare", test_raid5);
     qtest_add_func("/megaraid-9500/cfg/levels", test_levels);
+    qtest_add_func("/megaraid-9500/cfg/raid60", test_raid60);
     qtest_add_func("/megaraid-9500/cfg/progress", test_progress);
     qtest_add_func("/megaraid-9500/cfg/refused", test_refused);
     return g_test_run();

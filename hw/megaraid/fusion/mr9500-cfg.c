@@ -34,7 +34,8 @@
 typedef struct CfgStep {
     uint32_t op;
     uint32_t mbox[4];
-    uint8_t data[64];
+    /* VD_CREATE: MgmtVdCreate and a slot per member, at most */
+    uint8_t data[sizeof(MgmtVdCreate) + 2 * RAID_MAX_MEMBERS];
     uint32_t dlen;
     /*
      * >= 0: the step whose new VD's drive group this one names (a
@@ -840,17 +841,14 @@ static uint8_t cfg_add(MR9500State *s, CfgRun *r, const uint8_t *c,
                                                                    width) *
                                           spans);
         }
+        QEMU_BUILD_BUG_ON(sizeof(vc) + 2 * ARRAY_SIZE(slots) >
+                          sizeof(step->data));
         step = cfg_step(r, MGMT_OP_VD_CREATE, 0, 0);
         memcpy(step->data, &vc, sizeof(vc));
         for (int k = 0; k < nslots; k++) {
             stw_le_p(step->data + sizeof(vc) + 2 * k, slots[k]);
         }
         step->dlen = sizeof(vc) + 2 * nslots;
-        if (step->dlen > sizeof(step->data)) {
-            trace_megaraid_9500_cfg_err_add("too many drives", nslots);
-            st = MFI_STAT_INVALID_PARAMETER;
-            break;
-        }
         ld_step[l] = r->steps->len - 1;
         /* the cache bits VD_CREATE does not take, as the tool sent them */
         step = cfg_step(r, MGMT_OP_VD_SET_PROPS, 0, MGMT_VDPROP_CACHE);
