@@ -8,8 +8,9 @@
  * are the long option names: rw=randrw, bs=4k, level=raid5, ...); or
  * --reference BED (the published test beds, no other input), optionally
  * --plot FILE.png.  Exit status: 0, 1 on bad
- * input; with --max-error E, 2 when a reference run's worst cell error
- * exceeds E % (the meson tests use that).
+ * input or when the plot cannot be drawn; with --max-error E, 2 when a
+ * reference run's worst cell error exceeds E % (the meson tests use
+ * that).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -368,12 +369,21 @@ int main(int argc, char **argv)
         reference_calibrate(stdout);
         return 0;
     }
+    if (opt_plot && !opt_reference) {
+        fprintf(stderr, "raidsim: --plot draws a reference run: it needs "
+                "--reference 9670w or --reference h755n\n");
+        return 1;
+    }
     if (opt_reference) {
+        bool plot_failed = false;
         double unwaived, worst = reference_run(opt_reference, stdout,
-                                               opt_plot, opt_ref_runtime,
+                                               opt_plot,
+                                               opt_max_error >= 0 ?
+                                               opt_max_error : 10,
+                                               &plot_failed, opt_ref_runtime,
                                                opt_waive, &unwaived);
 
-        if (isnan(worst)) {
+        if (isnan(worst) || plot_failed) {
             return 1;
         }
         ret = 0;

@@ -53,9 +53,12 @@ bool sim_run(const SimBed *bed, const SimJob *job, SimResult *res,
  * reference.c: run a published test bed; returns the worst |error| %.
  * *worst_unwaived gets the worst over the cells not named in `waive`
  * (NULL-terminated labels: known misses that a test checks apart).
+ * With @plot_png, the cells are drawn there with a +-@plot_band % band;
+ * *plot_failed is set (and the reason printed) when that fails.
  */
 double reference_run(const char *bed, FILE *out, const char *plot_png,
-                     double runtime_s, char **waive, double *worst_unwaived);
+                     double plot_band, bool *plot_failed, double runtime_s,
+                     char **waive, double *worst_unwaived);
 /* Print the values the two published rebuild times give ([calib]). */
 void reference_calibrate(FILE *out);
 
@@ -63,9 +66,14 @@ void reference_calibrate(FILE *out);
 typedef struct PlotCell {
     const char *label;
     double ref, model;
+    bool time;                  /* a rebuild time, not a throughput */
 } PlotCell;
 
+/*
+ * Draws @cells into @png (gnuplot); @band_pct is the allowed error drawn
+ * around 1.  False with @errp set when the PNG could not be drawn.
+ */
 bool plot_cells(const char *png, const char *title, const PlotCell *cells,
-                unsigned n, GError **errp);
+                unsigned n, double band_pct, GError **errp);
 
 #endif

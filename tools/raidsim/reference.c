@@ -170,7 +170,8 @@ static void fmt_val(char *buf, size_t len, CellKind k, double v)
 }
 
 double reference_run(const char *name, FILE *out, const char *plot_png,
-                     double runtime_s, char **waive, double *worst_unwaived)
+                     double plot_band, bool *plot_failed, double runtime_s,
+                     char **waive, double *worst_unwaived)
 {
     const RefBed *b = NULL;
     PlotCell *pc;
@@ -228,16 +229,22 @@ double reference_run(const char *name, FILE *out, const char *plot_png,
             worst_unwaived && !(fabs(err) <= *worst_unwaived)) {
             *worst_unwaived = fabs(err);
         }
-        pc[i] = (PlotCell) { c->label, c->ref, v };
+        pc[i] = (PlotCell) { c->label, c->ref, v,
+                             c->kind == CELL_REBUILD_MIN };
     }
     fprintf(out, "worst cell: %s\n", worst_label);
     fprintf(out, "worst cell error: %.1f %%\n", worst);
     if (plot_png) {
         GError *err = NULL;
 
-        if (!plot_cells(plot_png, b->title, pc, b->ncells, &err)) {
-            fprintf(stderr, "raidsim: %s\n", err->message);
+        if (!plot_cells(plot_png, b->title, pc, b->ncells, plot_band,
+                        &err)) {
+            fprintf(stderr, "raidsim: cannot draw %s: %s\n"
+                    "raidsim: --plot needs gnuplot with the pngcairo "
+                    "terminal (Debian: apt-get install gnuplot-nox)\n",
+                    plot_png, err->message);
             g_error_free(err);
+            *plot_failed = true;
         }
     }
     g_free(pc);
