@@ -21,7 +21,6 @@
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
-#include "system/dma.h"
 #include "block/aio.h"
 #include "qemu/main-loop.h"
 #include "hw/megaraid/mgmt-proto.h"
@@ -114,8 +113,6 @@ static size_t cfg_request(uint8_t *req, uint32_t op, const uint32_t *mbox,
     return sizeof(r) + dlen;
 }
 
-static const MRMgmtHostOps *cfg_host_ops(void);
-
 /*
  * Run query @op now; its MgmtReply (status, data) is in the returned
  * buffer (g_free), NULL if it did not answer at once.
@@ -128,8 +125,8 @@ static CfgQuery *cfg_query(MR9500State *s, uint32_t op, uint32_t m0,
     size_t n = cfg_request(req, op, mbox, NULL, 0);
     CfgQuery *q = g_new0(CfgQuery, 1);
 
-    mr_core_mgmt_execute_async(&s->core, cfg_host_ops(), s, req, n, q->resp,
-                               sizeof(q->resp), cfg_query_done, q);
+    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req, n,
+                               q->resp, sizeof(q->resp), cfg_query_done, q);
     if (!q->done) {
         q->orphan = true;       /* freed when it answers */
         return NULL;
@@ -536,8 +533,9 @@ static void cfg_run_next(CfgRun *r)
     }
     n = cfg_request(req, st->op, st->mbox, st->data, st->dlen);
     memset(r->resp, 0, sizeof(MgmtReply));
-    mr_core_mgmt_execute_async(&r->s->core, cfg_host_ops(), r->s, req, n,
-                               r->resp, sizeof(r->resp), cfg_run_done, r);
+    mr_core_mgmt_execute_async(&r->s->core, mr9500_mgmt_host_ops(), r->s,
+                               req, n, r->resp, sizeof(r->resp),
+                               cfg_run_done, r);
 }
 
 static CfgRun *cfg_run_new(MR9500State *s, uint16_t smid, uint8_t queue,
@@ -574,29 +572,6 @@ static void cfg_run_start(CfgRun *r)
     trace_megaraid_9500_cfg_run(r->smid, r->dcmd, r->steps->len);
     r->next = 0;
     cfg_run_next(r);
-}
-
-/* ---- the host side of management (as for the protocol's DCMD) ---- */
-
-static const MRMgmtHostOps *cfg_host_ops(void)
-{
-    return mr9500_mgmt_host_ops();
-}
-
-/* ---- reading the DCMD's data ---- */
-
-static bool cfg_from_host(MR9500State *s, const uint8_t *f, uint8_t *buf,
-                          uint32_t len)
-{
-    QEMUSGList sg;
-    bool ok;
-
-    qemu_sglist_init(&sg, DEVICE(s), 4, pci_get_address_space(PCI_DEVICE(s)));
-    ok = mr9500_mfi_sgl(s, f, MFI_DCMD_SGL, &sg, len) && sg.size == len &&
-         dma_buf_write(buf, len, NULL, &sg, MEMTXATTRS_UNSPECIFIED) ==
-         MEMTX_OK;
-    qemu_sglist_destroy(&sg);
-    return ok;
 }
 
 /* ---- CFG_ADD ---- */
@@ -1168,7 +1143,7 @@ MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
             break;
         }
         in = g_malloc0(xfer);
-        if (!cfg_from_host(s, f, in, xfer)) {
+        if (!mr9500_mfi_from_host(s, f, in, xfer)) {
             trace_megaraid_9500_cfg_err_buffer(opcode, xfer);
             st = MFI_STAT_INVALID_PARAMETER;
             break;

@@ -105,6 +105,25 @@ uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
     return st;
 }
 
+/*
+ * Read @len bytes from the host through the SGL of MFI frame @f into
+ * @buf.  False when an element is outside guest RAM, the SGL does not
+ * fit the frame or it holds fewer than @len bytes.
+ */
+bool mr9500_mfi_from_host(MR9500State *s, const uint8_t *f, uint8_t *buf,
+                          uint32_t len)
+{
+    QEMUSGList sg;
+    bool ok;
+
+    qemu_sglist_init(&sg, DEVICE(s), 4, pci_get_address_space(PCI_DEVICE(s)));
+    ok = mr9500_mfi_sgl(s, f, MFI_DCMD_SGL, &sg, len) && sg.size == len &&
+         dma_buf_write(buf, len, NULL, &sg, MEMTXATTRS_UNSPECIFIED) ==
+         MEMTX_OK;
+    qemu_sglist_destroy(&sg);
+    return ok;
+}
+
 /* ---- data builders ---- */
 
 static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)

@@ -18,7 +18,6 @@
  * it is gone.
  */
 #include "qemu/osdep.h"
-#include "system/dma.h"
 #include "hw/megaraid/mgmt-proto.h"
 #include "mr9500.h"
 #include "trace.h"
@@ -60,25 +59,6 @@ static const MRMgmtHostOps mr9500_mgmt_ops = {
 const MRMgmtHostOps *mr9500_mgmt_host_ops(void)
 {
     return &mr9500_mgmt_ops;
-}
-
-/*
- * Read @len bytes from the host through the SGL of MFI frame @f into
- * @buf.  False when an element is outside guest RAM, the SGL does not
- * fit the frame or it holds fewer than @len bytes.
- */
-static bool mr9500_mgmt_from_host(MR9500State *s, const uint8_t *f,
-                                  uint8_t *buf, uint32_t len)
-{
-    QEMUSGList sg;
-    bool ok;
-
-    qemu_sglist_init(&sg, DEVICE(s), 4, pci_get_address_space(PCI_DEVICE(s)));
-    ok = mr9500_mfi_sgl(s, f, MFI_DCMD_SGL, &sg, len) && sg.size == len &&
-         dma_buf_write(buf, len, NULL, &sg, MEMTXATTRS_UNSPECIFIED) ==
-         MEMTX_OK;
-    qemu_sglist_destroy(&sg);
-    return ok;
 }
 
 /*
@@ -134,7 +114,7 @@ bool mr9500_mgmt_dcmd(MR9500State *s, uint16_t smid, uint8_t queue,
     }
     resp_cap = MIN(xfer, MGMT_MAX_RESP_LEN);
     cmd = g_malloc(cmd_len);
-    if (!mr9500_mgmt_from_host(s, f, cmd, cmd_len)) {
+    if (!mr9500_mfi_from_host(s, f, cmd, cmd_len)) {
         trace_megaraid_9500_mgmt_err_buffer(xfer, cmd_len);
         *status = MFI_STAT_INVALID_PARAMETER;
         return true;

@@ -212,6 +212,12 @@ bool mr9500_mfi_sgl(MR9500State *s, const uint8_t *f, uint32_t sgl_off,
                     QEMUSGList *sg, uint32_t len);
 uint8_t mr9500_mfi_to_host(MR9500State *s, const uint8_t *f,
                            uint32_t sgl_off, const void *buf, uint32_t len);
+/*
+ * Read @len bytes of a DCMD's data (the SGL of MFI frame @f) into @buf;
+ * false when the SGL is bad or holds fewer than @len bytes.
+ */
+bool mr9500_mfi_from_host(MR9500State *s, const uint8_t *f, uint8_t *buf,
+                          uint32_t len);
 /* Hold the MFI command at @smid/@mfi_addr (a copy of its frame) in @h. */
 void mr9500_hold(MR9500Held *h, uint16_t smid, uint64_t mfi_addr,
                  const uint8_t *frame);
