@@ -23,8 +23,8 @@ static QTestState *hang_qts;
 /* The main loop stopped answering (the metadata write blocks it): fail. */
 static void meta_hang_alarm(int sig)
 {
-    static const char msg[] = "QEMU stopped answering while it wrote the "
-                              "DDF metadata: main loop blocked\n";
+    static const char msg[] = "QEMU stopped answering while it wrote or "
+                              "read DDF metadata: main loop blocked\n";
 
     if (hang_qts) {
         kill(qtest_pid(hang_qts), SIGKILL);
@@ -249,9 +249,149 @@ static void test_throttled_fail(void)
     rig_destroy(&r);
 }
 
+/* Another controller's configuration on @path: one drive, a hot spare. */
+static void meta_write_foreign(const char *path)
+{
+    uint8_t guid[RAID_GUID_LEN];
+    GError *err = NULL;
+    RaidConfig *cfg;
+    int fd = open(path, O_RDWR | O_TRUNC);
+
+    g_assert(fd >= 0);
+    g_assert(ftruncate(fd, DRIVE_BYTES) == 0);
+    close(fd);
+    memcpy(guid, "LSI     MRSIMOTHERCTRL01", RAID_GUID_LEN);
+    cfg = raid_config_new(guid);
+    memcpy(cfg->header_guid, "LSI     QTESTHDR", 16);
+    stl_be_p(cfg->header_guid + 16, g_random_int());
+    stl_be_p(cfg->header_guid + 20, g_random_int());
+    memcpy(guid, "LSI     QTESTFOREIGN", 20);
+    stl_be_p(guid + 20, g_random_int());
+    g_assert_cmpint(raid_config_add_pd(cfg, guid, 0, DRIVE_BYTES / 512,
+                                       &err), ==, 0);
+    g_assert_no_error(err);
+    cfg->pds[0].path = g_strdup(path);
+    g_assert_true(ddf_store_config(cfg, &err));
+    g_assert_no_error(err);
+    raid_config_free(cfg);
+}
+
+/*
+ * Hot plug the image @path in @slot behind the throttle group "slowrd"
+ * (one read per 200 ms of the virtual clock): QMP and VD 1 answer at once
+ * while its metadata is read, the host hears nothing of it until then,
+ * and then it comes (DEVICE ADDED) @hidden or not, with QOM state @state.
+ */
+static void meta_plug_slow(MR *m, const char *path, int slot, bool hidden,
+                           const char *state)
+{
+    g_autofree char *node = g_strdup_printf("slow%d", slot);
+    g_autofree char *id = g_strdup_printf("hp%d", slot);
+    g_autofree char *qom = g_strdup_printf("/machine/peripheral/%s", id);
+    g_autofree char *st = NULL;
+    const uint16_t handle = 1 + slot;
+    const uint8_t *pg;
+    int64_t us, worst = 0;
+    QDict *rsp;
+
+    rsp = qtest_qmp(m->qts, "{'execute': 'blockdev-add', 'arguments': "
+                    "{'driver': 'throttle', 'node-name': %s, "
+                    "'throttle-group': 'slowrd', 'file': {'driver': 'raw',"
+                    " 'file': {'driver': 'file', 'filename': %s}}}}",
+                    node, path);
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+
+    alarm(20);
+    us = g_get_monotonic_time();
+    qtest_qmp_device_add(m->qts, "megaraid-drive", id,
+                         "{'bus': 'raid0.0', 'slot': %d, 'drive': %s, "
+                         "'interface': 'nvme'}", slot, node);
+    us = g_get_monotonic_time() - us;
+    g_test_message("device_add of slot %d answered in %" PRId64 " us",
+                   slot, us);
+    g_assert_cmpint(us, <, QUICK_US);
+    for (int i = 0; i < 5; i++) {
+        int64_t t0 = g_get_monotonic_time();
+
+        g_free(st);
+        st = qom_get_str(m, qom, "state");
+        g_assert_cmpstr(st, ==, "pending");
+        worst = MAX(worst, g_get_monotonic_time() - t0);
+        worst = MAX(worst, meta_qmp_us(m));
+        worst = MAX(worst, meta_vd1_io_us(m, 3000 + 256 * i, i));
+    }
+    g_test_message("slowest QMP or VD 1 I/O while reading: %" PRId64 " us",
+                   worst);
+    g_assert_cmpint(worst, <, QUICK_US);
+    mr_pump_events(m, 50);
+    g_assert_null(mr_last_page(m, handle, EV_DEVICE_ADDED));
+    alarm(0);
+
+    /* the clock runs: the metadata is read, the drive takes its place */
+    for (int i = 0; i < 100; i++) {
+        g_free(st);
+        st = qom_get_str(m, qom, "state");
+        if (strcmp(st, "pending")) {
+            break;
+        }
+        qtest_clock_step(m->qts, 100 * 1000 * 1000);
+        g_usleep(1000);
+    }
+    g_assert_cmpstr(st, ==, state);
+    mr_pump_events(m, 100);
+    pg = mr_last_page(m, handle, EV_DEVICE_ADDED);
+    g_assert_nonnull(pg);
+    g_assert_cmpint(!!(lduw_le_p(pg + PG0_FLAGS) & PG0_FLAG_HIDDEN), ==,
+                    hidden);
+}
+
+/*
+ * A drive hot-plugged while running, its reads throttled: the main loop
+ * does not wait for its metadata.  A foreign drive ends hidden, a blank
+ * one unconfigured good and visible.
+ */
+static void test_hotplug_read(void)
+{
+    struct sigaction sa = { 0 };
+    char *extra[2];
+    QDict *rsp;
+    Rig r;
+    MR *m;
+
+    meta_write_images(&r);
+    rig_tmp_paths(extra, 2, "megaraid-meta-hp");
+    meta_write_foreign(extra[0]);
+    g_assert(truncate(extra[1], DRIVE_BYTES) == 0);
+    sa.sa_handler = meta_hang_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    m = mr_start(&r, NULL);
+    hang_qts = m->qts;
+    meta_settle(m);
+    mr_pump_events(m, 100);
+    rsp = qtest_qmp(m->qts, "{'execute': 'object-add', 'arguments': "
+                    "{'qom-type': 'throttle-group', 'id': 'slowrd', "
+                    "'limits': {'iops-read': 5}}}");
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qobject_unref(rsp);
+
+    meta_plug_slow(m, extra[0], 4, true, "unconfigured-good");
+    meta_plug_slow(m, extra[1], 5, false, "unconfigured-good");
+
+    hang_qts = NULL;
+    mr_stop(&r);
+    rig_destroy(&r);
+    for (int i = 0; i < 2; i++) {
+        unlink(extra[i]);
+        g_free(extra[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-meta/throttled-fail", test_throttled_fail);
+    qtest_add_func("/megaraid-meta/hotplug-read", test_hotplug_read);
     return g_test_run();
 }

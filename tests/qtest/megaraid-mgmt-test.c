@@ -12,6 +12,7 @@
  * requests and frames, each refused with its status and no harm done,
  * and a change answered only once its metadata is on the drives.
  */
+#include <signal.h>
 #include "megaraid-rig.h"
 #include "hw/megaraid/mgmt-proto.h"
 #include "qemu/cutils.h"
@@ -1330,6 +1331,96 @@ static void test_foreign_wipe(void)
     rig_destroy(&o);
 }
 
+static QTestState *stall_qts;
+
+/* QEMU did not answer in time (its main loop waits): fail. */
+static void mg_stall_alarm(int sig)
+{
+    static const char msg[] = "QEMU's main loop stopped answering while a "
+                              "management command waited for I/O\n";
+
+    if (stall_qts) {
+        kill(qtest_pid(stall_qts), SIGKILL);
+    }
+    if (write(2, msg, sizeof(msg) - 1) < 0) {
+        /* nothing to do */
+    }
+    abort();
+}
+
+/*
+ * VD DELETE of a write-back VD whose dirty lines only the cache and its
+ * journal hold, one member throttled (one write per 200 ms of the
+ * virtual clock): the destage waits for it, and meanwhile QMP answers
+ * within 50 ms and no reply comes; once the clock runs the reply is OK,
+ * the cache clean and the VD gone from the drives.
+ */
+static void test_delete_destage(void)
+{
+    struct sigaction sa = { 0 };
+    g_autofree char *props = NULL;
+    g_autofree char *wp = NULL;
+    char *jnl;
+    int64_t worst = 0;
+    Rig r;
+    MR *m;
+    Desc d;
+
+    rig_create_cached(&r, 2, 2, 0, RAID_LEVEL_1, RAID_CACHE_WRITE_BACK);
+    rig_tmp_paths(&jnl, 1, "megaraid-mgmt-jnl");
+    h_img_create("qcow2", NULL, jnl, "8M");
+    props = g_strdup_printf(",cache-size=4M,journal=jnl0 -blockdev driver="
+                            "qcow2,node-name=jnl0,file.driver=file,"
+                            "file.filename=%s", jnl);
+    m = mr_start(&r, props);
+    wp = qom_get_str(m, CTRL, "vd0-write-policy");
+    g_assert_cmpstr(wp, ==, "write-back");
+    qom_set_int(m, CTRL, "cache-flush-interval", 255);
+    write_extents(m, 60);
+    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+    qts_throttle_writes(m->qts, "hd1", 5);
+
+    sa.sa_handler = mg_stall_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    stall_qts = m->qts;
+    alarm(20);
+    mg_submit(m, MGMT_OP_VD_DELETE, 0, 0);
+    for (int i = 0; i < 5; i++) {
+        int64_t t0 = g_get_monotonic_time();
+        QDict *rsp = qtest_qmp(m->qts, "{'execute': 'query-megaraid'}");
+
+        g_assert_true(qdict_haskey(rsp, "return"));
+        qobject_unref(rsp);
+        g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+        worst = MAX(worst, g_get_monotonic_time() - t0);
+        while (h_admin_reply(m, &d, 20)) {
+            /* only events: the reply waits for the destage */
+            g_assert_true(mr_keep_event(m, &d));
+        }
+    }
+    g_test_message("QMP while the destage waits: %" PRId64 " us at most",
+                   worst);
+    g_assert_cmpint(worst, <, 50 * 1000);
+    alarm(0);
+    stall_qts = NULL;
+
+    /* the clock runs: the destage ends, the metadata lands, the reply */
+    mg_wait_ok(m);
+    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), ==, 0);
+    {
+        RaidConfig *cfg = rig_load(&r);
+
+        g_assert_false(cfg->vds[0].used);
+        raid_config_free(cfg);
+    }
+    qts_throttle_writes(m->qts, "hd1", 0);
+    mr_stop(&r);
+    rig_destroy(&r);
+    unlink(jnl);
+    g_free(jnl);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1345,5 +1436,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/malformed", test_malformed);
     qtest_add_func("/megaraid-mgmt/durable", test_durable);
     qtest_add_func("/megaraid-mgmt/foreign-wipe", test_foreign_wipe);
+    qtest_add_func("/megaraid-mgmt/delete-destage", test_delete_destage);
     return g_test_run();
 }

@@ -44,6 +44,9 @@ const char *mr_array_drive_state(MRArray *a, MRDrive *d)
 {
     int pd = mr_array_pd_of(a, d);
 
+    if (d->meta_pending) {
+        return "pending";       /* hot-plugged, its metadata being read */
+    }
     return pd < 0 ? "unconfigured-good"
                   : raid_pd_state_name(a->cfg->pds[pd].state);
 }
@@ -52,6 +55,9 @@ bool mr_array_drive_hidden(MRArray *a, MRDrive *d)
 {
     int pd = mr_array_pd_of(a, d);
 
+    if (d->meta_pending) {
+        return true;
+    }
     return pd >= 0 && a->cfg->pds[pd].state != RAID_PD_UNCONF_GOOD;
 }
 
@@ -654,14 +660,30 @@ MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
     return vd;
 }
 
+static void mr_vd_release(MRVirtualDisk *vd)
+{
+    raid_stripe_locks_free(vd->locks);
+    mr_vd_unit_free(vd);
+    g_free(vd);
+}
+
 void mr_vd_free(MRVirtualDisk *vd)
 {
     mr_jobs_stop(vd);
     mr_vd_drain(vd);
     mr_cache_vd_cleanup(vd);
-    raid_stripe_locks_free(vd->locks);
-    mr_vd_unit_free(vd);
-    g_free(vd);
+    mr_vd_release(vd);
+}
+
+void coroutine_fn mr_vd_co_free(MRVirtualDisk *vd)
+{
+    vd->job_paused = true;      /* no kick starts its job again */
+    mr_jobs_stop(vd);
+    while (vd->in_flight > 0) {
+        qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, SCALE_MS);
+    }
+    mr_cache_co_vd_cleanup(vd);
+    mr_vd_release(vd);
 }
 
 /* ---- states ---- */
@@ -685,7 +707,7 @@ void mr_array_refresh(MRArray *a)
         vd->unit.ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
         trace_megaraid_array_vd_state(i, raid_vd_state_name(before[i]),
                 raid_vd_state_name(mr_vd_cfg(vd)->state));
-        if (a->ops->vd_changed) {
+        if (a->ops->vd_changed && !vd->deleting) {
             a->ops->vd_changed(a->opaque, vd);
         }
     }
@@ -809,7 +831,11 @@ void mr_array_fail_drive(MRArray *a, MRDrive *d, const char *why)
 
 void mr_array_drive_removed(MRArray *a, MRDrive *d)
 {
-    int pd = mr_array_pd_of(a, d);
+    int pd;
+
+    /* a read still running: unplug waits for it, the drive has its place */
+    mr_array_drive_read_wait(a, d);
+    pd = mr_array_pd_of(a, d);
 
     mr_ev_drive(a, MR_EV_PD_REMOVED, d, NULL);
     if (pd < 0) {
@@ -874,29 +900,26 @@ static int mr_array_add_blank(MRArray *a, MRDrive *d)
     return pd;
 }
 
-void mr_array_drive_added(MRArray *a, MRDrive *d)
+void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd)
 {
-    DdfDriveIO io = mr_ddf_io(d);
-    DdfDriveRead rd = { 0 };
     int pd = -1;
 
     if (!a->cfg) {
         return;                 /* import at start will see it */
     }
     mr_ev_drive(a, MR_EV_PD_INSERTED, d, NULL);
-    if (ddf_drive_read(&io, &rd, NULL)) {
+    if (rd && rd->meta) {
         for (int i = 0; i < a->cfg->npds; i++) {
-            if (!memcmp(a->cfg->pds[i].guid, rd.meta->pdd_guid,
+            if (!memcmp(a->cfg->pds[i].guid, rd->meta->pdd_guid,
                         RAID_GUID_LEN) && !a->pd_drive[i]) {
                 pd = i;
             }
         }
-        if (pd < 0 || memcmp(rd.meta->ctrl_guid, a->cfg->ctrl_guid,
+        if (pd < 0 || memcmp(rd->meta->ctrl_guid, a->cfg->ctrl_guid,
                              RAID_GUID_LEN)) {
             /* another array's drive: foreign, hidden, never written */
             trace_megaraid_array_foreign(d->slot);
             mr_ev_config(a, MR_EV_CFG_FOREIGN_FOUND, 1);
-            ddf_drive_read_clear(&rd);
             d->in_array = true;
             return;
         }
@@ -908,7 +931,6 @@ void mr_array_drive_added(MRArray *a, MRDrive *d)
             raid_config_set_pd_state(a->cfg, pd, RAID_PD_OFFLINE, NULL);
         }
     }
-    ddf_drive_read_clear(&rd);
     if (pd < 0) {
         pd = mr_array_add_blank(a, d);
     }
@@ -1155,6 +1177,8 @@ static void mr_array_shutdown(Notifier *n, void *data)
 {
     MRArray *a = container_of(n, MRArray, shutdown);
 
+    /* exit: a hot plug's read and a change's I/O still running end first */
+    mr_array_drive_read_wait(a, NULL);
     if (a->shut_down || !a->cfg || a->cfg->foreign) {
         mr_ev_flush(a);                 /* the entries so far */
         return;
@@ -1213,6 +1237,7 @@ void mr_array_init(MRArray *a, const MRArrayOps *ops, void *opaque)
 
 void mr_array_cleanup(MRArray *a)
 {
+    mr_array_drive_read_wait(a, NULL);
     if (a->shutdown.notify) {
         notifier_remove(&a->shutdown);
         a->shutdown.notify = NULL;

@@ -138,9 +138,27 @@ bool mr_array_drive_hidden(MRArray *a, MRDrive *d);
  * rebuild onto a hot spare, store the metadata and tell the controller.
  */
 void mr_array_fail_drive(MRArray *a, MRDrive *d, const char *why);
-/* Hot plug: a drive is about to be removed / was added. */
+/* Hot plug: a drive is about to be removed. */
 void mr_array_drive_removed(MRArray *a, MRDrive *d);
-void mr_array_drive_added(MRArray *a, MRDrive *d);
+/*
+ * Drive @d came while running, its metadata read as @rd (NULL: none, a
+ * blank drive): it becomes a returning member, a foreign drive (hidden)
+ * or an unconfigured good one; d->in_array is set, nothing is told.
+ */
+void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd);
+/*
+ * Hot plug (array-plug.c): drive @d was plugged while running.  Its
+ * metadata is read in a coroutine; until then it is pending
+ * (d->meta_pending, hidden, outside the configuration).  Then it is
+ * placed (mr_array_drive_place) and MRArrayOps.drive_arrived is called.
+ * Returns false when it is pending, true when nothing had to be read.
+ */
+bool mr_array_drive_plugged(MRArray *a, MRDrive *d);
+/*
+ * Unplug and exit paths: wait for @d's read (NULL: every drive's, and
+ * the coroutines of configuration changes, mr_cfg_later()).
+ */
+void mr_array_drive_read_wait(MRArray *a, MRDrive *d);
 /* Config changed: recompute states, layouts, member states; notify. */
 void mr_array_refresh(MRArray *a);
 /* Make a drive a hot spare (@dg < 0: global) or remove it as a spare. */
@@ -161,6 +179,12 @@ const char *mr_array_drive_state(MRArray *a, MRDrive *d);
  */
 MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp);
 void mr_vd_free(MRVirtualDisk *vd);
+/*
+ * The same in a coroutine, for a run-time VD DELETE: its job's window,
+ * its member I/O and the destage of its dirty lines are waited for
+ * without stopping the main loop.  The VD must be out of the host's view.
+ */
+void coroutine_fn mr_vd_co_free(MRVirtualDisk *vd);
 void mr_array_changed(MRArray *a);
 DdfDriveIO mr_ddf_io(MRDrive *d);
 /* Effective write policy of a VD (cache policy and CacheVault). */

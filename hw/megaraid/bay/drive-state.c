@@ -151,7 +151,8 @@ void mr_drive_state_class_init(ObjectClass *oc)
                                   mr_drive_set_state);
     object_class_property_set_description(oc, "state",
         "RAID state (unconfigured-good, online, offline, rebuild, hot-spare, "
-        "foreign, unconfigured-bad, missing); set offline to fail a member, "
+        "foreign, unconfigured-bad, missing; pending while a hot-plugged "
+        "drive's metadata is read); set offline to fail a member, "
         "hot-spare or unconfigured-good to add or remove a global spare");
     object_class_property_add(oc, "rebuild-progress", "int",
                               mr_drive_get_rebuild_progress, NULL, NULL,

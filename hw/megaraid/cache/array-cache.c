@@ -583,6 +583,16 @@ void mr_cache_vd_init(MRVirtualDisk *vd)
     vd->cache = c;
 }
 
+/* The VD's cache takes nothing new: its timer stops. */
+static void mr_cache_vd_stop(MRVdCache *c)
+{
+    c->stopping = true;
+    timer_free(c->timer);
+    c->timer = NULL;
+}
+
+static void mr_cache_vd_forget(MRVirtualDisk *vd);
+
 void mr_cache_vd_cleanup(MRVirtualDisk *vd)
 {
     MRVdCache *c = vd->cache;
@@ -592,15 +602,45 @@ void mr_cache_vd_cleanup(MRVirtualDisk *vd)
     if (!c) {
         return;
     }
-    c->stopping = true;
-    timer_free(c->timer);
-    c->timer = NULL;
+    mr_cache_vd_stop(c);
     if (j && !qemu_in_coroutine()) {
         AIO_WAIT_WHILE(NULL, j->busy > 0);
         if (g_tree_nnodes(c->lines)) {
             mr_cache_run_drain(a, c);
         }
     }
+    mr_cache_vd_forget(vd);
+}
+
+void coroutine_fn mr_cache_co_vd_cleanup(MRVirtualDisk *vd)
+{
+    MRVdCache *c = vd->cache;
+    MRArray *a = vd->array;
+    MRJournal *j = a->journal;
+
+    if (!c) {
+        return;
+    }
+    mr_cache_vd_stop(c);
+    if (j) {
+        while (j->busy > 0) {
+            qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, SCALE_MS);
+        }
+        if (g_tree_nnodes(c->lines)) {
+            int ret = mr_cache_co_destage_all(c);
+
+            trace_megaraid_cache_drain(vd->idx, g_tree_nnodes(c->lines), ret);
+        }
+        mr_cache_co_try_reset(a);
+    }
+    mr_cache_vd_forget(vd);
+}
+
+/* Drop what is left of the VD's cache (destaged or not) and free it. */
+static void mr_cache_vd_forget(MRVirtualDisk *vd)
+{
+    MRVdCache *c = vd->cache;
+
     if (g_tree_nnodes(c->lines)) {
         /* the journal keeps the data if it was journaled */
         trace_megaraid_err_cache_lost(vd->idx, g_tree_nnodes(c->lines));

@@ -22,6 +22,11 @@ uint64_t mr_cache_journal_bytes(MRArray *a);
 void mr_cache_stop(MRArray *a);
 void mr_cache_vd_init(MRVirtualDisk *vd);
 void mr_cache_vd_cleanup(MRVirtualDisk *vd);
+/*
+ * The same in a coroutine (run-time VD DELETE): waits for the journal
+ * and destages the VD's dirty lines without stopping the main loop.
+ */
+void coroutine_fn mr_cache_co_vd_cleanup(MRVirtualDisk *vd);
 /* Through the cache; fall to mr_vd_co_io() as the policy says. */
 int coroutine_fn mr_cache_co_read(MRVirtualDisk *vd, uint64_t lba,
                                   uint64_t sectors, QEMUIOVector *qiov);

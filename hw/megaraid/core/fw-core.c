@@ -163,13 +163,14 @@ void mr_core_instance_finalize(MRCore *c)
     c->array = NULL;
 }
 
-void mr_core_drive_plugged(MRCore *c, MRDrive *d)
+bool mr_core_drive_plugged(MRCore *c, MRDrive *d)
 {
     d->unit.sat_vendor = c->id.sat_vendor;
     d->unit.sat_product = c->id.sat_product;
     if (c->array->imported) {
-        mr_array_drive_added(c->array, d);
+        return mr_array_drive_plugged(c->array, d);
     }
+    return true;
 }
 
 void mr_core_drive_unplugging(MRCore *c, MRDrive *d)

@@ -378,10 +378,16 @@ static void mr9500_drive_changed(void *opaque, MRDrive *d, bool toggled)
                     d->slot);
 }
 
+static void mr9500_ld_drive_arrived(void *opaque, MRDrive *d)
+{
+    mr9500_drive_arrived(opaque, d);
+}
+
 const MRArrayOps mr9500_ld_array_ops = {
     .vd_added = mr9500_vd_added,
     .vd_changed = mr9500_vd_changed,
     .drive_changed = mr9500_drive_changed,
+    .drive_arrived = mr9500_ld_drive_arrived,
 };
 
 void mr9500_ld_init(MR9500State *s)

@@ -291,7 +291,7 @@ static void mr9500_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     MRDrive *d = MEGARAID_DRIVE(dev);
     int pd = mr9500_drive_pd_id(d);
 
-    if (pd < 0 || s->pd[pd]) {
+    if (pd < 0 || s->pd[pd] || s->pd_pending[pd]) {
         error_setg(errp, "megaraid-9500: no PD id for the drive in enclosure "
                    "%u slot %u (enclosure 0, SAS/SATA slots 0..%d, NVMe "
                    "slots 0..%d, one drive per slot)", d->enclosure, d->slot,
@@ -299,11 +299,28 @@ static void mr9500_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
                    MR9500_MAX_PDS - MR_MAX_SAS_SATA_DRIVES - 1);
         return;
     }
-    s->pd[pd] = d;
+    /* (the PD id is taken; the host sees the drive once it has its place) */
+    s->pd_pending[pd] = d;
     d->unit.host_id = pd;
     trace_megaraid_9500_drive_plug(pd, d->slot, d->unit.iface);
-    mr_core_drive_plugged(&s->core, d);
+    if (!mr_core_drive_plugged(&s->core, d)) {
+        return;                 /* its metadata is read: drive_arrived */
+    }
+    s->pd_pending[pd] = NULL;
+    s->pd[pd] = d;
     if (dev->hotplugged) {
+        mr9500_event_pd(s, MR_EVT_PD_INSERTED, pd, d->slot);
+    }
+}
+
+/* Hot-plugged @d has its place (hidden or not): the host hears of it. */
+void mr9500_drive_arrived(MR9500State *s, MRDrive *d)
+{
+    uint16_t pd = d->unit.host_id;
+
+    if (pd < MR9500_MAX_PDS && s->pd_pending[pd] == d) {
+        s->pd_pending[pd] = NULL;
+        s->pd[pd] = d;
         mr9500_event_pd(s, MR_EVT_PD_INSERTED, pd, d->slot);
     }
 }

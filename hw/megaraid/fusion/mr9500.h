@@ -171,6 +171,8 @@ typedef struct MR9500State {
 
     /* drives: PD id -> drive (JBODs exposed to the host) */
     MRDrive *pd[MR9500_MAX_PDS];
+    /* hot-plugged, metadata being read: PD id taken, not shown yet */
+    MRDrive *pd_pending[MR9500_MAX_PDS];
     /* mr9500-ld.c: the MFI state of each VD the host was told */
     uint8_t ld_told[RAID_MAX_VDS];
 
@@ -188,6 +190,8 @@ static inline uint8_t mr9500_pd_if(const MRUnit *u)
 void mr9500_fault(MR9500State *s, uint32_t code);
 bool mr9500_dma_ok(MR9500State *s, uint64_t addr, uint64_t len);
 MRDrive *mr9500_pd_drive(MR9500State *s, uint32_t pd);
+/* Hot-plugged drive @d has its place: the PD INSERTED event (mr9500.c). */
+void mr9500_drive_arrived(MR9500State *s, MRDrive *d);
 
 /* mr9500-ioc.c */
 void mr9500_ioc_reset(MR9500State *s);

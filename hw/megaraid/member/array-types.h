@@ -79,6 +79,7 @@ struct MRVirtualDisk {
      */
     MRUnit unit;
     uint32_t in_flight;         /* data-path requests (drain, pull) */
+    bool deleting;              /* VD DELETE is tearing it down */
     MRVdCache *cache;           /* array-cache.c, NULL: none */
     /* array-jobs.c */
     Coroutine *job_co;
@@ -156,6 +157,9 @@ struct MRArray {
     GSList *meta_wipes;
     struct MRMetaWipe *meta_wiping;
     bool meta_closing;          /* mr_array_cleanup: no wiped callbacks */
+    unsigned drive_reads;       /* hot-plugged drives being read */
+    struct MRCfgLater *cfg_later;       /* started, reply not yet claimed */
+    unsigned cfg_later_busy;            /* mr_cfg_later() coroutines */
     /* properties of the controller, owned here */
     uint8_t rebuild_rate;       /* percent, 0..100: rebuilds */
     uint8_t cc_rate;            /* ... consistency checks */

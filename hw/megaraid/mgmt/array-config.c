@@ -176,27 +176,22 @@ int mr_array_create_vd(MRArray *a, int dg, MRDrive *const *drives, int n,
     return idx;
 }
 
-bool mr_array_delete_vd(MRArray *a, int idx, MRCfgError *why, Error **errp)
+/* VD DELETE, after the checks: in a coroutine (mr_cfg_later). */
+static void coroutine_fn mr_cfg_vd_delete_co(MRArray *a, void *opaque)
 {
-    MRVirtualDisk *vd;
+    MRVirtualDisk *vd = opaque;
+    int idx = vd->idx;
     int pds[RAID_MAX_MEMBERS];
-    int n;
+    int n = raid_vd_members(a->cfg, idx, pds, RAID_MAX_MEMBERS);
     GError *gerr = NULL;
 
-    if (!a->cfg || a->cfg->foreign || idx < 0 || idx >= RAID_MAX_VDS ||
-        !a->vds[idx]) {
-        error_setg(errp, "VD %d does not exist", idx);
-        return mr_cfg_fail(why, MR_CFG_INVALID);
-    }
-    vd = a->vds[idx];
-    n = raid_vd_members(a->cfg, idx, pds, RAID_MAX_MEMBERS);
     /* stops the job, drains, writes the cache back */
-    mr_vd_free(vd);
+    mr_vd_co_free(vd);
     a->vds[idx] = NULL;
     mr_cfg_drop_vd_props(a, idx);
     if (!raid_config_delete_vd(a->cfg, idx, &gerr)) {
         /* cannot happen: the VD exists */
-        return mr_cfg_gerr(errp, why, MR_CFG_INVALID, gerr);
+        g_error_free(gerr);
     }
     trace_megaraid_cfg_vd_deleted(idx, n);
     raid_config_update_states(a->cfg);
@@ -204,7 +199,19 @@ bool mr_array_delete_vd(MRArray *a, int idx, MRCfgError *why, Error **errp)
         mr_cfg_tell_drive(a, a->pd_drive[pds[i]]);
     }
     mr_array_changed(a);
-    return mr_cfg_store(a, pds, n, why, errp);
+    mr_cfg_store(a, pds, n, NULL, NULL);
+}
+
+bool mr_array_delete_vd(MRArray *a, int idx, MRCfgError *why, Error **errp)
+{
+    if (!a->cfg || a->cfg->foreign || idx < 0 || idx >= RAID_MAX_VDS ||
+        !a->vds[idx] || a->vds[idx]->deleting) {
+        error_setg(errp, "VD %d does not exist", idx);
+        return mr_cfg_fail(why, MR_CFG_INVALID);
+    }
+    a->vds[idx]->deleting = true;
+    mr_cfg_later(a, mr_cfg_vd_delete_co, a->vds[idx]);
+    return true;
 }
 
 /* Every used VD on drive group @dg gets a rebuild cursor if it can. */
@@ -388,7 +395,7 @@ bool mr_array_start_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
 /* A drive of another controller that came after the start (hidden). */
 static bool mr_cfg_foreign_extra(MRArray *a, MRDrive *d)
 {
-    return d->in_array && mr_array_pd_of(a, d) < 0;
+    return d->in_array && !d->meta_pending && mr_array_pd_of(a, d) < 0;
 }
 
 int mr_array_foreign_count(MRArray *a, BusState *bus)
@@ -421,7 +428,8 @@ static void mr_cfg_add_blank_drives(MRArray *a, BusState *bus)
         MRDrive *d = MEGARAID_DRIVE(kid->child);
 
         if (mr_array_pd_of(a, d) < 0 && !d->in_array) {
-            mr_array_drive_added(a, d);
+            /* the start found no metadata on it */
+            mr_array_drive_place(a, d, NULL);
         }
     }
 }
@@ -482,7 +490,7 @@ static void mr_cfg_wiped(MRArray *a, MRDrive *d, bool ok)
         return;
     }
     d->in_array = false;
-    mr_array_drive_added(a, d);
+    mr_array_drive_place(a, d, NULL);   /* blank now: nothing to read */
     d->in_array = true;
     mr_cfg_tell_drive(a, d);
 }

@@ -38,7 +38,10 @@ int mr_array_create_vd(MRArray *a, int dg, MRDrive *const *drives, int n,
  * Delete VD @vd: its job stops, its cache is written back, its QOM
  * properties go; a group left without VDs frees its drives (unconfigured
  * good, visible again), and they get metadata saying so.  The caller has
- * already withdrawn the VD from its host.
+ * already withdrawn the VD from its host.  The waiting (job window,
+ * member I/O, destage) and what follows run in mr_cfg_later(): until
+ * then the VD is vd->deleting, still in the configuration and on the
+ * drives, so a crash meanwhile keeps it (the DDF is written last).
  */
 bool mr_array_delete_vd(MRArray *a, int vd, MRCfgError *why, Error **errp);
 /*
@@ -80,5 +83,18 @@ bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,
                              Error **errp);
 bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
                             Error **errp);
+
+/*
+ * Run-time work that waits for I/O (array-config-later.c): @fn runs in a
+ * coroutine, started now.  The management command running now answers
+ * once it has returned and the metadata pass asked by then is done:
+ * mr_mgmt_execute_async() claims it (mr_cfg_later_claim(): false when
+ * the command started none).  Unplug and exit wait for it
+ * (a->cfg_later_busy).
+ */
+typedef struct MRCfgLater MRCfgLater;
+typedef void coroutine_fn MRCfgLaterFn(MRArray *a, void *opaque);
+void mr_cfg_later(MRArray *a, MRCfgLaterFn *fn, void *opaque);
+bool mr_cfg_later_claim(MRArray *a, MRMetaDone *done, void *opaque);
 
 #endif

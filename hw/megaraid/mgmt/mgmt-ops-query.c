@@ -31,7 +31,11 @@ GPtrArray *mgmt_drives(MgmtCtx *c)
     BusChild *kid;
 
     QTAILQ_FOREACH(kid, &c->m->bus->children, sibling) {
-        g_ptr_array_add(drives, MEGARAID_DRIVE(kid->child));
+        MRDrive *d = MEGARAID_DRIVE(kid->child);
+
+        if (!d->meta_pending) {         /* (shown once it has its place) */
+            g_ptr_array_add(drives, d);
+        }
     }
     g_ptr_array_sort(drives, mgmt_drive_cmp);
     return drives;
@@ -45,7 +49,7 @@ MRDrive *mgmt_drive(MgmtCtx *c, uint32_t encl_slot)
         MRDrive *d = MEGARAID_DRIVE(kid->child);
 
         if (d->slot == (encl_slot & 0xffff) &&
-            d->enclosure == encl_slot >> 16) {
+            d->enclosure == encl_slot >> 16 && !d->meta_pending) {
             return d;
         }
     }
@@ -54,7 +58,9 @@ MRDrive *mgmt_drive(MgmtCtx *c, uint32_t encl_slot)
 
 MRVirtualDisk *mgmt_vd(MgmtCtx *c, uint32_t idx)
 {
-    return idx < RAID_MAX_VDS ? c->a->vds[idx] : NULL;
+    MRVirtualDisk *vd = idx < RAID_MAX_VDS ? c->a->vds[idx] : NULL;
+
+    return vd && !vd->deleting ? vd : NULL;     /* (going: not found) */
 }
 
 uint8_t mgmt_pd_state(MRArray *a, MRDrive *d)

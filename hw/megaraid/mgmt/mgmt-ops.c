@@ -12,6 +12,7 @@
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
 #include "mgmt-ops.h"
+#include "array-config.h"
 #include "trace.h"
 
 #define MGMT_DATA_ANY   (-1)    /* the handler checks data_len itself */
@@ -448,9 +449,14 @@ void mr_mgmt_execute_async(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
     MgmtStoreWait *w = g_new0(MgmtStoreWait, 1);
 
     w->resp = resp;
+    m->array->cfg_later = NULL;
     w->len = mr_mgmt_execute(m, cmd, cmd_len, resp, resp_cap);
     w->done = done;
     w->opaque = opaque;
+    if (mr_cfg_later_claim(m->array, mgmt_stored, w)) {
+        /* its I/O runs in a coroutine: the reply comes after it */
+        return;
+    }
     if (m->array->meta_asked == asked) {
         /* nothing to store (a query, a refusal) */
         mgmt_stored(w, true);

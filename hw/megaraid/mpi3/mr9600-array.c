@@ -144,10 +144,16 @@ static void mr9600_drive_changed(void *opaque, MRDrive *d, bool toggled)
     mr9600_send_visibility(s, &d->unit, hidden);
 }
 
+static void mr9600_array_drive_arrived(void *opaque, MRDrive *d)
+{
+    mr9600_drive_arrived(opaque, d);
+}
+
 static const MRArrayOps mr9600_array_ops = {
     .vd_added = mr9600_vd_added,
     .vd_changed = mr9600_vd_changed,
     .drive_changed = mr9600_drive_changed,
+    .drive_arrived = mr9600_array_drive_arrived,
 };
 
 bool mr9600_array_realize(MR9600State *s, Error **errp)

@@ -17,9 +17,20 @@
 #include "mr9600.h"
 #include "trace.h"
 
+/*
+ * The unit behind handle @h as the host may know it: none while it is a
+ * hot-plugged drive whose metadata is still being read (meta_pending).
+ */
+static MRUnit *mr9600_shown_unit(MR9600State *s, uint32_t h)
+{
+    MRUnit *u = h < MR9600_MAX_DEV_HANDLE ? s->handles[h] : NULL;
+
+    return u && !(u->drive && u->drive->meta_pending) ? u : NULL;
+}
+
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle)
 {
-    return handle < MR9600_MAX_DEV_HANDLE ? s->handles[handle] : NULL;
+    return mr9600_shown_unit(s, handle);
 }
 
 MRUnit *mr9600_next_unit(MR9600State *s, uint16_t after_handle)
@@ -27,7 +38,7 @@ MRUnit *mr9600_next_unit(MR9600State *s, uint16_t after_handle)
     uint32_t h = after_handle == 0xFFFF ? 1 : after_handle + 1;
 
     for (; h < MR9600_MAX_DEV_HANDLE; h++) {
-        if (s->handles[h]) {
+        if (mr9600_shown_unit(s, h)) {
             return s->handles[h];
         }
     }
@@ -100,8 +111,11 @@ void mr9600_port_enable(MR9600State *s, uint16_t host_tag)
 {
     trace_megaraid_9600_port_enable(host_tag);
     for (uint32_t h = 1; h < MR9600_MAX_DEV_HANDLE; h++) {
-        if (s->handles[h]) {
-            mr9600_announce(s, s->handles[h]);
+        MRUnit *u = mr9600_shown_unit(s, h);
+
+        /* (a drive whose metadata is being read comes when it is read) */
+        if (u) {
+            mr9600_announce(s, u);
         }
     }
     s->port_enabled = true;
@@ -177,8 +191,17 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
     d->unit.host_id = h;
     s->handles[h] = &d->unit;
     trace_megaraid_9600_drive_plug(h, d->slot, d->unit.iface, dev->hotplugged);
-    mr_core_drive_plugged(&s->core, d);
-    if (s->port_enabled && mr9600_ioc_ready(s)) {
+    if (mr_core_drive_plugged(&s->core, d)) {
+        mr9600_drive_arrived(s, d);
+    }
+}
+
+/* @d has its place (hidden or not): the host hears of it. */
+void mr9600_drive_arrived(MR9600State *s, MRDrive *d)
+{
+    if (d->unit.host_id < MR9600_MAX_DEV_HANDLE &&
+        s->handles[d->unit.host_id] == &d->unit &&
+        s->port_enabled && mr9600_ioc_ready(s)) {
         mr9600_announce(s, &d->unit);
     }
 }

@@ -344,6 +344,8 @@ void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);
 void mr9600_devices_reset(MR9600State *s);
 void mr9600_port_enable(MR9600State *s, uint16_t host_tag);
+/* Drive @d has its place: the host is told of it (DEVICE ADDED). */
+void mr9600_drive_arrived(MR9600State *s, MRDrive *d);
 bool mr9600_event_enabled(MR9600State *s, uint8_t event);
 void mr9600_send_visibility(MR9600State *s, MRUnit *u, bool hidden);
 void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,

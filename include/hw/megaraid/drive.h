@@ -57,6 +57,7 @@ struct MRDrive {
      */
     MRUnit unit;
     bool in_array;              /* member of a RAID array: hidden from host */
+    bool meta_pending;          /* hot plug: its metadata is being read */
     uint32_t n_media_errors;
     MRMediaError media_errors[MR_MAX_MEDIA_ERRORS];
 

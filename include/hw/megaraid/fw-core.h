@@ -184,8 +184,14 @@ uint16_t mr_core_queue_depth(const MRUnit *u);
 void mr_core_submit(MRCore *c, MRTargetReq *req, MRTargetDone *done,
                     void *opaque, int64_t arrival_ns);
 
-/* The personality's plug callback accepted @d / its unplug is removing it. */
-void mr_core_drive_plugged(MRCore *c, MRDrive *d);
+/*
+ * The personality's plug callback accepted @d / its unplug is removing it.
+ * mr_core_drive_plugged() returns true when @d's place is known (tell the
+ * host of it now), false when it is pending: a hot plug while running,
+ * its metadata being read; the host is told nothing of it (hidden, no
+ * I/O) until MRArrayOps.drive_arrived.
+ */
+bool mr_core_drive_plugged(MRCore *c, MRDrive *d);
 void mr_core_drive_unplugging(MRCore *c, MRDrive *d);
 
 /* ---- what a personality reads and asks of the core ---- */

@@ -48,6 +48,13 @@ typedef struct MRArrayOps {
      * (false).  The core keeps d->in_array: the host's view of the drive.
      */
     void (*drive_changed)(void *opaque, MRDrive *d, bool toggled);
+    /*
+     * Drive @d, hot-plugged while running, whose plug left it pending
+     * (mr_core_drive_plugged() returned false), has its place now:
+     * d->in_array says whether it is hidden.  Tell the host of it as the
+     * plug would have.
+     */
+    void (*drive_arrived)(void *opaque, MRDrive *d);
 } MRArrayOps;
 
 /* Index of the VD in the configuration (0 .. RAID_MAX_VDS - 1). */
