@@ -656,6 +656,7 @@ MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
 
 void mr_vd_free(MRVirtualDisk *vd)
 {
+    mr_patrol_stop(vd->array);
     mr_jobs_stop(vd);
     mr_vd_drain(vd);
     mr_cache_vd_cleanup(vd);
@@ -1159,6 +1160,7 @@ static void mr_array_shutdown(Notifier *n, void *data)
         mr_ev_flush(a);                 /* the entries so far */
         return;
     }
+    mr_patrol_stop(a);
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         if (a->vds[v]) {
             mr_jobs_stop(a->vds[v]);
