@@ -1330,6 +1330,82 @@ static void test_foreign_wipe(void)
     rig_destroy(&o);
 }
 
+/* PATROL_CONTROL / PATROL_STATUS: a medium error on RAID 5 is repaired. */
+static MgmtPatrolStatus patrol_status(MR *m)
+{
+    MgmtPatrolStatus ps;
+
+    OK(mg0(m, MGMT_OP_PATROL_STATUS));
+    g_assert_cmpuint(res.data_len, ==, sizeof(ps));
+    memcpy(&ps, res.data, sizeof(ps));
+    return ps;
+}
+
+static void test_patrol(void)
+{
+    MgmtPatrolStatus ps;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.rate, ==, 30);
+    g_assert_cmpuint(ps.iterations, ==, 0);
+    /* bad requests */
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, 7, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 101, 0,
+                       0, NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_STOP, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_NO_JOB);
+    /* a slow pass: busy, progress, stop */
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 1, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0, NULL, 0));
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_BUSY);
+    g_usleep(500 * 1000);
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 1);
+    g_assert_cmpuint(ps.rate, ==, 1);
+    g_assert_cmpuint(ps.done_sectors, >, 0);
+    g_assert_cmpuint(ps.done_sectors, <, ps.total_sectors);
+    g_assert_cmpuint(ps.drive_slot, !=, MGMT_NONE16);
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_STOP, 0, 0, 0, NULL, 0));
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.iterations, ==, 0);
+    g_assert_true(evlog_has(m, 0x0008, -1));            /* stopped */
+    /* a medium error on member 2, a full pass at 100 % */
+    qts_qom_set_str(m->qts, "/machine/peripheral/hd2", "media-error",
+                    "3850+8");
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 100, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0, NULL, 0));
+    for (int i = 0; i < 600 && patrol_status(m).running; i++) {
+        g_usleep(100 * 1000);
+    }
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.iterations, ==, 1);
+    g_assert_cmpuint(ps.percent, ==, 100);
+    g_assert_cmpuint(ps.corrected, ==, 1);
+    g_assert_cmpuint(ps.uncorrectable, ==, 0);
+    g_assert_cmpuint(evlog_count(m, 0x0107, 2), ==, 1); /* repaired */
+    g_assert_true(evlog_has(m, 0x0007, -1));            /* done */
+    {
+        g_autofree char *left = qts_qom_get_str(m->qts,
+                                                "/machine/peripheral/hd2",
+                                                "media-error");
+
+        g_assert_cmpstr(left, ==, "");
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1345,5 +1421,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/malformed", test_malformed);
     qtest_add_func("/megaraid-mgmt/durable", test_durable);
     qtest_add_func("/megaraid-mgmt/foreign-wipe", test_foreign_wipe);
+    qtest_add_func("/megaraid-mgmt/patrol", test_patrol);
     return g_test_run();
 }

@@ -179,9 +179,10 @@ static uint64_t coroutine_fn mr_patrol_medium_error(MRVirtualDisk *vd,
         n++;
     }
     p->uncorrectable++;
-    mr_patrol_ev(a, MR_EV_PD_MEDIUM_ERROR, MR_EV_SEV_CRITICAL, slot, bad, vd->idx, "patrol read: "
-                 "uncorrectable medium error at lba %" PRIu64 " (%" PRIu64
-                 " blocks; VD %d%s)", bad, n, vd->idx,
+    mr_patrol_ev(a, MR_EV_PD_MEDIUM_ERROR, MR_EV_SEV_CRITICAL, slot, bad,
+                 vd->idx, "patrol read: uncorrectable medium error at "
+                 "lba %" PRIu64 " (%" PRIu64 " blocks; VD %d%s)",
+                 bad, n, vd->idx,
                  ret == -ENOTSUP ? " has no redundancy" : "");
     return n;
 }

@@ -287,6 +287,9 @@ static const MgmtOpDesc mgmt_ops[] = {
     { MGMT_OP_CV_STATUS, "cv-status", 0, 0, mgmt_op_cv_status },
     { MGMT_OP_EVLOG_INFO, "evlog-info", 0, 0, mgmt_op_evlog_info },
     { MGMT_OP_EVLOG_READ, "evlog-read", M01, 0, mgmt_op_evlog_read },
+    { MGMT_OP_PATROL_CONTROL, "patrol-control", M01, 0,
+      mgmt_op_patrol_control },
+    { MGMT_OP_PATROL_STATUS, "patrol-status", 0, 0, mgmt_op_patrol_status },
 };
 
 static const MgmtOpDesc *mgmt_find(uint32_t opcode)

@@ -128,5 +128,8 @@ uint8_t mgmt_op_foreign_import(MgmtCtx *c);
 uint8_t mgmt_op_foreign_clear(MgmtCtx *c);
 uint8_t mgmt_op_evlog_info(MgmtCtx *c);
 uint8_t mgmt_op_evlog_read(MgmtCtx *c);
+/* mgmt-ops-patrol.c */
+uint8_t mgmt_op_patrol_control(MgmtCtx *c);
+uint8_t mgmt_op_patrol_status(MgmtCtx *c);
 
 #endif
