@@ -205,6 +205,79 @@ static void test_progress_stop(const void *opaque)
     rig_destroy(&r);
 }
 
+/* megaraid-9500: the PR_* DCMDs as mfiutil and storcli send them */
+#define PR_GET_STATUS       0x01070100
+#define PR_GET_PROPERTIES   0x01070200
+#define PR_SET_PROPERTIES   0x01070300
+#define PR_START            0x01070400
+#define PR_STOP             0x01070500
+
+static uint8_t pr_state(FU *m, uint32_t *iterations)
+{
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_GET_STATUS, 0, m->buf, 16), ==,
+                    0);
+    *iterations = qtest_readl(m->qts, m->buf);
+    return qtest_readb(m->qts, m->buf + 4);
+}
+
+static void test_9500_dcmds(const void *opaque)
+{
+    const RaidHostOps *ops = opaque;
+    uint8_t props[208];
+    uint32_t it;
+    Rig r;
+    RaidHost *h;
+    FU *m;
+
+    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
+    h = rh_start(ops, &r, NULL);
+    m = h->priv;
+    g_assert_cmpuint(pr_state(m, &it), ==, 0);          /* stopped */
+    g_assert_cmpuint(it, ==, 0);
+    qtest_memset(m->qts, m->buf, 0xAA, sizeof(props));
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_GET_PROPERTIES, 0, m->buf,
+                         sizeof(props)), ==, 0);
+    qtest_memread(m->qts, m->buf, props, sizeof(props));
+    g_assert_cmpuint(props[0], ==, 1);                  /* manual */
+    g_assert_cmpuint(props[1], ==, 1);                  /* max_pd */
+    g_assert_cmpuint(props[3], ==, 0);                  /* no LD excluded */
+    g_assert_cmpuint(ldl_le_p(props + 200), ==, 168 * 3600);
+    /* off: a start is refused; a bad mode is refused */
+    props[0] = 2;
+    qtest_memwrite(m->qts, m->buf, props, sizeof(props));
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_SET_PROPERTIES, 0, m->buf,
+                         sizeof(props)), ==, 0);
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_START, 0, 0, 0), ==, 0x32);
+    props[0] = 7;
+    qtest_memwrite(m->qts, m->buf, props, sizeof(props));
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_SET_PROPERTIES, 0, m->buf,
+                         sizeof(props)), ==, 0x03);
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_SET_PROPERTIES, 0, m->buf, 16),
+                    ==, 0x03);                          /* short */
+    props[0] = 1;
+    qtest_memwrite(m->qts, m->buf, props, sizeof(props));
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_SET_PROPERTIES, 0, m->buf,
+                         sizeof(props)), ==, 0);
+    qts_qom_set_int(h->qts, CTRL, "patrol-rate", 1);
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_START, 0, 0, 0), ==, 0);
+    g_assert_cmpuint(pr_state(m, &it), ==, 2);          /* active */
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_START, 0, 0, 0), ==, 0x32);
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_STOP, 0, 0, 0), ==, 0);
+    g_assert_cmpuint(pr_state(m, &it), ==, 0);
+    g_assert_cmpuint(it, ==, 0);
+    /* a full pass counts an iteration */
+    qts_qom_set_int(h->qts, CTRL, "patrol-rate", 100);
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_START, 0, 0, 0), ==, 0);
+    for (int i = 0; i < 600 && pr_state(m, &it) != 0; i++) {
+        rh_idle(h, 100);
+    }
+    g_assert_cmpuint(pr_state(m, &it), ==, 0);
+    g_assert_cmpuint(it, ==, 1);
+    g_assert_cmpuint(qtest_readb(m->qts, m->buf + 5), ==, 4);  /* drives */
+    rh_stop(&r);
+    rig_destroy(&r);
+}
+
 static const struct {
     const char *name;
     GTestDataFunc fn;
@@ -233,5 +306,9 @@ int main(int argc, char **argv)
     g_test_init(&argc, &argv, NULL);
     add_tests(&mpi3_host_ops);
     add_tests(&fusion_host_ops);
+    if (qtest_has_device(fusion_host_ops.device)) {
+        qtest_add_data_func("/megaraid-patrol/9500/dcmds", &fusion_host_ops,
+                            test_9500_dcmds);
+    }
     return g_test_run();
 }

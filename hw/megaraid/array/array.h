@@ -71,7 +71,7 @@
 #include "hw/megaraid/member/member.h"
 #include "hw/megaraid/cache/cache.h"
 #include "hw/megaraid/jobs/jobs.h"
-#include "hw/megaraid/jobs/patrol.h"
+#include "hw/megaraid/patrol.h"
 
 /*
  * ---- array.c: configuration, states, metadata ----

@@ -405,6 +405,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         if (mr9500_ld_dcmd(s, opcode, mbox, &buf, &len, &st)) {
             break;              /* LD list and info: mr9500-ld.c */
         }
+        if (mr9500_pr_dcmd(s, m->f, opcode, &buf, &len, &st)) {
+            break;              /* patrol read: mr9500-pr.c */
+        }
         /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);
         st = MFI_STAT_INVALID_DCMD;

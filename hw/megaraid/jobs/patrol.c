@@ -25,7 +25,7 @@
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/evlog.h"
 #include "hw/megaraid/member/member.h"
-#include "patrol.h"
+#include "hw/megaraid/patrol.h"
 #include "trace.h"
 
 /* Member sectors read per chunk */
@@ -38,6 +38,10 @@ typedef struct MRPatrol {
     QemuCoSleep sleep;
     bool sleeping;
     unsigned rate;
+    MRPatrolMode mode;
+    unsigned max_drives;
+    uint32_t delay_h;
+    uint32_t drives_done;
     uint32_t iterations;
     uint64_t done_sectors, total_sectors;
     int cur_slot;
@@ -52,6 +56,9 @@ static MRPatrol *mr_patrol(MRArray *a)
     if (!a->patrol) {
         a->patrol = g_new0(MRPatrol, 1);
         a->patrol->rate = MR_PATROL_DEFAULT_RATE;
+        a->patrol->mode = MR_PATROL_MODE_MANUAL;
+        a->patrol->max_drives = 1;
+        a->patrol->delay_h = 168;
         a->patrol->cur_slot = -1;
     }
     return a->patrol;
@@ -282,8 +289,9 @@ static void coroutine_fn mr_patrol_co(void *opaque)
             continue;
         }
         for (uint32_t m = 0; m < vd->layout.members && !p->stop; m++) {
-            if (vd == a->vds[v] && mr_patrol_member_ok(vd, m)) {
-                mr_patrol_member(vd, m);
+            if (vd == a->vds[v] && mr_patrol_member_ok(vd, m) &&
+                mr_patrol_member(vd, m) && !p->stop) {
+                p->drives_done++;
             }
         }
     }
@@ -317,6 +325,10 @@ bool mr_patrol_start(MRArray *a, Error **errp)
         error_setg(errp, "patrol read is already running");
         return false;
     }
+    if (p->mode == MR_PATROL_MODE_OFF) {
+        error_setg(errp, "patrol read is disabled (mode off)");
+        return false;
+    }
     if (!a->cfg || a->shut_down) {
         error_setg(errp, "patrol read: the controller has no configuration");
         return false;
@@ -340,6 +352,7 @@ bool mr_patrol_start(MRArray *a, Error **errp)
     p->stop = false;
     p->total_sectors = total;
     p->done_sectors = 0;
+    p->drives_done = 0;
     p->last_pct_logged = 0;
     p->co = qemu_coroutine_create(mr_patrol_co, a);
     aio_co_enter(qemu_get_aio_context(), p->co);
@@ -373,6 +386,10 @@ void mr_patrol_status(MRArray *a, MRPatrolStatus *out)
     memset(out, 0, sizeof(*out));
     out->running = p->co != NULL;
     out->rate = p->rate;
+    out->mode = p->mode;
+    out->max_drives = p->max_drives;
+    out->delay_h = p->delay_h;
+    out->drives_done = p->drives_done;
     out->iterations = p->iterations;
     out->done_sectors = p->done_sectors;
     out->total_sectors = p->total_sectors;
@@ -387,4 +404,19 @@ void mr_patrol_status(MRArray *a, MRPatrolStatus *out)
 void mr_patrol_set_rate(MRArray *a, unsigned rate)
 {
     mr_patrol(a)->rate = MAX(MIN(rate, 100), 1);
+}
+
+void mr_patrol_set_mode(MRArray *a, MRPatrolMode mode)
+{
+    mr_patrol(a)->mode = mode;
+}
+
+void mr_patrol_set_max_drives(MRArray *a, unsigned n)
+{
+    mr_patrol(a)->max_drives = MAX(MIN(n, 255), 1);
+}
+
+void mr_patrol_set_delay(MRArray *a, uint32_t hours)
+{
+    mr_patrol(a)->delay_h = hours;
 }

@@ -8,7 +8,7 @@
 #include "qapi/error.h"
 #include "qemu/bswap.h"
 #include "mgmt-ops.h"
-#include "hw/megaraid/jobs/patrol.h"
+#include "hw/megaraid/patrol.h"
 
 static void mgmt_fill_patrol(MgmtCtx *c, MgmtPatrolStatus *ps)
 {
