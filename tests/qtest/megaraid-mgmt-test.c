@@ -1353,6 +1353,24 @@ static void test_patrol(void)
     g_assert_cmpuint(ps.running, ==, 0);
     g_assert_cmpuint(ps.rate, ==, 30);
     g_assert_cmpuint(ps.iterations, ==, 0);
+    g_assert_cmpuint(ps.mode, ==, MGMT_PATROL_MODE_MANUAL);
+    /* off: refused; the props' patrol_read follows the mode */
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE, MGMT_PATROL_MODE_OFF,
+          0, 0, NULL, 0));
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_WRONG_STATE);
+    OK(mg0(m, MGMT_OP_CTRL_GET_PROPS));
+    g_assert_cmpuint(((MgmtCtrlProps *)res.data)->patrol_read, ==, 0);
+    {
+        MgmtCtrlProps p = { .patrol_read = 1 };
+
+        OK(mg(m, MGMT_OP_CTRL_SET_PROPS, MGMT_PROP_PATROL_READ, 0, 0, 0, &p,
+              sizeof(p)));
+        g_assert_cmpuint(((MgmtCtrlProps *)res.data)->patrol_read, ==, 1);
+    }
+    g_assert_cmpuint(patrol_status(m).mode, ==, MGMT_PATROL_MODE_MANUAL);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE, 3, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
     /* bad requests */
     g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, 7, 0, 0, 0, NULL, 0), ==,
                     MGMT_STAT_INVALID_PARAMETER);
@@ -1393,6 +1411,7 @@ static void test_patrol(void)
     g_assert_cmpuint(ps.percent, ==, 100);
     g_assert_cmpuint(ps.corrected, ==, 1);
     g_assert_cmpuint(ps.uncorrectable, ==, 0);
+    g_assert_cmpuint(ps.drives_done, ==, 4);
     g_assert_cmpuint(evlog_count(m, 0x0107, 2), ==, 1); /* repaired */
     g_assert_true(evlog_has(m, 0x0007, -1));            /* done */
     {

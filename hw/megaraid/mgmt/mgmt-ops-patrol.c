@@ -10,6 +10,11 @@
 #include "mgmt-ops.h"
 #include "hw/megaraid/patrol.h"
 
+/* the protocol's mode numbers are the core's */
+QEMU_BUILD_BUG_ON(MGMT_PATROL_MODE_AUTO != MR_PATROL_MODE_AUTO ||
+                  MGMT_PATROL_MODE_MANUAL != MR_PATROL_MODE_MANUAL ||
+                  MGMT_PATROL_MODE_OFF != MR_PATROL_MODE_OFF);
+
 static void mgmt_fill_patrol(MgmtCtx *c, MgmtPatrolStatus *ps)
 {
     MRPatrolStatus st;
@@ -22,12 +27,32 @@ static void mgmt_fill_patrol(MgmtCtx *c, MgmtPatrolStatus *ps)
     ps->drive_percent = MIN(st.cur_percent, 100);
     ps->drive_slot = cpu_to_le16(st.cur_slot < 0 ? MGMT_NONE16 :
                                  st.cur_slot);
+    ps->mode = st.mode;
+    ps->drives_done = MIN(st.drives_done, 255);
     ps->iterations = cpu_to_le32(st.iterations);
     ps->corrected = cpu_to_le32(st.corrected);
     ps->uncorrectable = cpu_to_le32(st.uncorrectable);
     ps->done_sectors = cpu_to_le64(st.done_sectors);
     ps->total_sectors = cpu_to_le64(st.total_sectors);
     c->out_len = sizeof(*ps);
+}
+
+uint8_t mgmt_patrol_on(MRArray *a)
+{
+    MRPatrolStatus st;
+
+    mr_patrol_status(a, &st);
+    return st.mode != MR_PATROL_MODE_OFF;
+}
+
+/* On: a mode that was off becomes manual (auto and manual are kept). */
+void mgmt_patrol_set_on(MRArray *a, bool on)
+{
+    if (!on) {
+        mr_patrol_set_mode(a, MR_PATROL_MODE_OFF);
+    } else if (!mgmt_patrol_on(a)) {
+        mr_patrol_set_mode(a, MR_PATROL_MODE_MANUAL);
+    }
 }
 
 uint8_t mgmt_op_patrol_status(MgmtCtx *c)
@@ -57,6 +82,10 @@ uint8_t mgmt_op_patrol_control(MgmtCtx *c)
             return mgmt_refuse(c, MGMT_STAT_BUSY, MGMT_OFF_MBOX(0),
                                c->mbox[0]);
         }
+        if (ps.mode == MR_PATROL_MODE_OFF) {
+            return mgmt_refuse(c, MGMT_STAT_WRONG_STATE, MGMT_OFF_MBOX(0),
+                               c->mbox[0]);
+        }
         if (!mr_patrol_start(c->a, &err)) {
             error_free(err);
             return mgmt_refuse(c, MGMT_STAT_WRONG_STATE, MGMT_OFF_MBOX(0),
@@ -75,6 +104,12 @@ uint8_t mgmt_op_patrol_control(MgmtCtx *c)
             return mgmt_bad_mbox(c, 1);
         }
         mr_patrol_set_rate(c->a, c->mbox[1]);
+        break;
+    case MGMT_PATROL_MODE:
+        if (c->mbox[1] > MGMT_PATROL_MODE_OFF) {
+            return mgmt_bad_mbox(c, 1);
+        }
+        mr_patrol_set_mode(c->a, c->mbox[1]);
         break;
     default:
         return mgmt_bad_mbox(c, 0);
