@@ -12,6 +12,7 @@
 #include "megaraid-rig.h"
 #include "megaraid-fusion-rig.h"
 #include "qobject/qdict.h"
+#include "qobject/qlist.h"
 
 #define BAD_LBA 3850
 #define BAD_RANGE "3850+8"
@@ -72,6 +73,28 @@ static char *patrol_wait_stopped(RaidHost *h, int sec)
     g_assert_not_reached();
 }
 
+/* query-megaraid's patrol and HMP info megaraid's line */
+static void assert_query_patrol(RaidHost *h, const char *mode,
+                                int iterations, int corrected)
+{
+    QDict *rsp = qtest_qmp(h->qts, "{'execute': 'query-megaraid'}");
+    QList *l = qdict_get_qlist(rsp, "return");
+    QDict *c = qobject_to(QDict, qlist_peek(l));
+    QDict *p = qdict_get_qdict(c, "patrol");
+    g_autofree char *hmp = qtest_hmp(h->qts, "info megaraid");
+    g_autofree char *want = g_strdup_printf("patrol read %s, stopped", mode);
+
+    g_assert_nonnull(p);
+    g_assert_cmpstr(qdict_get_str(p, "mode"), ==, mode);
+    g_assert_false(qdict_get_bool(p, "running"));
+    g_assert_cmpint(qdict_get_int(p, "iterations"), ==, iterations);
+    g_assert_cmpint(qdict_get_int(p, "corrected"), ==, corrected);
+    g_assert_cmpint(qdict_get_int(p, "percent"), ==, 100);
+    g_assert_false(qdict_haskey(p, "drive"));
+    qobject_unref(rsp);
+    g_assert_nonnull(strstr(hmp, want));
+}
+
 static void set_fails(RaidHost *h, const char *prop, QObject *val)
 {
     QDict *rsp = qts_qom_set(h->qts, CTRL, prop, val);
@@ -114,6 +137,7 @@ static void test_repair(const void *opaque)
     g_assert_true(patrol_event(h->qts, seen, "pd-medium-repaired", "slot", 2,
                                lba));
     g_assert_true(patrol_event(h->qts, seen, "patrol-done", NULL, 0, NULL));
+    assert_query_patrol(h, "manual", 1, 1);
     /* the range was rewritten: the drive reads there again */
     left = qts_qom_get_str(h->qts, p2, "media-error");
     g_assert_cmpstr(left, ==, "");
