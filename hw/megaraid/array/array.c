@@ -1219,6 +1219,7 @@ void mr_array_cleanup(MRArray *a)
         notifier_remove(&a->shutdown);
         a->shutdown.notify = NULL;
     }
+    mr_patrol_free(a);
     if (a->cfg && a->imported && !a->cfg->foreign) {
         mr_cache_stop(a);
     }

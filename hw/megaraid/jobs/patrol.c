@@ -420,3 +420,10 @@ void mr_patrol_set_delay(MRArray *a, uint32_t hours)
 {
     mr_patrol(a)->delay_h = hours;
 }
+
+void mr_patrol_free(MRArray *a)
+{
+    mr_patrol_stop(a);
+    g_free(a->patrol);
+    a->patrol = NULL;
+}

@@ -41,6 +41,8 @@ bool mr_patrol_start(MRArray *a, Error **errp);
 /* Stop the pass and wait for it (no-op if none). */
 void mr_patrol_stop(MRArray *a);
 void mr_patrol_status(MRArray *a, MRPatrolStatus *out);
+/* Stop the pass and free the state (the array goes away). */
+void mr_patrol_free(MRArray *a);
 /* Rate 1..100 (default 30). */
 void mr_patrol_set_rate(MRArray *a, unsigned rate);
 /* Mode (default manual) and drives read at once (stored; one is read). */
