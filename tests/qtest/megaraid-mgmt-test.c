@@ -1414,6 +1414,17 @@ static void test_patrol(void)
     g_assert_cmpuint(ps.drives_done, ==, 4);
     g_assert_cmpuint(evlog_count(m, 0x0107, 2), ==, 1); /* repaired */
     g_assert_true(evlog_has(m, 0x0007, -1));            /* done */
+    /* a VD delete stops a running pass; with no VD nothing is read */
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 1, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(patrol_status(m).running, ==, 1);
+    OK(mg(m, MGMT_OP_VD_DELETE, 0, 0, 0, 0, NULL, 0));
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.iterations, ==, 1);
+    g_assert_cmpuint(evlog_count(m, 0x0008, -1), ==, 2);    /* stopped */
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_WRONG_STATE);
     {
         g_autofree char *left = qts_qom_get_str(m->qts,
                                                 "/machine/peripheral/hd2",
