@@ -1434,6 +1434,32 @@ static void test_patrol(void)
     }
     mr_stop(&r);
     rig_destroy(&r);
+
+    /* mode auto with a delay of 0 hours: passes follow one another */
+    rig_create(&r, 2, 2, 0, RAID_LEVEL_1);
+    m = mr_start(&r, NULL);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_DELAY,
+                       100000, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_DELAY, 0, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 100, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE, MGMT_PATROL_MODE_AUTO,
+          0, 0, NULL, 0));
+    for (int i = 0; i < 600 && patrol_status(m).iterations < 2; i++) {
+        g_usleep(50 * 1000);
+    }
+    g_assert_cmpuint(patrol_status(m).iterations, >=, 2);
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE,
+          MGMT_PATROL_MODE_MANUAL, 0, 0, NULL, 0));
+    for (int i = 0; i < 600 && patrol_status(m).running; i++) {
+        g_usleep(50 * 1000);
+    }
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_usleep(300 * 1000);
+    g_assert_cmpuint(patrol_status(m).iterations, ==, ps.iterations);
+    mr_stop(&r);
+    rig_destroy(&r);
 }
 
 int main(int argc, char **argv)

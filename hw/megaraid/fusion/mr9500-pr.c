@@ -86,9 +86,10 @@ static uint8_t mr9500_pr_set_props(MR9500State *s, const uint8_t *f)
                                        p[MR_PR_P_EXCLUDE_LD_COUNT]);
         return MFI_STAT_INVALID_PARAMETER;
     }
-    mr_patrol_set_mode(a, p[MR_PR_P_OP_MODE]);
-    mr_patrol_set_max_drives(a, p[MR_PR_P_MAX_PD]);
+    /* the delay first: a change to auto schedules the pass with it */
     mr_patrol_set_delay(a, ldl_le_p(p + MR_PR_P_EXEC_FREQ) / 3600);
+    mr_patrol_set_max_drives(a, p[MR_PR_P_MAX_PD]);
+    mr_patrol_set_mode(a, p[MR_PR_P_OP_MODE]);
     return MFI_STAT_OK;
 }
 

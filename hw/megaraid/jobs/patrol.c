@@ -49,7 +49,10 @@ typedef struct MRPatrol {
     unsigned last_pct_logged;
     uint32_t corrected, uncorrectable;
     void *buf;
+    QEMUTimer *timer;           /* mode auto: the next pass */
 } MRPatrol;
+
+static void mr_patrol_arm(MRArray *a);
 
 static MRPatrol *mr_patrol(MRArray *a)
 {
@@ -304,6 +307,7 @@ static void coroutine_fn mr_patrol_co(void *opaque)
     } else {
         p->iterations++;
         p->done_sectors = p->total_sectors;
+        mr_patrol_arm(a);
         mr_patrol_ev(a, MR_EV_CTRL_PATROL_DONE, MR_EV_SEV_INFO, -1,
                      p->corrected, p->uncorrectable, "patrol read done: "
                      "%u medium errors corrected, %u uncorrectable",
@@ -363,7 +367,13 @@ void mr_patrol_stop(MRArray *a)
 {
     MRPatrol *p = a->patrol;
 
-    if (!p || !p->co) {
+    if (!p) {
+        return;
+    }
+    if (p->timer) {
+        timer_del(p->timer);
+    }
+    if (!p->co) {
         return;
     }
     p->stop = true;
@@ -406,9 +416,48 @@ void mr_patrol_set_rate(MRArray *a, unsigned rate)
     mr_patrol(a)->rate = MAX(MIN(rate, 100), 1);
 }
 
+/* Mode auto: a pass starts by itself this long after the last one. */
+static void mr_patrol_timer_cb(void *opaque)
+{
+    MRArray *a = opaque;
+    Error *err = NULL;
+
+    if (mr_patrol(a)->mode != MR_PATROL_MODE_AUTO) {
+        return;
+    }
+    if (!mr_patrol_start(a, &err)) {
+        trace_megaraid_patrol_auto_skipped(error_get_pretty(err));
+        error_free(err);
+    }
+}
+
+static void mr_patrol_arm(MRArray *a)
+{
+    MRPatrol *p = mr_patrol(a);
+
+    if (p->mode != MR_PATROL_MODE_AUTO || a->shut_down) {
+        return;
+    }
+    if (!p->timer) {
+        p->timer = timer_new_ms(QEMU_CLOCK_REALTIME, mr_patrol_timer_cb, a);
+    }
+    /* a delay of 0: the next pass as soon as this one is done */
+    timer_mod(p->timer, qemu_clock_get_ms(QEMU_CLOCK_REALTIME) +
+              (int64_t)p->delay_h * 3600 * 1000 + 1);
+}
+
 void mr_patrol_set_mode(MRArray *a, MRPatrolMode mode)
 {
-    mr_patrol(a)->mode = mode;
+    MRPatrol *p = mr_patrol(a);
+
+    p->mode = mode;
+    if (mode != MR_PATROL_MODE_AUTO) {
+        if (p->timer) {
+            timer_del(p->timer);
+        }
+    } else if (!p->co) {
+        mr_patrol_arm(a);
+    }
 }
 
 void mr_patrol_set_max_drives(MRArray *a, unsigned n)
@@ -424,6 +473,9 @@ void mr_patrol_set_delay(MRArray *a, uint32_t hours)
 void mr_patrol_free(MRArray *a)
 {
     mr_patrol_stop(a);
+    if (a->patrol && a->patrol->timer) {
+        timer_free(a->patrol->timer);
+    }
     g_free(a->patrol);
     a->patrol = NULL;
 }

@@ -111,6 +111,12 @@ uint8_t mgmt_op_patrol_control(MgmtCtx *c)
         }
         mr_patrol_set_mode(c->a, c->mbox[1]);
         break;
+    case MGMT_PATROL_DELAY:
+        if (c->mbox[1] > 24 * 365) {
+            return mgmt_bad_mbox(c, 1);
+        }
+        mr_patrol_set_delay(c->a, c->mbox[1]);
+        break;
     default:
         return mgmt_bad_mbox(c, 0);
     }

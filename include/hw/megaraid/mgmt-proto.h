@@ -410,6 +410,7 @@ typedef struct __attribute__((packed)) MgmtJobStatus {
 #define MGMT_PATROL_START       1
 #define MGMT_PATROL_RATE        2
 #define MGMT_PATROL_MODE        3       /* mbox[1] = MGMT_PATROL_MODE_* */
+#define MGMT_PATROL_DELAY       4       /* mbox[1] = auto: hours between */
 
 #define MGMT_PATROL_MODE_AUTO   0
 #define MGMT_PATROL_MODE_MANUAL 1
