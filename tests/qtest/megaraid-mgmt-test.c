@@ -1421,6 +1421,138 @@ static void test_delete_destage(void)
     g_free(jnl);
 }
 
+/* PATROL_CONTROL / PATROL_STATUS: a medium error on RAID 5 is repaired. */
+static MgmtPatrolStatus patrol_status(MR *m)
+{
+    MgmtPatrolStatus ps;
+
+    OK(mg0(m, MGMT_OP_PATROL_STATUS));
+    g_assert_cmpuint(res.data_len, ==, sizeof(ps));
+    memcpy(&ps, res.data, sizeof(ps));
+    return ps;
+}
+
+static void test_patrol(void)
+{
+    MgmtPatrolStatus ps;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.rate, ==, 30);
+    g_assert_cmpuint(ps.iterations, ==, 0);
+    g_assert_cmpuint(ps.mode, ==, MGMT_PATROL_MODE_MANUAL);
+    /* off: refused; the props' patrol_read follows the mode */
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE, MGMT_PATROL_MODE_OFF,
+          0, 0, NULL, 0));
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_WRONG_STATE);
+    OK(mg0(m, MGMT_OP_CTRL_GET_PROPS));
+    g_assert_cmpuint(((MgmtCtrlProps *)res.data)->patrol_read, ==, 0);
+    {
+        MgmtCtrlProps p = { .patrol_read = 1 };
+
+        OK(mg(m, MGMT_OP_CTRL_SET_PROPS, MGMT_PROP_PATROL_READ, 0, 0, 0, &p,
+              sizeof(p)));
+        g_assert_cmpuint(((MgmtCtrlProps *)res.data)->patrol_read, ==, 1);
+    }
+    g_assert_cmpuint(patrol_status(m).mode, ==, MGMT_PATROL_MODE_MANUAL);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE, 3, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
+    /* bad requests */
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, 7, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 101, 0,
+                       0, NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_STOP, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_NO_JOB);
+    /* a slow pass: busy, progress, stop */
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 1, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0, NULL, 0));
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_BUSY);
+    g_usleep(500 * 1000);
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 1);
+    g_assert_cmpuint(ps.rate, ==, 1);
+    g_assert_cmpuint(ps.done_sectors, >, 0);
+    g_assert_cmpuint(ps.done_sectors, <, ps.total_sectors);
+    g_assert_cmpuint(ps.drive_slot, !=, MGMT_NONE16);
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_STOP, 0, 0, 0, NULL, 0));
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.iterations, ==, 0);
+    g_assert_true(evlog_has(m, 0x0008, -1));            /* stopped */
+    /* a medium error on member 2, a full pass at 100 % */
+    qts_qom_set_str(m->qts, "/machine/peripheral/hd2", "media-error",
+                    "3850+8");
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 100, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0, NULL, 0));
+    for (int i = 0; i < 600 && patrol_status(m).running; i++) {
+        g_usleep(100 * 1000);
+    }
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.iterations, ==, 1);
+    g_assert_cmpuint(ps.percent, ==, 100);
+    g_assert_cmpuint(ps.corrected, ==, 1);
+    g_assert_cmpuint(ps.uncorrectable, ==, 0);
+    g_assert_cmpuint(ps.drives_done, ==, 4);
+    g_assert_cmpuint(evlog_count(m, 0x0107, 2), ==, 1); /* repaired */
+    g_assert_true(evlog_has(m, 0x0007, -1));            /* done */
+    /* a VD delete stops a running pass; with no VD nothing is read */
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 1, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(patrol_status(m).running, ==, 1);
+    OK(mg(m, MGMT_OP_VD_DELETE, 0, 0, 0, 0, NULL, 0));
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_assert_cmpuint(ps.iterations, ==, 1);
+    g_assert_cmpuint(evlog_count(m, 0x0008, -1), ==, 2);    /* stopped */
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_START, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_WRONG_STATE);
+    {
+        g_autofree char *left = qts_qom_get_str(m->qts,
+                                                "/machine/peripheral/hd2",
+                                                "media-error");
+
+        g_assert_cmpstr(left, ==, "");
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+
+    /* mode auto with a delay of 0 hours: passes follow one another */
+    rig_create(&r, 2, 2, 0, RAID_LEVEL_1);
+    m = mr_start(&r, NULL);
+    g_assert_cmphex(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_DELAY,
+                       100000, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_DELAY, 0, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_RATE, 100, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE, MGMT_PATROL_MODE_AUTO,
+          0, 0, NULL, 0));
+    for (int i = 0; i < 600 && patrol_status(m).iterations < 2; i++) {
+        g_usleep(50 * 1000);
+    }
+    g_assert_cmpuint(patrol_status(m).iterations, >=, 2);
+    OK(mg(m, MGMT_OP_PATROL_CONTROL, MGMT_PATROL_MODE,
+          MGMT_PATROL_MODE_MANUAL, 0, 0, NULL, 0));
+    for (int i = 0; i < 600 && patrol_status(m).running; i++) {
+        g_usleep(50 * 1000);
+    }
+    ps = patrol_status(m);
+    g_assert_cmpuint(ps.running, ==, 0);
+    g_usleep(300 * 1000);
+    g_assert_cmpuint(patrol_status(m).iterations, ==, ps.iterations);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1437,5 +1569,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/durable", test_durable);
     qtest_add_func("/megaraid-mgmt/foreign-wipe", test_foreign_wipe);
     qtest_add_func("/megaraid-mgmt/delete-destage", test_delete_destage);
+    qtest_add_func("/megaraid-mgmt/patrol", test_patrol);
     return g_test_run();
 }

@@ -104,6 +104,9 @@ static bool dispatch(Mrcli *m)
 
     switch (m->obj.kind) {
     case OBJ_CTRL:
+        if (op_patrol(m)) {
+            return true;        /* ops-patrol.c */
+        }
         if (show && (m->args.n == 1 || show_all)) {
             arg_use(m, show_all ? 2 : 1);
             if (args_all_used(m)) {

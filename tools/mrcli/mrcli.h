@@ -151,6 +151,8 @@ void op_pd_rebuild_show(Mrcli *m);
 void op_pd_rebuild(Mrcli *m, int action);
 void op_foreign(Mrcli *m, int what);   /* 0 show, 1 import, 2 delete */
 void op_cv_show(Mrcli *m);
+/* ops-patrol.c: the patrolread commands of /c0; false: not one */
+bool op_patrol(Mrcli *m);
 
 /* osdev.c: /dev/sdX of the exposed device with this MPI3 handle. */
 bool os_drive_name(Mrcli *m, uint16_t handle, bool vd, char *buf,

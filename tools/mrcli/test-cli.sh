@@ -62,6 +62,10 @@ expect 2 /c0/e0/s3 set good force
 expect 2 /c0/eall/sall set offline
 expect 2 /c0/v0 start cc repair extra
 expect 2 /c0/v0 start init repair
+expect 2 /c0 set patrolread=on mode=bogus
+expect 2 /c0 set mode=auto patrolread=maybe
+expect 2 /c0 bogus patrolread
+expect 2 /c0 start patrolread now
 expect 3 /c0 show J
 expect 3 /c7/v0 show all J
 expect 3 /c0/e0/s3 set online force

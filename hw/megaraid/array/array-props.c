@@ -161,6 +161,7 @@ static void mr_get_metadata_pending(Object *obj, Visitor *v, const char *name,
 
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
 {
+    mr_array_class_props_patrol(oc, array_offset);
     object_class_property_add(oc, "cachevault", "str", mr_get_cachevault,
                               mr_set_cachevault, NULL,
                               (void *)array_offset);

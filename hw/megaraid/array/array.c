@@ -669,6 +669,7 @@ static void mr_vd_release(MRVirtualDisk *vd)
 
 void mr_vd_free(MRVirtualDisk *vd)
 {
+    mr_patrol_stop(vd->array);
     mr_jobs_stop(vd);
     mr_vd_drain(vd);
     mr_cache_vd_cleanup(vd);
@@ -678,6 +679,7 @@ void mr_vd_free(MRVirtualDisk *vd)
 void coroutine_fn mr_vd_co_free(MRVirtualDisk *vd)
 {
     vd->job_paused = true;      /* no kick starts its job again */
+    mr_patrol_stop(vd->array);  /* waits in this coroutine */
     mr_jobs_stop(vd);
     while (vd->in_flight > 0) {
         qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, SCALE_MS);
@@ -1183,6 +1185,7 @@ static void mr_array_shutdown(Notifier *n, void *data)
         mr_ev_flush(a);                 /* the entries so far */
         return;
     }
+    mr_patrol_stop(a);
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         if (a->vds[v]) {
             mr_jobs_stop(a->vds[v]);
@@ -1242,6 +1245,7 @@ void mr_array_cleanup(MRArray *a)
         notifier_remove(&a->shutdown);
         a->shutdown.notify = NULL;
     }
+    mr_patrol_free(a);
     if (a->cfg && a->imported && !a->cfg->foreign) {
         mr_cache_stop(a);
     }

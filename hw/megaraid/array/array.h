@@ -71,6 +71,7 @@
 #include "hw/megaraid/member/member.h"
 #include "hw/megaraid/cache/cache.h"
 #include "hw/megaraid/jobs/jobs.h"
+#include "hw/megaraid/patrol.h"
 
 /*
  * ---- array.c: configuration, states, metadata ----
@@ -198,6 +199,8 @@ MRWritePolicy mr_array_write_policy(MRVirtualDisk *vd);
  * (MRCore.array).
  */
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset);
+/* array-props-patrol.c: patrol-read, patrol-rate, patrol-status */
+void mr_array_class_props_patrol(ObjectClass *oc, ptrdiff_t array_offset);
 void mr_array_vd_props(MRVirtualDisk *vd);
 
 #endif

@@ -585,6 +585,18 @@ const char *mr_evlog_code_name(uint16_t code)
         return "pd-failed";
     case MR_EV_PD_SPARE:
         return "pd-spare";
+    case MR_EV_PD_MEDIUM_REPAIRED:
+        return "pd-medium-repaired";
+    case MR_EV_PD_MEDIUM_ERROR:
+        return "pd-medium-error";
+    case MR_EV_CTRL_PATROL_STARTED:
+        return "patrol-started";
+    case MR_EV_CTRL_PATROL_PROGRESS:
+        return "patrol-progress";
+    case MR_EV_CTRL_PATROL_DONE:
+        return "patrol-done";
+    case MR_EV_CTRL_PATROL_STOPPED:
+        return "patrol-stopped";
     case MR_EV_VD_STATE:
         return "vd-state";
     case MR_EV_VD_CREATED:

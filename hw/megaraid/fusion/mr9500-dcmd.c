@@ -434,6 +434,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         if (cfg == MR9500_CFG_ANSWERED) {
             break;
         }
+        if (mr9500_pr_dcmd(s, m->f, opcode, &buf, &len, &st)) {
+            break;              /* patrol read: mr9500-pr.c */
+        }
         /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);
         st = MFI_STAT_INVALID_DCMD;

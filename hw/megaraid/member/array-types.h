@@ -189,6 +189,7 @@ struct MRArray {
     bool timing_on;             /* timing=on (property) */
     double time_scale;          /* time-scale (property), default 1 */
     struct MRTiming *timing;    /* array-timing.h; NULL: timing off */
+    struct MRPatrol *patrol;    /* patrol.c; NULL: never used */
     /*
      * The core's (fw-core.c): a VD was made, add its QOM properties
      * (array-props.c, above array.c); NULL: none (unit tests).

@@ -147,7 +147,7 @@ static void mgmt_get_props(MgmtCtx *c, MgmtCtrlProps *p)
     p->rebuild_rate = c->a->rebuild_rate;
     p->cc_rate = c->a->cc_rate;
     p->init_rate = c->a->init_rate;
-    p->patrol_read = 0;
+    p->patrol_read = mgmt_patrol_on(c->a);
     p->auto_rebuild = c->a->auto_rebuild;
     p->cache_flush_s = MAX(c->a->cache_flush_s, 1);
 }
@@ -178,7 +178,7 @@ static uint8_t mgmt_op_ctrl_set_props(MgmtCtx *c)
           0, 100 },
         { MGMT_PROP_CC_RATE, offsetof(MgmtCtrlProps, cc_rate), 0, 100 },
         { MGMT_PROP_INIT_RATE, offsetof(MgmtCtrlProps, init_rate), 0, 100 },
-        { MGMT_PROP_PATROL_READ, offsetof(MgmtCtrlProps, patrol_read), 0, 0 },
+        { MGMT_PROP_PATROL_READ, offsetof(MgmtCtrlProps, patrol_read), 0, 1 },
         { MGMT_PROP_AUTO_REBUILD, offsetof(MgmtCtrlProps, auto_rebuild),
           0, 1 },
         { MGMT_PROP_CACHE_FLUSH, offsetof(MgmtCtrlProps, cache_flush_s),
@@ -216,6 +216,9 @@ static uint8_t mgmt_op_ctrl_set_props(MgmtCtx *c)
     }
     if (mask & MGMT_PROP_INIT_RATE) {
         c->a->init_rate = p.init_rate;
+    }
+    if (mask & MGMT_PROP_PATROL_READ) {
+        mgmt_patrol_set_on(c->a, p.patrol_read);
     }
     if (mask & MGMT_PROP_AUTO_REBUILD) {
         c->a->auto_rebuild = p.auto_rebuild;
@@ -290,6 +293,9 @@ static const MgmtOpDesc mgmt_ops[] = {
     { MGMT_OP_EVLOG_READ, "evlog-read", M01, 0, mgmt_op_evlog_read },
     { MGMT_OP_VD_SET_PROPS, "vd-set-props", M01, sizeof(MgmtVdProps),
       mgmt_op_vd_set_props },
+    { MGMT_OP_PATROL_CONTROL, "patrol-control", M01, 0,
+      mgmt_op_patrol_control },
+    { MGMT_OP_PATROL_STATUS, "patrol-status", 0, 0, mgmt_op_patrol_status },
 };
 
 static const MgmtOpDesc *mgmt_find(uint32_t opcode)

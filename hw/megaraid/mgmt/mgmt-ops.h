@@ -129,5 +129,10 @@ uint8_t mgmt_op_foreign_clear(MgmtCtx *c);
 uint8_t mgmt_op_evlog_info(MgmtCtx *c);
 uint8_t mgmt_op_evlog_read(MgmtCtx *c);
 uint8_t mgmt_op_vd_set_props(MgmtCtx *c);     /* mgmt-ops-vdprops.c */
+/* mgmt-ops-patrol.c; the props' patrol_read: 1 unless mode off */
+uint8_t mgmt_patrol_on(MRArray *a);
+void mgmt_patrol_set_on(MRArray *a, bool on);
+uint8_t mgmt_op_patrol_control(MgmtCtx *c);
+uint8_t mgmt_op_patrol_status(MgmtCtx *c);
 
 #endif

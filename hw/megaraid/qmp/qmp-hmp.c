@@ -137,6 +137,16 @@ void hmp_info_megaraid(Monitor *mon, const QDict *qdict)
                        c->cache_flush_interval, c->cachevault,
                        c->journal ? c->journal : "none", c->rebuild_rate,
                        c->foreign ? ", foreign configuration present" : "");
+        if (c->patrol) {
+            monitor_printf(mon, "  patrol read %s, %s, rate %" PRId64
+                           " %%, %" PRId64 " %% of pass, %" PRId64
+                           " passes, %" PRId64 " corrected, %" PRId64
+                           " uncorrectable\n", c->patrol->mode,
+                           c->patrol->running ? "running" : "stopped",
+                           c->patrol->rate, c->patrol->percent,
+                           c->patrol->iterations, c->patrol->corrected,
+                           c->patrol->uncorrectable);
+        }
         if (c->vds) {
             mr_hmp_vds(mon, c->vds);
         }

@@ -17,6 +17,7 @@
 #include "raid/job.h"
 #include "qmp-megaraid.h"
 #include "hw/megaraid/nv-drive.h"
+#include "hw/megaraid/patrol.h"
 #include "trace.h"
 
 static const char *const mr_qmp_cv_names[] = {
@@ -268,6 +269,26 @@ static gint mr_qmp_slot_cmp(gconstpointer pa, gconstpointer pb)
     return da->slot < db->slot ? -1 : da->slot > db->slot;
 }
 
+static MegaraidPatrolInfo *mr_qmp_patrol_info(MRArray *a)
+{
+    static const char *const modes[] = { "auto", "manual", "off" };
+    MegaraidPatrolInfo *pi = g_new0(MegaraidPatrolInfo, 1);
+    MRPatrolStatus st;
+
+    mr_patrol_status(a, &st);
+    pi->mode = g_strdup(modes[st.mode]);
+    pi->running = st.running;
+    pi->rate = st.rate;
+    pi->percent = st.percent;
+    pi->iterations = st.iterations;
+    pi->has_drive = st.cur_slot >= 0;
+    pi->drive = st.cur_slot;
+    pi->drive_percent = st.cur_percent;
+    pi->corrected = st.corrected;
+    pi->uncorrectable = st.uncorrectable;
+    return pi;
+}
+
 MegaraidInfo *mr_qmp_array_info(MRArray *a, MRBus *bus)
 {
     MegaraidInfo *info = g_new0(MegaraidInfo, 1);
@@ -296,6 +317,7 @@ MegaraidInfo *mr_qmp_array_info(MRArray *a, MRBus *bus)
     info->journal = a->journal_blk ?
                     g_strdup(mr_nv_drive_name(a->journal_blk)) : NULL;
     info->rebuild_rate = a->rebuild_rate;
+    info->patrol = mr_qmp_patrol_info(a);
 
     QTAILQ_FOREACH(kid, &BUS(bus)->children, sibling) {
         MRDrive *d = (MRDrive *)object_dynamic_cast(OBJECT(kid->child),

@@ -73,6 +73,11 @@ typedef enum MREvCode {
     MR_EV_CTRL_RESET = 0x0002,      /* arg0: 0 soft, 1 diag/hard */
     MR_EV_CTRL_SHUTDOWN = 0x0003,   /* host's shutdown or QEMU quit */
     MR_EV_CTRL_LOG_CLEARED = 0x0004,    /* clear mark set (arg0: seq) */
+    /* patrol read; arg1: passes completed before this one */
+    MR_EV_CTRL_PATROL_STARTED = 0x0005,
+    MR_EV_CTRL_PATROL_PROGRESS = 0x0006,    /* arg0: percent done */
+    MR_EV_CTRL_PATROL_DONE = 0x0007,    /* arg0 corrected, arg1 uncorrectable */
+    MR_EV_CTRL_PATROL_STOPPED = 0x0008, /* arg0: percent done */
     /* drives; target: slot in the bays */
     MR_EV_PD_INSERTED = 0x0101,
     MR_EV_PD_REMOVED = 0x0102,
@@ -80,6 +85,9 @@ typedef enum MREvCode {
     MR_EV_PD_FAILED = 0x0104,       /* a member failed (text: why) */
     /* arg0: 1 made a spare, 0 no longer one; arg1: drive group, ~0 global */
     MR_EV_PD_SPARE = 0x0105,
+    /* patrol read; arg0: drive lba (low 32 bits), arg1: VD index */
+    MR_EV_PD_MEDIUM_REPAIRED = 0x0107,  /* rewritten from redundancy */
+    MR_EV_PD_MEDIUM_ERROR = 0x0108,     /* uncorrectable (no redundancy) */
     /* virtual disks; target: VD index */
     MR_EV_VD_STATE = 0x0201,        /* arg0 old state, arg1 new state */
     MR_EV_VD_CREATED = 0x0202,

@@ -118,6 +118,8 @@ typedef struct __attribute__((packed)) MgmtReply {
 #define MGMT_OP_VD_DELETE           0x04030200U
 #define MGMT_OP_JOB_CONTROL         0x05010000U
 #define MGMT_OP_JOB_STATUS          0x05020000U
+#define MGMT_OP_PATROL_CONTROL      0x05030000U
+#define MGMT_OP_PATROL_STATUS       0x05040000U
 #define MGMT_OP_FOREIGN_SHOW        0x06010000U
 #define MGMT_OP_FOREIGN_IMPORT      0x06020000U
 #define MGMT_OP_FOREIGN_CLEAR       0x06030000U
@@ -248,7 +250,7 @@ typedef struct __attribute__((packed)) MgmtCtrlProps {
     uint8_t rebuild_rate;       /* percent, 0..100 */
     uint8_t cc_rate;            /* percent, 0..100 */
     uint8_t init_rate;          /* percent, 0..100 */
-    uint8_t patrol_read;        /* 0 off (the only mode) */
+    uint8_t patrol_read;        /* 0 off, 1 on (PATROL_CONTROL) */
     uint8_t auto_rebuild;       /* 0/1: rebuild onto a replaced drive */
     uint8_t cache_flush_s;      /* 1..255 */
     uint8_t reserved[10];
@@ -396,6 +398,39 @@ typedef struct __attribute__((packed)) MgmtJobStatus {
     uint64_t mismatches;        /* cc */
     uint64_t bytes_per_s;       /* per member; 0: not measured yet */
 } MgmtJobStatus;                /* 48 bytes */
+
+/*
+ * ---- PATROL_CONTROL: mbox[0] = MGMT_PATROL_*; mbox[1] = rate (1..100)
+ *      for MGMT_PATROL_RATE, the mode for MGMT_PATROL_MODE; reply:
+ *      MgmtPatrolStatus ----
+ * ---- PATROL_STATUS: no arguments; data MgmtPatrolStatus ----
+ */
+
+#define MGMT_PATROL_STOP        0
+#define MGMT_PATROL_START       1
+#define MGMT_PATROL_RATE        2
+#define MGMT_PATROL_MODE        3       /* mbox[1] = MGMT_PATROL_MODE_* */
+#define MGMT_PATROL_DELAY       4       /* mbox[1] = auto: hours between */
+
+#define MGMT_PATROL_MODE_AUTO   0
+#define MGMT_PATROL_MODE_MANUAL 1
+#define MGMT_PATROL_MODE_OFF    2
+
+typedef struct __attribute__((packed)) MgmtPatrolStatus {
+    uint8_t running;            /* 1: a pass is reading */
+    uint8_t rate;               /* percent, 1..100 */
+    uint8_t percent;            /* of the pass (100 after a full pass) */
+    uint8_t drive_percent;      /* of the drive being read */
+    uint16_t drive_slot;        /* drive being read; MGMT_NONE16 */
+    uint8_t mode;               /* MGMT_PATROL_MODE_* */
+    uint8_t drives_done;        /* drives read to the end in this pass */
+    uint32_t iterations;        /* passes completed */
+    uint32_t corrected;         /* medium errors repaired, all passes */
+    uint32_t uncorrectable;     /* medium errors left (no redundancy) */
+    uint32_t reserved1;
+    uint64_t done_sectors;      /* member sectors read in the pass */
+    uint64_t total_sectors;
+} MgmtPatrolStatus;             /* 40 bytes */
 
 /* ---- VD_INFO: mbox[0] = VD; data MgmtVdInfo + members ---- */
 
