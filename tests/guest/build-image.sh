@@ -110,6 +110,34 @@ for t in $tools /bin/busybox; do
     fi
 done
 
+# MFI management tools from sid, unmodified: mfiutil (needs a newer glibc
+# than bookworm's, so it runs on sid's libc6 through sid's own loader under
+# /opt/sid) and megasasctl (package megactl).  Both find the controller by
+# the megaraid_sas_ioctl major in /proc/devices and make the node
+# /dev/megaraid_sas_ioctl_node themselves.  Downloaded once into build/dl.
+sid_pkgs="mfiutil megactl libc6"
+sid_debs=()
+for p in $sid_pkgs; do
+    fname=$(apt-cache show --no-all-versions -t sid "$p" 2>/dev/null |
+            awk '$1 == "Filename:" { print $2; exit }')
+    if [ -n "$fname" ]; then
+        f="$dl/${fname##*/}"
+        if [ ! -f "$f" ]; then
+            echo "build-image: downloading $p (sid)" >&2
+            (cd "$dl" && apt-get download -q -t sid "$p") >&2
+        fi
+    else
+        # No package lists (offline?): the newest downloaded one.
+        f=$(find "$dl" -name "${p}_*_amd64.deb" | sort -V | tail -n 1)
+    fi
+    if [ -z "$f" ] || [ ! -f "$f" ]; then
+        echo "build-image: cannot get $p from sid; run scripts/apt-sources.sh" \
+             "and apt-get update" >&2
+        exit 1
+    fi
+    sid_debs+=("$f")
+done
+
 # mrcli (tools/mrcli), the project's guest management CLI: a static binary
 # of the standalone build, brought up to date here under the lock the RAID
 # tests take for build/core (scripts/test.sh has built it before).
@@ -130,6 +158,7 @@ inputs=$( {
     echo "${debs[*]} $modules $tools"
     dpkg-query -W $tool_pkgs
     echo "mrcli $(sha256sum < "$mrcli_bin")"
+    echo "sid ${sid_debs[*]}"
     for f in build-image.sh init extract-vmlinux.py; do
         echo "$f $(sha256sum < "$here/$f")"
     done
@@ -239,6 +268,19 @@ ln -sf e2fsck "$root/usr/sbin/fsck.ext4"
 copy_file /usr/share/misc/pci.ids
 copy_file /etc/mke2fs.conf
 cp "$mrcli_bin" "$root/usr/sbin/mrcli"
+mkdir -p "$root/opt/sid"
+for deb in "${sid_debs[@]}"; do
+    dpkg-deb -x "$deb" "$root/opt/sid"
+done
+rm -rf "$root/opt/sid/usr/share"
+ln -sf /opt/sid/usr/bin/megasasctl "$root/usr/sbin/megasasctl"
+cat > "$root/usr/sbin/mfiutil" <<'MFI'
+#!/bin/sh
+exec /opt/sid/usr/lib64/ld-linux-x86-64.so.2 --argv0 mfiutil \
+    --library-path /opt/sid/usr/lib/x86_64-linux-gnu \
+    /opt/sid/usr/sbin/mfiutil "$@"
+MFI
+chmod 755 "$root/usr/sbin/mfiutil"
 cp "$here/init" "$root/init"
 chmod 755 "$root/init"
 
