@@ -372,7 +372,7 @@ void op_ctrl_events(Mrcli *m)
         if (ev[i].target < 0) {
             row_str(t, "-");
         } else if (ev[i].cls == 1) {
-            row_str(t, "/c%d/e0/s%d", m->obj.ctrl, ev[i].target);
+            row_str(t, "/c%d/e%d/s%d", m->obj.ctrl, mrcli_eid(m), ev[i].target);
         } else if (ev[i].cls == 2 || ev[i].cls == 3) {
             row_str(t, "/c%d/v%d", m->obj.ctrl, ev[i].target);
         } else {
@@ -443,7 +443,7 @@ void op_foreign(Mrcli *m, int what)
             snprintf(guid + 2 * k, 3, "%02x", f[i].ctrl_guid[k]);
         }
         row_new(t);
-        row_str(t, "0:%u", f[i].slot);
+        row_str(t, "%d:%u", mrcli_eid(m), f[i].slot);
         row_str(t, "%s", pd_state_name(f[i].foreign_state));
         row_num(t, f[i].nvds);
         row_str(t, "%s", guid);
