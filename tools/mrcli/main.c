@@ -370,8 +370,8 @@ static MrOut *plain_doc(MrDialect nd, bool json, int ctrl, bool no_ctrl)
 {
     MrOut *o = out_new(ctrl < 0 ? 0 : ctrl, json);
 
-    out_set_dialect(o, nd == MR_DIALECT_MRCLI ? MR_DIALECT_MRCLI : nd,
-                    no_ctrl);
+    /* mrcli's own documents always name a controller */
+    out_set_dialect(o, nd, nd != MR_DIALECT_MRCLI && no_ctrl);
     return o;
 }
 

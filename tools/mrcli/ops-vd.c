@@ -225,6 +225,7 @@ void op_vd_add(Mrcli *m)
         rq.c.cache |= MGMT_CACHE_READ_AHEAD;
     }
     arg_flag(m, "nora");
+    arg_flag(m, "direct");      /* the only I/O policy: direct */
     if (arg_flag(m, "init")) {
         rq.c.flags |= MGMT_CREATE_F_INIT;
     }

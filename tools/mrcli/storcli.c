@@ -36,9 +36,21 @@ static void clean(char *dst, const char *src, size_t len)
     dst[n] = 0;
 }
 
+/* The controller answers (else the document failed, exit status 3). */
+static bool ctrl_present(Mrcli *m)
+{
+    MgmtCtrlInfo ci;
+
+    return mgmt_call(m, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0, &ci,
+                     sizeof(ci), NULL, NULL) == 0;
+}
+
 /* storcli's "un-supported command" for what the protocol cannot do. */
 static void unsupported(Mrcli *m, const char *what)
 {
+    if (!ctrl_present(m)) {
+        return;
+    }
     out_fail(m->out, "%s: un-supported command (the emulated controller's "
              "management protocol has no such operation)", what);
     out_errcd(m->out, MRCLI_ERRCD_SYNTAX);
@@ -556,7 +568,7 @@ static void ctrl_show_time(Mrcli *m)
     char t1[32];
     MrSection *t;
 
-    if (!args_all_used(m)) {
+    if (!args_all_used(m) || !ctrl_present(m)) {
         return;
     }
     now_str(t1, sizeof(t1));
@@ -598,7 +610,7 @@ static void ctrl_show_prop(Mrcli *m, const char *prop, const char *value)
 {
     MrSection *t;
 
-    if (!args_all_used(m)) {
+    if (!args_all_used(m) || !ctrl_present(m)) {
         return;
     }
     t = out_table(m->out, "Controller Properties", ctrl_prop_cols);
@@ -713,6 +725,9 @@ bool storcli_dispatch(Mrcli *m)
     case OBJ_BBU:
         if (show) {
             arg_use(m, n);
+            if (!ctrl_present(m)) {
+                return true;
+            }
             out_fail(m->out, "BBU is absent: the controller has a "
                      "CacheVault (/c%d/cv show)", m->obj.ctrl);
             m->exit_status = MRCLI_EXIT_FAILED;
