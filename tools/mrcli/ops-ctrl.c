@@ -372,7 +372,8 @@ void op_ctrl_events(Mrcli *m)
         if (ev[i].target < 0) {
             row_str(t, "-");
         } else if (ev[i].cls == 1) {
-            row_str(t, "/c%d/e%d/s%d", m->obj.ctrl, mrcli_eid(m), ev[i].target);
+            row_str(t, "/c%d/e%d/s%d",
+                    m->obj.ctrl, mrcli_eid(m), ev[i].target);
         } else if (ev[i].cls == 2 || ev[i].cls == 3) {
             row_str(t, "/c%d/v%d", m->obj.ctrl, ev[i].target);
         } else {

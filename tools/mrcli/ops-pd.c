@@ -81,7 +81,8 @@ static void pd_details(Mrcli *m, const MgmtPdInfo *pi)
     char title[64], vendor[17], model[49], serial[33], fw[17], b[32];
     MrSection *t, *s;
 
-    snprintf(title, sizeof(title), "Drive /c%d/e%d/s%u", m->obj.ctrl, mrcli_eid(m),
+    snprintf(title, sizeof(title), "Drive /c%d/e%d/s%u",
+             m->obj.ctrl, mrcli_eid(m),
              pi->e.slot);
     t = out_table(m->out, title, pd_cols);
     pd_row(m, t, &pi->e);
@@ -103,7 +104,8 @@ static void pd_details(Mrcli *m, const MgmtPdInfo *pi)
             size_str(pi->usable_sectors * 512, b),
             (unsigned long long)pi->usable_sectors);
     sec_str(s, "Logical Sector Size", "%uB", pi->e.block_size);
-    snprintf(title, sizeof(title), "Drive /c%d/e%d/s%u State", m->obj.ctrl, mrcli_eid(m),
+    snprintf(title, sizeof(title), "Drive /c%d/e%d/s%u State",
+             m->obj.ctrl, mrcli_eid(m),
              pi->e.slot);
     s = out_props(m->out, title);
     sec_str(s, "State", "%s", pd_state_name(pi->e.state));
@@ -224,7 +226,8 @@ void op_pd_set(Mrcli *m)
         return;
     }
     out_note(m->out, "%s%s succeeded: /c%d/e%d/s%d", st[which].done,
-             flags ? " (forced)" : "", m->obj.ctrl, mrcli_eid(m), m->obj.index);
+             flags ? " (forced)" : "", m->obj.ctrl, mrcli_eid(m),
+             m->obj.index);
     if (pd_info(m, m->obj.index, &pi) == 0) {
         pd_row(m, out_table(m->out, "Drive Information", pd_cols), &pi.e);
     }
@@ -255,7 +258,8 @@ void op_pd_spare(Mrcli *m, bool add)
         }
         if (v) {
             out_note(m->out, "Add Hot Spare succeeded: /c%d/e%d/s%d "
-                     "dedicated to DG %llu", m->obj.ctrl, mrcli_eid(m), m->obj.index, dg);
+                     "dedicated to DG %llu", m->obj.ctrl, mrcli_eid(m),
+                     m->obj.index, dg);
         } else {
             out_note(m->out, "Add Hot Spare succeeded: /c%d/e%d/s%d global",
                      m->obj.ctrl, mrcli_eid(m), m->obj.index);
@@ -346,7 +350,8 @@ void op_pd_rebuild(Mrcli *m, int action)
                   action, 0, NULL, 0, &js, sizeof(js), NULL, NULL) < 0) {
         return;
     }
-    snprintf(what, sizeof(what), "/c%d/e%d/s%d", m->obj.ctrl, mrcli_eid(m), m->obj.index);
+    snprintf(what, sizeof(what), "/c%d/e%d/s%d",
+             m->obj.ctrl, mrcli_eid(m), m->obj.index);
     out_note(m->out, "%s Drive Rebuild succeeded: %s", names[action], what);
     t = out_table(m->out, "Rebuild Status", rb_cols);
     row_new(t);

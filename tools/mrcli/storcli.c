@@ -308,10 +308,14 @@ static void ctrl_show_all(Mrcli *m)
     sec_str(s, "TPM", "Absent");
     sec_str(s, "Upgrade Key", "Absent");
     sec_str(s, "On Board Expander", "Absent");
-    sec_str(s, "Temperature Sensor for ROC", "Absent");
+    sec_str(s, "Temperature Sensor for ROC", ci.roc_temp_c ? "Present" :
+            "Absent");
     sec_str(s, "Temperature Sensor for Controller", "Absent");
     sec_str(s, "Current Size of FW Cache (MB)", "%llu",
             (unsigned long long)(cv.cache_bytes >> 20));
+    if (ci.roc_temp_c) {
+        sec_num(s, "ROC temperature(Degree Celsius)", ci.roc_temp_c);
+    }
 
     s = out_props(m->out, "Policies");
     sec_str(s, "Rebuild Rate", "%u %%", cp.rebuild_rate);
@@ -437,8 +441,11 @@ static void ctrl_show_all(Mrcli *m)
         row_new(t);
         row_str(t, "CVPM05");
         row_str(t, "%s", cv.state == MGMT_CV_OPTIMAL ? "Optimal" : "Failed");
-        /* no CacheVault temperature in the protocol yet: storcli's NA */
-        row_str(t, "NA");
+        if (ci.cv_temp_c) {
+            row_str(t, "%uC", ci.cv_temp_c);
+        } else {
+            row_str(t, "NA");
+        }
         row_str(t, "-");
         row_str(t, "NA");
     }
@@ -479,18 +486,30 @@ static void pd_detail(Mrcli *m, const MgmtPdInfo *pi)
     snprintf(key, sizeof(key), "%s State", id);
     s = out_props_in(m->out, g, key);
     sec_num(s, "Shield Counter", 0);
-    sec_num(s, "Media Error Count", pi->media_errors);
-    sec_num(s, "Other Error Count", pi->read_errors + pi->write_errors);
-    sec_str(s, "Drive Temperature", "NA");
-    sec_num(s, "Predictive Failure Count", 0);
-    sec_str(s, "S.M.A.R.T alert flagged by drive", "No");
+    /* reported by the drive, plus the reads and writes that hit media */
+    sec_num(s, "Media Error Count", (long long)pi->media_error_count +
+            pi->read_errors + pi->write_errors);
+    sec_num(s, "Other Error Count", pi->other_errors);
+    if (pi->temperature_c) {
+        sec_str(s, "Drive Temperature", "%3uC (%.2f F)", pi->temperature_c,
+                pi->temperature_c * 9.0 / 5.0 + 32.0);
+    } else {
+        sec_str(s, "Drive Temperature", "NA");
+    }
+    sec_num(s, "Predictive Failure Count", pi->predictive_failures);
+    sec_str(s, "S.M.A.R.T alert flagged by drive", "%s",
+            pi->smart_alert ? "Yes" : "No");
     snprintf(key, sizeof(key), "%s Device attributes", id);
     s = out_props_in(m->out, g, key);
     sec_str(s, "SN", "%s", serial);
     sec_str(s, "Manufacturer Id", "%s", vendor);
     sec_str(s, "Model Number", "%s", model);
     sec_str(s, "NAND Vendor", "NA");
-    sec_str(s, "WWN", "NA");
+    if (pi->wwn) {
+        sec_str(s, "WWN", "%016llX", (unsigned long long)pi->wwn);
+    } else {
+        sec_str(s, "WWN", "NA");
+    }
     sec_str(s, "Firmware Revision", "%s", fw);
     sec_str(s, "Raw size", "%s [0x%llx Sectors]",
             size_str(pi->e.blocks * pi->e.block_size, b),
