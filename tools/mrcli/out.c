@@ -20,7 +20,7 @@ typedef struct Cell {
     bool num;
 } Cell;
 
-enum { SEC_PROPS, SEC_TABLE, SEC_VALUE, SEC_GROUP };
+enum { SEC_PROPS, SEC_TABLE, SEC_VALUE, SEC_GROUP, SEC_LIST };
 
 #define MAX_SECTIONS 640
 #define MAX_COLS     24
@@ -29,7 +29,8 @@ enum { SEC_PROPS, SEC_TABLE, SEC_VALUE, SEC_GROUP };
 struct MrSection {
     int kind;
     char *name;
-    MrSection *parent;  /* a SEC_GROUP, or NULL at the top */
+    MrSection *parent;  /* a SEC_GROUP or SEC_LIST, or NULL at the top */
+    int nitems;         /* SEC_LIST: items made so far */
     /* SEC_PROPS: keys[i] = cells[i]; SEC_TABLE: cols, rows of ncols. */
     int ncols;
     char *cols[MAX_COLS];
@@ -46,6 +47,7 @@ struct MrOut {
     int dialect;        /* MrDialect */
     bool no_ctrl;       /* no "Controller" in the command status */
     int errcd;          /* storcli's ErrCd of the failure */
+    char *ok_desc;      /* Description on success (default "None") */
     char *desc;
     char *notes[MAX_NOTES];
     int nnotes;
@@ -111,6 +113,7 @@ void out_free(MrOut *o)
         free(o->notes[i]);
     }
     free(o->desc);
+    free(o->ok_desc);
     free(o);
 }
 
@@ -214,6 +217,25 @@ void out_errcd(MrOut *o, int errcd)
 MrSection *out_group(MrOut *o, MrSection *parent, const char *name)
 {
     return section_in(o, parent, name, SEC_GROUP);
+}
+
+MrSection *out_list(MrOut *o, MrSection *parent, const char *name)
+{
+    return section_in(o, parent, name, SEC_LIST);
+}
+
+MrSection *out_list_item(MrOut *o, MrSection *list)
+{
+    char name[32];
+
+    snprintf(name, sizeof(name), "#%d", list->nitems++);
+    return section_in(o, list, name, SEC_GROUP);
+}
+
+void out_set_desc(MrOut *o, const char *desc)
+{
+    free(o->ok_desc);
+    o->ok_desc = xstrdup(desc);
 }
 
 MrSection *out_props_in(MrOut *o, MrSection *parent, const char *name)
@@ -378,7 +400,7 @@ static bool storcli_style(const MrOut *o)
 static const char *status_desc(const MrOut *o)
 {
     if (!o->failed) {
-        return "None";
+        return o->ok_desc ? o->ok_desc : "None";
     }
     if (storcli_style(o)) {
         return o->errcd == MRCLI_ERRCD_SYNTAX ? "Un-supported command" :
@@ -394,7 +416,9 @@ static void json_status(const MrOut *o)
     json_str(dialect_cli_version(o->dialect));
     printf(",\n\"Operating system\" : ");
     json_str(mrcli_os_name());
-    if (!o->no_ctrl) {
+    if (!o->no_ctrl && o->dialect == MR_DIALECT_V2) {
+        printf(",\n\"Controller\" : \"%d\"", o->ctrl);   /* storcli2 */
+    } else if (!o->no_ctrl) {
         printf(",\n\"Controller\" : %d", o->ctrl);
     }
     printf(",\n\"Status\" : ");
@@ -435,6 +459,21 @@ static void json_section(const MrOut *o, const MrSection *s)
         putchar('}');
         return;
     }
+    if (s->kind == SEC_LIST) {
+        bool first = true;
+
+        printf("[\n");
+        for (int i = 0; i < o->nsec; i++) {
+            if (o->sec[i]->parent == s) {
+                printf("%s{\n", first ? "" : ",\n");
+                json_children(o, o->sec[i]);
+                putchar('}');
+                first = false;
+            }
+        }
+        printf("\n]");
+        return;
+    }
     if (s->kind == SEC_PROPS) {
         printf("{\n");
         for (int i = 0; i < s->ncells; i++) {
@@ -467,14 +506,27 @@ static void json_children(const MrOut *o, const MrSection *parent)
     bool first = true;
 
     for (int i = 0; i < o->nsec; i++) {
-        if (o->sec[i]->parent != parent) {
+        const MrSection *s = o->sec[i];
+
+        if (s->parent != parent) {
+            continue;
+        }
+        if (s->kind == SEC_PROPS && s->name[0] == '#') {
+            /* "#name": its keys stand directly in the parent object */
+            for (int c = 0; c < s->ncells; c++) {
+                printf("%s", first ? "" : ",\n");
+                first = false;
+                json_str(s->keys[c]);
+                printf(" : ");
+                json_cell(&s->cells[c]);
+            }
             continue;
         }
         if (!first) {
             printf(",\n");
         }
         first = false;
-        json_section(o, o->sec[i]);
+        json_section(o, s);
     }
     if (!first) {
         putchar('\n');
@@ -544,8 +596,18 @@ static void text_children(const MrOut *o, const MrSection *parent)
         if (s->parent != parent) {
             continue;
         }
+        if (parent && parent->kind == SEC_LIST) {
+            text_children(o, s);    /* an item: its sections in turn */
+            continue;
+        }
         if (s->kind == SEC_VALUE) {
             printf("\n%s = %s\n", s->name, s->cells[0].s);
+            continue;
+        }
+        if (s->kind == SEC_PROPS && s->name[0] == '#') {
+            for (int c = 0; c < s->ncells; c++) {
+                printf("%s = %s\n", s->keys[c], s->cells[c].s);
+            }
             continue;
         }
         printf("\n\n%s :\n", s->name);
@@ -553,7 +615,7 @@ static void text_children(const MrOut *o, const MrSection *parent)
             putchar('=');
         }
         printf("\n\n");
-        if (s->kind == SEC_GROUP) {
+        if (s->kind == SEC_GROUP || s->kind == SEC_LIST) {
             text_children(o, s);
             continue;
         }

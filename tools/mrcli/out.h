@@ -62,6 +62,11 @@ void out_str(MrOut *o, const char *key, const char *fmt, ...)
 /* A named object holding sections (parent NULL: at the top). */
 MrSection *out_group(MrOut *o, MrSection *parent, const char *name);
 MrSection *out_props_in(MrOut *o, MrSection *parent, const char *name);
+/* A named array of objects, and a new (unnamed) object at its end. */
+MrSection *out_list(MrOut *o, MrSection *parent, const char *name);
+MrSection *out_list_item(MrOut *o, MrSection *list);
+/* The Description of a successful command (default "None"). */
+void out_set_desc(MrOut *o, const char *desc);
 MrSection *out_table_in(MrOut *o, MrSection *parent, const char *name,
                         const char *const *cols);
 

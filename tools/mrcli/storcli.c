@@ -13,6 +13,7 @@
 #include "mrcli.h"
 #include "mfi.h"
 #include "out.h"
+#include "storcli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,23 +157,69 @@ static void pd_list_row(Mrcli *m, MrSection *t, const MgmtPdEntry *p,
     row_str(t, "%s", p->state == MGMT_PD_JBOD ? "JBOD" : "-");
 }
 
+static void pd_text(const MgmtPdInfo *pi, StorcliPdText *tx)
+{
+    clean(tx->vendor, pi->vendor, sizeof(pi->vendor));
+    clean(tx->model, pi->model, sizeof(pi->model));
+    clean(tx->serial, pi->serial, sizeof(pi->serial));
+    clean(tx->fw, pi->firmware, sizeof(pi->firmware));
+}
+
+/* The drive's model and predictive failure count, for the lists. */
 static void pd_model(Mrcli *m, const MgmtPdEntry *p, char *model,
-                     size_t len)
+                     size_t len, uint32_t *pred)
 {
     MgmtPdInfo pi;
+    StorcliPdText tx;
     MrOut *keep = m->out, *scratch = out_new(m->obj.ctrl, false);
 
     /* a drive that went away between the list and here: no model */
     m->out = scratch;
+    *pred = 0;
     if (mgmt_call(m, MGMT_OP_PD_INFO, p->slot, 0, 0, 0, NULL, 0, &pi,
                   sizeof(pi), NULL, NULL) == 0) {
-        clean(model, pi.model, sizeof(pi.model) < len ? sizeof(pi.model) :
-              len - 1);
+        pd_text(&pi, &tx);
+        snprintf(model, len, "%s", tx.model);
+        *pred = pi.predictive_failures;
     } else {
         snprintf(model, len, "-");
     }
     m->out = keep;
     out_free(scratch);
+}
+
+/* storcli2's "/cx show all" from what ctrl_show_all read. */
+static void ctrl_show_all2(Mrcli *m, StorcliCtrl *c)
+{
+    struct tm tm;
+    time_t now = time(NULL);
+
+    c->pd_model = calloc(c->npd ? c->npd : 1, sizeof(*c->pd_model));
+    c->pd_pred = calloc(c->npd ? c->npd : 1, sizeof(*c->pd_pred));
+    if (!c->pd_model || !c->pd_pred) {
+        fputs("mrcli: out of memory\n", stderr);
+        exit(MRCLI_EXIT_IO);
+    }
+    for (uint32_t i = 0; i < c->npd; i++) {
+        pd_model(m, &c->pds[i], c->pd_model[i], sizeof(c->pd_model[i]),
+                 &c->pd_pred[i]);
+    }
+    localtime_r(&now, &tm);
+    strftime(c->time2, sizeof(c->time2), "%Y/%m/%d %H:%M:%S", &tm);
+    c->driver = driver_name(m);
+    driver_version(m, c->driver_version, sizeof(c->driver_version));
+    c->levels[0] = 0;
+    for (int l = 0; l < 64; l++) {
+        if (c->ci.levels & (1ull << l)) {
+            size_t n = strlen(c->levels);
+
+            snprintf(c->levels + n, sizeof(c->levels) - n, "%s%s",
+                     n ? ", " : "", level_name(l));
+        }
+    }
+    storcli2_ctrl_show_all(m, c);
+    free(c->pd_model);
+    free(c->pd_pred);
 }
 
 static void ctrl_show_all(Mrcli *m)
@@ -222,6 +269,20 @@ static void ctrl_show_all(Mrcli *m)
     clean(prod, ci.product, sizeof(ci.product));
     clean(serial, ci.serial, sizeof(ci.serial));
     clean(fw, ci.fw_version, sizeof(ci.fw_version));
+    if (m->dialect == MR_DIALECT_V2) {
+        StorcliCtrl c = {
+            .ci = ci, .cp = cp, .cv = cv, .vds = vds, .nvd = nvd,
+            .pds = pds, .npd = npd,
+        };
+
+        snprintf(c.product, sizeof(c.product), "%s", prod);
+        snprintf(c.serial, sizeof(c.serial), "%s", serial);
+        snprintf(c.fw, sizeof(c.fw), "%s", fw);
+        ctrl_show_all2(m, &c);
+        free(vds);
+        free(pds);
+        return;
+    }
 
     s = out_props(m->out, "Basics");
     sec_num(s, "Controller", m->obj.ctrl);
@@ -417,8 +478,9 @@ static void ctrl_show_all(Mrcli *m)
     t = out_table(m->out, "PD LIST", pd_list_cols);
     for (uint32_t i = 0; i < npd; i++) {
         char model[49];
+        uint32_t pred;
 
-        pd_model(m, &pds[i], model, sizeof(model));
+        pd_model(m, &pds[i], model, sizeof(model), &pred);
         pd_list_row(m, t, &pds[i], model);
     }
     out_num(m->out, "Enclosures", 1);
@@ -453,7 +515,7 @@ static void ctrl_show_all(Mrcli *m)
     free(pds);
 }
 
-static const char *link_speed(int iface)
+const char *storcli_link_speed(int iface)
 {
     switch (iface) {
     case MGMT_IF_SATA:
@@ -517,8 +579,8 @@ static void pd_detail(Mrcli *m, const MgmtPdInfo *pi)
     sec_str(s, "Coerced size", "%s [0x%llx Sectors]",
             size_str(pi->usable_sectors * 512, b),
             (unsigned long long)pi->usable_sectors);
-    sec_str(s, "Device Speed", "%s", link_speed(pi->e.interface));
-    sec_str(s, "Link Speed", "%s", link_speed(pi->e.interface));
+    sec_str(s, "Device Speed", "%s", storcli_link_speed(pi->e.interface));
+    sec_str(s, "Link Speed", "%s", storcli_link_speed(pi->e.interface));
     sec_str(s, "Logical Sector Size", "%uB", pi->e.block_size);
     sec_str(s, "Physical Sector Size", "%uB", pi->e.block_size);
     snprintf(key, sizeof(key), "%s Policies/Settings", id);
@@ -571,7 +633,16 @@ static void pd_show_all(Mrcli *m)
                       sizeof(pi), NULL, NULL) < 0) {
             break;
         }
-        pd_detail(m, &pi);
+        if (m->dialect == MR_DIALECT_V2) {
+            StorcliPdText tx;
+
+            pd_text(&pi, &tx);
+            storcli2_pd_detail(m, out_list(m->out, NULL, "Drives List"), &pi,
+                               &tx);
+            out_set_desc(m->out, "Show Drive Information Succeeded.");
+        } else {
+            pd_detail(m, &pi);
+        }
         shown++;
     }
     free(p);
