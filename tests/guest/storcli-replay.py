@@ -10,7 +10,12 @@
 # VD with its real state, every drive with its state, temperature-related
 # and error counters, and that they change between the states.
 #
-#   tests/guest/storcli-replay.py SERIAL-LOG [--collector PATH]
+# With --storcli2 (tests/guest/tests/storcli-v2.sh) the captures are
+# storcli2's documents: they are checked directly (the collector knows
+# only storcli v1's keys; it must still run to its end on them, as it does
+# on a real storcli2 card).
+#
+#   tests/guest/storcli-replay.py [--storcli2] SERIAL-LOG [--collector PATH]
 import argparse
 import json
 import os
@@ -79,10 +84,55 @@ def one(ms, name, **want):
     return hits[0]
 
 
+def check_storcli2(st, collector):
+    """storcli2's documents per state; the collector must not fail."""
+    expect = {
+        'optimal': ('Optl', 'Online', 41, 0, 1),
+        'degraded': ('Dgrd', 'Offline', 52, 1, 1),
+        'rebuilding': ('Dgrd', 'Rebuild', 52, 1, 4),
+    }
+    fails = 0
+    for s, (vd, st1, temp1, pred1, media2) in expect.items():
+        try:
+            ctrl = json.loads(st[s]['/cALL show all J nolog'])
+            pds = json.loads(st[s]['/cALL/eALL/sALL show all J nolog'])
+            r = ctrl['Controllers'][0]['Response Data']
+            assert r['Version']['Driver Name'] == 'mpi3mr', r['Version']
+            assert isinstance(r['HwCfg']['Chip temperature(C)'], int)
+            assert r['VD LIST'][0]['State'] == vd, r['VD LIST']
+            assert r['Status']['VD Degraded Count'] == (vd == 'Dgrd')
+            rows = {p['EID:Slt']: p for p in r['PD LIST']}
+            assert sorted(rows) == ['252:0', '252:1', '252:2'], rows
+            assert (rows['252:1']['State'], rows['252:1']['Status']) == \
+                ('Conf', st1), rows['252:1']
+            for k in ('252:0', '252:2'):
+                assert (rows[k]['State'], rows[k]['Status']) == \
+                    ('Conf', 'Online'), rows[k]
+            dl = pds['Controllers'][0]['Response Data']['Drives List']
+            info = {d['Drive Information']['EID:Slt']:
+                    d['Drive Detailed Information'] for d in dl}
+            assert sorted(info) == sorted(rows), info.keys()
+            d1, d2 = info['252:1'], info['252:2']
+            assert d1['Temperature(C)'] == temp1, d1
+            assert d1['LU/NS Properties']['Other Error Count'] == 2, d1
+            assert d1['LU/NS Properties']['Predictive Failure Count'] == \
+                pred1, d1
+            assert d2['LU/NS Properties']['Media Error Count'] == media2, d2
+            assert d1['Serial Number'] and d1['WWN'] != 'NA', d1
+            metrics(collector, st[s])
+            print('storcli-replay: storcli2 %s: ok (VD %s, drive 1 Conf/%s)'
+                  % (s, vd, st1))
+        except (AssertionError, KeyError, ValueError) as e:
+            fails += 1
+            print('storcli-replay: storcli2 %s: FAIL: %r' % (s, e))
+    return 1 if fails else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('log')
     ap.add_argument('--collector', default=COLLECTOR)
+    ap.add_argument('--storcli2', action='store_true')
     args = ap.parse_args()
     if not os.path.isfile(args.collector):
         print('storcli-replay: %s is missing (scripts/setup-guest-deps.sh '
@@ -95,6 +145,8 @@ def main():
         print('storcli-replay: captured states %r, expected %r' %
               (sorted(st), want_states))
         return 1
+    if args.storcli2:
+        return check_storcli2(st, args.collector)
     # per state: VD state, drive 1 state, (temperature label not in
     # bookworm's collector) error counters of drives 1 and 2
     expect = {
