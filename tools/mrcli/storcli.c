@@ -740,6 +740,34 @@ static void pd_show_init(Mrcli *m)
     free(p);
 }
 
+/*
+ * start|stop locate: MGMT_OP_PD_LOCATE (mbox[0] the drive, mbox[1] 1
+ * start, 0 stop) where the protocol has it; storcli's "un-supported
+ * command" otherwise.
+ */
+static void pd_locate(Mrcli *m, bool start)
+{
+    if (!args_all_used(m)) {
+        return;
+    }
+    if (m->obj.all) {
+        usage_error(m, "locate needs one drive, e.g. /c%d/e%d/s3",
+                    m->obj.ctrl, mrcli_eid(m));
+        return;
+    }
+#ifdef MGMT_OP_PD_LOCATE
+    if (mgmt_call(m, MGMT_OP_PD_LOCATE, m->obj.index, start ? 1 : 0, 0, 0,
+                  NULL, 0, NULL, 0, NULL, NULL) < 0) {
+        m->exit_status = m->exit_status ? m->exit_status : MRCLI_EXIT_FAILED;
+        return;
+    }
+    out_set_desc(m->out, start ? "Start Drive Locate Succeeded." :
+                 "Stop Drive Locate Succeeded.");
+#else
+    unsupported(m, start ? "start locate" : "stop locate");
+#endif
+}
+
 static bool storcli_names(const Mrcli *m)
 {
     return m->name_dialect != MR_DIALECT_MRCLI;
@@ -850,7 +878,7 @@ bool storcli_dispatch(Mrcli *m)
         if ((arg_is(m, 0, "start") || arg_is(m, 0, "stop")) &&
             arg_is(m, 1, "locate")) {
             arg_use(m, 2);
-            unsupported(m, "locate");
+            pd_locate(m, arg_is(m, 0, "start"));
             return true;
         }
         if ((show && arg_is(m, 1, "copyback")) ||

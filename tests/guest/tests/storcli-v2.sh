@@ -81,6 +81,19 @@ echo "== a slow rebuild, so that the rebuilding state can be captured"
 st /c0 set rebuildrate=1 J
 st /c0 add vd type=raid5 drives=252:0-2 J
 st /c0/v0 show J
+echo "== the text output: storcli's key = value lines and closing status"
+st /c0 show all
+for want in "^Status = Success$" "^Basics :$" "^Version :$" \
+            "^Driver Name = $(ctrl_driver)$" "^Physical Drives = 3$" \
+            "^Virtual Drives = 1$"; do
+    echo "$ST_OUT" | grep -q "$want" || fail "/c0 show all: no line $want"
+done
+rc=0
+"$S" /c0 frob > /tmp/frob.out 2> /tmp/frob.err || rc=$?
+[ $rc = 2 ] || fail "/c0 frob: exit status $rc, not 2"
+grep -q "^Description = Un-supported command$" /tmp/frob.out ||
+    fail "/c0 frob: not storcli's failure document"
+[ -s /tmp/frob.err ] || fail "/c0 frob: nothing on stderr"
 D=/machine/peripheral
 qom_set $D/d0 temperature 33
 qom_set $D/d1 temperature 41
