@@ -269,6 +269,8 @@ static void print_version(MrDialect nd)
            "StorCli SAS Customization Utility", dialect_cli_version(nd));
 }
 
+static int ctrl_count(void);
+
 static bool arg_word(const char *w, const char *want)
 {
     return !strcasecmp(w, want);
@@ -290,9 +292,20 @@ static int show_controllers(MrDialect nd, bool json, bool all)
     m.fd = -1;
     m.out = out_new(0, json);
     if (nd != MR_DIALECT_MRCLI) {
+        /* storcli's overview: one row per controller from its own state */
         out_set_dialect(m.out, nd, true);
+        n = ctrl_count();
+        char host[128] = "";
+
+        gethostname(host, sizeof(host) - 1);
+        out_num(m.out, "Number of Controllers", n);
+        out_str(m.out, "Host Name", "%s", host);
+        out_str(m.out, "Operating System ", "%s", mrcli_os_name());
+        storcli_overview(m.out, nd, n, all);
+        rc = out_print(m.out);
+        out_free(m.out);
+        return rc;
     }
-    (void)all;  /* "show all": the same overview (no per-host details) */
     t = out_table(m.out, "System Overview", cols);
     while (d && (e = readdir(d))) {
         unsigned ctrl;
@@ -354,12 +367,8 @@ static int show_controllers(MrDialect nd, bool json, bool all)
             n++;
         }
     }
-    if (nd != MR_DIALECT_MRCLI) {
-        out_num(m.out, "Number of Controllers", n);
-    } else {
-        s = out_props(m.out, "Basics");
-        sec_num(s, "Number of Controllers", n);
-    }
+    s = out_props(m.out, "Basics");
+    sec_num(s, "Number of Controllers", n);
     rc = out_print(m.out);
     out_free(m.out);
     return rc;

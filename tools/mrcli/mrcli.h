@@ -186,6 +186,8 @@ void op_cv_show(Mrcli *m);
 
 /* storcli.c: the storcli commands; false if none matches. */
 bool storcli_dispatch(Mrcli *m);
+/* "storcli show [all]": the System Overview of controllers 0..n-1. */
+void storcli_overview(MrOut *o, MrDialect d, int n, bool all);
 
 /* osdev.c: /dev/sdX of the exposed device with this MPI3 handle. */
 bool os_drive_name(Mrcli *m, uint16_t handle, bool vd, char *buf,

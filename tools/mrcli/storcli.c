@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *const ctrl_prop_cols[] = { "Ctrl_Prop", "Value", NULL };
 
@@ -766,6 +767,84 @@ static void pd_locate(Mrcli *m, bool start)
 #else
     unsupported(m, start ? "start locate" : "stop locate");
 #endif
+}
+
+void storcli_overview(MrOut *o, MrDialect d, int n, bool all)
+{
+    static const char *const cols1[] = {
+        "Ctl", "Model", "Ports", "PDs", "DGs", "DGDsbl", "VDs", "VDNA",
+        "BBU", "sPR", "DS", "EHS", "ASOs", "Hlth", NULL,
+    };
+    static const char *const cols2[] = {
+        "Ctrl", "Product Name", "SASAddress", "Personality", "Status",
+        "PD(s)", "VD(s)", "VNOpt", "EPack", NULL,
+    };
+    MrSection *t = out_table(o, "System Overview",
+                             d == MR_DIALECT_V2 ? cols2 : cols1);
+
+    (void)all;      /* "show all": the same overview */
+    for (int c = 0; c < n; c++) {
+        Mrcli m;
+        MgmtCtrlInfo ci;
+        MgmtCtrlProps cp;
+        MgmtVdEntry *vds = NULL;
+        uint32_t nvd = 0, tot, bad = 0;
+        char prod[33];
+        bool ok;
+
+        memset(&m, 0, sizeof(m));
+        m.fd = -1;
+        m.obj.ctrl = c;
+        m.name_dialect = d;
+        m.dialect = d;
+        m.out = out_new(c, false);
+        ok = mgmt_call(&m, MGMT_OP_CTRL_GET_INFO, 0, 0, 0, 0, NULL, 0, &ci,
+                       sizeof(ci), NULL, NULL) == 0 &&
+             mgmt_call(&m, MGMT_OP_CTRL_GET_PROPS, 0, 0, 0, 0, NULL, 0, &cp,
+                       sizeof(cp), NULL, NULL) == 0 &&
+             (vds = mgmt_list(&m, MGMT_OP_VD_LIST, 0, 0, sizeof(*vds), &nvd,
+                              &tot)) != NULL;
+        if (m.fd >= 0) {
+            close(m.fd);
+        }
+        out_free(m.out);
+        row_new(t);
+        row_num(t, c);
+        if (!ok) {
+            row_str(t, "-");        /* the rest of the row: "-" */
+            continue;
+        }
+        for (uint32_t i = 0; i < nvd; i++) {
+            bad += vds[i].state != MGMT_VD_OPTIMAL;
+        }
+        free(vds);
+        clean(prod, ci.product, sizeof(ci.product));
+        row_str(t, "%s", prod);
+        if (d == MR_DIALECT_V2) {
+            row_str(t, "-");
+            row_str(t, "RAID");
+            row_str(t, "%s", bad ? "Needs Attention" : "Optimal");
+            row_num(t, ci.num_pds);
+            row_num(t, ci.num_vds);
+            row_num(t, bad);
+            row_str(t, "%s", ci.cachevault == MGMT_CV_OPTIMAL ? "Optimal" :
+                    ci.cachevault == MGMT_CV_ABSENT ? "Absent" : "Failed");
+            continue;
+        }
+        row_num(t, ci.max_pds < 16 ? 8 : 16);
+        row_num(t, ci.num_pds);
+        row_num(t, ci.num_dgs);
+        row_num(t, 0);
+        row_num(t, ci.num_vds);
+        row_num(t, bad);
+        row_str(t, "%s", ci.cachevault == MGMT_CV_OPTIMAL ? "Opt" :
+                ci.cachevault == MGMT_CV_ABSENT ? "Msng" : "Bad");
+        row_str(t, "%s", cp.patrol_read ? "On" : "Off");
+        row_str(t, "1&2");
+        row_str(t, "Y");
+        row_num(t, 2);
+        row_str(t, "%s", bad ? "NdAtn" : "Opt");
+    }
 }
 
 static bool storcli_names(const Mrcli *m)

@@ -81,6 +81,14 @@ echo "== a slow rebuild, so that the rebuilding state can be captured"
 st /c0 set rebuildrate=1 J
 st /c0 add vd type=raid5 drives=252:0-2 J
 st /c0/v0 show J
+echo "== the overview without a controller"
+st show J nolog
+echo "$ST_OUT" | grep -q '"Number of Controllers" : 1' ||
+    fail "show: not one controller"
+echo "$ST_OUT" | grep -q '{"Ctrl":0,"Product Name":"[^"-][^"]*"' ||
+    fail "show: no row for controller 0"
+st show ctrlcount J
+echo "$ST_OUT" | grep -q '"Controller Count" : 1' || fail "show ctrlcount"
 echo "== the text output: storcli's key = value lines and closing status"
 st /c0 show all
 for want in "^Status = Success$" "^Basics :$" "^Version :$" \
