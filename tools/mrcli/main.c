@@ -199,7 +199,8 @@ static bool dispatch(Mrcli *m)
             op_foreign(m, 0);
             return true;
         }
-        if (arg_is(m, 0, "import") || arg_is(m, 0, "delete")) {
+        if (arg_is(m, 0, "import") || arg_is(m, 0, "delete") ||
+            arg_is(m, 0, "del")) {
             int what = arg_is(m, 0, "import") ? 1 : 2;
 
             arg_use(m, 1);

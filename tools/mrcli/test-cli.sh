@@ -128,6 +128,14 @@ for cmd in "show all" "show time" "show rebuildrate" "show events" \
     # shellcheck disable=SC2086
     sexpect storcli64 3 /c0 $cmd J
 done
+for cmd in "show" "show all" "import" "del" "delete"; do
+    # shellcheck disable=SC2086
+    sexpect storcli64 3 /c0/fall $cmd J
+done
+sexpect storcli64 3 /c0/vall show all J
+sexpect storcli64 3 /c0/dall show J
+sexpect storcli2 3 /cALL show all J nolog
+sexpect storcli2 3 /cALL/eALL/sALL show all J nolog
 for cmd in "show status" "show all"; do
     # shellcheck disable=SC2086
     sexpect storcli64 3 /c0/cv $cmd J
