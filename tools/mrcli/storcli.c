@@ -223,7 +223,7 @@ static void ctrl_show_all2(Mrcli *m, StorcliCtrl *c)
     free(c->pd_pred);
 }
 
-static void ctrl_show_all(Mrcli *m)
+static void ctrl_show_all(Mrcli *m, bool brief)
 {
     static const char *const topo_cols[] = {
         "DG", "Arr", "Row", "EID:Slot", "DID", "Type", "State", "BT", "Size",
@@ -285,6 +285,29 @@ static void ctrl_show_all(Mrcli *m)
         return;
     }
 
+    if (brief) {
+        /* "/cx show": the summary values at the top, then the lists */
+        char t1b[32], dv[64];
+
+        now_str(t1b, sizeof(t1b));
+        driver_version(m, dv, sizeof(dv));
+        out_str(m->out, "Product Name", "%s", prod);
+        out_str(m->out, "Serial Number", "%s", serial);
+        out_str(m->out, "System Time", "%s", t1b);
+        out_str(m->out, "Controller Time", "%s", t1b);
+        out_str(m->out, "FW Package Build", "%s", fw);
+        out_str(m->out, "FW Version", "%s", fw);
+        out_str(m->out, "Driver Name", "%s", driver_name(m));
+        out_str(m->out, "Driver Version", "%s", dv);
+        out_str(m->out, "Vendor Id", "0x%04X", ci.pci_vendor);
+        out_str(m->out, "Device Id", "0x%04X", ci.pci_device);
+        out_str(m->out, "SubVendor Id", "0x%04X", ci.pci_subvendor);
+        out_str(m->out, "SubDevice Id", "0x%04X", ci.pci_subdevice);
+        out_str(m->out, "Host Interface", "PCI-E");
+        out_str(m->out, "Device Interface", "SAS-12G");
+        out_str(m->out, "Current Personality", "RAID-Mode ");
+        goto lists;
+    }
     s = out_props(m->out, "Basics");
     sec_num(s, "Controller", m->obj.ctrl);
     sec_str(s, "Model", "%s", prod);
@@ -429,6 +452,7 @@ static void ctrl_show_all(Mrcli *m)
     sec_str(s, "Battery learn Reoccurrence", "NA");
     sec_str(s, "OEMID", "Broadcom");
 
+lists:
     out_num(m->out, "Drive Groups", ci.num_dgs);
     t = out_table(m->out, "TOPOLOGY", topo_cols);
     for (uint32_t i = 0; i < nvd; i++) {
@@ -859,9 +883,10 @@ bool storcli_dispatch(Mrcli *m)
 
     switch (m->obj.kind) {
     case OBJ_CTRL:
-        if (show && n == 2 && arg_is(m, 1, "all") && storcli_names(m)) {
-            arg_use(m, 2);
-            ctrl_show_all(m);
+        if (show && n <= 2 && (n == 1 || arg_is(m, 1, "all")) &&
+            storcli_names(m)) {
+            arg_use(m, n);
+            ctrl_show_all(m, n == 1);
             return true;
         }
         if (show && arg_is(m, 1, "time")) {
