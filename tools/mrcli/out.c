@@ -22,7 +22,6 @@ typedef struct Cell {
 
 enum { SEC_PROPS, SEC_TABLE, SEC_VALUE, SEC_GROUP, SEC_LIST };
 
-#define MAX_SECTIONS 640
 #define MAX_COLS     24
 #define MAX_NOTES    16
 
@@ -51,7 +50,8 @@ struct MrOut {
     char *desc;
     char *notes[MAX_NOTES];
     int nnotes;
-    MrSection *sec[MAX_SECTIONS];
+    MrSection **sec;    /* grows: 5 sections per drive in the details */
+    int cap;
     int nsec;
 };
 
@@ -112,6 +112,7 @@ void out_free(MrOut *o)
     for (int i = 0; i < o->nnotes; i++) {
         free(o->notes[i]);
     }
+    free(o->sec);
     free(o->desc);
     free(o->ok_desc);
     free(o);
@@ -180,9 +181,13 @@ static MrSection *section_in(MrOut *o, MrSection *parent, const char *name,
             return o->sec[i];
         }
     }
-    if (o->nsec == MAX_SECTIONS) {
-        fputs("mrcli: internal: too many output sections\n", stderr);
-        exit(3);
+    if (o->nsec == o->cap) {
+        o->cap = o->cap ? o->cap * 2 : 32;
+        o->sec = realloc(o->sec, o->cap * sizeof(*o->sec));
+        if (!o->sec) {
+            fputs("mrcli: out of memory\n", stderr);
+            exit(3);
+        }
     }
     s = calloc(1, sizeof(*s));
     if (!s) {
