@@ -27,6 +27,7 @@
 /* ErrCd in storcli's failure document. */
 #define MRCLI_ERRCD_FAILED  255 /* the controller refused or failed it */
 #define MRCLI_ERRCD_SYNTAX  254 /* not a command of this dialect */
+#define MRCLI_ERRCD_NOCTRL  (-1) /* no such controller: no entry at all */
 
 typedef enum MrObjKind {
     OBJ_CTRL,       /* /cN */

@@ -214,7 +214,7 @@ void out_set_dialect(MrOut *o, int dialect, bool no_ctrl)
 
 void out_errcd(MrOut *o, int errcd)
 {
-    if (!o->errcd) {
+    if (!o->errcd || errcd == MRCLI_ERRCD_NOCTRL) {
         o->errcd = errcd;
     }
 }
@@ -407,6 +407,12 @@ static const char *status_desc(const MrOut *o)
     if (!o->failed) {
         return o->ok_desc ? o->ok_desc : "None";
     }
+    if (storcli_style(o) && o->errcd == MRCLI_ERRCD_NOCTRL) {
+        static char buf[48];
+
+        snprintf(buf, sizeof(buf), "Controller %d not found", o->ctrl);
+        return buf;
+    }
     if (storcli_style(o)) {
         return o->errcd == MRCLI_ERRCD_SYNTAX ? "Un-supported command" :
             "Failed";
@@ -421,7 +427,7 @@ static void json_status(const MrOut *o)
     json_str(dialect_cli_version(o->dialect));
     printf(",\n\"Operating system\" : ");
     json_str(mrcli_os_name());
-    if (!o->no_ctrl && o->dialect == MR_DIALECT_V2) {
+    if (!o->no_ctrl && o->dialect == MR_DIALECT_V2 && !o->failed) {
         printf(",\n\"Controller\" : \"%d\"", o->ctrl);   /* storcli2 */
     } else if (!o->no_ctrl) {
         printf(",\n\"Controller\" : %d", o->ctrl);
@@ -430,7 +436,7 @@ static void json_status(const MrOut *o)
     json_str(o->failed ? "Failure" : "Success");
     printf(",\n\"Description\" : ");
     json_str(status_desc(o));
-    if (o->failed && storcli_style(o)) {
+    if (o->failed && storcli_style(o) && o->errcd != MRCLI_ERRCD_NOCTRL) {
         printf(",\n\"Detailed Status\" : [\n{\"Ctrl\" : %d, \"Status\" : "
                "\"Failed\", \"ErrCd\" : %d, \"ErrMsg\" : ", o->ctrl,
                o->errcd ? o->errcd : MRCLI_ERRCD_FAILED);
@@ -650,6 +656,10 @@ static void print_text(const MrOut *o)
     }
     printf("Status = %s\n", o->failed ? "Failure" : "Success");
     printf("Description = %s\n", status_desc(o));
+    if (o->failed && storcli_style(o) && o->errcd == MRCLI_ERRCD_NOCTRL) {
+        putchar('\n');
+        return;
+    }
     if (o->failed && storcli_style(o)) {
         printf("\nDetailed Status :\n===============\n\n");
         printf("Ctrl Status ErrCd ErrMsg\n");

@@ -170,6 +170,22 @@ assert e["ErrCd"] == 254 and "frob" in e["ErrMsg"], e
     fails=$((fails + 1))
 fi
 
+# no such controller: storcli's "Controller N not found", no details
+out=$("$dir/storcli2" /c7 show all J 2>/dev/null || true)
+n=$((n + 1))
+if ! python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])["Controllers"][0]
+assert list(d) == ["Command Status"], d
+s = d["Command Status"]
+assert s["Controller"] == 7 and s["Status"] == "Failure", s
+assert s["Description"] == "Controller 7 not found", s
+assert "Detailed Status" not in s, s
+' "$out"; then
+    echo "FAIL: storcli2 /c7 show all J: not storcli's not-found document"
+    fails=$((fails + 1))
+fi
+
 if ! python3 "$src/tests/guest/mrcli-json-check.py" "$log" --min 10; then
     fails=$((fails + 1))
 fi
