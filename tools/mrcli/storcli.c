@@ -678,6 +678,71 @@ static void pd_show_all(Mrcli *m)
     }
 }
 
+/* "/cx/ex/sx show", "/cx/eall/sall show": the Drive Information table */
+static void pd_show_list(Mrcli *m)
+{
+    MgmtPdEntry *p;
+    uint32_t n, total, shown = 0;
+
+    if (!args_all_used(m)) {
+        return;
+    }
+    p = mgmt_list(m, MGMT_OP_PD_LIST, 0, 0, sizeof(*p), &n, &total);
+    if (!p) {
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        char model[49];
+        uint32_t pred;
+
+        if (!m->obj.all && p[i].slot != m->obj.index) {
+            continue;
+        }
+        pd_model(m, &p[i], model, sizeof(model), &pred);
+        if (m->dialect == MR_DIALECT_V2) {
+            storcli2_pd_table(m, "Drive Information", &p[i], model);
+        } else {
+            pd_list_row(m, out_table(m->out, "Drive Information",
+                                     pd_list_cols), &p[i], model);
+        }
+        shown++;
+    }
+    free(p);
+    if (!shown) {
+        out_fail(m->out, "No drive found at /c%d/e%d/s%d", m->obj.ctrl,
+                 mrcli_eid(m), m->obj.index);
+        m->exit_status = MRCLI_EXIT_FAILED;
+    }
+}
+
+/* "/cx/vx show", "/cx/vall show": the Virtual Drives table (v1) */
+static void vd_show_list(Mrcli *m)
+{
+    MgmtVdEntry *v;
+    uint32_t n, total, shown = 0;
+    MrSection *t;
+
+    if (!args_all_used(m)) {
+        return;
+    }
+    v = mgmt_list(m, MGMT_OP_VD_LIST, 0, 0, sizeof(*v), &n, &total);
+    if (!v) {
+        return;
+    }
+    t = out_table(m->out, "Virtual Drives", vd_list_cols);
+    for (uint32_t i = 0; i < n; i++) {
+        if (m->obj.all || v[i].vd == m->obj.index) {
+            vd_list_row(t, &v[i]);
+            shown++;
+        }
+    }
+    free(v);
+    if (!shown && !m->obj.all) {
+        out_fail(m->out, "VD %d does not exist", m->obj.index);
+        m->exit_status = MRCLI_EXIT_FAILED;
+    }
+}
+
 static void ctrl_show_time(Mrcli *m)
 {
     char t1[32];
@@ -957,6 +1022,12 @@ bool storcli_dispatch(Mrcli *m)
         }
         return false;
     case OBJ_VD:
+        if (show && n == 1 && storcli_names(m) &&
+            m->dialect == MR_DIALECT_V1) {
+            arg_use(m, 1);
+            vd_show_list(m);
+            return true;
+        }
         if (show && arg_is(m, 1, "bgi")) {
             arg_use(m, 2);
             op_vd_job_show(m, MGMT_JOB_INIT);
@@ -969,6 +1040,11 @@ bool storcli_dispatch(Mrcli *m)
         }
         return false;
     case OBJ_PD:
+        if (show && n == 1 && storcli_names(m)) {
+            arg_use(m, 1);
+            pd_show_list(m);
+            return true;
+        }
         if (show && n == 2 && arg_is(m, 1, "all") && storcli_names(m)) {
             arg_use(m, 2);
             pd_show_all(m);

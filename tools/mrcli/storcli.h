@@ -34,6 +34,9 @@ typedef struct StorcliPdText {
 
 const char *storcli_link_speed(int iface);
 void storcli2_ctrl_show_all(Mrcli *m, const StorcliCtrl *c);
+/* One drive's row in storcli2's drive table @name. */
+void storcli2_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,
+                       const char *model);
 void storcli2_pd_detail(Mrcli *m, MrSection *list, const MgmtPdInfo *pi,
                         const StorcliPdText *tx);
 

@@ -113,6 +113,12 @@ static void pd_row2(Mrcli *m, MrSection *t, const MgmtPdEntry *p,
     row_str(t, "-");
 }
 
+void storcli2_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,
+                       const char *model)
+{
+    pd_row2(m, out_table(m->out, name, pd_cols2), p, model);
+}
+
 /* The same drive as one object ("Drive Information"). */
 static void pd_props2(Mrcli *m, MrSection *s, const MgmtPdEntry *p,
                       const char *model)

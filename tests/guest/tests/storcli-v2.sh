@@ -116,6 +116,9 @@ while [ "$(vd_state)" != Dgrd ]; do
     t=$((t + 1)); [ $t -lt 60 ] || fail "VD 0 not Dgrd after drive 1 failed"
     sleep 1
 done
+st /c0/e252/s1 show J
+echo "$ST_OUT" | grep -q '"EID:Slt":"252:1","PID":[0-9]*,"State":"Conf","Status":"Offline"' ||
+    fail "/c0/e252/s1 show: drive 1 is not shown failed"
 qom_set $D/d1 temperature 52
 qom_set $D/d1 predictive-failures 1
 qom_set $D/d1 smart-alert true
