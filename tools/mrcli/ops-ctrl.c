@@ -96,8 +96,8 @@ void op_ctrl_show(Mrcli *m, bool all)
         char levels[128] = "";
 
         s = out_props(m->out, "Capabilities");
-        for (int l = 0; l < 32; l++) {
-            if (ci.levels & (1u << l)) {
+        for (int l = 0; l < 64; l++) {
+            if (ci.levels & (1ull << l)) {
                 size_t n = strlen(levels);
 
                 snprintf(levels + n, sizeof(levels) - n, "%s%s",

@@ -421,8 +421,8 @@ static void ctrl_show_all(Mrcli *m, bool brief)
     {
         char levels[160] = "";
 
-        for (int l = 0; l < 32; l++) {
-            if (ci.levels & (1u << l)) {
+        for (int l = 0; l < 64; l++) {
+            if (ci.levels & (1ull << l)) {
                 size_t n = strlen(levels);
 
                 snprintf(levels + n, sizeof(levels) - n, "%s%s",

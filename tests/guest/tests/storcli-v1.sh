@@ -91,7 +91,8 @@ echo "== the text output: storcli's key = value lines and closing status"
 st /c0 show all
 for want in "^Status = Success$" "^Basics :$" "^Version :$" \
             "^Driver Name = $(ctrl_driver)$" "^Physical Drives = 3$" \
-            "^Virtual Drives = 1$"; do
+            "^Virtual Drives = 1$" \
+            "^RAID Level Supported = RAID0, RAID1, RAID5, RAID6, RAID10, RAID50, RAID60$"; do
     echo "$ST_OUT" | grep -q "$want" || fail "/c0 show all: no line $want"
 done
 rc=0
