@@ -30,6 +30,8 @@ mdadm
 seabios
 qemu-system-data
 gdb
+prometheus-node-exporter-collectors
+python3-prometheus-client
 "
 
 missing=""

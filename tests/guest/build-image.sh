@@ -281,6 +281,20 @@ exec /opt/sid/usr/lib64/ld-linux-x86-64.so.2 --argv0 mfiutil \
     /opt/sid/usr/sbin/mfiutil "$@"
 MFI
 chmod 755 "$root/usr/sbin/mfiutil"
+# StorCLI's names for mrcli (docs/storcli.md): called so it speaks storcli
+# v1 (storcli, storcli64, perccli, perccli64) or storcli2 (storcli2,
+# perccli2); in PATH and in the folders StorCLI's packages install to.
+mkdir -p "$root/opt/MegaRAID/storcli" "$root/opt/MegaRAID/storcli2" \
+    "$root/opt/MegaRAID/perccli" "$root/opt/MegaRAID/perccli2"
+for n in storcli storcli64 perccli perccli64 storcli2 perccli2; do
+    ln -sf mrcli "$root/usr/sbin/$n"
+done
+for n in storcli storcli64; do
+    ln -sf /usr/sbin/mrcli "$root/opt/MegaRAID/storcli/$n"
+done
+ln -sf /usr/sbin/mrcli "$root/opt/MegaRAID/storcli2/storcli2"
+ln -sf /usr/sbin/mrcli "$root/opt/MegaRAID/perccli/perccli64"
+ln -sf /usr/sbin/mrcli "$root/opt/MegaRAID/perccli2/perccli2"
 cp "$here/init" "$root/init"
 chmod 755 "$root/init"
 

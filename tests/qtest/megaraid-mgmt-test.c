@@ -343,6 +343,8 @@ static void test_queries(void)
                     1ull << 6 | 1ull << 10 | 1ull << 50 | 1ull << 60);
     g_assert_cmpuint(ci.strip_min_kib, ==, 64);
     g_assert_cmpuint(ci.strip_max_kib, ==, 1024);
+    g_assert_cmpuint(ci.roc_temp_c, ==, 55);
+    g_assert_cmpuint(ci.cv_temp_c, ==, 28);
 
     OK(mg0(m, MGMT_OP_CTRL_GET_PROPS));
     g_assert_cmpuint(res.data[0], ==, qom_get_int(m, CTRL, "rebuild-rate"));
@@ -394,6 +396,49 @@ static void test_queries(void)
     g_assert_cmpmem(pi.guid, 8, "LSI     ", 8);
     g_assert_cmpuint(pi.rebuild_active, ==, 0);
     g_assert_cmpuint(pi.rebuild_eta_s, ==, MGMT_NONE32);
+    /* the drive's health: its QOM properties (drive-health.c) */
+    g_assert_cmpuint(pi.temperature_c, ==, 30);
+    g_assert_cmpuint(pi.media_error_count, ==, 0);
+    g_assert_cmpuint(pi.other_errors, ==, 0);
+    g_assert_cmpuint(pi.predictive_failures, ==, 0);
+    g_assert_cmpuint(pi.smart_alert, ==, 0);
+    g_assert_cmphex(pi.wwn, !=, 0);
+    {
+        static const struct {
+            const char *prop;
+            int value;
+        } set[] = {
+            { "temperature", 47 }, { "media-errors", 5 },
+            { "other-errors", 3 }, { "predictive-failures", 2 },
+        };
+        QDict *rsp;
+
+        for (size_t i = 0; i < G_N_ELEMENTS(set); i++) {
+            rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
+                            " {'path': '/machine/peripheral/hd1',"
+                            " 'property': %s, 'value': %d}}",
+                            set[i].prop, set[i].value);
+            g_assert_false(qdict_haskey(rsp, "error"));
+            qobject_unref(rsp);
+        }
+        rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
+                        " {'path': '/machine/peripheral/hd1',"
+                        " 'property': 'smart-alert', 'value': true}}");
+        g_assert_false(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+        rsp = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments':"
+                        " {'path': '/machine/peripheral/hd1',"
+                        " 'property': 'temperature', 'value': 126}}");
+        g_assert_true(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+    }
+    OK(mg(m, MGMT_OP_PD_INFO, 1, 0, 0, 0, NULL, 0));
+    memcpy(&pi, res.data, sizeof(pi));
+    g_assert_cmpuint(pi.temperature_c, ==, 47);
+    g_assert_cmpuint(pi.media_error_count, ==, 5);
+    g_assert_cmpuint(pi.other_errors, ==, 3);
+    g_assert_cmpuint(pi.predictive_failures, ==, 2);
+    g_assert_cmpuint(pi.smart_alert, ==, 1);
 
     OK(mg0(m, MGMT_OP_DG_LIST));
     h = mg_list();

@@ -202,7 +202,8 @@ static bool dispatch(Mrcli *m)
             op_foreign(m, 0);
             return true;
         }
-        if (arg_is(m, 0, "import") || arg_is(m, 0, "delete")) {
+        if (arg_is(m, 0, "import") || arg_is(m, 0, "delete") ||
+            arg_is(m, 0, "del")) {
             int what = arg_is(m, 0, "import") ? 1 : 2;
 
             arg_use(m, 1);
@@ -217,12 +218,70 @@ static bool dispatch(Mrcli *m)
             return true;
         }
         return false;
+    case OBJ_BBU:
+        return false;   /* storcli.c answers /cx/bbu */
     }
     return false;
 }
 
+static const char storcli_help[] =
+"Usage: %s OBJECT VERB... [J] [nolog]   (the megaraid-sim mrcli, speaking\n"
+"storcli%s)\n"
+"\n"
+"  %s -v | help | show [all] | show ctrlcount\n"
+"  %s /cx|/call show [all|time|rebuildrate|ccrate|bgirate|events|termlog|\n"
+"        patrolread|cc|aso|autoconfig]\n"
+"  %s /cx set rebuildrate=N|ccrate=N|bgirate=N|autorebuild=on|off|\n"
+"        patrolread=on|off|jbod=on|off\n"
+"  %s /cx add vd type=raid0|1|5|6|10|50|60 (or r5) drives=e:s-s,e:s\n"
+"        [size=N] [strip=64..1024] [wb|wt] [ra|nora] [direct] "
+"[pdperarray=N]\n"
+"  %s /cx/vx|vall show [all|init|cc|bgi]   delete [force]\n"
+"  %s /cx/vx start|stop|pause|resume cc|init\n"
+"  %s /cx/ex/sx|eall/sall|/cx/sall show [all|rebuild|initialization|"
+"copyback]\n"
+"  %s /cx/ex/sx set offline|online|good|missing|jbod|bad\n"
+"  %s /cx/ex/sx add|delete hotsparedrive [dgs=N]\n"
+"  %s /cx/ex/sx start|stop|pause|resume rebuild   start|stop locate\n"
+"  %s /cx/dall show   /cx/fall show|import|del   /cx/cv show [all|status]\n"
+"  %s /cx/bbu show\n"
+"\n"
+"The bays are enclosure %d.  docs/storcli.md lists what is there and what "
+"is not.\n";
+
+static void print_help(MrDialect nd, FILE *f)
+{
+    const char *p = dialect_prog(nd);
+
+    if (nd == MR_DIALECT_MRCLI) {
+        fputs(usage_text, f);
+        return;
+    }
+    fprintf(f, storcli_help, p, nd == MR_DIALECT_V2 ? "2 (008.x)" :
+            " v1 (007.x)", p, p, p, p, p, p, p, p, p, p, p, p,
+            MRCLI_BAYS_EID);
+}
+
+static void print_version(MrDialect nd)
+{
+    if (nd == MR_DIALECT_MRCLI) {
+        printf("mrcli %s\n", MRCLI_VERSION);
+        return;
+    }
+    printf("     %s Ver %s\n\n", nd == MR_DIALECT_V2 ?
+           "StorCLI2 SAS Customization Utility" :
+           "StorCli SAS Customization Utility", dialect_cli_version(nd));
+}
+
+static int ctrl_count(void);
+
+static bool arg_word(const char *w, const char *want)
+{
+    return !strcasecmp(w, want);
+}
+
 /* "mrcli show": the controllers whose BSG node exists. */
-static int show_controllers(bool json)
+static int show_controllers(MrDialect nd, bool json, bool all)
 {
     static const char *const cols[] = {
         "Ctl", "Model", "Adapter State", "PCI Address", "Node", NULL,
@@ -236,6 +295,21 @@ static int show_controllers(bool json)
     memset(&m, 0, sizeof(m));
     m.fd = -1;
     m.out = out_new(0, json);
+    if (nd != MR_DIALECT_MRCLI) {
+        /* storcli's overview: one row per controller from its own state */
+        out_set_dialect(m.out, nd, true);
+        n = ctrl_count();
+        char host[128] = "";
+
+        gethostname(host, sizeof(host) - 1);
+        out_num(m.out, "Number of Controllers", n);
+        out_str(m.out, "Host Name", "%s", host);
+        out_str(m.out, "Operating System ", "%s", mrcli_os_name());
+        storcli_overview(m.out, nd, n, all);
+        rc = out_print(m.out);
+        out_free(m.out);
+        return rc;
+    }
     t = out_table(m.out, "System Overview", cols);
     while (d && (e = readdir(d))) {
         unsigned ctrl;
@@ -304,48 +378,49 @@ static int show_controllers(bool json)
     return rc;
 }
 
-int main(int argc, char **argv)
+/* A command status only document ("show ctrlcount", "-v", refusals). */
+static MrOut *plain_doc(MrDialect nd, bool json, int ctrl, bool no_ctrl)
+{
+    MrOut *o = out_new(ctrl < 0 ? 0 : ctrl, json);
+
+    /* mrcli's own documents always name a controller */
+    out_set_dialect(o, nd, nd != MR_DIALECT_MRCLI && no_ctrl);
+    return o;
+}
+
+static int ctrl_count(void)
+{
+    int hosts[64];
+
+    return mrcli_mpi3mr_count() + mrcli_mfi_hosts(hosts, 64);
+}
+
+/* Runs one command on one controller; the document and exit status. */
+static MrOut *run_ctrl(MrDialect nd, bool json, const MrObj *obj, int ctrl,
+                       char **w, int nw, const char *objword, int *exit_st)
 {
     Mrcli m;
-    char err[256];
-    bool json = false;
-    int rc;
-
-    if (argc > 1 && (argv[argc - 1][0] == 'J' || argv[argc - 1][0] == 'j') &&
-        !argv[argc - 1][1]) {
-        json = true;
-        argc--;
-    }
-    if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "-h") ||
-        !strcmp(argv[1], "--help")) {
-        fputs(usage_text, argc < 2 ? stderr : stdout);
-        return argc < 2 ? MRCLI_EXIT_USAGE : MRCLI_EXIT_OK;
-    }
-    if (!strcasecmp(argv[1], "show") && argc == 2) {
-        return show_controllers(json);
-    }
 
     memset(&m, 0, sizeof(m));
     m.fd = -1;
     m.json = json;
-    if (parse_object(argv[1], &m.obj, err, sizeof(err)) < 0) {
-        m.out = out_new(0, json);
-        usage_error(&m, "%s", err);
-        goto done;
+    m.obj = *obj;
+    m.obj.ctrl = ctrl;
+    m.name_dialect = nd;
+    m.dialect = dialect_for_ctrl(nd, ctrl);
+    m.out = out_new(ctrl, json);
+    if (nd != MR_DIALECT_MRCLI) {
+        out_set_dialect(m.out, nd, false);
     }
-    m.out = out_new(m.obj.ctrl, json);
-    if (argc - 2 > MRCLI_MAX_WORDS) {
-        usage_error(&m, "too many words (at most %d)", MRCLI_MAX_WORDS);
-        goto done;
-    }
-    m.args.n = argc - 2;
-    for (int i = 0; i < m.args.n; i++) {
-        m.args.w[i] = argv[i + 2];
+    m.args.n = nw;
+    for (int i = 0; i < nw; i++) {
+        m.args.w[i] = w[i];
     }
     if (!m.args.n) {
         usage_error(&m, "%s: give a verb (show, set, add, delete, start, "
-                    "...); 'mrcli help' lists the commands", argv[1]);
-    } else if (!dispatch(&m)) {
+                    "...); '%s help' lists the commands", objword,
+                    dialect_prog(nd));
+    } else if (!storcli_dispatch(&m) && !dispatch(&m)) {
         char words[256] = "";
 
         for (int i = 0; i < m.args.n; i++) {
@@ -354,21 +429,125 @@ int main(int argc, char **argv)
             snprintf(words + l, sizeof(words) - l, "%s%s", i ? " " : "",
                      m.args.w[i]);
         }
-        usage_error(&m, "'%s %s' is not a command; 'mrcli help' lists them",
-                    argv[1], words);
-    }
-done:
-    rc = out_print(m.out);
-    if (out_failed(m.out) && !json) {
-        /* the reason on stderr too, for scripts that keep only that */
-        fprintf(stderr, "mrcli: %s\n", out_desc(m.out));
-    }
-    if (m.exit_status != MRCLI_EXIT_OK) {
-        rc = m.exit_status;
+        usage_error(&m, "'%s %s' is not a command; '%s help' lists them",
+                    objword, words, dialect_prog(nd));
     }
     if (m.fd >= 0) {
         close(m.fd);
     }
-    out_free(m.out);
-    return rc;
+    *exit_st = m.exit_status;
+    return m.out;
+}
+
+static int finish(MrOut **docs, int n, int exit_st, bool json)
+{
+    int rc = out_print_all(docs, n);
+
+    for (int i = 0; i < n; i++) {
+        if (out_failed(docs[i]) && !json) {
+            /* the reason on stderr too, for scripts that keep only that */
+            fprintf(stderr, "mrcli: %s\n", out_desc(docs[i]));
+        }
+        out_free(docs[i]);
+    }
+    return exit_st != MRCLI_EXIT_OK ? exit_st : rc;
+}
+
+int main(int argc, char **argv)
+{
+    MrDialect nd = dialect_from_name(argv[0]);
+    char *w[MRCLI_MAX_WORDS + 1], objbuf[256];
+    MrOut *docs[64];
+    MrObj obj;
+    char err[256];
+    bool json = false;
+    int nw = 0, exit_st = MRCLI_EXIT_OK, n;
+
+    /* J and nolog may stand anywhere; the other words keep their order */
+    for (int i = 1; i < argc; i++) {
+        if (!strcasecmp(argv[i], "J")) {
+            json = true;
+        } else if (!strcasecmp(argv[i], "nolog")) {
+            continue;
+        } else if (nw == MRCLI_MAX_WORDS + 1) {
+            MrOut *o = plain_doc(nd, json, 0, true);
+
+            out_fail(o, "too many words (at most %d)", MRCLI_MAX_WORDS);
+            out_errcd(o, MRCLI_ERRCD_SYNTAX);
+            return finish(&o, 1, MRCLI_EXIT_USAGE, json);
+        } else {
+            w[nw++] = argv[i];
+        }
+    }
+    /* "/c0 /cv", "/c0 /eall /sall": the two-word object forms */
+    if (nw && w[0][0] == '/') {
+        snprintf(objbuf, sizeof(objbuf), "%s", w[0]);
+        while (nw > 1 && w[1][0] == '/') {
+            size_t l = strlen(objbuf);
+
+            snprintf(objbuf + l, sizeof(objbuf) - l, "%s", w[1]);
+            memmove(&w[1], &w[2], (nw - 2) * sizeof(w[0]));
+            nw--;
+        }
+        w[0] = objbuf;
+    }
+    if (!nw || !strcasecmp(w[0], "help") || !strcmp(w[0], "-h") ||
+        !strcmp(w[0], "--help") || !strcmp(w[0], "-help")) {
+        print_help(nd, !nw ? stderr : stdout);
+        return !nw && nd == MR_DIALECT_MRCLI ? MRCLI_EXIT_USAGE :
+            MRCLI_EXIT_OK;
+    }
+    if (!strcasecmp(w[0], "-v") || !strcasecmp(w[0], "-version")) {
+        print_version(nd);
+        return MRCLI_EXIT_OK;
+    }
+    if (!strcasecmp(w[0], "show") &&
+        (nw == 1 || (nw == 2 && arg_word(w[1], "all")))) {
+        return show_controllers(nd, json, nw == 2);
+    }
+    if (!strcasecmp(w[0], "show") && nw == 2 && arg_word(w[1], "ctrlcount")) {
+        MrOut *o = plain_doc(nd, json, 0, true);
+
+        out_num(o, "Controller Count", ctrl_count());
+        return finish(&o, 1, MRCLI_EXIT_OK, json);
+    }
+    if (parse_object(w[0], &obj, err, sizeof(err)) < 0) {
+        MrOut *o = plain_doc(nd, json, 0, true);
+
+        out_fail(o, "%s", err);
+        out_errcd(o, MRCLI_ERRCD_SYNTAX);
+        return finish(&o, 1, MRCLI_EXIT_USAGE, json);
+    }
+    if (nw - 1 > MRCLI_MAX_WORDS) {
+        MrOut *o = plain_doc(nd, json, 0, true);
+
+        out_fail(o, "too many words (at most %d)", MRCLI_MAX_WORDS);
+        out_errcd(o, MRCLI_ERRCD_SYNTAX);
+        return finish(&o, 1, MRCLI_EXIT_USAGE, json);
+    }
+    if (obj.ctrl != MRCLI_CTRL_ALL) {
+        docs[0] = run_ctrl(nd, json, &obj, obj.ctrl, w + 1, nw - 1, w[0],
+                           &exit_st);
+        return finish(docs, 1, exit_st, json);
+    }
+    n = ctrl_count();
+    if (n > 64) {
+        n = 64;
+    }
+    if (!n) {
+        MrOut *o = plain_doc(nd, json, 0, true);
+
+        out_fail(o, "no controller found (no /dev/bsg/mpi3mrctl* node and "
+                 "no megaraid_sas host)");
+        return finish(&o, 1, MRCLI_EXIT_IO, json);
+    }
+    for (int c = 0; c < n; c++) {
+        int st;
+
+        docs[c] = run_ctrl(nd, json, &obj, c, w + 1, nw - 1, w[0], &st);
+        if (st != MRCLI_EXIT_OK && exit_st == MRCLI_EXIT_OK) {
+            exit_st = st;
+        }
+    }
+    return finish(docs, n, exit_st, json);
 }

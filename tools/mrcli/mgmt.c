@@ -97,6 +97,9 @@ static int open_ctrl(Mrcli *m)
     }
     if (m->fd < 0) {
         out_fail(m->out, "%s", err);
+        if (m->obj.ctrl >= n3 + nmfi) {
+            out_errcd(m->out, MRCLI_ERRCD_NOCTRL);
+        }
         m->exit_status = MRCLI_EXIT_IO;
         return -1;
     }

@@ -24,6 +24,11 @@
 #define MRCLI_EXIT_USAGE    2   /* the command line is wrong */
 #define MRCLI_EXIT_IO       3   /* no controller, transport error */
 
+/* ErrCd in storcli's failure document. */
+#define MRCLI_ERRCD_FAILED  255 /* the controller refused or failed it */
+#define MRCLI_ERRCD_SYNTAX  254 /* not a command of this dialect */
+#define MRCLI_ERRCD_NOCTRL  (-1) /* no such controller: no entry at all */
+
 typedef enum MrObjKind {
     OBJ_CTRL,       /* /cN */
     OBJ_VD,         /* /cN/vM, /cN/vall */
@@ -31,6 +36,7 @@ typedef enum MrObjKind {
     OBJ_PD,         /* /cN/eE/sS, /cN/eall/sall, /cN/eE/sall */
     OBJ_FOREIGN,    /* /cN/fall */
     OBJ_CV,         /* /cN/cv */
+    OBJ_BBU,        /* /cN/bbu (the card has a CacheVault, no battery) */
 } MrObjKind;
 
 typedef struct MrObj {
@@ -52,6 +58,18 @@ typedef struct MrArgs {
 typedef struct MrOut MrOut;
 typedef struct MrSection MrSection;
 
+/* Which CLI this run speaks (dialect.c). */
+typedef enum MrDialect {
+    MR_DIALECT_MRCLI,   /* mrcli's own names; per controller like below */
+    MR_DIALECT_V1,      /* storcli 007.x, as for megaraid_sas cards */
+    MR_DIALECT_V2,      /* storcli2 008.x, as for mpi3mr cards */
+} MrDialect;
+
+/* The enclosure id storcli shows for the controller's direct bays. */
+#define MRCLI_BAYS_EID 252
+/* MrObj.ctrl of /cALL */
+#define MRCLI_CTRL_ALL (-1)
+
 typedef struct Mrcli {
     MrObj obj;
     MrArgs args;
@@ -62,7 +80,22 @@ typedef struct Mrcli {
     int exit_status;    /* beyond out_failed(): usage or transport */
     MrOut *out;
     char pci[32];       /* "/SSSS:BB:DD.F/" once osdev.c asked */
+    MrDialect name_dialect; /* from argv[0] */
+    MrDialect dialect;  /* for this controller: V1 or V2 (never MRCLI) */
 } Mrcli;
+
+/* ---- dialect.c ---- */
+
+/* The dialect the program name (argv[0]) asks for. */
+MrDialect dialect_from_name(const char *argv0);
+/* V1 or V2 for controller @ctrl under @name_dialect. */
+MrDialect dialect_for_ctrl(MrDialect name_dialect, int ctrl);
+/* The "CLI Version" string of a dialect. */
+const char *dialect_cli_version(MrDialect d);
+/* The enclosure id shown for the bays (0 for mrcli, else 252). */
+int mrcli_eid(const Mrcli *m);
+/* The program name the help and messages use. */
+const char *dialect_prog(MrDialect d);
 
 /* ---- parse.c ---- */
 
@@ -153,6 +186,11 @@ void op_foreign(Mrcli *m, int what);   /* 0 show, 1 import, 2 delete */
 void op_cv_show(Mrcli *m);
 /* ops-patrol.c: the patrolread commands of /c0; false: not one */
 bool op_patrol(Mrcli *m);
+
+/* storcli.c: the storcli commands; false if none matches. */
+bool storcli_dispatch(Mrcli *m);
+/* "storcli show [all]": the System Overview of controllers 0..n-1. */
+void storcli_overview(MrOut *o, MrDialect d, int n, bool all);
 
 /* osdev.c: /dev/sdX of the exposed device with this MPI3 handle. */
 bool os_drive_name(Mrcli *m, uint16_t handle, bool vd, char *buf,

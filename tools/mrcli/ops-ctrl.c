@@ -96,8 +96,8 @@ void op_ctrl_show(Mrcli *m, bool all)
         char levels[128] = "";
 
         s = out_props(m->out, "Capabilities");
-        for (int l = 0; l < 32; l++) {
-            if (ci.levels & (1u << l)) {
+        for (int l = 0; l < 64; l++) {
+            if (ci.levels & (1ull << l)) {
                 size_t n = strlen(levels);
 
                 snprintf(levels + n, sizeof(levels) - n, "%s%s",
@@ -372,7 +372,8 @@ void op_ctrl_events(Mrcli *m)
         if (ev[i].target < 0) {
             row_str(t, "-");
         } else if (ev[i].cls == 1) {
-            row_str(t, "/c%d/e0/s%d", m->obj.ctrl, ev[i].target);
+            row_str(t, "/c%d/e%d/s%d",
+                    m->obj.ctrl, mrcli_eid(m), ev[i].target);
         } else if (ev[i].cls == 2 || ev[i].cls == 3) {
             row_str(t, "/c%d/v%d", m->obj.ctrl, ev[i].target);
         } else {
@@ -443,7 +444,7 @@ void op_foreign(Mrcli *m, int what)
             snprintf(guid + 2 * k, 3, "%02x", f[i].ctrl_guid[k]);
         }
         row_new(t);
-        row_str(t, "0:%u", f[i].slot);
+        row_str(t, "%d:%u", mrcli_eid(m), f[i].slot);
         row_str(t, "%s", pd_state_name(f[i].foreign_state));
         row_num(t, f[i].nvds);
         row_str(t, "%s", guid);

@@ -18,12 +18,12 @@ static const char *const pd_cols[] = {
     NULL,
 };
 
-static void pd_row(MrSection *t, const MgmtPdEntry *p)
+static void pd_row(Mrcli *m, MrSection *t, const MgmtPdEntry *p)
 {
     char b[32];
 
     row_new(t);
-    row_str(t, "0:%u", p->slot);
+    row_str(t, "%d:%u", mrcli_eid(m), p->slot);
     row_num(t, p->dev_handle);
     if (p->flags & MGMT_PD_F_GLOBAL_SPARE) {
         row_str(t, "GHS");
@@ -52,7 +52,7 @@ void emit_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,
     MrSection *t = out_table(m->out, name, pd_cols);
 
     for (uint32_t i = 0; i < n; i++) {
-        pd_row(t, &p[i]);
+        pd_row(m, t, &p[i]);
     }
 }
 
@@ -81,16 +81,17 @@ static void pd_details(Mrcli *m, const MgmtPdInfo *pi)
     char title[64], vendor[17], model[49], serial[33], fw[17], b[32];
     MrSection *t, *s;
 
-    snprintf(title, sizeof(title), "Drive /c%d/e0/s%u", m->obj.ctrl,
+    snprintf(title, sizeof(title), "Drive /c%d/e%d/s%u",
+             m->obj.ctrl, mrcli_eid(m),
              pi->e.slot);
     t = out_table(m->out, title, pd_cols);
-    pd_row(t, &pi->e);
+    pd_row(m, t, &pi->e);
     text_field(vendor, pi->vendor, sizeof(pi->vendor));
     text_field(model, pi->model, sizeof(pi->model));
     text_field(serial, pi->serial, sizeof(pi->serial));
     text_field(fw, pi->firmware, sizeof(pi->firmware));
-    snprintf(title, sizeof(title), "Drive /c%d/e0/s%u Device attributes",
-             m->obj.ctrl, pi->e.slot);
+    snprintf(title, sizeof(title), "Drive /c%d/e%d/s%u Device attributes",
+             m->obj.ctrl, mrcli_eid(m), pi->e.slot);
     s = out_props(m->out, title);
     sec_str(s, "Manufacturer Id", "%s", vendor);
     sec_str(s, "Model Number", "%s", model);
@@ -103,7 +104,8 @@ static void pd_details(Mrcli *m, const MgmtPdInfo *pi)
             size_str(pi->usable_sectors * 512, b),
             (unsigned long long)pi->usable_sectors);
     sec_str(s, "Logical Sector Size", "%uB", pi->e.block_size);
-    snprintf(title, sizeof(title), "Drive /c%d/e0/s%u State", m->obj.ctrl,
+    snprintf(title, sizeof(title), "Drive /c%d/e%d/s%u State",
+             m->obj.ctrl, mrcli_eid(m),
              pi->e.slot);
     s = out_props(m->out, title);
     sec_str(s, "State", "%s", pd_state_name(pi->e.state));
@@ -155,7 +157,7 @@ void op_pd_show(Mrcli *m, bool all)
             }
             pd_details(m, &pi);
         } else {
-            pd_row(out_table(m->out, "Drive Information", pd_cols), &p[i]);
+            pd_row(m, out_table(m->out, "Drive Information", pd_cols), &p[i]);
         }
     }
     if (!m->obj.all && !shown) {
@@ -170,8 +172,8 @@ void op_pd_show(Mrcli *m, bool all)
 static bool one_drive(Mrcli *m)
 {
     if (m->obj.all) {
-        usage_error(m, "this command needs one drive, e.g. /c%d/e0/s3",
-                    m->obj.ctrl);
+        usage_error(m, "this command needs one drive, e.g. /c%d/e%d/s3",
+                    m->obj.ctrl, mrcli_eid(m));
         return false;
     }
     return true;
@@ -223,10 +225,11 @@ void op_pd_set(Mrcli *m)
                   flags, 0, NULL, 0, NULL, 0, NULL, NULL) < 0) {
         return;
     }
-    out_note(m->out, "%s%s succeeded: /c%d/e0/s%d", st[which].done,
-             flags ? " (forced)" : "", m->obj.ctrl, m->obj.index);
+    out_note(m->out, "%s%s succeeded: /c%d/e%d/s%d", st[which].done,
+             flags ? " (forced)" : "", m->obj.ctrl, mrcli_eid(m),
+             m->obj.index);
     if (pd_info(m, m->obj.index, &pi) == 0) {
-        pd_row(out_table(m->out, "Drive Information", pd_cols), &pi.e);
+        pd_row(m, out_table(m->out, "Drive Information", pd_cols), &pi.e);
     }
 }
 
@@ -254,22 +257,23 @@ void op_pd_spare(Mrcli *m, bool add)
             return;
         }
         if (v) {
-            out_note(m->out, "Add Hot Spare succeeded: /c%d/e0/s%d "
-                     "dedicated to DG %llu", m->obj.ctrl, m->obj.index, dg);
+            out_note(m->out, "Add Hot Spare succeeded: /c%d/e%d/s%d "
+                     "dedicated to DG %llu", m->obj.ctrl, mrcli_eid(m),
+                     m->obj.index, dg);
         } else {
-            out_note(m->out, "Add Hot Spare succeeded: /c%d/e0/s%d global",
-                     m->obj.ctrl, m->obj.index);
+            out_note(m->out, "Add Hot Spare succeeded: /c%d/e%d/s%d global",
+                     m->obj.ctrl, mrcli_eid(m), m->obj.index);
         }
     } else {
         if (mgmt_call(m, MGMT_OP_PD_SPARE_REMOVE, m->obj.index, 0, 0, 0, NULL,
                       0, NULL, 0, NULL, NULL) < 0) {
             return;
         }
-        out_note(m->out, "Delete Hot Spare succeeded: /c%d/e0/s%d",
-                 m->obj.ctrl, m->obj.index);
+        out_note(m->out, "Delete Hot Spare succeeded: /c%d/e%d/s%d",
+                 m->obj.ctrl, mrcli_eid(m), m->obj.index);
     }
     if (pd_info(m, m->obj.index, &pi) == 0) {
-        pd_row(out_table(m->out, "Drive Information", pd_cols), &pi.e);
+        pd_row(m, out_table(m->out, "Drive Information", pd_cols), &pi.e);
     }
 }
 
@@ -282,7 +286,7 @@ static void rebuild_row(Mrcli *m, MrSection *t, const MgmtPdInfo *pi)
     char b[32];
 
     row_new(t);
-    row_str(t, "/c%d/e0/s%u", m->obj.ctrl, pi->e.slot);
+    row_str(t, "/c%d/e%d/s%u", m->obj.ctrl, mrcli_eid(m), pi->e.slot);
     if (!pi->rebuild_active) {
         row_num(t, 0);
         row_str(t, "Not in progress");
@@ -346,7 +350,8 @@ void op_pd_rebuild(Mrcli *m, int action)
                   action, 0, NULL, 0, &js, sizeof(js), NULL, NULL) < 0) {
         return;
     }
-    snprintf(what, sizeof(what), "/c%d/e0/s%d", m->obj.ctrl, m->obj.index);
+    snprintf(what, sizeof(what), "/c%d/e%d/s%d",
+             m->obj.ctrl, mrcli_eid(m), m->obj.index);
     out_note(m->out, "%s Drive Rebuild succeeded: %s", names[action], what);
     t = out_table(m->out, "Rebuild Status", rb_cols);
     row_new(t);

@@ -225,6 +225,7 @@ void op_vd_add(Mrcli *m)
         rq.c.cache |= MGMT_CACHE_READ_AHEAD;
     }
     arg_flag(m, "nora");
+    arg_flag(m, "direct");      /* the only I/O policy: direct */
     if (arg_flag(m, "init")) {
         rq.c.flags |= MGMT_CREATE_F_INIT;
     }
@@ -288,7 +289,7 @@ static void vd_details(Mrcli *m, uint16_t vd, const MgmtPdEntry *pds,
         if (mem[i].slot == MGMT_NONE16) {
             row_str(t, "-");
         } else {
-            row_str(t, "0:%u", mem[i].slot);
+            row_str(t, "%d:%u", mrcli_eid(m), mem[i].slot);
         }
         row_num(t, mem[i].span);
         row_num(t, row++);
@@ -590,7 +591,7 @@ void op_dg_show(Mrcli *m)
             if (slot == MGMT_NONE16) {
                 row_str(top, "-");
             } else {
-                row_str(top, "0:%u", slot);
+                row_str(top, "%d:%u", mrcli_eid(m), slot);
             }
             row_str(top, "DRIVE");
             row_str(top, "%s", pd ? pd_state_abbr(pd->state) : "Msng");

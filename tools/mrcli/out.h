@@ -45,5 +45,29 @@ void row_num(MrSection *t, long long v);
 
 /* Prints the document; returns the exit status (0, or 1 if failed). */
 int out_print(MrOut *o);
+/* One document with an entry per controller (/cALL); 1 if any failed. */
+int out_print_all(MrOut **o, int n);
+
+/*
+ * The dialect (MrDialect) the status and layout follow, and whether the
+ * command status names a controller (not for "show ctrlcount" etc.).
+ */
+void out_set_dialect(MrOut *o, int dialect, bool no_ctrl);
+/* storcli's ErrCd of the failure (MRCLI_ERRCD_*); first call wins. */
+void out_errcd(MrOut *o, int errcd);
+/* A top-level value: "Physical Drives" : 4. */
+void out_num(MrOut *o, const char *key, long long v);
+void out_str(MrOut *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A named object holding sections (parent NULL: at the top). */
+MrSection *out_group(MrOut *o, MrSection *parent, const char *name);
+MrSection *out_props_in(MrOut *o, MrSection *parent, const char *name);
+/* A named array of objects, and a new (unnamed) object at its end. */
+MrSection *out_list(MrOut *o, MrSection *parent, const char *name);
+MrSection *out_list_item(MrOut *o, MrSection *list);
+/* The Description of a successful command (default "None"). */
+void out_set_desc(MrOut *o, const char *desc);
+MrSection *out_table_in(MrOut *o, MrSection *parent, const char *name,
+                        const char *const *cols);
 
 #endif

@@ -51,6 +51,7 @@ void usage_error(Mrcli *m, const char *fmt, ...)
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
     out_fail(m->out, "%s", msg);
+    out_errcd(m->out, MRCLI_ERRCD_SYNTAX);
     if (m->exit_status == MRCLI_EXIT_OK) {
         m->exit_status = MRCLI_EXIT_USAGE;
     }
@@ -110,10 +111,10 @@ int parse_object(const char *s, MrObj *obj, char *err, size_t errlen)
         }
         p = q;
     }
-    if (obj_part(part[0], plen[0], 'c', &all, &num) || all) {
+    if (obj_part(part[0], plen[0], 'c', &all, &num)) {
         goto bad;
     }
-    obj->ctrl = num;
+    obj->ctrl = all ? MRCLI_CTRL_ALL : num;
     obj->kind = OBJ_CTRL;
     obj->encl = 0;
     if (n == 1) {
@@ -121,6 +122,10 @@ int parse_object(const char *s, MrObj *obj, char *err, size_t errlen)
     }
     if (n == 2 && plen[1] == 2 && !strncasecmp(part[1], "cv", 2)) {
         obj->kind = OBJ_CV;
+        return 0;
+    }
+    if (n == 2 && plen[1] == 3 && !strncasecmp(part[1], "bbu", 3)) {
+        obj->kind = OBJ_BBU;
         return 0;
     }
     if (n == 2 && plen[1] == 4 && !strncasecmp(part[1], "fall", 4)) {
@@ -149,9 +154,13 @@ int parse_object(const char *s, MrObj *obj, char *err, size_t errlen)
     }
     if (n == 3 && !obj_part(part[1], plen[1], 'e', &all, &num)) {
         obj->encl = all ? -1 : num;
+        if (obj->encl == MRCLI_BAYS_EID) {
+            obj->encl = 0;      /* storcli's id of the direct bays */
+        }
         if (obj->encl > 0) {
             snprintf(err, errlen, "enclosure %d does not exist (the drive "
-                     "bays are enclosure 0)", obj->encl);
+                     "bays are enclosure %d, also called 0)", obj->encl,
+                     MRCLI_BAYS_EID);
             return -1;
         }
         if (obj_part(part[2], plen[2], 's', &all, &num)) {
@@ -296,14 +305,15 @@ bool parse_drives(Mrcli *m, const char *s, uint16_t *slots, int max, int *n)
             if (!dec(&p, 65535, &e) || p != colon) {
                 goto bad;
             }
-            encl = e;
+            encl = e == MRCLI_BAYS_EID ? 0 : e;
             p = colon + 1;
         } else if (encl < 0) {
             goto bad;           /* the first item names its enclosure */
         }
         if (encl != 0) {
             usage_error(m, "drives=%s: enclosure %lld does not exist (the "
-                        "drive bays are enclosure 0)", s, encl);
+                        "drive bays are enclosure %d, also called 0)", s,
+                        encl, MRCLI_BAYS_EID);
             return false;
         }
         if (!dec(&p, 0xfffe, &lo)) {

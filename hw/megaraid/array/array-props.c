@@ -133,6 +133,39 @@ static void mr_set_flush(Object *obj, Visitor *v, const char *name,
     a->cache_flush_s = s;
 }
 
+/*
+ * roc-temperature and cachevault-temperature: what the sensors read,
+ * 1..125 C
+ */
+static uint8_t *mr_temp_field(Object *obj, const char *name, void *opaque)
+{
+    MRArray *a = mr_obj_array(obj, opaque);
+
+    return !strcmp(name, "roc-temperature") ? &a->roc_temp_c : &a->cv_temp_c;
+}
+
+static void mr_get_temp(Object *obj, Visitor *v, const char *name,
+                        void *opaque, Error **errp)
+{
+    visit_type_uint8(v, name, mr_temp_field(obj, name, opaque), errp);
+}
+
+static void mr_set_temp(Object *obj, Visitor *v, const char *name,
+                        void *opaque, Error **errp)
+{
+    uint8_t t;
+
+    if (!visit_type_uint8(v, name, &t, errp)) {
+        return;
+    }
+    if (!t || t > 125) {
+        error_setg(errp, "%s: %s must be 1 to 125 (Celsius), not %u",
+                   object_get_typename(obj), name, t);
+        return;
+    }
+    *mr_temp_field(obj, name, opaque) = t;
+}
+
 static void mr_get_dirty_bytes(Object *obj, Visitor *v, const char *name,
                                void *opaque, Error **errp)
 {
@@ -193,6 +226,18 @@ void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
     object_class_property_set_description(oc, "cache-flush-interval",
         "seconds from a write into a clean cache to the destage of "
         "everything dirty, 1 to 255 (default 1); settable at run time");
+    object_class_property_add(oc, "roc-temperature", "uint8",
+                              mr_get_temp, mr_set_temp, NULL,
+                              (void *)array_offset);
+    object_class_property_set_description(oc, "roc-temperature",
+        "what the controller's ROC temperature sensor reads, 1 to 125 "
+        "Celsius (default 55); settable at run time");
+    object_class_property_add(oc, "cachevault-temperature", "uint8",
+                              mr_get_temp, mr_set_temp, NULL,
+                              (void *)array_offset);
+    object_class_property_set_description(oc, "cachevault-temperature",
+        "what the CacheVault's temperature sensor reads, 1 to 125 Celsius "
+        "(default 28); settable at run time");
     object_class_property_add(oc, "cache-dirty-bytes", "uint64",
                               mr_get_dirty_bytes, NULL, NULL,
                               (void *)array_offset);

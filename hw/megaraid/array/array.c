@@ -1223,6 +1223,8 @@ void mr_array_defaults(MRArray *a)
     a->cc_rate = 30;
     a->init_rate = 30;
     a->cache_flush_s = 1;
+    a->roc_temp_c = 55;
+    a->cv_temp_c = 28;
     a->time_scale = 1.0;
 }
 

@@ -426,6 +426,7 @@ static void mr_drive_class_init(ObjectClass *oc, void *data)
     device_class_set_props(dc, mr_drive_props);
     mr_drive_state_class_init(oc);
     mr_drive_fault_class_init(oc);
+    mr_drive_health_class_init(oc);
     mr_drive_timing_class_init(oc);
     for (i = 0; i < ARRAY_SIZE(mr_drive_prop_desc); i++) {
         object_class_property_set_description(oc, mr_drive_prop_desc[i].name,
@@ -443,6 +444,7 @@ static const TypeInfo mr_drive_info = {
     .name = TYPE_MEGARAID_DRIVE,
     .parent = TYPE_DEVICE,
     .instance_size = sizeof(MRDrive),
+    .instance_init = mr_drive_health_instance_init,
     .class_init = mr_drive_class_init,
 };
 

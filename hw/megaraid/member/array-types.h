@@ -167,6 +167,8 @@ struct MRArray {
     bool auto_rebuild;          /* rebuild onto a replaced drive */
     bool import_foreign;        /* adopt a foreign configuration at start */
     MRCacheVaultState cachevault;
+    uint8_t roc_temp_c;         /* roc-temperature: the ROC's sensor, C */
+    uint8_t cv_temp_c;          /* cachevault-temperature: its sensor, C */
     BlockBackend *journal_blk;  /* journal= drive (nv-drive.h), NULL: none */
     /*
      * journal-sync: every write-back write waits for the flush of its

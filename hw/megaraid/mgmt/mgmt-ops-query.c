@@ -303,6 +303,12 @@ uint8_t mgmt_op_pd_info(MgmtCtx *c)
     pi->read_errors = cpu_to_le32(d->unit.ts.read_errors);
     pi->write_errors = cpu_to_le32(d->unit.ts.write_errors);
     pi->rebuild_eta_s = cpu_to_le32(MGMT_NONE32);
+    pi->media_error_count = cpu_to_le32(d->health_media_errors);
+    pi->other_errors = cpu_to_le32(d->health_other_errors);
+    pi->predictive_failures = cpu_to_le32(d->health_pred_failures);
+    pi->smart_alert = d->health_smart_alert;
+    pi->temperature_c = d->health_temp_c;
+    pi->wwn = cpu_to_le64(d->unit.wwn);
     c->out_len = sizeof(*pi);
     pd = mr_array_pd_of(a, d);
     if (pd < 0) {

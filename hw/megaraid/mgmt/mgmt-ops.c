@@ -24,7 +24,7 @@ QEMU_BUILD_BUG_ON(sizeof(MgmtListHeader) != 24);
 QEMU_BUILD_BUG_ON(sizeof(MgmtCtrlInfo) != 176);
 QEMU_BUILD_BUG_ON(sizeof(MgmtCtrlProps) != 16);
 QEMU_BUILD_BUG_ON(sizeof(MgmtPdEntry) != 32);
-QEMU_BUILD_BUG_ON(sizeof(MgmtPdInfo) != 216);
+QEMU_BUILD_BUG_ON(sizeof(MgmtPdInfo) != 232);
 QEMU_BUILD_BUG_ON(sizeof(MgmtDgEntry) != 96);
 QEMU_BUILD_BUG_ON(sizeof(MgmtVdEntry) != 48);
 QEMU_BUILD_BUG_ON(sizeof(MgmtJobStatus) != 48);
@@ -137,6 +137,8 @@ static uint8_t mgmt_op_ctrl_info(MgmtCtx *c)
     ci->strip_max_kib = cpu_to_le32(1024);
     ci->cache_bytes = cpu_to_le64(a->cache_bytes);
     ci->cachevault = a->cachevault;
+    ci->roc_temp_c = a->roc_temp_c;
+    ci->cv_temp_c = a->cachevault == MR_CV_ABSENT ? 0 : a->cv_temp_c;
     c->out_len = sizeof(*ci);
     return MGMT_STAT_OK;
 }

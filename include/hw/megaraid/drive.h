@@ -72,6 +72,13 @@ struct MRDrive {
     uint8_t fault_status;       /* inject-status: SCSI status ... */
     uint32_t fault_status_count; /* ... for this many more commands */
     GQueue fault_held;          /* MRTargetReq waiting for the two above */
+
+    /* what the drive reports about its health (drive-health.c) */
+    uint32_t health_media_errors;   /* media-errors */
+    uint32_t health_other_errors;   /* other-errors */
+    uint32_t health_pred_failures;  /* predictive-failures */
+    bool health_smart_alert;        /* smart-alert */
+    uint8_t health_temp_c;          /* temperature, Celsius; 0: none */
 };
 
 /* Number of bays the card offers for each interface kind. */
@@ -86,5 +93,8 @@ void mr_drive_media_rewritten(MRDrive *d, uint64_t offset, uint64_t bytes);
 void mr_drive_state_class_init(ObjectClass *oc);
 /* drive-fault.c: fault injection properties (delay-ms, unresponsive, ...) */
 void mr_drive_fault_class_init(ObjectClass *oc);
+/* drive-health.c: the runtime properties of the drive's health counters */
+void mr_drive_health_class_init(ObjectClass *oc);
+void mr_drive_health_instance_init(Object *obj);
 
 #endif

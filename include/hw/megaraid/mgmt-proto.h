@@ -237,7 +237,9 @@ typedef struct __attribute__((packed)) MgmtCtrlInfo {
     uint32_t strip_max_kib;
     uint64_t cache_bytes;
     uint8_t cachevault;         /* MGMT_CV_* */
-    uint8_t reserved[19];
+    uint8_t roc_temp_c;         /* ROC temperature, Celsius; 0: none */
+    uint8_t cv_temp_c;          /* CacheVault temperature; 0: none */
+    uint8_t reserved[17];
 } MgmtCtrlInfo;                 /* 176 bytes */
 
 /*
@@ -312,8 +314,21 @@ typedef struct __attribute__((packed)) MgmtPdInfo {
     uint8_t rebuild_running;    /* 0: paused or waiting */
     uint8_t reserved0;
     uint32_t rebuild_eta_s;     /* MGMT_NONE32: unknown */
-    uint8_t reserved1[16];
-} MgmtPdInfo;                   /* 216 bytes */
+    /*
+     * What the drive reports about its health (megaraid-drive's
+     * properties media-errors, other-errors, predictive-failures,
+     * smart-alert, temperature); zeros from cores before these fields.
+     */
+    uint32_t media_error_count; /* plus read/write errors above */
+    uint32_t other_errors;
+    uint32_t predictive_failures;
+    uint8_t smart_alert;        /* 1: the drive flags a SMART alert */
+    uint8_t temperature_c;      /* Celsius; 0: no reading */
+    uint16_t reserved1;
+    /* appended: older cores send 216 bytes (the tool reads zeros) */
+    uint64_t wwn;               /* the drive's world wide name; 0: none */
+    uint8_t reserved2[8];
+} MgmtPdInfo;                   /* 232 bytes */
 
 /*
  * ---- PD_SET_STATE: mbox[0] = slot, mbox[1] = MGMT_SET_*,
