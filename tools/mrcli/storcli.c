@@ -990,16 +990,8 @@ bool storcli_dispatch(Mrcli *m)
             }
             return true;
         }
-        if ((arg_is(m, 0, "start") || arg_is(m, 0, "stop") ||
-             arg_is(m, 0, "resume") || arg_is(m, 0, "suspend")) &&
-            arg_is(m, 1, "patrolread")) {
-            arg_use(m, 2);
-#ifdef MGMT_OP_PATROL_CONTROL
-            unsupported(m, "patrolread (not wired into mrcli yet)");
-#else
-            unsupported(m, "patrolread");
-#endif
-            return true;
+        if (storcli_patrol(m)) {
+            return true;        /* storcli-patrol.c */
         }
         return false;
     case OBJ_CV:

@@ -33,6 +33,8 @@ typedef struct StorcliPdText {
 } StorcliPdText;
 
 const char *storcli_link_speed(int iface);
+/* show|start|stop|suspend|resume patrolread (storcli-patrol.c) */
+bool storcli_patrol(Mrcli *m);
 void storcli2_ctrl_show_all(Mrcli *m, const StorcliCtrl *c);
 /* One drive's row in storcli2's drive table @name. */
 void storcli2_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,

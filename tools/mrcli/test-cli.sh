@@ -119,6 +119,8 @@ sexpect storcli64 2 /c0/v0 start cc repair extra J
 sexpect storcli64 2 /c0 add vd type=raid7 drives=252:0-3 J
 sexpect storcli64 2 /c0 add vd r5 drives=252:0-3,252:3 J
 sexpect storcli2 2 /c0 frob J
+sexpect storcli64 2 /c0 start patrolread now J
+sexpect storcli2 2 /c0 suspend patrolread frob J
 # every object form parses; without a controller they exit 3
 for obj in /c0 /cALL /c0/v0 /c0/vall /c0/e252/s0 /c0/e0/s0 /c0/eall/sall \
            /c0/sall /c0/dall /c0/fall /c0/cv /c0/bbu "/c0 /cv" \
@@ -128,7 +130,9 @@ for obj in /c0 /cALL /c0/v0 /c0/vall /c0/e252/s0 /c0/e0/s0 /c0/eall/sall \
 done
 for cmd in "show all" "show time" "show rebuildrate" "show events" \
            "show termlog" "show patrolread" "show cc" "show aso" \
-           "show autoconfig" "set jbod=on" "set rebuildrate=30"; do
+           "show autoconfig" "set jbod=on" "set rebuildrate=30" \
+           "start patrolread" "stop patrolread" "suspend patrolread" \
+           "resume patrolread"; do
     # shellcheck disable=SC2086
     sexpect storcli64 3 /c0 $cmd J
 done

@@ -32,6 +32,7 @@ static void mgmt_fill_patrol(MgmtCtx *c, MgmtPatrolStatus *ps)
     ps->iterations = cpu_to_le32(st.iterations);
     ps->corrected = cpu_to_le32(st.corrected);
     ps->uncorrectable = cpu_to_le32(st.uncorrectable);
+    ps->delay_hours = cpu_to_le32(st.delay_h);
     ps->done_sectors = cpu_to_le64(st.done_sectors);
     ps->total_sectors = cpu_to_le64(st.total_sectors);
     c->out_len = sizeof(*ps);

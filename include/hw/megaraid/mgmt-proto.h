@@ -442,7 +442,7 @@ typedef struct __attribute__((packed)) MgmtPatrolStatus {
     uint32_t iterations;        /* passes completed */
     uint32_t corrected;         /* medium errors repaired, all passes */
     uint32_t uncorrectable;     /* medium errors left (no redundancy) */
-    uint32_t reserved1;
+    uint32_t delay_hours;       /* auto mode: hours between passes */
     uint64_t done_sectors;      /* member sectors read in the pass */
     uint64_t total_sectors;
 } MgmtPatrolStatus;             /* 40 bytes */
