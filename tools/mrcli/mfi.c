@@ -107,11 +107,17 @@ static int chrdev_major(void)
 int mrcli_mfi_open(char *err, size_t errlen)
 {
     int fd = open(MRCLI_MFI_NODE, O_RDWR);
-    int major;
 
-    if (fd < 0 && errno == ENOENT && (major = chrdev_major()) >= 0 &&
-        mknod(MRCLI_MFI_NODE, S_IFCHR | 0600, makedev(major, 0)) == 0) {
-        fd = open(MRCLI_MFI_NODE, O_RDWR);
+    if (fd < 0 && errno == ENOENT) {
+        /* no udev in the guest: make the node from /proc/devices */
+        int major = chrdev_major();
+
+        if (major < 0) {
+            errno = ENOENT;     /* the driver is not loaded */
+        } else if (mknod(MRCLI_MFI_NODE, S_IFCHR | 0600,
+                         makedev(major, 0)) == 0) {
+            fd = open(MRCLI_MFI_NODE, O_RDWR);
+        }
     }
     if (fd < 0) {
         snprintf(err, errlen, "cannot open %s: %s", MRCLI_MFI_NODE,
