@@ -15,6 +15,7 @@
 #include "libqtest.h"
 #include "qobject/qdict.h"
 #include "qobject/qlist.h"
+#include "qobject/qstring.h"
 #include "megaraid-rig.h"
 
 #define SPARE5      4           /* the 5-drive rig: RAID 5 0-3, spare 4 */
@@ -210,6 +211,79 @@ static void test_phantom(void)
     rig_destroy(&r);
 }
 
+/* qom-set @prop of @path to @val; its error's text, or NULL if it took. */
+static char *qom_set_err(QTestState *qts, const char *path, const char *prop,
+                         const char *val)
+{
+    QDict *rsp = qts_qom_set(qts, path, prop,
+                            QOBJECT(qstring_from_str(val)));
+    char *err = NULL;
+
+    if (qdict_haskey(rsp, "error")) {
+        err = g_strdup(qdict_get_str(qdict_get_qdict(rsp, "error"), "desc"));
+        g_test_message("qom-set %s %s: %s", prop, val, err);
+    }
+    qobject_unref(rsp);
+    return err;
+}
+
+/*
+ * The host's QOM way back on a running controller: a failed member back
+ * online only with force; an unconfigured-bad drive (a member a spare
+ * replaced) good again; a job stop that says why when it refuses.
+ */
+static void test_qom(void)
+{
+    g_autofree char *args = NULL;
+    g_autofree char *p0 = drive_path(0), *p2 = drive_path(2);
+    QTestState *qts;
+    Rig r;
+    char *e;
+
+    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    args = drive_args(&r, 0);
+    qts = qtest_initf("%s%s", h_fw_args(), args);
+    /* member 0 fails: the spare takes its place, drive 0 is bad */
+    g_assert_null(qom_set_err(qts, p0, "state", "offline"));
+    assert_state(qts, 0, "unconfigured-bad");
+    e = qom_set_err(qts, p0, "state", "online-force");
+    g_assert_nonnull(strstr(e, "not a failed (offline) array member"));
+    g_free(e);
+    g_assert_null(qom_set_err(qts, p0, "state", "unconfigured-good"));
+    assert_state(qts, 0, "unconfigured-good");
+    /* an online member cannot be "unconfigured-good": it says why */
+    e = qom_set_err(qts, p2, "state", "unconfigured-good");
+    g_assert_nonnull(strstr(e, "the drive in slot 2 is online, not a hot "
+                            "spare or an unconfigured-bad drive"));
+    g_free(e);
+    /* the rebuild onto the spare cannot be stopped through vd0-job */
+    e = qom_set_err(qts, CTRL, "vd0-job", "none");
+    g_assert_true(!e || strstr(e, "set that drive's state offline") ||
+                  strstr(e, "runs no job"));
+    g_free(e);
+    qtest_quit(qts);
+    rig_destroy(&r);
+
+    /* no spare this time: member 2 fails and stays offline */
+    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
+    g_free(args);
+    args = drive_args(&r, 0);
+    qts = qtest_initf("%s%s", h_fw_args(), args);
+    g_assert_null(qom_set_err(qts, p2, "state", "offline"));
+    assert_state(qts, 2, "offline");
+    e = qom_set_err(qts, p2, "state", "online");
+    g_assert_nonnull(strstr(e, "'online-force' does it anyway"));
+    g_free(e);
+    assert_state(qts, 2, "offline");
+    g_assert_null(qom_set_err(qts, p2, "state", "online-force"));
+    assert_state(qts, 2, "online");
+    e = qom_set_err(qts, CTRL, "vd0-job", "none");
+    g_assert_nonnull(strstr(e, "VD 0 runs no job to stop"));
+    g_free(e);
+    qtest_quit(qts);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -220,5 +294,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-return/unwritten", test_unwritten);
     qtest_add_func("/megaraid-return/written", test_written);
     qtest_add_func("/megaraid-return/phantom", test_phantom);
+    qtest_add_func("/megaraid-return/qom", test_qom);
     return g_test_run();
 }
