@@ -688,6 +688,7 @@ static RaidConfig *config_from_best(DdfMeta *const *metas,
             p->in_sync = false;
             if (p->present) {
                 p->state = RAID_PD_UNCONF_GOOD;
+                p->returned = true;     /* its own copy says otherwise */
             }
         }
         if (member && p->present) {

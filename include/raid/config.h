@@ -92,7 +92,9 @@ typedef struct RaidPd {
     /*
      * Read back: the drive is present again after the configuration
      * named it missing (or another member's copy names it stale), and its
-     * data is not current: rebuild it onto itself (state OFFLINE).
+     * data is not current: rebuild it onto itself (state OFFLINE); or,
+     * UNCONF_GOOD: a member a spare replaced while it was missing, whose
+     * own copy still names it a member (write it).
      */
     bool returned;
     char *path;              /* backing file (tools), may be NULL */

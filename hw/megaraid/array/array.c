@@ -1199,6 +1199,11 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
             /* back with stale data: rebuilt onto itself, not a spare */
             mr_array_rebuild_returned(a, pd);
         }
+        if (cfg->pds[pd].returned && cfg->pds[pd].present &&
+            cfg->pds[pd].state == RAID_PD_UNCONF_GOOD) {
+            /* replaced while away: its DDF must stop naming it a member */
+            a->meta_extra[pd] = true;
+        }
     }
     raid_config_update_states(cfg);
     for (int v = 0; v < RAID_MAX_VDS && !cfg->foreign; v++) {
