@@ -346,6 +346,44 @@ static void test_replaced_at_start(void)
     rig_destroy(&r);
 }
 
+/*
+ * A member left off at start and device_add'ed while running: online at
+ * once when nothing was written meanwhile; rebuilt onto itself, and then
+ * holding what was written, when something was.
+ */
+static void test_hotplug_back(void)
+{
+    for (int written = 0; written < 2; written++) {
+        Rig r;
+        RaidHost *h;
+
+        rig_create(&r, 3, 3, 0, RAID_LEVEL_5);
+        h = rh_start(&mpi3_host_ops, &r, NULL);
+        rh_write_extents(h, 100);
+        rh_stop(&r);
+
+        r.n = 2;                /* member 2 left off */
+        h = rh_start(&mpi3_host_ops, &r, NULL);
+        rh_assert_vd_state(h, "degraded");
+        if (written) {
+            rh_write_extents(h, 120);
+        }
+        qts_plug_drive(h->qts, "back2", r.path[2], "hd2", 2, "nvme");
+        r.n = 3;
+        rh_idle(h, 200);
+        if (written) {
+            rh_assert_drive_state(h, 2, "rebuild");
+            g_assert_true(wait_no_job(h, 120));
+        }
+        rh_assert_drive_state(h, 2, "online");
+        rh_assert_vd_state(h, "optimal");
+        rh_fail_drive(h, 0);
+        rh_check_extents(h, written ? 120 : 100);
+        rh_stop(&r);
+        rig_destroy(&r);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -358,6 +396,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-return/phantom", test_phantom);
     qtest_add_func("/megaraid-return/replaced-at-start",
                    test_replaced_at_start);
+    qtest_add_func("/megaraid-return/hotplug-back", test_hotplug_back);
     qtest_add_func("/megaraid-return/qom", test_qom);
     qtest_add_func("/megaraid-return/start-event", test_start_event);
     return g_test_run();
