@@ -113,8 +113,73 @@ bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
         drop_rebuild_cursors(cfg, p->ref);
     }
     p->state = to;
+    p->in_sync = false;         /* set only when read at start */
+    p->returned = false;
     raid_config_update_states(cfg);
     return true;
+}
+
+int raid_config_pd_dg(const RaidConfig *cfg, int pd)
+{
+    for (int g = 0; g < RAID_MAX_DGS; g++) {
+        const RaidDriveGroup *dg = &cfg->dgs[g];
+
+        for (int s = 0; dg->used && s < dg->nspans; s++) {
+            for (int i = 0; i < dg->span[s].ndrives; i++) {
+                if (dg->span[s].pd[i] == pd) {
+                    return g;
+                }
+            }
+        }
+    }
+    return -1;
+}
+
+static int in_sync_members(RaidConfig *cfg, int g, bool clear)
+{
+    const RaidDriveGroup *dg = &cfg->dgs[g];
+    int n = 0;
+
+    if (g < 0 || g >= RAID_MAX_DGS || !dg->used) {
+        return 0;
+    }
+    for (int s = 0; s < dg->nspans; s++) {
+        for (int i = 0; i < dg->span[s].ndrives; i++) {
+            RaidPd *p = &cfg->pds[dg->span[s].pd[i]];
+
+            if (p->state == RAID_PD_MISSING && p->in_sync) {
+                n++;
+                if (clear) {
+                    p->in_sync = false;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+bool raid_config_mark_stale(RaidConfig *cfg, int dg)
+{
+    return in_sync_members(cfg, dg, true) > 0;
+}
+
+int raid_config_count_in_sync(const RaidConfig *cfg, int dg)
+{
+    return in_sync_members((RaidConfig *)cfg, dg, false);
+}
+
+RaidPdState raid_config_member_back(RaidConfig *cfg, int pd)
+{
+    RaidPd *p = &cfg->pds[pd];
+
+    if (p->state != RAID_PD_MISSING) {
+        return p->state;
+    }
+    p->state = p->in_sync ? RAID_PD_ONLINE : RAID_PD_OFFLINE;
+    p->returned = !p->in_sync;
+    p->in_sync = false;
+    raid_config_update_states(cfg);
+    return p->state;
 }
 
 /*

@@ -706,6 +706,8 @@ bool raid_config_replace_pd(RaidConfig *cfg, int oldpd, int newpd,
     n->state = RAID_PD_REBUILD;
     o->state = o->state == RAID_PD_MISSING ? RAID_PD_MISSING :
                RAID_PD_UNCONF_BAD;
+    o->in_sync = false;
+    o->returned = false;
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         RaidVd *vd = &cfg->vds[v];
         if (vd->used && vd->dg == dg) {

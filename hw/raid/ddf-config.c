@@ -143,8 +143,10 @@ static void pd_codes(const RaidConfig *cfg, int pd, bool member,
         *type |= p->spare_dg >= 0 ? DDF_PDT_SPARE : DDF_PDT_GLOBAL_SPARE;
         break;
     case RAID_PD_MISSING:
+        /* in sync: its data is current (Online|Missing); else stale */
         *type |= member ? DDF_PDT_ACTIVE : 0;
-        *state = DDF_PDS_FAILED | DDF_PDS_MISSING;
+        *state = (member && p->in_sync ? DDF_PDS_ONLINE : DDF_PDS_FAILED) |
+                 DDF_PDS_MISSING;
         break;
     default:
         break;
@@ -154,17 +156,26 @@ static void pd_codes(const RaidConfig *cfg, int pd, bool member,
     }
 }
 
-static RaidPdState pd_state_from_codes(uint16_t type, uint16_t state)
+/* The state of a PD entry; *@in_sync: a missing member still current. */
+static RaidPdState pd_state_from_codes(uint16_t type, uint16_t state,
+                                       bool *in_sync)
 {
+    *in_sync = false;
     if (type & (DDF_PDT_GLOBAL_SPARE | DDF_PDT_SPARE) &&
         !(state & DDF_PDS_FAILED)) {
         return RAID_PD_HOT_SPARE;
     }
     if (!(type & DDF_PDT_ACTIVE)) {
+        if (state & DDF_PDS_MISSING) {
+            /* a replaced member that was missing: no drive group */
+            return RAID_PD_MISSING;
+        }
         return state & DDF_PDS_FAILED ? RAID_PD_UNCONF_BAD :
                RAID_PD_UNCONF_GOOD;
     }
     if (state & DDF_PDS_MISSING) {
+        *in_sync = (state & (DDF_PDS_ONLINE | DDF_PDS_FAILED)) ==
+                   DDF_PDS_ONLINE;
         return RAID_PD_MISSING;
     }
     if (state & DDF_PDS_FAILED) {
@@ -518,6 +529,74 @@ static bool load_vd(RaidConfig *cfg, DdfMeta *const *metas, int n,
     return true;
 }
 
+/* The entry of the PD whose GUID is @guid in @m's table, or NULL. */
+static const DdfPdEntry *meta_pd_entry(const DdfMeta *m, const uint8_t *guid)
+{
+    for (int i = 0; i < m->max_pd; i++) {
+        if (!memcmp(m->pd[i].guid, guid, DDF_GUID_LEN)) {
+            return &m->pd[i];
+        }
+    }
+    return NULL;
+}
+
+/* In @m's table, is the PD @guid an active member online (not failed)? */
+static bool meta_says_online(const DdfMeta *m, const uint8_t *guid)
+{
+    const DdfPdEntry *e = meta_pd_entry(m, guid);
+    bool in_sync;
+
+    return e && pd_state_from_codes(e->type, e->state, &in_sync) ==
+                RAID_PD_ONLINE;
+}
+
+/*
+ * Present member @k: its data is stale when a copy on another member
+ * that was online when it wrote it names @k failed or missing and stale
+ * (writes went on without @k: e.g. two starts, each without the other's
+ * drives), or when @k's own copy does not show it online.  A MISSING
+ * member that is present again comes back (raid_config_member_back):
+ * online when in sync, else OFFLINE to be rebuilt onto itself.
+ */
+static void returning_member(RaidConfig *cfg, DdfMeta *const *metas, int n,
+                             const int *pd_of, int k)
+{
+    RaidPd *p = &cfg->pds[k];
+    bool stale = false;
+
+    for (int i = 0; i < n; i++) {
+        const DdfPdEntry *e;
+        bool in_sync;
+        RaidPdState s;
+
+        if (!metas[i] || pd_of[i] < 0) {
+            continue;
+        }
+        if (pd_of[i] == k) {
+            /* (a copy it missed while it was missing is no news) */
+            stale |= p->state == RAID_PD_MISSING &&
+                     !meta_says_online(metas[i], p->guid);
+            continue;
+        }
+        e = meta_pd_entry(metas[i], p->guid);
+        if (!e || !meta_says_online(metas[i], metas[i]->pdd_guid)) {
+            continue;
+        }
+        s = pd_state_from_codes(e->type, e->state, &in_sync);
+        if (s == RAID_PD_OFFLINE || (s == RAID_PD_MISSING && !in_sync)) {
+            stale = true;
+        }
+    }
+    if (p->state == RAID_PD_ONLINE && stale) {
+        /* the newest copy is the stale drive's own: its peers know better */
+        p->state = RAID_PD_MISSING;
+    }
+    if (p->state == RAID_PD_MISSING) {
+        p->in_sync &= !stale;
+        raid_config_member_back(cfg, k);
+    }
+}
+
 /* The configuration whose global sections are @best's. */
 static RaidConfig *config_from_best(DdfMeta *const *metas,
                                     const uint64_t *sectors, int n,
@@ -558,7 +637,7 @@ static RaidConfig *config_from_best(DdfMeta *const *metas,
         p->slot = -1;
         p->usable = e->configured_size;
         p->sectors = e->configured_size;
-        p->state = pd_state_from_codes(e->type, e->state);
+        p->state = pd_state_from_codes(e->type, e->state, &p->in_sync);
         p->spare_dg = -1;
     }
     for (int i = 0; i < n; i++) {
@@ -600,7 +679,20 @@ static RaidConfig *config_from_best(DdfMeta *const *metas,
             p->state = RAID_PD_UNCONF_BAD;
         }
         if (member && !p->present && p->state != RAID_PD_MISSING) {
+            /* current if it was online: nothing written without it yet */
+            p->in_sync = p->state == RAID_PD_ONLINE;
             p->state = RAID_PD_MISSING;
+        }
+        if (!member && p->state == RAID_PD_MISSING) {
+            /* a replaced member: back, it is a drive like any other */
+            p->in_sync = false;
+            if (p->present) {
+                p->state = RAID_PD_UNCONF_GOOD;
+                p->returned = true;     /* its own copy says otherwise */
+            }
+        }
+        if (member && p->present) {
+            returning_member(cfg, metas, n, out_pd_of_drive, k);
         }
         if (p->state == RAID_PD_HOT_SPARE && out_pd_of_drive) {
             for (int i = 0; i < n; i++) {

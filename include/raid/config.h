@@ -81,6 +81,22 @@ typedef struct RaidPd {
     RaidPdState foreign_state;  /* state in its metadata while foreign */
     int spare_dg;            /* dedicated spare: drive group, -1 global */
     bool present;            /* a drive image is attached */
+    /*
+     * A MISSING member whose data is still current: it was online when
+     * it went missing at a start and no write reached its drive group
+     * since (DDF: Online|Missing; a stale one is Failed|Missing).  It
+     * comes back online, no spare takes its place; the first write makes
+     * it stale (raid_config_mark_stale).
+     */
+    bool in_sync;
+    /*
+     * Read back: the drive is present again after the configuration
+     * named it missing (or another member's copy names it stale), and its
+     * data is not current: rebuild it onto itself (state OFFLINE); or,
+     * UNCONF_GOOD: a member a spare replaced while it was missing, whose
+     * own copy still names it a member (write it).
+     */
+    bool returned;
     char *path;              /* backing file (tools), may be NULL */
     /* Where its DDF copies live; 0: the default placement (ddf.h). */
     uint64_t ddf_primary, ddf_secondary, ddf_ws_lba;
@@ -215,6 +231,21 @@ bool raid_config_vd_layout(const RaidConfig *cfg, int vd, RaidLayout *l,
 /* Member states for the planner: from drive states and rebuild cursors. */
 void raid_config_vd_member_states(const RaidConfig *cfg, int vd,
                                   RaidMemberState *st);
+/*
+ * A write is about to reach drive group @dg: its in-sync missing members
+ * become stale (they will need a rebuild).  True if one did.
+ */
+bool raid_config_mark_stale(RaidConfig *cfg, int dg);
+/* Missing members of @dg still in sync (raid_config_mark_stale). */
+int raid_config_count_in_sync(const RaidConfig *cfg, int dg);
+/*
+ * The drive of MISSING member @pd is present again: ONLINE when it is in
+ * sync (nothing was written since it went missing), else OFFLINE with
+ * .returned set (its data is stale: rebuild it).  Returns the new state.
+ */
+RaidPdState raid_config_member_back(RaidConfig *cfg, int pd);
+/* Drive group of which @pd is a member, or -1. */
+int raid_config_pd_dg(const RaidConfig *cfg, int pd);
 /* Recompute every VD's state from its members' states. */
 void raid_config_update_states(RaidConfig *cfg);
 int raid_config_count_vds(const RaidConfig *cfg);

@@ -398,6 +398,65 @@ static void test_newest_wins(void)
     test_images_free(&t);
 }
 
+/* @t's images without image @skip (the paths are @t's). */
+static TestImages images_without(const TestImages *t, int skip)
+{
+    TestImages part = { .dir = t->dir };
+
+    for (int i = 0; i < t->n; i++) {
+        if (i != skip) {
+            part.paths[part.n++] = t->paths[i];
+        }
+    }
+    return part;
+}
+
+/*
+ * A member left off at a start is missing but in sync (Online|Missing on
+ * the others): back, it is online and the spare unused; once a write
+ * made it stale (Failed|Missing), back it is OFFLINE and marked returned
+ * (rebuild it onto itself).
+ */
+static void test_member_back(void)
+{
+    TestImages t, part;
+    RaidConfig *cfg, *back;
+    GError *err = NULL;
+
+    test_images_new(&t, 4, 40 << 20);
+    cfg = test_config_new(&t, 3, RAID_LEVEL_5, 0);
+    g_assert_true(ddf_store_config(cfg, &err));
+    raid_config_free(cfg);
+    part = images_without(&t, 1);
+
+    for (int written = 0; written < 2; written++) {
+        cfg = test_load(&part, TEST_CTRL_GUID, NULL, &err);
+        g_assert_no_error(err);
+        g_assert_cmpint(cfg->pds[1].state, ==, RAID_PD_MISSING);
+        g_assert_true(cfg->pds[1].in_sync);
+        if (written) {
+            g_assert_true(raid_config_mark_stale(cfg, cfg->vds[0].dg));
+            g_assert_false(cfg->pds[1].in_sync);
+        }
+        g_assert_true(ddf_store_config(cfg, &err));
+        raid_config_free(cfg);
+
+        back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
+        g_assert_no_error(err);
+        g_assert_cmpint(back->pds[3].state, ==, RAID_PD_HOT_SPARE);
+        if (!written) {
+            g_assert_cmpint(back->pds[1].state, ==, RAID_PD_ONLINE);
+            g_assert_cmpint(back->vds[0].state, ==, RAID_VD_OPTIMAL);
+        } else {
+            g_assert_cmpint(back->pds[1].state, ==, RAID_PD_OFFLINE);
+            g_assert_true(back->pds[1].returned);
+            g_assert_cmpint(back->vds[0].state, ==, RAID_VD_DEGRADED);
+        }
+        raid_config_free(back);
+    }
+    test_images_free(&t);
+}
+
 static void test_foreign_import(void)
 {
     TestImages t;
@@ -840,6 +899,7 @@ int main(int argc, char **argv)
     g_test_add_func("/ddf/torn-write", test_torn_write);
     g_test_add_func("/ddf/interrupted-pass", test_interrupted_pass);
     g_test_add_func("/ddf/foreign-import", test_foreign_import);
+    g_test_add_func("/ddf/member-back", test_member_back);
     g_test_add_func("/ddf/perf", test_perf);
     g_test_add_func("/ddf/mdadm-states", test_mdadm_states);
     for (size_t i = 0; i < 5; i++) {

@@ -112,6 +112,15 @@ static int do_io(const char *cmd, bool write, int argc, char **argv)
                     &err)) {
         goto out;
     }
+    /*
+     * Members whose images are not given are missing but in sync until a
+     * write: the images given must say they are stale before this writes
+     * (or a start with them back would take their old data online).
+     */
+    if (write && raid_config_mark_stale(img.cfg, img.cfg->vds[vd].dg) &&
+        !img_save(&img, &err)) {
+        goto out;
+    }
     f = file ? fopen(file, write ? "rb" : "wb") : write ? stdin : stdout;
     if (!f) {
         g_set_error(&err, G_FILE_ERROR, G_FILE_ERROR_IO, "%s: %s", file,

@@ -321,6 +321,52 @@ static void mr_vd_get_job(Object *obj, Visitor *v, const char *name,
                     errp);
 }
 
+/*
+ * "none": stop the VD's job from the host, as JOB CONTROL stop does.  A
+ * check stops at once; an initialization only with force (the VD's
+ * parity stays unwritten where it did not reach); a rebuild is stopped
+ * by failing its drive (its drive's state offline), which says what that
+ * costs.  The stop waits for the job's window (mr_jobs_stop).
+ */
+static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
+                           bool force, Error **errp)
+{
+    RaidVd *rv = mr_vd_cfg(vd);
+    RaidJobKind kind = rv->job.kind;
+
+    if (kind == RAID_JOB_NONE) {
+        error_setg(errp, "%s: %s: VD %d runs no job to stop",
+                   object_get_typename(obj), name, vd->idx);
+        return;
+    }
+    if (kind == RAID_JOB_REBUILD) {
+        int pd = raid_config_find_pd_ref(vd->array->cfg, rv->job.target_ref);
+
+        error_setg(errp, "%s: %s: VD %d rebuilds the drive in slot %d: "
+                   "stopping it leaves the VD without redundancy; to stop "
+                   "it, set that drive's state offline",
+                   object_get_typename(obj), name, vd->idx,
+                   pd >= 0 ? vd->array->cfg->pds[pd].slot : -1);
+        return;
+    }
+    if (kind == RAID_JOB_INIT && !force) {
+        error_setg(errp, "%s: %s: VD %d is being initialized (%u%%): "
+                   "stopped, its parity stays unwritten where the "
+                   "initialization did not reach (a check finds it "
+                   "inconsistent); 'none-force' stops it anyway",
+                   object_get_typename(obj), name, vd->idx,
+                   raid_job_percent(&rv->job));
+        return;
+    }
+    mr_jobs_stop(vd);
+    vd->job_paused = false;
+    vd->array->hooks->jobs.event(vd, MR_EV_JOB_ABORTED, kind, 0);
+    memset(&rv->job, 0, sizeof(rv->job));
+    rv->seq++;
+    mr_array_refresh(vd->array);
+    mr_array_store_async(vd->array);
+}
+
 static void mr_vd_set_job(Object *obj, Visitor *v, const char *name,
                           void *opaque, Error **errp)
 {
@@ -335,10 +381,12 @@ static void mr_vd_set_job(Object *obj, Visitor *v, const char *name,
         mr_jobs_start(opaque, RAID_JOB_CHECK, true, errp);
     } else if (!strcmp(s, "init")) {
         mr_jobs_start(opaque, RAID_JOB_INIT, false, errp);
+    } else if (!strcmp(s, "none") || !strcmp(s, "none-force")) {
+        mr_vd_stop_job(obj, opaque, name, !strcmp(s, "none-force"), errp);
     } else {
         error_setg(errp, "%s: %s '%s' is not a job that can be started "
-                   "(check, check-repair, init)", object_get_typename(obj),
-                   name, s);
+                   "(check, check-repair, init) nor a stop (none, "
+                   "none-force)", object_get_typename(obj), name, s);
     }
 }
 

@@ -623,6 +623,8 @@ static void mr_vd_sync(MRVirtualDisk *vd)
     int n = raid_vd_members(a->cfg, vd->idx, pds, RAID_MAX_MEMBERS);
 
     raid_config_vd_member_states(a->cfg, vd->idx, vd->st);
+    vd->in_sync_missing = raid_config_count_in_sync(a->cfg,
+                                                    mr_vd_cfg(vd)->dg);
     for (int m = 0; m < RAID_MAX_MEMBERS; m++) {
         vd->member_pd[m] = m < n ? pds[m] : -1;
         if (m < n && !a->pd_drive[pds[m]]) {
@@ -750,6 +752,10 @@ static void mr_array_use_spares(MRArray *a)
         GError *err = NULL;
 
         if (s != RAID_PD_OFFLINE && s != RAID_PD_MISSING) {
+            continue;
+        }
+        if (s == RAID_PD_MISSING && a->cfg->pds[pd].in_sync) {
+            /* left off at start, nothing written since: it holds its place */
             continue;
         }
         dg = mr_pd_group(a, pd);
@@ -902,6 +908,62 @@ static int mr_array_add_blank(MRArray *a, MRDrive *d)
     return pd;
 }
 
+/*
+ * Member @pd (present, OFFLINE: back with stale data, or failed) is
+ * rebuilt onto itself: REBUILD, and a rebuild on its drive group's VDs.
+ */
+static void mr_array_rebuild_returned(MRArray *a, int pd)
+{
+    int dg = mr_pd_group(a, pd);
+
+    if (dg < 0 ||
+        !raid_config_set_pd_state(a->cfg, pd, RAID_PD_REBUILD, NULL)) {
+        return;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->cfg->vds[v].used && a->cfg->vds[v].dg == dg) {
+            raid_job_start(a->cfg, v, RAID_JOB_REBUILD, false, NULL);
+        }
+    }
+}
+
+void coroutine_fn mr_array_co_write_starts(MRVirtualDisk *vd)
+{
+    MRArray *a = vd->array;
+    int dg = mr_vd_cfg(vd)->dg;
+
+    if (!raid_config_mark_stale(a->cfg, dg)) {
+        return;
+    }
+    /*
+     * The missing members no longer hold the VD's data: the drives must
+     * say so before the write reaches any member, or a start with them
+     * back would take them online (hw/raid/config-state.c).
+     */
+    trace_megaraid_array_stale(vd->idx, dg);
+    warn_report("megaraid: VD %d written while degraded: its missing "
+                "members are stale now and will be rebuilt when back",
+                vd->idx);
+    mr_ev_vd_stale(a, vd->idx);
+    if (a->importing) {
+        /* the journal's replay: the import's end does the rest */
+        for (int v = 0; v < RAID_MAX_VDS; v++) {
+            if (a->vds[v]) {
+                mr_vd_sync(a->vds[v]);
+            }
+        }
+        vd->write_barrier = mr_array_store_async(a);
+    } else {
+        mr_array_changed(a);        /* now a spare may take their place */
+        vd->write_barrier = a->meta_asked;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v] && mr_vd_cfg(a->vds[v])->dg == dg) {
+            a->vds[v]->write_barrier = vd->write_barrier;
+        }
+    }
+}
+
 void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd)
 {
     int pd = -1;
@@ -928,9 +990,17 @@ void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd)
         a->pd_drive[pd] = d;
         a->cfg->pds[pd].present = true;
         a->cfg->pds[pd].slot = d->slot;
-        if (a->cfg->pds[pd].state == RAID_PD_MISSING) {
-            /* the member is back: its data is stale, rebuild it */
-            raid_config_set_pd_state(a->cfg, pd, RAID_PD_OFFLINE, NULL);
+        if (a->cfg->pds[pd].state == RAID_PD_MISSING &&
+            mr_pd_group(a, pd) < 0) {
+            /*
+             * a spare took its place meanwhile: it is no member any more,
+             * a drive like any other (written so, its DDF agrees)
+             */
+            raid_config_set_pd_state(a->cfg, pd, RAID_PD_UNCONF_GOOD, NULL);
+            a->meta_extra[pd] = true;
+        } else if (a->cfg->pds[pd].state == RAID_PD_MISSING) {
+            /* the member is back: online if in sync, else rebuild it */
+            raid_config_member_back(a->cfg, pd);
         }
     }
     if (pd < 0) {
@@ -945,13 +1015,7 @@ void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd)
             RaidPd *o = &a->cfg->pds[old];
 
             if (old == pd && o->state == RAID_PD_OFFLINE) {
-                raid_config_set_pd_state(a->cfg, old, RAID_PD_REBUILD, NULL);
-                for (int v = 0; v < RAID_MAX_VDS; v++) {
-                    if (a->cfg->vds[v].used) {
-                        raid_job_start(a->cfg, v, RAID_JOB_REBUILD, false,
-                                       NULL);
-                    }
-                }
+                mr_array_rebuild_returned(a, pd);
                 break;
             }
             if (old != pd && !a->pd_drive[old] && o->slot == (int)d->slot &&
@@ -1129,6 +1193,18 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
             mr_array_add_blank(a, d);
         }
     }
+    for (int pd = 0; pd < cfg->npds && !cfg->foreign; pd++) {
+        if (cfg->pds[pd].returned && cfg->pds[pd].present &&
+            cfg->pds[pd].state == RAID_PD_OFFLINE && a->auto_rebuild) {
+            /* back with stale data: rebuilt onto itself, not a spare */
+            mr_array_rebuild_returned(a, pd);
+        }
+        if (cfg->pds[pd].returned && cfg->pds[pd].present &&
+            cfg->pds[pd].state == RAID_PD_UNCONF_GOOD) {
+            /* replaced while away: its DDF must stop naming it a member */
+            a->meta_extra[pd] = true;
+        }
+    }
     raid_config_update_states(cfg);
     for (int v = 0; v < RAID_MAX_VDS && !cfg->foreign; v++) {
         if (cfg->vds[v].used) {
@@ -1154,10 +1230,14 @@ bool mr_array_import(MRArray *a, BusState *bus, Error **errp)
     if (cfg->foreign) {
         return true;
     }
+    mr_array_report_start(a);
+    a->importing = true;
     if (!mr_cache_start(a, errp)) {
+        a->importing = false;
         mr_array_import_undo(a);
         return false;
     }
+    a->importing = false;
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         if (a->vds[v] && a->ops->vd_added) {
             a->ops->vd_added(a->opaque, a->vds[v]);
@@ -1207,6 +1287,7 @@ static void mr_array_shutdown(Notifier *n, void *data)
 /* What the layers below report up to here (array.h). */
 static const MRArrayHooks mr_array_hooks = {
     .member.failed = mr_array_fail_drive,
+    .member.write_starts = mr_array_co_write_starts,
     .cache.write_policy = mr_array_write_policy,
     .jobs.config_changed = mr_array_refresh,
     .jobs.store = mr_array_store,

@@ -160,6 +160,19 @@ bool mr_array_drive_plugged(MRArray *a, MRDrive *d);
  * the coroutines of configuration changes, mr_cfg_later()).
  */
 void mr_array_drive_read_wait(MRArray *a, MRDrive *d);
+/*
+ * array-report.c: at start, every VD not optimal and why, on stderr and
+ * in the event log; the entry of the write that makes a VD's missing
+ * members stale.
+ */
+void mr_array_report_start(MRArray *a);
+void mr_ev_vd_stale(MRArray *a, int v);
+/*
+ * A write is about to reach @vd's members while some are missing but in
+ * sync (MRArrayHooks.member.write_starts): they become stale, the pass
+ * that records it is asked (vd->write_barrier), a spare may take over.
+ */
+void coroutine_fn mr_array_co_write_starts(MRVirtualDisk *vd);
 /* Config changed: recompute states, layouts, member states; notify. */
 void mr_array_refresh(MRArray *a);
 /* Make a drive a hot spare (@dg < 0: global) or remove it as a spare. */

@@ -142,14 +142,10 @@ static void mr_ev_sync_vds(MRArray *a, MREvArray *ev, bool first)
             ev->vd_state[v] = used ? vd->state : RAID_VD_OPTIMAL;
             ev->job_tenth[v] = 0;
             ev->job_kind[v] = RAID_JOB_NONE;
-            if (!(used && first && vd->state != RAID_VD_OPTIMAL)) {
-                continue;
-            }
-            /* at start: say which VDs are not optimal */
-            mr_evlog_add(a->evlog, MR_EV_VD_STATE,
-                         mr_ev_vd_severity(vd->state), v, vd->state,
-                         vd->state, "VD %d is %s at start", v,
-                         raid_vd_state_name(vd->state));
+            /*
+             * (at start, the VDs not optimal are said with the reason by
+             * mr_array_report_start(), array-report.c)
+             */
             continue;
         }
         if (used && ev->job_kind[v] != RAID_JOB_NONE &&

@@ -12,7 +12,9 @@
 #include "qapi/visitor.h"
 #include "qemu/cutils.h"
 #include "hw/megaraid/drive.h"
+#include "qemu/error-report.h"
 #include "hw/megaraid/array/array.h"
+#include "hw/megaraid/mgmt/array-config.h"
 #include "trace.h"
 
 static MRArray *mr_drive_array(MRDrive *d)
@@ -87,6 +89,65 @@ static char *mr_drive_get_state(Object *obj, Error **errp)
                                 : "unconfigured-good");
 }
 
+/* A hot spare stops being one; an unconfigured-bad drive is good again. */
+static void mr_drive_set_unconf_good(MRArray *a, MRDrive *d, Error **errp)
+{
+    ERRP_GUARD();
+    int pd = mr_array_pd_of(a, d);
+
+    if (pd >= 0 && a->cfg->pds[pd].state == RAID_PD_HOT_SPARE) {
+        mr_array_set_spare(a, d, -1, false, errp);
+        return;
+    }
+    if (pd >= 0 && (a->cfg->pds[pd].state == RAID_PD_UNCONF_BAD ||
+                    a->cfg->pds[pd].state == RAID_PD_UNCONF_GOOD)) {
+        if (!mr_array_set_drive_state(a, d, RAID_PD_UNCONF_GOOD, false,
+                                      NULL, errp)) {
+            error_prepend(errp, "megaraid-drive: ");
+        }
+        return;
+    }
+    error_setg(errp, "megaraid-drive: the drive in slot %u is %s, not a hot "
+               "spare or an unconfigured-bad drive: only those can be set "
+               "unconfigured-good", d->slot, mr_array_drive_state(a, d));
+}
+
+/*
+ * A failed member taken back online as it is: only with force, since
+ * what was written to its VDs while it was out is not on it.
+ */
+static void mr_drive_set_online(MRArray *a, MRDrive *d, bool force,
+                                Error **errp)
+{
+    ERRP_GUARD();
+    int pd = mr_array_pd_of(a, d);
+    RaidPdState s = pd >= 0 ? a->cfg->pds[pd].state : RAID_PD_UNCONF_GOOD;
+
+    if (s == RAID_PD_ONLINE) {
+        return;
+    }
+    if (s != RAID_PD_OFFLINE || raid_config_pd_dg(a->cfg, pd) < 0) {
+        error_setg(errp, "megaraid-drive: the drive in slot %u is %s, not a "
+                   "failed (offline) array member: only those can be set "
+                   "online", d->slot, mr_array_drive_state(a, d));
+        return;
+    }
+    if (!force) {
+        error_setg(errp, "megaraid-drive: the drive in slot %u is an offline "
+                   "member: what was written to its VDs since it failed is "
+                   "not on it, so taken back as it is it may return stale "
+                   "data; 'online-force' does it anyway (then run a "
+                   "consistency check), or let it rebuild", d->slot);
+        return;
+    }
+    if (mr_array_set_drive_state(a, d, RAID_PD_ONLINE, true, NULL, errp)) {
+        warn_report("megaraid: the drive in slot %u forced online by the "
+                    "host: its data may be stale", d->slot);
+    } else {
+        error_prepend(errp, "megaraid-drive: ");
+    }
+}
+
 static void mr_drive_set_state(Object *obj, const char *value, Error **errp)
 {
     MRDrive *d = MEGARAID_DRIVE(obj);
@@ -111,10 +172,12 @@ static void mr_drive_set_state(Object *obj, const char *value, Error **errp)
     } else if (!strcmp(value, "hot-spare")) {
         mr_array_set_spare(a, d, -1, true, errp);
     } else if (!strcmp(value, "unconfigured-good")) {
-        mr_array_set_spare(a, d, -1, false, errp);
+        mr_drive_set_unconf_good(a, d, errp);
+    } else if (!strcmp(value, "online") || !strcmp(value, "online-force")) {
+        mr_drive_set_online(a, d, !strcmp(value, "online-force"), errp);
     } else {
         error_setg(errp, "megaraid-drive: state '%s' cannot be set (offline, "
-                   "hot-spare or unconfigured-good)", value);
+                   "hot-spare, unconfigured-good, online-force)", value);
     }
 }
 
@@ -153,7 +216,9 @@ void mr_drive_state_class_init(ObjectClass *oc)
         "RAID state (unconfigured-good, online, offline, rebuild, hot-spare, "
         "foreign, unconfigured-bad, missing; pending while a hot-plugged "
         "drive's metadata is read); set offline to fail a member, "
-        "hot-spare or unconfigured-good to add or remove a global spare");
+        "hot-spare or unconfigured-good to add or remove a global spare "
+        "(unconfigured-good also takes back an unconfigured-bad drive), "
+        "online-force to take a failed member back as it is");
     object_class_property_add(oc, "rebuild-progress", "int",
                               mr_drive_get_rebuild_progress, NULL, NULL,
                               NULL);

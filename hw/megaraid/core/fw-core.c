@@ -45,7 +45,12 @@ static bool mr_core_import(MRCore *c, Error **errp)
  */
 static void mr_core_machine_done(Notifier *n, void *opaque)
 {
-    mr_core_import(container_of(n, MRCore, machine_done), &error_fatal);
+    MRCore *c = container_of(n, MRCore, machine_done);
+
+    /* what the import logs reaches QMP clients when the machine runs */
+    mr_qmp_events_hold(c->array, true);
+    mr_core_import(c, &error_fatal);
+    mr_qmp_events_hold(c->array, false);
 }
 
 /*

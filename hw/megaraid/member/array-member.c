@@ -344,7 +344,12 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
     int ret;
 
     vd->in_flight++;
-    /* (the caller planned under its row locks, without yielding since) */
+    /*
+     * (the caller planned under its row locks, without yielding since.
+     * A job's writes leave in-sync missing members in sync: a rebuild and
+     * patrol read's repair write what the members hold already, and a
+     * check or an initialization runs on optimal VDs only.)
+     */
     mr_run_bind(&run);
     ret = mr_run(&run, plan);
     *res = run.res;
@@ -379,6 +384,23 @@ static void coroutine_fn mr_vd_meta_barrier(MRVirtualDisk *vd, RaidOp op)
     }
 }
 
+/*
+ * A write to a VD whose missing members are still in sync makes them
+ * stale first, and waits until the drives say so: only then may it reach
+ * a member (a start with them back must not take them online).
+ */
+static void coroutine_fn mr_vd_write_starts(MRVirtualDisk *vd)
+{
+    MRArray *a = vd->array;
+
+    if (vd->in_sync_missing && a->hooks->member.write_starts) {
+        a->hooks->member.write_starts(vd);
+    }
+    while (a->meta_done < vd->write_barrier) {
+        qemu_co_queue_wait(&a->meta_waiters, NULL);
+    }
+}
+
 int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
                              uint64_t sectors, QEMUIOVector *qiov)
 {
@@ -397,6 +419,9 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
         return -EIO;
     }
     vd->in_flight++;
+    if (op == RAID_OP_WRITE || op == RAID_OP_UNMAP) {
+        mr_vd_write_starts(vd);
+    }
     for (uint32_t attempt = 0; ; attempt++) {
         RaidPlan *plan;
         RaidStripeLock *lock = NULL;

@@ -39,6 +39,11 @@ typedef struct MRArrayHooks {
     struct {
         /* @d failed a member I/O (not a stale plan) */
         void (*failed)(MRArray *a, MRDrive *d, const char *why);
+        /*
+         * a write is about to reach the members of @vd while some are
+         * missing but in sync: they become stale (sets write_barrier)
+         */
+        void coroutine_fn (*write_starts)(MRVirtualDisk *vd);
     } member;                   /* array-member.c */
     struct {
         /* the VD's effective write policy now */
@@ -109,6 +114,14 @@ struct MRVirtualDisk {
      * of the VD's members: its writes are acknowledged once it is done.
      */
     uint64_t meta_barrier;
+    /*
+     * Missing members of its drive group still in sync (left off at
+     * start, nothing written since: RaidPd.in_sync); a write first makes
+     * them stale (MRArrayHooks.member.write_starts), and no write reaches
+     * a member before the pass recording that (write_barrier) is done.
+     */
+    int in_sync_missing;
+    uint64_t write_barrier;
 };
 
 struct MRArray {
@@ -126,6 +139,7 @@ struct MRArray {
     uint32_t max_xfer_bytes;    /* the most one request moves */
     RaidConfig *cfg;
     bool imported;              /* import ran */
+    bool importing;             /* the import's cache start (replay) runs */
     /* drive per PD index (NULL: missing), and PD index per drive */
     MRDrive *pd_drive[RAID_MAX_PDS];
     MRVirtualDisk *vds[RAID_MAX_VDS];

@@ -21,6 +21,12 @@ MegaraidInfo *mr_qmp_array_info(MRArray *a, MRBus *bus);
  * before the log is closed.
  */
 void mr_qmp_events_attach(MRArray *a);
+/*
+ * While @hold, the entries @a logs are held (the import of a cold-plugged
+ * controller, before the main loop: no QMP client listens); they are sent
+ * when the machine first runs, or at once when it runs already.
+ */
+void mr_qmp_events_hold(MRArray *a, bool hold);
 void mr_qmp_events_detach(MRArray *a);
 
 #endif
