@@ -31,15 +31,18 @@ static void mr_report_guid(GString *s, const uint8_t *guid)
 /*
  * Why VD @v is not optimal: @brief for the event log ("member 2 missing,
  * member 3 failed"), @full for stderr (with the missing drives' GUIDs and
- * sizes).  False if every member is online.
+ * sizes).  False if every member is online; *@resuming true if the
+ * only members not online are being rebuilt (the rebuild resumes).
  */
-static bool mr_report_why(MRArray *a, int v, GString *brief, GString *full)
+static bool mr_report_why(MRArray *a, int v, GString *brief, GString *full,
+                          bool *resuming)
 {
     const RaidConfig *cfg = a->cfg;
     int pds[RAID_MAX_MEMBERS];
     int n = raid_vd_members(cfg, v, pds, RAID_MAX_MEMBERS);
     bool any = false;
 
+    *resuming = true;
     for (int m = 0; m < n && m < RAID_MAX_MEMBERS; m++) {
         const RaidPd *p = &cfg->pds[pds[m]];
         const char *what;
@@ -60,6 +63,9 @@ static bool mr_report_why(MRArray *a, int v, GString *brief, GString *full)
         default:
             what = raid_pd_state_name(p->state);
             break;
+        }
+        if (p->state != RAID_PD_REBUILD || !a->pd_drive[pds[m]]) {
+            *resuming = false;
         }
         g_string_append_printf(brief, "%smember %d", any ? ", " : "", m);
         g_string_append_printf(full, "%smember %d", any ? "; " : "", m);
@@ -95,13 +101,22 @@ void mr_array_report_start(MRArray *a)
         g_autoptr(GString) brief = g_string_new(NULL);
         g_autoptr(GString) full = g_string_new(NULL);
         bool missing_in_sync = raid_config_count_in_sync(cfg, vd->dg) > 0;
+        bool resuming;
 
-        if (!vd->used || !mr_report_why(a, v, brief, full)) {
+        if (!vd->used || !mr_report_why(a, v, brief, full, &resuming)) {
             continue;
         }
-        warn_report("megaraid: VD %d '%s' (%s) is %s at start: %s", v,
-                    vd->name, raid_level_name(vd->level),
-                    raid_vd_state_name(vd->state), full->str);
+        if (resuming) {
+            /* a rebuild that goes on where it stopped: news, no warning */
+            info_report("megaraid: VD %d '%s' (%s) is %s at start: %s; the "
+                        "rebuild resumes", v, vd->name,
+                        raid_level_name(vd->level),
+                        raid_vd_state_name(vd->state), full->str);
+        } else {
+            warn_report("megaraid: VD %d '%s' (%s) is %s at start: %s", v,
+                        vd->name, raid_level_name(vd->level),
+                        raid_vd_state_name(vd->state), full->str);
+        }
         if (missing_in_sync) {
             error_printf("The missing members still hold the VD's data and "
                          "keep their place (no hot spare takes it): give "
