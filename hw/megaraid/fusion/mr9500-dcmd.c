@@ -222,6 +222,8 @@ static uint8_t mr9500_pd_info(MR9500State *s, uint32_t pd, uint8_t *pi)
              mr9500_pd_drive(s, pd) ? MR_PD_STATE_SYSTEM : 0x18);
     /* NVMe: the driver sends its large fast path I/O as PRP lists */
     stw_le_p(pi + PDI_DDF_TYPE, mr9500_pd_if(u) << 12);
+    /* state, counters, progress: the core's (mr9500-pd-mgmt.c) */
+    mr9500_pd_info_mgmt(s, d, pi);
     stq_le_p(pi + PDI_RAW_SIZE, blocks);
     stq_le_p(pi + PDI_NONCOERCED_SIZE, blocks);
     stq_le_p(pi + PDI_COERCED_SIZE, blocks);
@@ -436,6 +438,15 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         }
         if (mr9500_pr_dcmd(s, m->f, opcode, &buf, &len, &st)) {
             break;              /* patrol read: mr9500-pr.c */
+        }
+        /* PD state, rebuild, progress: mr9500-pd-mgmt.c */
+        cfg = mr9500_pd_mgmt_dcmd(s, opcode, m->smid, m->queue, m->addr,
+                                  m->f, &buf, &len, &st);
+        if (cfg == MR9500_CFG_HELD) {
+            return false;
+        }
+        if (cfg == MR9500_CFG_ANSWERED) {
+            break;
         }
         /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);

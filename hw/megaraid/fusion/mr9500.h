@@ -316,6 +316,20 @@ MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
                                 uint64_t mfi_addr, const uint8_t *f,
                                 uint8_t **buf, uint32_t *len,
                                 uint8_t *status);
+/*
+ * mr9500-pd-mgmt.c: PD_STATE_SET, PD_REBUILD_START/ABORT and
+ * PD_GET_PROGRESS, answered as mr9500_cfg_dcmd() answers.
+ */
+MR9500CfgAnswer mr9500_pd_mgmt_dcmd(MR9500State *s, uint32_t opcode,
+                                    uint16_t smid, uint8_t queue,
+                                    uint64_t mfi_addr, const uint8_t *f,
+                                    uint8_t **buf, uint32_t *len,
+                                    uint8_t *status);
+/*
+ * The management part of PD_GET_INFO of drive @d into @pi (its firmware
+ * state, DDF type bits, counters, SAS address, serial, progress).
+ */
+void mr9500_pd_info_mgmt(MR9500State *s, MRDrive *d, uint8_t *pi);
 /* mr9500-ld-props.c: the job progress block of LD info (@li) of @vd. */
 void mr9500_ld_progress(MRVirtualDisk *vd, uint8_t *li);
 

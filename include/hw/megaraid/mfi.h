@@ -407,4 +407,10 @@
 /* FOREIGN_SCAN: count, then 8 configuration ids of 24 bytes */
 #define MR_FOREIGN_SCAN_SIZE        196
 
+/* physical drive management DCMDs (mr9500-pd-mgmt.c) */
+#define MR_DCMD_PD_STATE_SET        0x02030100  /* mbox: PD ref, u16 state */
+#define MR_DCMD_PD_REBUILD_START    0x02040100  /* mbox: PD ref */
+#define MR_DCMD_PD_REBUILD_ABORT    0x02040200
+#define MR_DCMD_PD_GET_PROGRESS     0x02060000  /* MR_PD_PROGRESS, 32 bytes */
+
 #endif
