@@ -23,6 +23,15 @@
 #define PD_RBLD_ABORT   0x02040200u
 #define PD_GET_PROGRESS 0x02060000u
 #define CFG_ADD         0x04020000u
+#define CTRL_GET_INFO   0x01010000u
+#define CTRL_GET_PROPS  0x01020100u
+#define CTRL_SET_PROPS  0x01020200u
+#define EVT_GET_INFO    0x01040100u
+#define EVT_GET         0x01040300u
+#define BBU_STATUS      0x05010000u
+#define BBU_CAPACITY    0x05020000u
+#define BBU_DESIGN      0x05030000u
+#define BBU_PROPS       0x05050100u
 
 #define ST_UNCONF_GOOD  0x00
 #define ST_UNCONF_BAD   0x01
@@ -320,11 +329,117 @@ static void test_refused(void)
     pd_stop(m);
 }
 
+static void cv_set(FU *m, const char *state)
+{
+    QDict *r = qom(m, "qom-set", "cachevault", state);
+
+    g_assert(qdict_haskey(r, "return"));
+    qobject_unref(r);
+}
+
+/*
+ * The controller as mfiutil "show adapter/battery/events" and megasasctl
+ * read it: CTRL_GET_INFO's hardware and properties, the properties
+ * DCMDs (a rate change lands in the core: QOM rebuild-rate), the
+ * CacheVault's BBU DCMDs in its three states, and EVENT_GET from the
+ * sequence numbers EVENT_GET_INFO gives.
+ */
+static void test_ctrl(void)
+{
+    FU *m = pd_start();
+    uint8_t b[4096];
+    uint32_t newest, oldest;
+    QDict *r;
+
+    g_assert_cmphex(dcmd(m, 64, CTRL_GET_INFO, 0, m->buf, 2048), ==, 0);
+    qtest_memread(m->qts, m->buf, b, 2048);
+    g_assert_cmphex(ldl_le_p(b + 0x5B0) & 1, ==, 1);       /* BBU present */
+    g_assert_cmphex(ldl_le_p(b + 0x5E0) & 0x80, ==, 0x80);
+    g_assert_cmpuint(ldl_le_p(b + 0x5B4), >, 700000000);   /* since 2000 */
+    g_assert_cmphex(ldl_le_p(b + 0x620) & (1u << 13), !=, 0);  /* JBOD */
+    g_assert_cmpuint(b[0x608], >, 0);                      /* rebuild rate */
+
+    /* properties: the rebuild rate changes in the core */
+    g_assert_cmphex(dcmd(m, 64, CTRL_GET_PROPS, 0, m->buf, 64), ==, 0);
+    qtest_memread(m->qts, m->buf, b, 64);
+    g_assert_cmpuint(b[8], ==, qtest_readb(m->qts, m->buf + 8));
+    b[8] = 17;
+    qtest_memwrite(m->qts, m->buf, b, 64);
+    g_assert_cmphex(dcmd(m, 64, CTRL_SET_PROPS, 0, m->buf, 64), ==, 0);
+    g_assert_cmphex(dcmd(m, 64, CTRL_GET_PROPS, 0, m->buf, 64), ==, 0);
+    g_assert_cmpuint(qtest_readb(m->qts, m->buf + 8), ==, 17);
+    r = qom(m, "qom-get", "rebuild-rate", NULL);
+    g_assert_cmpint(qdict_get_int(r, "return"), ==, 17);
+    qobject_unref(r);
+    /* bad rates and a short buffer */
+    b[8] = 101;
+    qtest_memwrite(m->qts, m->buf, b, 64);
+    g_assert_cmphex(dcmd(m, 64, CTRL_SET_PROPS, 0, m->buf, 64), ==, 0x03);
+    g_assert_cmphex(dcmd(m, 64, CTRL_SET_PROPS, 0, m->buf, 16), ==, 0x03);
+
+    /* the CacheVault: optimal, failed, absent */
+    g_assert_cmphex(dcmd(m, 64, BBU_STATUS, 0, m->buf, 64), ==, 0);
+    qtest_memread(m->qts, m->buf, b, 64);
+    g_assert_cmpuint(b[0], ==, 1);
+    g_assert_cmphex(ldl_le_p(b + 8), ==, 0);
+    g_assert_cmpuint(lduw_le_p(b + 2), >, 0);
+    g_assert_cmpuint(lduw_le_p(b + 0x22), ==, 100);
+    g_assert_cmphex(dcmd(m, 64, BBU_CAPACITY, 0, m->buf, 48), ==, 0);
+    g_assert_cmpuint(qtest_readw(m->qts, m->buf), ==, 100);
+    g_assert_cmphex(dcmd(m, 64, BBU_DESIGN, 0, m->buf, 67), ==, 0);
+    qtest_memread(m->qts, m->buf, b, 67);
+    g_assert_cmpstr((char *)b + 0x1A, ==, "CVPM05");
+    g_assert_cmphex(dcmd(m, 64, BBU_PROPS, 0, m->buf, 32), ==, 0);
+    cv_set(m, "failed");
+    g_assert_cmphex(dcmd(m, 64, BBU_STATUS, 0, m->buf, 64), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + 8), !=, 0);
+    cv_set(m, "absent");
+    g_assert_cmphex(dcmd(m, 64, BBU_STATUS, 0, m->buf, 64), ==, 0x22);
+    g_assert_cmphex(dcmd(m, 64, BBU_DESIGN, 0, m->buf, 67), ==, 0x22);
+    g_assert_cmphex(dcmd(m, 64, CTRL_GET_INFO, 0, m->buf, 2048), ==, 0);
+    g_assert_cmphex(qtest_readl(m->qts, m->buf + 0x5B0) & 1, ==, 0);
+    cv_set(m, "optimal");
+
+    /* events: hot spare made (an event); read from the oldest on */
+    g_assert_cmphex(pd_set(m, 3, 0, ST_HOT_SPARE), ==, 0);
+    g_assert_cmphex(dcmd(m, 64, EVT_GET_INFO, 0, m->buf, 20), ==, 0);
+    newest = qtest_readl(m->qts, m->buf);
+    oldest = qtest_readl(m->qts, m->buf + 4);
+    g_assert_cmpuint(oldest, >=, 1);
+    g_assert_cmpuint(oldest, <=, newest);
+    {
+        uint8_t mbox[12] = { 0 };
+        uint32_t n;
+
+        stl_le_p(mbox, oldest);
+        stw_le_p(mbox + 4, 0xFFFF);             /* every locale */
+        mbox[7] = 0xFE;                         /* class debug and up */
+        g_assert_cmphex(dcmd_mbox(m, 64, EVT_GET, mbox, m->buf, 4096),
+                        ==, 0);
+        n = qtest_readl(m->qts, m->buf);
+        g_assert_cmpuint(n, >=, 1);
+        g_assert_cmpuint(n, <=, 15);
+        /* in order, the last one the newest */
+        g_assert_cmpuint(qtest_readl(m->qts, m->buf + 8 + 256 * (n - 1)),
+                         <=, newest);
+        g_assert_cmpuint(qtest_readl(m->qts, m->buf + 8), >=, oldest);
+        /* past the newest: none; a buffer too short for one */
+        stl_le_p(mbox, newest + 1);
+        g_assert_cmphex(dcmd_mbox(m, 64, EVT_GET, mbox, m->buf, 4096),
+                        ==, 0x23);
+        stl_le_p(mbox, oldest);
+        g_assert_cmphex(dcmd_mbox(m, 64, EVT_GET, mbox, m->buf, 100),
+                        ==, 0x03);
+    }
+    pd_stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-9500/pd/unconfigured", test_unconfigured);
     qtest_add_func("/megaraid-9500/pd/state-set", test_state_set);
     qtest_add_func("/megaraid-9500/pd/refused", test_refused);
+    qtest_add_func("/megaraid-9500/pd/ctrl-bbu-events", test_ctrl);
     return g_test_run();
 }

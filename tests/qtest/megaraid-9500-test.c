@@ -293,6 +293,9 @@ static void test_fuzz(void)
         0x03060100, 0x03090000,
         /* mr9500-pd-mgmt.c: PD state, rebuild, progress */
         0x02030100, 0x02040100, 0x02040200, 0x02060000,
+        /* mr9500-ctrl-mgmt.c, mr9500-bbu.c */
+        0x01020100, 0x01020200, 0x01040300, 0x01080201, 0x05010000,
+        0x05020000, 0x05030000, 0x05050100,
     };
     static const uint32_t regs[] = {
         0x004, 0x008, 0x030, 0x034, 0x06C, 0x0B0, 0x0C8, 0x30C,

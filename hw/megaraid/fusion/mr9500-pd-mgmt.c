@@ -50,74 +50,6 @@
 /* the sequence number PD_GET_INFO reports, which PD_STATE_SET checks */
 #define PDM_SEQ                 0
 
-/* ---- the management protocol ---- */
-
-typedef struct PdmQuery {
-    bool done;
-    bool orphan;
-    size_t len;
-    uint8_t resp[MGMT_MAX_RESP_LEN];
-} PdmQuery;
-
-static void pdm_query_done(void *opaque, size_t len)
-{
-    PdmQuery *q = opaque;
-
-    if (q->orphan) {
-        g_free(q);
-        return;
-    }
-    q->done = true;
-    q->len = len;
-}
-
-static size_t pdm_request(uint8_t *req, uint32_t op, const uint32_t *mbox)
-{
-    MgmtRequest r = {
-        .magic = cpu_to_le32(MGMT_REQ_MAGIC),
-        .version = cpu_to_le16(MGMT_VERSION),
-        .hdr_len = cpu_to_le16(sizeof(MgmtRequest)),
-        .opcode = cpu_to_le32(op),
-    };
-
-    for (int i = 0; i < 4; i++) {
-        r.mbox[i] = cpu_to_le32(mbox[i]);
-    }
-    memcpy(req, &r, sizeof(r));
-    return sizeof(r);
-}
-
-/*
- * Query @op now; true with its data (at most @cap bytes, the rest
- * zeroed) in @out when it answered at once with MGMT_STAT_OK.
- */
-static bool pdm_query(MR9500State *s, uint32_t op, uint32_t m0, void *out,
-                      size_t cap)
-{
-    uint32_t mbox[4] = { m0 };
-    uint8_t req[sizeof(MgmtRequest)];
-    PdmQuery *q = g_new0(PdmQuery, 1);
-    const MgmtReply *r = (const MgmtReply *)q->resp;
-    bool ok;
-
-    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req,
-                               pdm_request(req, op, mbox), q->resp,
-                               sizeof(q->resp), pdm_query_done, q);
-    if (!q->done) {
-        q->orphan = true;       /* freed when it answers */
-        return false;
-    }
-    ok = q->len >= sizeof(*r) && r->status == MGMT_STAT_OK;
-    memset(out, 0, cap);
-    if (ok) {
-        memcpy(out, q->resp + sizeof(*r),
-               MIN(cap, MIN(le32_to_cpu(r->data_len),
-                            q->len - sizeof(*r))));
-    }
-    g_free(q);
-    return ok;
-}
-
 static uint32_t pdm_slot_arg(MRDrive *d)
 {
     return d->slot | d->enclosure << 16;
@@ -125,7 +57,8 @@ static uint32_t pdm_slot_arg(MRDrive *d)
 
 static bool pdm_pd_info(MR9500State *s, MRDrive *d, MgmtPdInfo *pi)
 {
-    return pdm_query(s, MGMT_OP_PD_INFO, pdm_slot_arg(d), pi, sizeof(*pi));
+    return mr9500_mgmt_query(s, MGMT_OP_PD_INFO, pdm_slot_arg(d), pi,
+                             sizeof(*pi));
 }
 
 /* The MFI firmware state of a drive in protocol state @st. */
@@ -163,7 +96,7 @@ static void pdm_fill_progress(MR9500State *s, MRDrive *d,
         active |= PDP_ACTIVE_REBUILD;
         stw_le_p(p + PDP_REBUILD, pdm_progress(pi->rebuild_percent));
     }
-    if (pdm_query(s, MGMT_OP_PATROL_STATUS, 0, &pr, sizeof(pr)) &&
+    if (mr9500_mgmt_query(s, MGMT_OP_PATROL_STATUS, 0, &pr, sizeof(pr)) &&
         pr.running && le16_to_cpu(pr.drive_slot) == d->slot &&
         !d->enclosure) {
         active |= PDP_ACTIVE_PATROL;
@@ -220,72 +153,7 @@ void mr9500_pd_info_mgmt(MR9500State *s, MRDrive *d, uint8_t *out)
     pdm_fill_progress(s, d, &pi, out + PDI_PROGRESS);
 }
 
-/* ---- changes: one protocol request, the DCMD held until it is done ---- */
-
-typedef struct PdmRun {
-    MR9500State *s;
-    uint32_t epoch;
-    uint16_t smid;
-    uint8_t queue;
-    uint64_t mfi_addr;
-    uint32_t dcmd;
-    uint8_t resp[MGMT_MAX_RESP_LEN];
-} PdmRun;
-
-static uint8_t pdm_mfi_status(uint8_t mgmt)
-{
-    switch (mgmt) {
-    case MGMT_STAT_OK:
-        return MFI_STAT_OK;
-    case MGMT_STAT_DEVICE_NOT_FOUND:
-        return MFI_STAT_DEVICE_NOT_FOUND;
-    case MGMT_STAT_DG_NOT_FOUND:
-        return MFI_STAT_ARRAY_INDEX_INVALID;
-    case MGMT_STAT_LIMIT:
-        return MFI_STAT_MAX_SPARES_EXCEEDED;
-    case MGMT_STAT_IO_ERROR:
-        return MFI_STAT_SCSI_IO_FAILED;
-    case MGMT_STAT_INVALID_PARAMETER:
-        return MFI_STAT_INVALID_PARAMETER;
-    default:
-        /* wrong state, busy, no job, ...: not in this drive's state */
-        return MFI_STAT_WRONG_STATE;
-    }
-}
-
-static void pdm_run_done(void *opaque, size_t len)
-{
-    PdmRun *r = opaque;
-    const MgmtReply *rep = (const MgmtReply *)r->resp;
-    uint8_t st = len >= sizeof(*rep) ? pdm_mfi_status(rep->status)
-                                     : MFI_STAT_WRONG_STATE;
-
-    if (r->epoch == r->s->held_epoch) {
-        trace_megaraid_9500_pdm_done(r->smid, r->dcmd, st);
-        mr9500_mfi_complete(r->s, r->smid, r->queue, r->mfi_addr, st);
-    }
-    g_free(r);
-}
-
-static void pdm_run(MR9500State *s, uint16_t smid, uint8_t queue,
-                    uint64_t mfi_addr, uint32_t dcmd, uint32_t op,
-                    uint32_t m0, uint32_t m1, uint32_t m2)
-{
-    uint32_t mbox[4] = { m0, m1, m2 };
-    uint8_t req[sizeof(MgmtRequest)];
-    PdmRun *r = g_new0(PdmRun, 1);
-
-    r->s = s;
-    r->epoch = s->held_epoch;
-    r->smid = smid;
-    r->queue = queue;
-    r->mfi_addr = mfi_addr;
-    r->dcmd = dcmd;
-    trace_megaraid_9500_pdm_run(smid, dcmd, op, m0, m1);
-    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req,
-                               pdm_request(req, op, mbox), r->resp,
-                               sizeof(r->resp), pdm_run_done, r);
-}
+/* ---- changes ---- */
 
 /* The drive a PD reference (device id, sequence number) at @mbox names. */
 static MRDrive *pdm_ref(MR9500State *s, const uint8_t *mbox, uint8_t *st)
@@ -359,7 +227,7 @@ MR9500CfgAnswer mr9500_pd_mgmt_dcmd(MR9500State *s, uint32_t opcode,
                                     uint8_t *status)
 {
     const uint8_t *mbox = f + MFI_DCMD_MBOX;
-    uint32_t op, m[3];
+    uint32_t op, m[4] = { 0 };
     MgmtPdInfo pi;
     uint8_t st = MFI_STAT_OK;
     MRDrive *d;
@@ -405,6 +273,6 @@ MR9500CfgAnswer mr9500_pd_mgmt_dcmd(MR9500State *s, uint32_t opcode,
                                                   : MGMT_JOB_STOP;
         break;
     }
-    pdm_run(s, smid, queue, mfi_addr, opcode, op, m[0], m[1], m[2]);
+    mr9500_mgmt_run(s, smid, queue, mfi_addr, opcode, op, m, NULL, 0);
     return MR9500_CFG_HELD;
 }
