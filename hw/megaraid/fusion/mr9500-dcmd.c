@@ -168,6 +168,8 @@ static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)
     ci[CI_TASK_ABORT_TO] = 30;
     ci[CI_MAX_RESET_TO] = 60;
     mr9500_ld_ctrl_info(s, ci, npd);
+    /* hardware, operations, properties: mr9500-ctrl-mgmt.c */
+    mr9500_ctrl_info_mgmt(s, ci);
 }
 
 /* PD list: the exposed JBODs only (@all: every drive in the bays). */
@@ -222,6 +224,8 @@ static uint8_t mr9500_pd_info(MR9500State *s, uint32_t pd, uint8_t *pi)
              mr9500_pd_drive(s, pd) ? MR_PD_STATE_SYSTEM : 0x18);
     /* NVMe: the driver sends its large fast path I/O as PRP lists */
     stw_le_p(pi + PDI_DDF_TYPE, mr9500_pd_if(u) << 12);
+    /* state, counters, progress: the core's (mr9500-pd-mgmt.c) */
+    mr9500_pd_info_mgmt(s, d, pi);
     stq_le_p(pi + PDI_RAW_SIZE, blocks);
     stq_le_p(pi + PDI_NONCOERCED_SIZE, blocks);
     stq_le_p(pi + PDI_COERCED_SIZE, blocks);
@@ -373,7 +377,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         len = MR_EVT_LOG_INFO_SIZE;
         buf = g_malloc0(len);
         stl_le_p(buf, s->evt_seq);          /* newest */
-        stl_le_p(buf + 4, 1);               /* oldest */
+        /* oldest: the ring keeps the newest MR9500_EVT_RING */
+        stl_le_p(buf + 4, s->evt_seq >= MR9500_EVT_RING ?
+                          s->evt_seq - MR9500_EVT_RING + 1 : 1);
         stl_le_p(buf + 8, 1);               /* clear */
         stl_le_p(buf + 12, 1);              /* shutdown */
         stl_le_p(buf + 16, 1);              /* boot */
@@ -436,6 +442,27 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         }
         if (mr9500_pr_dcmd(s, m->f, opcode, &buf, &len, &st)) {
             break;              /* patrol read: mr9500-pr.c */
+        }
+        /* PD state, rebuild, progress: mr9500-pd-mgmt.c */
+        cfg = mr9500_pd_mgmt_dcmd(s, opcode, m->smid, m->queue, m->addr,
+                                  m->f, &buf, &len, &st);
+        if (cfg == MR9500_CFG_HELD) {
+            return false;
+        }
+        if (cfg == MR9500_CFG_ANSWERED) {
+            break;
+        }
+        /* controller properties, events, time: mr9500-ctrl-mgmt.c */
+        cfg = mr9500_ctrl_mgmt_dcmd(s, opcode, m->smid, m->queue, m->addr,
+                                    m->f, &buf, &len, &st);
+        if (cfg == MR9500_CFG_HELD) {
+            return false;
+        }
+        if (cfg == MR9500_CFG_ANSWERED) {
+            break;
+        }
+        if (mr9500_bbu_dcmd(s, opcode, &buf, &len, &st)) {
+            break;              /* CacheVault: mr9500-bbu.c */
         }
         /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);

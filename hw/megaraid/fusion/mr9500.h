@@ -316,6 +316,50 @@ MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
                                 uint64_t mfi_addr, const uint8_t *f,
                                 uint8_t **buf, uint32_t *len,
                                 uint8_t *status);
+/*
+ * mr9500-mgmt-call.c: management protocol query @op (mailbox word 0
+ * @m0) answered now: true with its data (@cap bytes, zero padded) in
+ * @out when it answered MGMT_STAT_OK.
+ */
+bool mr9500_mgmt_query(MR9500State *s, uint32_t op, uint32_t m0, void *out,
+                       size_t cap);
+/*
+ * Run change @op (@mbox: 4 words, @data of @dlen bytes) for DCMD @dcmd
+ * at @smid: the DCMD completes with the MFI status of its answer.
+ */
+void mr9500_mgmt_run(MR9500State *s, uint16_t smid, uint8_t queue,
+                     uint64_t mfi_addr, uint32_t dcmd, uint32_t op,
+                     const uint32_t *mbox, const void *data, uint32_t dlen);
+/* The MFI status of management protocol status @mgmt. */
+uint8_t mr9500_mgmt_mfi_status(uint8_t mgmt);
+/*
+ * mr9500-pd-mgmt.c: PD_STATE_SET, PD_REBUILD_START/ABORT and
+ * PD_GET_PROGRESS, answered as mr9500_cfg_dcmd() answers.
+ */
+MR9500CfgAnswer mr9500_pd_mgmt_dcmd(MR9500State *s, uint32_t opcode,
+                                    uint16_t smid, uint8_t queue,
+                                    uint64_t mfi_addr, const uint8_t *f,
+                                    uint8_t **buf, uint32_t *len,
+                                    uint8_t *status);
+/*
+ * The management part of PD_GET_INFO of drive @d into @pi (its firmware
+ * state, DDF type bits, counters, SAS address, serial, progress).
+ */
+void mr9500_pd_info_mgmt(MR9500State *s, MRDrive *d, uint8_t *pi);
+/*
+ * mr9500-ctrl-mgmt.c: CTRL_GET/SET_PROPERTIES, CTRL_EVENT_GET and
+ * TIME_SECS_GET, answered as mr9500_cfg_dcmd() answers; and what
+ * CTRL_GET_INFO (@ci) says of the hardware, operations and properties.
+ */
+MR9500CfgAnswer mr9500_ctrl_mgmt_dcmd(MR9500State *s, uint32_t opcode,
+                                      uint16_t smid, uint8_t queue,
+                                      uint64_t mfi_addr, const uint8_t *f,
+                                      uint8_t **buf, uint32_t *len,
+                                      uint8_t *status);
+void mr9500_ctrl_info_mgmt(MR9500State *s, uint8_t *ci);
+/* mr9500-bbu.c: the BBU_GET_* DCMDs (CacheVault); false: not one. */
+bool mr9500_bbu_dcmd(MR9500State *s, uint32_t opcode, uint8_t **buf,
+                     uint32_t *len, uint8_t *status);
 /* mr9500-ld-props.c: the job progress block of LD info (@li) of @vd. */
 void mr9500_ld_progress(MRVirtualDisk *vd, uint8_t *li);
 

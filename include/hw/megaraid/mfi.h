@@ -407,4 +407,21 @@
 /* FOREIGN_SCAN: count, then 8 configuration ids of 24 bytes */
 #define MR_FOREIGN_SCAN_SIZE        196
 
+/* physical drive management DCMDs (mr9500-pd-mgmt.c) */
+#define MR_DCMD_PD_STATE_SET        0x02030100  /* mbox: PD ref, u16 state */
+#define MR_DCMD_PD_REBUILD_START    0x02040100  /* mbox: PD ref */
+#define MR_DCMD_PD_REBUILD_ABORT    0x02040200
+#define MR_DCMD_PD_GET_PROGRESS     0x02060000  /* MR_PD_PROGRESS, 32 bytes */
+
+/* controller management and battery DCMDs (mr9500-ctrl-mgmt.c, -bbu.c) */
+#define MR_DCMD_CTRL_GET_PROPERTIES 0x01020100  /* mfi_ctrl_props, 64 bytes */
+#define MR_DCMD_CTRL_SET_PROPERTIES 0x01020200
+#define MR_DCMD_CTRL_EVENT_GET      0x01040300  /* mbox: seq, locale/class */
+#define MR_DCMD_CTRL_TIME_SECS_GET  0x01080201
+#define MR_DCMD_BBU_GET_STATUS      0x05010000
+#define MR_DCMD_BBU_GET_CAPACITY    0x05020000
+#define MR_DCMD_BBU_GET_DESIGN      0x05030000
+#define MR_DCMD_BBU_GET_PROPERTIES  0x05050100
+#define MFI_STAT_NO_HW_PRESENT      0x22
+
 #endif

@@ -1,0 +1,153 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * megaraid-sim: how megaraid-9500's MFI management DCMDs (mr9500-pd-mgmt.c,
+ * mr9500-bbu.c, mr9500-ctrl-mgmt.c) call the firmware core's management
+ * protocol (mgmt-proto.h): a query answered at once, and a change whose
+ * DCMD is held until the core has its metadata on the drives, then
+ * completed with the MFI status the protocol's status maps to.
+ */
+#include "qemu/osdep.h"
+#include "hw/megaraid/mgmt-proto.h"
+#include "mr9500.h"
+#include "trace.h"
+
+static size_t mgmt_call_request(uint8_t *req, uint32_t op,
+                                const uint32_t *mbox, const void *data,
+                                uint32_t dlen)
+{
+    MgmtRequest r = {
+        .magic = cpu_to_le32(MGMT_REQ_MAGIC),
+        .version = cpu_to_le16(MGMT_VERSION),
+        .hdr_len = cpu_to_le16(sizeof(MgmtRequest)),
+        .opcode = cpu_to_le32(op),
+        .data_len = cpu_to_le32(dlen),
+    };
+
+    for (int i = 0; i < 4; i++) {
+        r.mbox[i] = cpu_to_le32(mbox ? mbox[i] : 0);
+    }
+    memcpy(req, &r, sizeof(r));
+    if (dlen) {
+        memcpy(req + sizeof(r), data, dlen);
+    }
+    return sizeof(r) + dlen;
+}
+
+/* ---- queries ---- */
+
+typedef struct MgmtCallQuery {
+    bool done;
+    bool orphan;
+    size_t len;
+    uint8_t resp[MGMT_MAX_RESP_LEN];
+} MgmtCallQuery;
+
+static void mgmt_call_query_done(void *opaque, size_t len)
+{
+    MgmtCallQuery *q = opaque;
+
+    if (q->orphan) {
+        g_free(q);
+        return;
+    }
+    q->done = true;
+    q->len = len;
+}
+
+bool mr9500_mgmt_query(MR9500State *s, uint32_t op, uint32_t m0, void *out,
+                       size_t cap)
+{
+    uint32_t mbox[4] = { m0 };
+    uint8_t req[sizeof(MgmtRequest)];
+    MgmtCallQuery *q = g_new0(MgmtCallQuery, 1);
+    const MgmtReply *r = (const MgmtReply *)q->resp;
+    bool ok;
+
+    memset(out, 0, cap);
+    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req,
+                               mgmt_call_request(req, op, mbox, NULL, 0),
+                               q->resp, sizeof(q->resp),
+                               mgmt_call_query_done, q);
+    if (!q->done) {
+        q->orphan = true;       /* freed when it answers */
+        return false;
+    }
+    ok = q->len >= sizeof(*r) && r->status == MGMT_STAT_OK;
+    if (ok) {
+        memcpy(out, q->resp + sizeof(*r),
+               MIN(cap, MIN(le32_to_cpu(r->data_len),
+                            q->len - sizeof(*r))));
+    }
+    g_free(q);
+    return ok;
+}
+
+/* ---- changes ---- */
+
+typedef struct MgmtCallRun {
+    MR9500State *s;
+    uint32_t epoch;
+    uint16_t smid;
+    uint8_t queue;
+    uint64_t mfi_addr;
+    uint32_t dcmd;
+    uint8_t resp[MGMT_MAX_RESP_LEN];
+} MgmtCallRun;
+
+uint8_t mr9500_mgmt_mfi_status(uint8_t mgmt)
+{
+    switch (mgmt) {
+    case MGMT_STAT_OK:
+        return MFI_STAT_OK;
+    case MGMT_STAT_DEVICE_NOT_FOUND:
+    case MGMT_STAT_VD_NOT_FOUND:
+        return MFI_STAT_DEVICE_NOT_FOUND;
+    case MGMT_STAT_DG_NOT_FOUND:
+        return MFI_STAT_ARRAY_INDEX_INVALID;
+    case MGMT_STAT_LIMIT:
+        return MFI_STAT_MAX_SPARES_EXCEEDED;
+    case MGMT_STAT_IO_ERROR:
+        return MFI_STAT_SCSI_IO_FAILED;
+    case MGMT_STAT_INVALID_PARAMETER:
+    case MGMT_STAT_DATA_LEN:
+        return MFI_STAT_INVALID_PARAMETER;
+    default:
+        /* wrong state, busy, no job, ...: not in the state it is in */
+        return MFI_STAT_WRONG_STATE;
+    }
+}
+
+static void mgmt_call_run_done(void *opaque, size_t len)
+{
+    MgmtCallRun *r = opaque;
+    const MgmtReply *rep = (const MgmtReply *)r->resp;
+    uint8_t st = len >= sizeof(*rep) ? mr9500_mgmt_mfi_status(rep->status)
+                                     : MFI_STAT_WRONG_STATE;
+
+    if (r->epoch == r->s->held_epoch) {
+        trace_megaraid_9500_mgmt_call_done(r->smid, r->dcmd, st);
+        mr9500_mfi_complete(r->s, r->smid, r->queue, r->mfi_addr, st);
+    }
+    g_free(r);
+}
+
+void mr9500_mgmt_run(MR9500State *s, uint16_t smid, uint8_t queue,
+                     uint64_t mfi_addr, uint32_t dcmd, uint32_t op,
+                     const uint32_t *mbox, const void *data, uint32_t dlen)
+{
+    g_autofree uint8_t *req = g_malloc(sizeof(MgmtRequest) + dlen);
+    MgmtCallRun *r = g_new0(MgmtCallRun, 1);
+
+    r->s = s;
+    r->epoch = s->held_epoch;
+    r->smid = smid;
+    r->queue = queue;
+    r->mfi_addr = mfi_addr;
+    r->dcmd = dcmd;
+    trace_megaraid_9500_mgmt_call_run(smid, dcmd, op, mbox[0], mbox[1]);
+    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req,
+                               mgmt_call_request(req, op, mbox, data, dlen),
+                               r->resp, sizeof(r->resp),
+                               mgmt_call_run_done, r);
+}
