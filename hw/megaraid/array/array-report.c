@@ -12,6 +12,7 @@
 #include "qemu/error-report.h"
 #include "array.h"
 #include "evlog-array.h"
+#include "trace.h"
 
 /* A drive GUID for people: printable bytes as they are, others in hex. */
 static void mr_report_guid(GString *s, const uint8_t *guid)
@@ -107,11 +108,8 @@ void mr_array_report_start(MRArray *a)
             continue;
         }
         if (resuming) {
-            /* a rebuild that goes on where it stopped: news, no warning */
-            info_report("megaraid: VD %d '%s' (%s) is %s at start: %s; the "
-                        "rebuild resumes", v, vd->name,
-                        raid_level_name(vd->level),
-                        raid_vd_state_name(vd->state), full->str);
+            /* a rebuild that goes on where it stopped: the event log's */
+            trace_megaraid_array_start_resuming(v, full->str);
         } else {
             warn_report("megaraid: VD %d '%s' (%s) is %s at start: %s", v,
                         vd->name, raid_level_name(vd->level),
