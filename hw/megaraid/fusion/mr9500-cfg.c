@@ -71,69 +71,6 @@ typedef struct CfgRun {
     uint8_t resp[MGMT_MAX_RESP_LEN];
 } CfgRun;
 
-/* ---- the management protocol, synchronously (queries) ---- */
-
-typedef struct CfgQuery {
-    bool done;
-    bool orphan;
-    size_t len;
-    uint8_t resp[MGMT_MAX_RESP_LEN];
-} CfgQuery;
-
-static void cfg_query_done(void *opaque, size_t len)
-{
-    CfgQuery *q = opaque;
-
-    if (q->orphan) {
-        g_free(q);
-        return;
-    }
-    q->done = true;
-    q->len = len;
-}
-
-static size_t cfg_request(uint8_t *req, uint32_t op, const uint32_t *mbox,
-                          const void *data, uint32_t dlen)
-{
-    MgmtRequest r = {
-        .magic = cpu_to_le32(MGMT_REQ_MAGIC),
-        .version = cpu_to_le16(MGMT_VERSION),
-        .hdr_len = cpu_to_le16(sizeof(MgmtRequest)),
-        .opcode = cpu_to_le32(op),
-        .data_len = cpu_to_le32(dlen),
-    };
-
-    for (int i = 0; i < 4; i++) {
-        r.mbox[i] = cpu_to_le32(mbox[i]);
-    }
-    memcpy(req, &r, sizeof(r));
-    if (dlen) {
-        memcpy(req + sizeof(r), data, dlen);
-    }
-    return sizeof(r) + dlen;
-}
-
-/*
- * Run query @op now; its MgmtReply (status, data) is in the returned
- * buffer (g_free), NULL if it did not answer at once.
- */
-static CfgQuery *cfg_query(MR9500State *s, uint32_t op, uint32_t m0,
-                           uint32_t m1)
-{
-    uint32_t mbox[4] = { m0, m1 };
-    uint8_t req[sizeof(MgmtRequest)];
-    size_t n = cfg_request(req, op, mbox, NULL, 0);
-    CfgQuery *q = g_new0(CfgQuery, 1);
-
-    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req, n,
-                               q->resp, sizeof(q->resp), cfg_query_done, q);
-    if (!q->done) {
-        q->orphan = true;       /* freed when it answers */
-        return NULL;
-    }
-    return q;
-}
-
 static uint8_t cfg_reply_status(const uint8_t *resp)
 {
     return ((const MgmtReply *)resp)->status;
@@ -146,7 +83,7 @@ static GByteArray *cfg_list(MR9500State *s, uint32_t op, uint16_t entry_len)
     uint32_t first = 0;
 
     while (first != MGMT_NONE32) {
-        g_autofree CfgQuery *q = cfg_query(s, op, first, 0);
+        g_autofree MR9500MgmtAnswer *q = mr9500_mgmt_ask(s, op, first, 0);
         const MgmtListHeader *h;
         uint32_t count;
 
@@ -196,23 +133,6 @@ static const MgmtPdEntry *cfg_pd_entry(GByteArray *pds, uint16_t slot)
         }
     }
     return NULL;
-}
-
-static uint16_t cfg_mfi_pd_state(uint8_t st)
-{
-    static const uint16_t map[] = {
-        [MGMT_PD_UNCONF_GOOD] = MR_PD_STATE_UNCONF_GOOD,
-        [MGMT_PD_UNCONF_BAD] = MR_PD_STATE_UNCONF_BAD,
-        [MGMT_PD_ONLINE] = MR_PD_STATE_ONLINE,
-        [MGMT_PD_OFFLINE] = MR_PD_STATE_OFFLINE,
-        [MGMT_PD_REBUILD] = MR_PD_STATE_REBUILD,
-        [MGMT_PD_HOT_SPARE] = MR_PD_STATE_HOT_SPARE,
-        [MGMT_PD_FOREIGN] = MR_PD_STATE_UNCONF_GOOD,
-        [MGMT_PD_MISSING] = MR_PD_STATE_FAILED,
-        [MGMT_PD_JBOD] = MR_PD_STATE_SYSTEM,
-    };
-
-    return st < ARRAY_SIZE(map) ? map[st] : MR_PD_STATE_FAILED;
 }
 
 /* ---- CFG_READ ---- */
@@ -296,7 +216,7 @@ static void cfg_fill_array(MR9500State *s, CfgView *v, const MgmtDgEntry *g,
             continue;
         }
         stw_le_p(p + MR_ARRAY_PD_ID, pd);
-        stw_le_p(p + MR_ARRAY_PD_STATE, cfg_mfi_pd_state(e->state));
+        stw_le_p(p + MR_ARRAY_PD_STATE, mr9500_mfi_pd_state(e->state));
         p[MR_ARRAY_PD_SLOT] = slot;
     }
 }
@@ -531,7 +451,7 @@ static void cfg_run_next(CfgRun *r)
         }
         st->mbox[1] = dg;           /* PD_SPARE_ADD: dedicated to it */
     }
-    n = cfg_request(req, st->op, st->mbox, st->data, st->dlen);
+    n = mr9500_mgmt_request(req, st->op, st->mbox, st->data, st->dlen);
     memset(r->resp, 0, sizeof(MgmtReply));
     mr_core_mgmt_execute_async(&r->s->core, mr9500_mgmt_host_ops(), r->s,
                                req, n, r->resp, sizeof(r->resp),

@@ -12,9 +12,8 @@
 #include "mr9500.h"
 #include "trace.h"
 
-static size_t mgmt_call_request(uint8_t *req, uint32_t op,
-                                const uint32_t *mbox, const void *data,
-                                uint32_t dlen)
+size_t mr9500_mgmt_request(uint8_t *req, uint32_t op, const uint32_t *mbox,
+                           const void *data, uint32_t dlen)
 {
     MgmtRequest r = {
         .magic = cpu_to_le32(MGMT_REQ_MAGIC),
@@ -36,16 +35,9 @@ static size_t mgmt_call_request(uint8_t *req, uint32_t op,
 
 /* ---- queries ---- */
 
-typedef struct MgmtCallQuery {
-    bool done;
-    bool orphan;
-    size_t len;
-    uint8_t resp[MGMT_MAX_RESP_LEN];
-} MgmtCallQuery;
-
-static void mgmt_call_query_done(void *opaque, size_t len)
+static void mgmt_call_ask_done(void *opaque, size_t len)
 {
-    MgmtCallQuery *q = opaque;
+    MR9500MgmtAnswer *q = opaque;
 
     if (q->orphan) {
         g_free(q);
@@ -55,32 +47,58 @@ static void mgmt_call_query_done(void *opaque, size_t len)
     q->len = len;
 }
 
+MR9500MgmtAnswer *mr9500_mgmt_ask(MR9500State *s, uint32_t op, uint32_t m0,
+                                  uint32_t m1)
+{
+    uint32_t mbox[4] = { m0, m1 };
+    uint8_t req[sizeof(MgmtRequest)];
+    MR9500MgmtAnswer *q = g_new0(MR9500MgmtAnswer, 1);
+
+    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req,
+                               mr9500_mgmt_request(req, op, mbox, NULL, 0),
+                               q->resp, sizeof(q->resp),
+                               mgmt_call_ask_done, q);
+    if (!q->done) {
+        q->orphan = true;       /* freed when it answers */
+        return NULL;
+    }
+    return q;
+}
+
 bool mr9500_mgmt_query(MR9500State *s, uint32_t op, uint32_t m0, void *out,
                        size_t cap)
 {
-    uint32_t mbox[4] = { m0 };
-    uint8_t req[sizeof(MgmtRequest)];
-    MgmtCallQuery *q = g_new0(MgmtCallQuery, 1);
-    const MgmtReply *r = (const MgmtReply *)q->resp;
-    bool ok;
+    g_autofree MR9500MgmtAnswer *q = mr9500_mgmt_ask(s, op, m0, 0);
+    const MgmtReply *r;
 
     memset(out, 0, cap);
-    mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req,
-                               mgmt_call_request(req, op, mbox, NULL, 0),
-                               q->resp, sizeof(q->resp),
-                               mgmt_call_query_done, q);
-    if (!q->done) {
-        q->orphan = true;       /* freed when it answers */
+    if (!q) {
         return false;
     }
-    ok = q->len >= sizeof(*r) && r->status == MGMT_STAT_OK;
-    if (ok) {
-        memcpy(out, q->resp + sizeof(*r),
-               MIN(cap, MIN(le32_to_cpu(r->data_len),
-                            q->len - sizeof(*r))));
+    r = (const MgmtReply *)q->resp;
+    if (q->len < sizeof(*r) || r->status != MGMT_STAT_OK) {
+        return false;
     }
-    g_free(q);
-    return ok;
+    memcpy(out, q->resp + sizeof(*r),
+           MIN(cap, MIN(le32_to_cpu(r->data_len), q->len - sizeof(*r))));
+    return true;
+}
+
+uint16_t mr9500_mfi_pd_state(uint8_t st)
+{
+    static const uint16_t map[] = {
+        [MGMT_PD_UNCONF_GOOD] = MR_PD_STATE_UNCONF_GOOD,
+        [MGMT_PD_UNCONF_BAD] = MR_PD_STATE_UNCONF_BAD,
+        [MGMT_PD_ONLINE] = MR_PD_STATE_ONLINE,
+        [MGMT_PD_OFFLINE] = MR_PD_STATE_OFFLINE,
+        [MGMT_PD_REBUILD] = MR_PD_STATE_REBUILD,
+        [MGMT_PD_HOT_SPARE] = MR_PD_STATE_HOT_SPARE,
+        [MGMT_PD_FOREIGN] = MR_PD_STATE_UNCONF_GOOD,
+        [MGMT_PD_MISSING] = MR_PD_STATE_FAILED,
+        [MGMT_PD_JBOD] = MR_PD_STATE_SYSTEM,
+    };
+
+    return st < ARRAY_SIZE(map) ? map[st] : MR_PD_STATE_FAILED;
 }
 
 /* ---- changes ---- */
@@ -147,7 +165,7 @@ void mr9500_mgmt_run(MR9500State *s, uint16_t smid, uint8_t queue,
     r->dcmd = dcmd;
     trace_megaraid_9500_mgmt_call_run(smid, dcmd, op, mbox[0], mbox[1]);
     mr_core_mgmt_execute_async(&s->core, mr9500_mgmt_host_ops(), s, req,
-                               mgmt_call_request(req, op, mbox, data, dlen),
+                               mr9500_mgmt_request(req, op, mbox, data, dlen),
                                r->resp, sizeof(r->resp),
                                mgmt_call_run_done, r);
 }

@@ -61,24 +61,6 @@ static bool pdm_pd_info(MR9500State *s, MRDrive *d, MgmtPdInfo *pi)
                              sizeof(*pi));
 }
 
-/* The MFI firmware state of a drive in protocol state @st. */
-static uint16_t pdm_mfi_state(uint8_t st)
-{
-    static const uint16_t map[] = {
-        [MGMT_PD_UNCONF_GOOD] = MR_PD_STATE_UNCONF_GOOD,
-        [MGMT_PD_UNCONF_BAD] = MR_PD_STATE_UNCONF_BAD,
-        [MGMT_PD_ONLINE] = MR_PD_STATE_ONLINE,
-        [MGMT_PD_OFFLINE] = MR_PD_STATE_OFFLINE,
-        [MGMT_PD_REBUILD] = MR_PD_STATE_REBUILD,
-        [MGMT_PD_HOT_SPARE] = MR_PD_STATE_HOT_SPARE,
-        [MGMT_PD_FOREIGN] = MR_PD_STATE_UNCONF_GOOD,
-        [MGMT_PD_MISSING] = MR_PD_STATE_FAILED,
-        [MGMT_PD_JBOD] = MR_PD_STATE_SYSTEM,
-    };
-
-    return st < ARRAY_SIZE(map) ? map[st] : MR_PD_STATE_FAILED;
-}
-
 /* MFI progress: 0..0xFFFF for 0..100 % */
 static uint16_t pdm_progress(uint8_t percent)
 {
@@ -115,7 +97,7 @@ void mr9500_pd_info_mgmt(MR9500State *s, MRDrive *d, uint8_t *out)
     if (!pdm_pd_info(s, d, &pi)) {
         return;                 /* a query answers at once: not reached */
     }
-    stw_le_p(out + PDI_FW_STATE, pdm_mfi_state(pi.e.state));
+    stw_le_p(out + PDI_FW_STATE, mr9500_mfi_pd_state(pi.e.state));
     if (le16_to_cpu(pi.e.dg) != MGMT_NONE16) {
         ddf |= PDI_DDF_IN_VD;
     }

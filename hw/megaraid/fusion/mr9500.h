@@ -20,6 +20,7 @@
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/target.h"
 #include "hw/megaraid/fw-core.h"
+#include "hw/megaraid/mgmt-proto.h"
 
 #define TYPE_MEGARAID_9500 "megaraid-9500"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9500State, MEGARAID_9500)
@@ -317,9 +318,28 @@ MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
                                 uint8_t **buf, uint32_t *len,
                                 uint8_t *status);
 /*
- * mr9500-mgmt-call.c: management protocol query @op (mailbox word 0
- * @m0) answered now: true with its data (@cap bytes, zero padded) in
- * @out when it answered MGMT_STAT_OK.
+ * mr9500-mgmt-call.c: the management request for @op in @req (room for
+ * an MgmtRequest and @dlen bytes; @mbox: 4 words or NULL); its length.
+ */
+size_t mr9500_mgmt_request(uint8_t *req, uint32_t op, const uint32_t *mbox,
+                           const void *data, uint32_t dlen);
+/* A query's answer: MgmtReply and its data in @resp, @len bytes. */
+typedef struct MR9500MgmtAnswer {
+    bool done;
+    bool orphan;                /* nobody waits: freed when it answers */
+    size_t len;
+    uint8_t resp[MGMT_MAX_RESP_LEN];
+} MR9500MgmtAnswer;
+/*
+ * Query @op (mailbox words @m0, @m1) answered now: the answer (g_free),
+ * or NULL if it did not answer at once.
+ */
+MR9500MgmtAnswer *mr9500_mgmt_ask(MR9500State *s, uint32_t op, uint32_t m0,
+                                  uint32_t m1);
+/*
+ * Management protocol query @op (mailbox word 0 @m0) answered now: true
+ * with its data (@cap bytes, zero padded) in @out when it answered
+ * MGMT_STAT_OK.
  */
 bool mr9500_mgmt_query(MR9500State *s, uint32_t op, uint32_t m0, void *out,
                        size_t cap);
@@ -332,6 +352,8 @@ void mr9500_mgmt_run(MR9500State *s, uint16_t smid, uint8_t queue,
                      const uint32_t *mbox, const void *data, uint32_t dlen);
 /* The MFI status of management protocol status @mgmt. */
 uint8_t mr9500_mgmt_mfi_status(uint8_t mgmt);
+/* The MFI firmware state of a drive in protocol state @st (MGMT_PD_*). */
+uint16_t mr9500_mfi_pd_state(uint8_t st);
 /*
  * mr9500-pd-mgmt.c: PD_STATE_SET, PD_REBUILD_START/ABORT and
  * PD_GET_PROGRESS, answered as mr9500_cfg_dcmd() answers.
