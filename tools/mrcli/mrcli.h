@@ -116,6 +116,11 @@ bool parse_uint(Mrcli *m, const char *what, const char *s,
                 unsigned long long max, unsigned long long *v);
 /* "100", "100MB", "10GB", "1TB" (binary units, MB default) -> sectors. */
 bool parse_size(Mrcli *m, const char *s, uint64_t *sectors);
+/*
+ * A fixed-size text field of a reply (@len bytes, maybe without NUL) in
+ * @dst (@len + 1 bytes): unprintable bytes as '?', trailing blanks cut.
+ */
+void text_field(char *dst, const char *src, size_t len);
 /* "0:0-7", "0:1,0:3,5" -> slots; false on an error (reported). */
 bool parse_drives(Mrcli *m, const char *s, uint16_t *slots, int max, int *n);
 /* A usage error: the document fails and the exit status is 2. */

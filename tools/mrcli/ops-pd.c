@@ -56,20 +56,6 @@ void emit_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,
     }
 }
 
-static void text_field(char *dst, const char *src, size_t len)
-{
-    size_t n = 0;
-
-    while (n < len && src[n]) {
-        dst[n] = (src[n] >= 0x20 && src[n] < 0x7f) ? src[n] : '?';
-        n++;
-    }
-    while (n && dst[n - 1] == ' ') {
-        n--;
-    }
-    dst[n] = 0;
-}
-
 static int pd_info(Mrcli *m, int slot, MgmtPdInfo *info)
 {
     return mgmt_call(m, MGMT_OP_PD_INFO, slot, 0, 0, 0, NULL, 0, info,

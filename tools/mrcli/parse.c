@@ -351,3 +351,17 @@ bad:
                 "drives=0:0-7 or drives=0:1,0:3,5", s);
     return false;
 }
+
+void text_field(char *dst, const char *src, size_t len)
+{
+    size_t n = 0;
+
+    while (n < len && src[n]) {
+        dst[n] = (src[n] >= 0x20 && src[n] < 0x7f) ? src[n] : '?';
+        n++;
+    }
+    while (n && dst[n - 1] == ' ') {
+        n--;
+    }
+    dst[n] = 0;
+}

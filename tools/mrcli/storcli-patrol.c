@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const prop_cols[] = { "Ctrl_Prop", "Value", NULL };
-
 static const char *pr_mode(int mode)
 {
     switch (mode) {
@@ -36,7 +34,8 @@ static void pr_row(MrSection *t, const char *prop, const char *value)
 
 static void pr_show(Mrcli *m, const MgmtPatrolStatus *ps)
 {
-    MrSection *t = out_table(m->out, "Controller Properties", prop_cols);
+    MrSection *t = out_table(m->out, "Controller Properties",
+                              storcli_ctrl_prop_cols);
     char v[64];
 
     pr_row(t, "PR Mode", pr_mode(ps->mode));

@@ -22,21 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const ctrl_prop_cols[] = { "Ctrl_Prop", "Value", NULL };
-
-static void clean(char *dst, const char *src, size_t len)
-{
-    size_t n = 0;
-
-    while (n < len && src[n]) {
-        dst[n] = (src[n] >= 0x20 && src[n] < 0x7f) ? src[n] : '?';
-        n++;
-    }
-    while (n && dst[n - 1] == ' ') {
-        n--;
-    }
-    dst[n] = 0;
-}
+const char *const storcli_ctrl_prop_cols[] = {
+    "Ctrl_Prop", "Value", NULL,
+};
 
 /* The controller answers (else the document failed, exit status 3). */
 static bool ctrl_present(Mrcli *m)
@@ -160,10 +148,10 @@ static void pd_list_row(Mrcli *m, MrSection *t, const MgmtPdEntry *p,
 
 static void pd_text(const MgmtPdInfo *pi, StorcliPdText *tx)
 {
-    clean(tx->vendor, pi->vendor, sizeof(pi->vendor));
-    clean(tx->model, pi->model, sizeof(pi->model));
-    clean(tx->serial, pi->serial, sizeof(pi->serial));
-    clean(tx->fw, pi->firmware, sizeof(pi->firmware));
+    text_field(tx->vendor, pi->vendor, sizeof(pi->vendor));
+    text_field(tx->model, pi->model, sizeof(pi->model));
+    text_field(tx->serial, pi->serial, sizeof(pi->serial));
+    text_field(tx->fw, pi->firmware, sizeof(pi->firmware));
 }
 
 /* The drive's model and predictive failure count, for the lists. */
@@ -267,9 +255,9 @@ static void ctrl_show_all(Mrcli *m, bool brief)
     for (uint32_t i = 0; i < nvd; i++) {
         attention |= vds[i].state != MGMT_VD_OPTIMAL;
     }
-    clean(prod, ci.product, sizeof(ci.product));
-    clean(serial, ci.serial, sizeof(ci.serial));
-    clean(fw, ci.fw_version, sizeof(ci.fw_version));
+    text_field(prod, ci.product, sizeof(ci.product));
+    text_field(serial, ci.serial, sizeof(ci.serial));
+    text_field(fw, ci.fw_version, sizeof(ci.fw_version));
     if (m->dialect == MR_DIALECT_V2) {
         StorcliCtrl c = {
             .ci = ci, .cp = cp, .cv = cv, .vds = vds, .nvd = nvd,
@@ -563,10 +551,10 @@ static void pd_detail(Mrcli *m, const MgmtPdInfo *pi)
     snprintf(id, sizeof(id), "Drive /c%d/e%d/s%u", m->obj.ctrl, eid,
              pi->e.slot);
     t = out_table(m->out, id, pd_list_cols);
-    clean(vendor, pi->vendor, sizeof(pi->vendor));
-    clean(model, pi->model, sizeof(pi->model));
-    clean(serial, pi->serial, sizeof(pi->serial));
-    clean(fw, pi->firmware, sizeof(pi->firmware));
+    text_field(vendor, pi->vendor, sizeof(pi->vendor));
+    text_field(model, pi->model, sizeof(pi->model));
+    text_field(serial, pi->serial, sizeof(pi->serial));
+    text_field(fw, pi->firmware, sizeof(pi->firmware));
     pd_list_row(m, t, &pi->e, model);
     snprintf(key, sizeof(key), "%s - Detailed Information", id);
     g = out_group(m->out, NULL, key);
@@ -752,7 +740,7 @@ static void ctrl_show_time(Mrcli *m)
         return;
     }
     now_str(t1, sizeof(t1));
-    t = out_table(m->out, "Controller Properties", ctrl_prop_cols);
+    t = out_table(m->out, "Controller Properties", storcli_ctrl_prop_cols);
     row_new(t);
     row_str(t, "Time");
     row_str(t, "%s", t1);
@@ -793,7 +781,7 @@ static void ctrl_show_prop(Mrcli *m, const char *prop, const char *value)
     if (!args_all_used(m) || !ctrl_present(m)) {
         return;
     }
-    t = out_table(m->out, "Controller Properties", ctrl_prop_cols);
+    t = out_table(m->out, "Controller Properties", storcli_ctrl_prop_cols);
     row_new(t);
     row_str(t, "%s", prop);
     row_str(t, "%s", value);
@@ -907,7 +895,7 @@ void storcli_overview(MrOut *o, MrDialect d, int n, bool all)
             bad += vds[i].state != MGMT_VD_OPTIMAL;
         }
         free(vds);
-        clean(prod, ci.product, sizeof(ci.product));
+        text_field(prod, ci.product, sizeof(ci.product));
         row_str(t, "%s", prod);
         if (d == MR_DIALECT_V2) {
             row_str(t, "-");

@@ -32,6 +32,8 @@ typedef struct StorcliPdText {
     char vendor[17], model[49], serial[33], fw[17];
 } StorcliPdText;
 
+/* The columns of storcli's "Controller Properties" tables. */
+extern const char *const storcli_ctrl_prop_cols[];
 const char *storcli_link_speed(int iface);
 /* show|start|stop|suspend|resume patrolread (storcli-patrol.c) */
 bool storcli_patrol(Mrcli *m);
