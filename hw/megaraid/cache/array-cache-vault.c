@@ -358,8 +358,9 @@ static bool mr_cache_replay_rec(const MRJournalRec *rec, const uint8_t *data,
  * Empty the journal at start (the main loop at machine start, a
  * coroutine at a run-time import): the next generation.
  */
-static bool coroutine_mixed_fn mr_cache_journal_new_gen(MRJournal *j, uint64_t gen,
-                                     const char *desc, Error **errp)
+static bool coroutine_mixed_fn
+mr_cache_journal_new_gen(MRJournal *j, uint64_t gen, const char *desc,
+                         Error **errp)
 {
     uint8_t hdr[MR_JOURNAL_FILE_HDR];
     int ret;
@@ -384,9 +385,9 @@ static bool coroutine_mixed_fn mr_cache_journal_new_gen(MRJournal *j, uint64_t g
  * j->limit (a journal written with a larger cache-size): the whole drive
  * is read, up to the first record that is not one of them.
  */
-static bool coroutine_mixed_fn mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
-                            MRJournalScan *scan, const char *desc,
-                            Error **errp)
+static bool coroutine_mixed_fn
+mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r, MRJournalScan *scan,
+                const char *desc, Error **errp)
 {
     int64_t end = blk_getlength(j->blk);
     size_t cap;
@@ -447,8 +448,8 @@ static bool coroutine_mixed_fn mr_cache_replay(MRJournal *j, uint64_t gen, MRRep
  * a new generation at once, so that no record on the drive, whatever was
  * cut short before, can pass for one of this run.
  */
-static bool coroutine_mixed_fn mr_cache_open_journal(MRArray *a, MRJournal *j,
-                                                    Error **errp)
+static bool coroutine_mixed_fn
+mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
 {
     ERRP_GUARD();
     const char *name = mr_nv_drive_name(a->journal_blk);
