@@ -1598,6 +1598,293 @@ static void test_patrol(void)
     rig_destroy(&r);
 }
 
+/* ---- waits that run in a coroutine (issue 21: no main-loop stall) ---- */
+
+/* Submit a request with four mailbox words; its reply is owed. */
+static void mg_submit4(MR *m, uint32_t opcode, uint32_t m0, uint32_t m1,
+                       uint32_t m2, uint32_t m3)
+{
+    uint8_t req[MG_BUF], f[64];
+
+    mg_build(req, opcode, m0, m1, m2, m3, NULL, 0);
+    qtest_memwrite(m->qts, MG_CMD(m), req, sizeof(MgmtRequest));
+    qtest_memset(m->qts, MG_RESP(m), 0xEE, MG_BUF);
+    mg_frame_build(f, MG_CMD(m), MG_BUF, 0x0C, MG_RESP(m), MG_BUF, -1);
+    h_submit_admin(m, f, sizeof(f));
+}
+
+/*
+ * While the submitted command waits: QMP answers within 50 ms each time
+ * (SIGALRM kills QEMU and fails the test if the main loop stopped), no
+ * reply comes, and @check (may be NULL) holds.  Returns the slowest QMP
+ * answer in us.
+ */
+static int64_t mg_waits_in_coroutine(MR *m, void (*check)(MR *m))
+{
+    struct sigaction sa = { 0 };
+    int64_t worst = 0;
+    Desc d;
+
+    sa.sa_handler = mg_stall_alarm;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    stall_qts = m->qts;
+    alarm(20);
+    for (int i = 0; i < 5; i++) {
+        int64_t t0 = g_get_monotonic_time();
+        QDict *rsp = qtest_qmp(m->qts, "{'execute': 'query-megaraid'}");
+
+        g_assert_true(qdict_haskey(rsp, "return"));
+        qobject_unref(rsp);
+        worst = MAX(worst, g_get_monotonic_time() - t0);
+        while (h_admin_reply(m, &d, 20)) {
+            /* only events: the reply waits */
+            g_assert_true(mr_keep_event(m, &d));
+        }
+        if (check) {
+            check(m);
+        }
+    }
+    alarm(0);
+    stall_qts = NULL;
+    g_assert_cmpint(worst, <, 50 * 1000);
+    return worst;
+}
+
+/* The job status the reply of a JOB CONTROL carries (after mg_wait_ok). */
+static MgmtJobStatus mg_reply_job(MR *m)
+{
+    uint8_t raw[sizeof(MgmtReply) + sizeof(MgmtJobStatus)];
+    MgmtJobStatus js;
+
+    qtest_memread(m->qts, MG_RESP(m), raw, sizeof(raw));
+    g_assert_cmpuint(ldl_le_p(raw + offsetof(MgmtReply, data_len)), ==,
+                     sizeof(js));
+    memcpy(&js, raw + sizeof(MgmtReply), sizeof(js));
+    return js;
+}
+
+/*
+ * JOB CONTROL pause and rebuild stop while the rebuild's target is
+ * throttled (one write per 200 ms of the virtual clock, which only the
+ * test moves): the job's current window cannot end, so the stop waits;
+ * meanwhile QMP answers within 50 ms and no reply comes.  Once the clock
+ * runs the reply comes: for the pause with the job's status after the
+ * stop (paused, not running), for the stop with the drive offline again.
+ */
+static void test_job_stop_wait(void)
+{
+    MgmtJobStatus js;
+    int64_t worst;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 2, 2, 0, RAID_LEVEL_1);
+    m = mr_start(&r, NULL);
+    OK(set_state(m, 1, MGMT_SET_OFFLINE, 0));
+    for (int round = 0; round < 2; round++) {
+        bool pause = round == 1;
+
+        /* a rebuild from row 0, its next window stuck in the throttle */
+        OK(set_rate(m, 1));
+        OK(job(m, 1, MGMT_JOB_REBUILD, MGMT_JOB_START, 0));
+        g_assert_cmpuint(pd_state(m, 1), ==, MGMT_PD_REBUILD);
+        qts_throttle_writes(m->qts, "hd1", 5);
+        OK(set_rate(m, 100));
+        g_usleep(300 * 1000);
+        js = job_status(m, 0);
+        g_assert_cmpuint(js.job, ==, MGMT_JOB_REBUILD);
+        g_assert_cmpuint(js.running, ==, 1);
+        g_assert_cmpuint(js.next_row, <, js.total_rows / 2);
+
+        mg_submit4(m, MGMT_OP_JOB_CONTROL, 1, MGMT_JOB_REBUILD,
+                   pause ? MGMT_JOB_PAUSE : MGMT_JOB_STOP, 0);
+        worst = mg_waits_in_coroutine(m, NULL);
+        g_test_message("QMP while the %s waits: %" PRId64 " us at most",
+                       pause ? "pause" : "stop", worst);
+        mg_wait_ok(m);
+        qts_throttle_writes(m->qts, "hd1", 0);
+        if (pause) {
+            /* the reply: the job's status after the stop */
+            js = mg_reply_job(m);
+            g_assert_cmpuint(js.job, ==, MGMT_JOB_REBUILD);
+            g_assert_cmpuint(js.target_slot, ==, 1);
+            g_assert_cmpuint(js.paused, ==, 1);
+            g_assert_cmpuint(js.running, ==, 0);
+            g_assert_cmpuint(js.next_row, <, js.total_rows);
+            g_assert_cmpuint(pd_state(m, 1), ==, MGMT_PD_REBUILD);
+            break;
+        }
+        g_assert_cmpuint(pd_state(m, 1), ==, MGMT_PD_OFFLINE);
+        g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+        g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_DEGRADED);
+        g_assert_true(evlog_has(m, 0x0304, 0));     /* job aborted */
+        {
+            RaidConfig *cfg = rig_load(&r);
+
+            g_assert_cmpint(cfg->pds[1].state, ==, RAID_PD_OFFLINE);
+            raid_config_free(cfg);
+        }
+    }
+    /* resumed, the rebuild ends */
+    OK(job(m, 1, MGMT_JOB_REBUILD, MGMT_JOB_RESUME, 0));
+    g_assert_true(wait_no_job(m, 0, 60));
+    g_assert_cmpuint(pd_state(m, 1), ==, MGMT_PD_ONLINE);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+static void mg_copy_file(const char *from, const char *to)
+{
+    g_autofree gchar *buf = NULL;
+    gsize len;
+
+    g_assert_true(g_file_get_contents(from, &buf, &len, NULL));
+    g_assert_true(g_file_set_contents(to, buf, len, NULL));
+}
+
+/* While the import waits: its VD is not shown to the host yet. */
+static void import_hidden(MR *m)
+{
+    g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+}
+
+/*
+ * FOREIGN IMPORT of drives whose write-back data only the journal holds
+ * (the controller died; drives and CacheVault went to another one): the
+ * replay's destage to a throttled member waits in a coroutine.  QMP
+ * answers within 50 ms, the VD stays hidden and no reply comes; once the
+ * clock runs the reply is OK, the VD shown, the cache clean and the data
+ * the host wrote there.
+ */
+static void test_import_replay(void)
+{
+    g_autofree char *props = NULL;
+    g_autofree char *props2 = NULL;
+    char *jnl[2];
+    int64_t worst;
+    Rig r, c;
+    MR *m;
+
+    rig_create_cached(&r, 2, 2, 0, RAID_LEVEL_1, RAID_CACHE_WRITE_BACK);
+    rig_tmp_paths(jnl, 2, "megaraid-mgmt-jnl");
+    h_img_create("qcow2", "preallocation=metadata", jnl[0], "8M");
+    props = g_strdup_printf(",cache-size=4M,journal=jnl0 -blockdev driver="
+                            "qcow2,node-name=jnl0,file.driver=file,"
+                            "file.filename=%s", jnl[0]);
+    m = mr_start(&r, props);
+    qom_set_int(m, CTRL, "cache-flush-interval", 255);
+    write_extents(m, 62);
+    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+    g_assert_cmpint(qom_get_int(m, CTRL, "journal-records"), >, 0);
+    /* the kill: the drives and the journal as they are now */
+    memset(&c, 0, sizeof(c));
+    c.n = r.n;
+    c.vd_sectors = r.vd_sectors;
+    rig_tmp_paths(c.path, c.n, "megaraid-mgmt-copy");
+    for (int i = 0; i < r.n; i++) {
+        mg_copy_file(r.path[i], c.path[i]);
+    }
+    mg_copy_file(jnl[0], jnl[1]);
+    mr_stop(&r);
+
+    /* another controller: foreign until imported, the journal untouched */
+    props2 = g_strdup_printf(",serial=OTHERCTRL0000001,cache-size=4M,"
+                             "journal=jnl0 -blockdev driver=qcow2,"
+                             "node-name=jnl0,file.driver=file,"
+                             "file.filename=%s", jnl[1]);
+    m = mr_start(&c, props2);
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
+    qts_throttle_writes(m->qts, "hd1", 5);
+    mg_submit(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0);
+    worst = mg_waits_in_coroutine(m, import_hidden);
+    g_test_message("QMP while the import's replay waits: %" PRId64
+                   " us at most", worst);
+    mg_wait_ok(m);
+    qts_throttle_writes(m->qts, "hd1", 0);
+    mr_pump_events(m, 100);
+    g_assert_nonnull(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    g_assert_cmpuint(vd_count(m), ==, 1);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_ONLINE);
+    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), ==, 0);
+    g_assert_cmpint(qom_get_int(m, CTRL, "journal-records"), ==, 0);
+    g_assert_true(evlog_has(m, 0x0502, -1));        /* imported */
+    check_extents(m, 62);
+    mr_stop(&c);
+    /* the members hold it: read back without the journal */
+    m = mr_start(&c, ",serial=OTHERCTRL0000001,cache-size=4M");
+    check_extents(m, 62);
+    mr_stop(&c);
+    rig_destroy(&r);
+    rig_destroy(&c);
+    for (int i = 0; i < 2; i++) {
+        unlink(jnl[i]);
+        g_free(jnl[i]);
+    }
+}
+
+/*
+ * FOREIGN IMPORT whose journal cannot be read (its header is not ours):
+ * the cache does not start, the reply is an I/O error and nothing of the
+ * import is left: no VD, the drives still foreign, on the drives too.
+ */
+static void test_import_fail(void)
+{
+    g_autofree char *props = NULL;
+    uint8_t junk[512];
+    uint32_t seq;
+    char *jnl;
+    FILE *f;
+    Rig r;
+    MR *m;
+
+    rig_create_cached(&r, 2, 2, 0, RAID_LEVEL_1, RAID_CACHE_WRITE_BACK);
+    {
+        RaidConfig *cfg = rig_load(&r);
+
+        seq = cfg->seq;
+        raid_config_free(cfg);
+    }
+    rig_tmp_paths(&jnl, 1, "megaraid-mgmt-jnl");
+    h_img_create("raw", NULL, jnl, "8M");
+    memset(junk, 0x5A, sizeof(junk));
+    f = fopen(jnl, "r+b");
+    g_assert_nonnull(f);
+    g_assert_cmpuint(fwrite(junk, 1, sizeof(junk), f), ==, sizeof(junk));
+    fclose(f);
+    props = g_strdup_printf(",serial=OTHERCTRL0000001,cache-size=4M,"
+                            "journal=jnl0 -blockdev driver=raw,"
+                            "node-name=jnl0,file.driver=file,"
+                            "file.filename=%s", jnl);
+    m = mr_start(&r, props);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
+    g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0, 0, 0,
+                       NULL, 0), ==, MGMT_STAT_IO_ERROR);
+    mr_pump_events(m, 100);
+    g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    for (int i = 0; i < 2; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_FOREIGN);
+    }
+    OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
+    g_assert_cmpuint(mg_list()->total, ==, 2);
+    g_assert_false(evlog_has(m, 0x0502, -1));       /* not imported */
+    /* nothing on the drives changed */
+    {
+        RaidConfig *cfg = rig_load(&r);
+
+        g_assert_cmpuint(cfg->seq, ==, seq);
+        g_assert_true(cfg->vds[0].used);
+        raid_config_free(cfg);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+    unlink(jnl);
+    g_free(jnl);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1615,5 +1902,8 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/foreign-wipe", test_foreign_wipe);
     qtest_add_func("/megaraid-mgmt/delete-destage", test_delete_destage);
     qtest_add_func("/megaraid-mgmt/patrol", test_patrol);
+    qtest_add_func("/megaraid-mgmt/job-stop-wait", test_job_stop_wait);
+    qtest_add_func("/megaraid-mgmt/import-replay", test_import_replay);
+    qtest_add_func("/megaraid-mgmt/import-fail", test_import_fail);
     return g_test_run();
 }

@@ -320,7 +320,7 @@ static bool coroutine_fn mr_meta_pass(MRArray *a)
     int64_t rows[RAID_MAX_VDS];
     bool ok = mr_meta_wipes(a);
 
-    if (!a->cfg || a->cfg->foreign) {
+    if (!a->cfg || a->cfg->foreign || a->adopt_hold) {
         return ok;
     }
     /*
@@ -453,7 +453,8 @@ static void coroutine_fn mr_meta_co(void *opaque)
 
 uint64_t mr_array_store_async(MRArray *a)
 {
-    if (!a->cfg || a->cfg->foreign) {
+    /* (a run-time import reading its journal: its end asks a pass) */
+    if (!a->cfg || a->cfg->foreign || a->adopt_hold) {
         return a->meta_done;
     }
     a->meta_asked++;
@@ -683,6 +684,10 @@ void coroutine_fn mr_vd_co_free(MRVirtualDisk *vd)
     vd->job_paused = true;      /* no kick starts its job again */
     mr_patrol_stop(vd->array);  /* waits in this coroutine */
     mr_jobs_stop(vd);
+    while (vd->job_stop_waiters > 0) {
+        /* a management stop of its job still to look at it */
+        qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, SCALE_MS);
+    }
     while (vd->in_flight > 0) {
         qemu_co_sleep_ns(QEMU_CLOCK_REALTIME, SCALE_MS);
     }
@@ -711,7 +716,7 @@ void mr_array_refresh(MRArray *a)
         vd->unit.ts.wce = mr_array_write_policy(vd) != MR_WP_WRITE_THROUGH;
         trace_megaraid_array_vd_state(i, raid_vd_state_name(before[i]),
                 raid_vd_state_name(mr_vd_cfg(vd)->state));
-        if (a->ops->vd_changed && !vd->deleting) {
+        if (a->ops->vd_changed && !vd->deleting && !a->adopting) {
             a->ops->vd_changed(a->opaque, vd);
         }
     }

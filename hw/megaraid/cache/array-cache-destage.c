@@ -542,12 +542,17 @@ static void coroutine_fn mr_cache_drain_co(void *opaque)
     aio_wait_kick();
 }
 
-void mr_cache_run_drain(MRArray *a, MRVdCache *c)
+void coroutine_mixed_fn mr_cache_run_drain(MRArray *a, MRVdCache *c)
 {
     MRCacheJob job = { .a = a, .c = c };
-    Coroutine *co = qemu_coroutine_create(mr_cache_drain_co, &job);
+    Coroutine *co;
 
-    assert(!qemu_in_coroutine());
+    if (qemu_in_coroutine()) {
+        /* (a run-time import's replay): in this coroutine */
+        mr_cache_drain_co(&job);
+        return;
+    }
+    co = qemu_coroutine_create(mr_cache_drain_co, &job);
     aio_co_enter(qemu_get_aio_context(), co);
     AIO_WAIT_WHILE(NULL, !job.done);
 }

@@ -148,7 +148,7 @@ void mr_cache_destage_decide(MRVdCache *c);
 void coroutine_fn mr_cache_co_checkpoint(MRArray *a);
 int coroutine_fn mr_cache_co_settle(MRVdCache *c, uint64_t lba,
                                     uint64_t sectors);
-/* Destage one VD (@c) or every VD (NULL) from outside a coroutine. */
-void mr_cache_run_drain(MRArray *a, MRVdCache *c);
+/* Destage one VD (@c) or every VD (NULL); in a coroutine it yields. */
+void coroutine_mixed_fn mr_cache_run_drain(MRArray *a, MRVdCache *c);
 
 #endif

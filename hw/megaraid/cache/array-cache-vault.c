@@ -354,9 +354,13 @@ static bool mr_cache_replay_rec(const MRJournalRec *rec, const uint8_t *data,
 /* The journal is read at start in pieces of this size (or a record's). */
 #define MR_JOURNAL_READ_CHUNK   (4 * MiB)
 
-/* Empty the journal at start (no coroutine yet): the next generation. */
-static bool mr_cache_journal_new_gen(MRJournal *j, uint64_t gen,
-                                     const char *desc, Error **errp)
+/*
+ * Empty the journal at start (the main loop at machine start, a
+ * coroutine at a run-time import): the next generation.
+ */
+static bool coroutine_mixed_fn
+mr_cache_journal_new_gen(MRJournal *j, uint64_t gen, const char *desc,
+                         Error **errp)
 {
     uint8_t hdr[MR_JOURNAL_FILE_HDR];
     int ret;
@@ -381,9 +385,9 @@ static bool mr_cache_journal_new_gen(MRJournal *j, uint64_t gen,
  * j->limit (a journal written with a larger cache-size): the whole drive
  * is read, up to the first record that is not one of them.
  */
-static bool mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
-                            MRJournalScan *scan, const char *desc,
-                            Error **errp)
+static bool coroutine_mixed_fn
+mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r, MRJournalScan *scan,
+                const char *desc, Error **errp)
 {
     int64_t end = blk_getlength(j->blk);
     size_t cap;
@@ -444,7 +448,8 @@ static bool mr_cache_replay(MRJournal *j, uint64_t gen, MRReplay *r,
  * a new generation at once, so that no record on the drive, whatever was
  * cut short before, can pass for one of this run.
  */
-static bool mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
+static bool coroutine_mixed_fn
+mr_cache_open_journal(MRArray *a, MRJournal *j, Error **errp)
 {
     ERRP_GUARD();
     const char *name = mr_nv_drive_name(a->journal_blk);
@@ -502,7 +507,7 @@ uint64_t mr_cache_journal_bytes(MRArray *a)
     return MAX(2 * a->cache_bytes, MR_JOURNAL_MIN_LIMIT);
 }
 
-bool mr_cache_start(MRArray *a, Error **errp)
+bool coroutine_mixed_fn mr_cache_load(MRArray *a, Error **errp)
 {
     MRJournal *j = g_new0(MRJournal, 1);
 
@@ -527,6 +532,13 @@ bool mr_cache_start(MRArray *a, Error **errp)
         g_free(j);
         return false;
     }
+    return true;
+}
+
+void coroutine_mixed_fn mr_cache_load_destage(MRArray *a)
+{
+    MRJournal *j = a->journal;
+
     /* write the replayed data to the members, flush, empty the journal */
     if (j->lines || j->tail > MR_JOURNAL_FILE_HDR) {
         mr_cache_run_drain(a, NULL);
@@ -534,6 +546,14 @@ bool mr_cache_start(MRArray *a, Error **errp)
     trace_megaraid_cache_start(a->journal_blk ?
                                mr_nv_drive_name(a->journal_blk) : "",
                                a->cache_bytes, j->lines, j->tail);
+}
+
+bool coroutine_mixed_fn mr_cache_start(MRArray *a, Error **errp)
+{
+    if (!mr_cache_load(a, errp)) {
+        return false;
+    }
+    mr_cache_load_destage(a);
     return true;
 }
 

@@ -12,8 +12,21 @@
 
 #include "hw/megaraid/member/array-types.h"
 
-/* Open the journal (a->journal_blk) and replay it onto the VDs. */
-bool mr_cache_start(MRArray *a, Error **errp);
+/*
+ * Open the journal (a->journal_blk) and replay it onto the VDs:
+ * mr_cache_load() then mr_cache_load_destage().  On the main loop at
+ * machine start; in a coroutine (run-time FOREIGN IMPORT) its reads,
+ * writes and destage yield instead of polling the main loop.
+ */
+bool coroutine_mixed_fn mr_cache_start(MRArray *a, Error **errp);
+/*
+ * Its two halves: the journal's header and records read into the VD
+ * caches (nothing is written to the members; a failure leaves no
+ * journal and every VD cache empty), then the replayed data destaged to
+ * the members and the journal emptied.
+ */
+bool coroutine_mixed_fn mr_cache_load(MRArray *a, Error **errp);
+void coroutine_mixed_fn mr_cache_load_destage(MRArray *a);
 /*
  * Bytes of the journal drive the cache uses (and needs): twice the cache
  * size, at least 4 MiB; a checkpoint empties it when it is full.

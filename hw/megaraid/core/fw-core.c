@@ -289,8 +289,9 @@ const MRCoreModel *mr_core_find_model(const MRCoreModel *table, size_t count,
 
 MRVirtualDisk *mr_core_vd(MRCore *c, int idx)
 {
-    if (idx < 0 || idx >= RAID_MAX_VDS || !c->array->cfg) {
-        return NULL;
+    if (idx < 0 || idx >= RAID_MAX_VDS || !c->array->cfg ||
+        c->array->adopting) {
+        return NULL;            /* (an import's VDs: not yet) */
     }
     return c->array->vds[idx];
 }

@@ -333,6 +333,11 @@ bool mr_patrol_start(MRArray *a, Error **errp)
         error_setg(errp, "patrol read is disabled (mode off)");
         return false;
     }
+    if (a->adopting) {
+        error_setg(errp, "patrol read: a foreign import is starting the "
+                   "cache of its VDs");
+        return false;
+    }
     if (!a->cfg || a->shut_down) {
         error_setg(errp, "patrol read: the controller has no configuration");
         return false;

@@ -122,6 +122,11 @@ struct MRVirtualDisk {
      */
     int in_sync_missing;
     uint64_t write_barrier;
+    /*
+     * Management stops of its job waiting in a coroutine (array-config-
+     * stop.c): a VD DELETE frees the VD only once they have looked.
+     */
+    unsigned job_stop_waiters;
 };
 
 struct MRArray {
@@ -140,6 +145,15 @@ struct MRArray {
     RaidConfig *cfg;
     bool imported;              /* import ran */
     bool importing;             /* the import's cache start (replay) runs */
+    /*
+     * A run-time FOREIGN IMPORT starts the cache in a coroutine: until it
+     * is done its VDs are hidden (mr_core_vd, management) and management
+     * changes are refused busy; while the journal is read (which may
+     * fail and undo the import) the metadata writer holds its passes too
+     * (adopt_hold), so the drives keep the foreign configuration.
+     */
+    bool adopting;
+    bool adopt_hold;
     /* drive per PD index (NULL: missing), and PD index per drive */
     MRDrive *pd_drive[RAID_MAX_PDS];
     MRVirtualDisk *vds[RAID_MAX_VDS];

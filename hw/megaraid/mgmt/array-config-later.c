@@ -19,12 +19,20 @@ struct MRCfgLater {
     MRCfgLaterFn *fn;
     void *opaque;
     bool finished;
+    bool ok;                    /* what @fn returned */
     MRMetaDone *done;           /* the reply, once claimed */
     void *done_opaque;
 };
 
 static void mr_cfg_later_reply(MRCfgLater *l)
 {
+    if (!l->ok) {
+        /* it failed: the reply says so at once (no pass to wait for) */
+        trace_megaraid_cfg_later_failed();
+        l->done(l->done_opaque, false);
+        g_free(l);
+        return;
+    }
     trace_megaraid_cfg_later_done(l->a->meta_asked);
     mr_array_when_stored(l->a, l->a->meta_asked, l->done, l->done_opaque);
     g_free(l);
@@ -35,7 +43,7 @@ static void coroutine_fn mr_cfg_later_co(void *opaque)
     MRCfgLater *l = opaque;
     MRArray *a = l->a;
 
-    l->fn(a, l->opaque);
+    l->ok = l->fn(a, l->opaque);
     l->finished = true;
     a->cfg_later_busy--;
     if (l->done) {

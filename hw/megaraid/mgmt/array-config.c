@@ -10,6 +10,8 @@
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qemu/error-report.h"
+#include "qemu/coroutine.h"
 #include "qom/object.h"
 #include "system/block-backend.h"
 #include "raid/job.h"
@@ -177,7 +179,7 @@ int mr_array_create_vd(MRArray *a, int dg, MRDrive *const *drives, int n,
 }
 
 /* VD DELETE, after the checks: in a coroutine (mr_cfg_later). */
-static void coroutine_fn mr_cfg_vd_delete_co(MRArray *a, void *opaque)
+static bool coroutine_fn mr_cfg_vd_delete_co(MRArray *a, void *opaque)
 {
     MRVirtualDisk *vd = opaque;
     int idx = vd->idx;
@@ -200,6 +202,7 @@ static void coroutine_fn mr_cfg_vd_delete_co(MRArray *a, void *opaque)
     }
     mr_array_changed(a);
     mr_cfg_store(a, pds, n, NULL, NULL);
+    return true;
 }
 
 bool mr_array_delete_vd(MRArray *a, int idx, MRCfgError *why, Error **errp)
@@ -299,11 +302,45 @@ bool mr_array_set_drive_state(MRArray *a, MRDrive *d, RaidPdState to,
     return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
 }
 
+/*
+ * The rebuild onto @opaque (the drive) has stopped at its window (in a
+ * coroutine, array-config-stop.c): its cursors go and the drive is failed
+ * again, unless the rebuild finished first (or the drive went) meanwhile.
+ */
+static void mr_cfg_rebuild_stopped(MRArray *a, MRVirtualDisk *const *vds,
+                                   int n, void *opaque)
+{
+    MRDrive *d = opaque;
+    int pd = mr_array_pd_of(a, d);
+    uint64_t ref = pd >= 0 ? a->cfg->pds[pd].ref : 0;
+
+    for (int i = 0; i < n; i++) {
+        RaidVd *rv = mr_vd_cfg(vds[i]);
+
+        vds[i]->job_paused = false;
+        if (pd < 0 || rv->job.kind != RAID_JOB_REBUILD ||
+            rv->job.target_ref != ref) {
+            continue;
+        }
+        mr_ev_job(vds[i], MR_EV_JOB_ABORTED, RAID_JOB_REBUILD, 0);
+        memset(&rv->job, 0, sizeof(rv->job));
+        rv->seq++;
+    }
+    if (pd >= 0 && a->cfg->pds[pd].state == RAID_PD_REBUILD &&
+        raid_config_fail_pd(a->cfg, pd, NULL)) {
+        trace_megaraid_cfg_set_offline(d->slot, "rebuild (stopped)");
+        mr_ev_drive(a, MR_EV_PD_FAILED, d, "rebuild stopped by the host");
+    }
+    mr_array_changed(a);
+    object_unref(OBJECT(d));
+}
+
 bool mr_array_stop_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
                            Error **errp)
 {
     int pd = mr_array_pd_of(a, d);
-    GError *gerr = NULL;
+    MRVirtualDisk *vds[RAID_MAX_VDS];
+    int n = 0;
 
     if (pd < 0 || a->cfg->foreign ||
         a->cfg->pds[pd].state != RAID_PD_REBUILD) {
@@ -315,22 +352,16 @@ bool mr_array_stop_rebuild(MRArray *a, MRDrive *d, MRCfgError *why,
         MRVirtualDisk *vd = a->vds[v];
         RaidVd *rv = vd ? mr_vd_cfg(vd) : NULL;
 
-        if (!rv || rv->job.kind != RAID_JOB_REBUILD ||
+        if (!rv || vd->deleting || rv->job.kind != RAID_JOB_REBUILD ||
             rv->job.target_ref != a->cfg->pds[pd].ref) {
             continue;
         }
-        mr_jobs_stop(vd);
-        vd->job_paused = false;
-        mr_ev_job(vd, MR_EV_JOB_ABORTED, RAID_JOB_REBUILD, 0);
-        memset(&rv->job, 0, sizeof(rv->job));
-        rv->seq++;
+        vd->job_paused = true;          /* no kick until it is cleared */
+        vds[n++] = vd;
     }
-    if (!raid_config_fail_pd(a->cfg, pd, &gerr)) {
-        return mr_cfg_gerr(errp, why, MR_CFG_WRONG_STATE, gerr);
-    }
-    trace_megaraid_cfg_set_offline(d->slot, "rebuild (stopped)");
-    mr_ev_drive(a, MR_EV_PD_FAILED, d, "rebuild stopped by the host");
-    mr_array_changed(a);
+    /* the drive is failed once its rebuild has stopped (the reply after) */
+    object_ref(OBJECT(d));
+    mr_cfg_stop_jobs(a, vds, n, mr_cfg_rebuild_stopped, d);
     return true;
 }
 
@@ -434,9 +465,84 @@ static void mr_cfg_add_blank_drives(MRArray *a, BusState *bus)
     }
 }
 
+/* Undo an import whose cache did not start: the foreign config again. */
+static void mr_cfg_import_undo(MRArray *a, RaidConfig *saved)
+{
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            mr_cfg_drop_vd_props(a, v);
+            if (qemu_in_coroutine()) {
+                mr_vd_co_free(a->vds[v]);
+            } else {
+                mr_vd_free(a->vds[v]);      /* (nothing runs on it yet) */
+            }
+            a->vds[v] = NULL;
+        }
+    }
+    mr_cfg_restore(a, saved);
+    a->adopt_hold = false;
+    a->adopting = false;
+}
+
+typedef struct MRCfgImport {
+    BusState *bus;
+    RaidConfig *saved;          /* the foreign configuration, for an undo */
+} MRCfgImport;
+
+/*
+ * FOREIGN IMPORT, after the checks, in a coroutine (mr_cfg_later): the
+ * cache of the imported VDs starts (journal read and replayed, what it
+ * replayed destaged) while they are hidden; then the host is told.  If
+ * the journal cannot be read, the import is undone and the reply is an
+ * I/O error: the drives still hold the foreign configuration (no pass
+ * was written meanwhile: a->adopt_hold).
+ */
+static bool coroutine_fn mr_cfg_import_co(MRArray *a, void *opaque)
+{
+    MRCfgImport *imp = opaque;
+    Error *err = NULL;
+    bool ok;
+
+    a->importing = true;        /* (write_starts: the end does the rest) */
+    ok = mr_cache_load(a, &err);
+    a->adopt_hold = false;
+    if (ok) {
+        mr_cache_load_destage(a);
+    }
+    a->importing = false;
+    if (!ok) {
+        trace_megaraid_cfg_foreign_import_failed(error_get_pretty(err));
+        warn_report_err(err);
+        mr_cfg_import_undo(a, imp->saved);
+        g_free(imp);
+        return false;
+    }
+    raid_config_free(imp->saved);
+    a->adopting = false;
+    trace_megaraid_cfg_foreign_import(raid_config_count_vds(a->cfg));
+    mr_ev_config(a, MR_EV_CFG_FOREIGN_IMPORTED, a->cfg->npds);
+    for (int i = 0; i < a->cfg->npds; i++) {
+        mr_cfg_tell_drive(a, a->pd_drive[i]);
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->vds[v]) {
+            a->vds[v]->job_paused = false;
+            if (a->ops->vd_added) {
+                a->ops->vd_added(a->opaque, a->vds[v]);
+            }
+        }
+    }
+    mr_array_changed(a);
+    mr_cfg_add_blank_drives(a, imp->bus);
+    g_free(imp);
+    return true;
+}
+
 bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,
                              Error **errp)
 {
+    MRCfgImport *imp;
+    RaidConfig *saved;
     GError *gerr = NULL;
 
     if (!a->cfg || !a->cfg->foreign) {
@@ -448,33 +554,29 @@ bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,
         error_setg(errp, "there is no foreign configuration");
         return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
     }
+    saved = raid_config_dup(a->cfg);
     if (!raid_config_import(a->cfg, a->ctrl_guid, &gerr)) {
+        raid_config_free(saved);
         return mr_cfg_gerr(errp, why, MR_CFG_INVALID, gerr);
     }
+    /* hidden, held and busy until the cache of its VDs is up */
+    a->adopting = true;
+    a->adopt_hold = true;
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         if (a->cfg->vds[v].used) {
             a->vds[v] = mr_vd_new(a, v, errp);
             if (!a->vds[v]) {
                 /* the drives keep their metadata: nothing was written */
+                mr_cfg_import_undo(a, saved);
                 return mr_cfg_fail(why, MR_CFG_INVALID);
             }
+            a->vds[v]->job_paused = true;   /* no job before the cache */
         }
     }
-    trace_megaraid_cfg_foreign_import(raid_config_count_vds(a->cfg));
-    mr_ev_config(a, MR_EV_CFG_FOREIGN_IMPORTED, a->cfg->npds);
-    if (!mr_cache_start(a, errp)) {
-        return mr_cfg_fail(why, MR_CFG_IO);
-    }
-    for (int i = 0; i < a->cfg->npds; i++) {
-        mr_cfg_tell_drive(a, a->pd_drive[i]);
-    }
-    for (int v = 0; v < RAID_MAX_VDS; v++) {
-        if (a->vds[v] && a->ops->vd_added) {
-            a->ops->vd_added(a->opaque, a->vds[v]);
-        }
-    }
-    mr_array_changed(a);
-    mr_cfg_add_blank_drives(a, bus);
+    imp = g_new0(MRCfgImport, 1);
+    imp->bus = bus;
+    imp->saved = saved;
+    mr_cfg_later(a, mr_cfg_import_co, imp);
     return true;
 }
 

@@ -87,14 +87,29 @@ bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
 /*
  * Run-time work that waits for I/O (array-config-later.c): @fn runs in a
  * coroutine, started now.  The management command running now answers
- * once it has returned and the metadata pass asked by then is done:
+ * once it has returned and the metadata pass asked by then is done (or,
+ * when @fn returns false, at once with MGMT_STAT_IO_ERROR):
  * mr_mgmt_execute_async() claims it (mr_cfg_later_claim(): false when
  * the command started none).  Unplug and exit wait for it
  * (a->cfg_later_busy).
  */
 typedef struct MRCfgLater MRCfgLater;
-typedef void coroutine_fn MRCfgLaterFn(MRArray *a, void *opaque);
+typedef bool coroutine_fn MRCfgLaterFn(MRArray *a, void *opaque);
 void mr_cfg_later(MRArray *a, MRCfgLaterFn *fn, void *opaque);
 bool mr_cfg_later_claim(MRArray *a, MRMetaDone *done, void *opaque);
+
+/*
+ * Management's stops (array-config-stop.c): the job of each of @vds (@n)
+ * is asked to stop at once; an mr_cfg_later() coroutine waits for their
+ * current windows and then runs @then (may be NULL) on those not deleted
+ * meanwhile, so the reply comes after the stop.  The caller keeps the
+ * jobs from starting again meanwhile (vd->job_paused).
+ */
+typedef void MRCfgStopThen(MRArray *a, MRVirtualDisk *const *vds, int n,
+                           void *opaque);
+void mr_cfg_stop_jobs(MRArray *a, MRVirtualDisk *const *vds, int n,
+                      MRCfgStopThen *then, void *opaque);
+/* PATROL CONTROL stop: the pass ends at its window, in a coroutine. */
+void mr_cfg_stop_patrol(MRArray *a);
 
 #endif

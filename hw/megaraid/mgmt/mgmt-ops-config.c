@@ -417,13 +417,68 @@ static uint8_t mgmt_reply_job(MgmtCtx *c, MRVirtualDisk *vd)
     return MGMT_STAT_OK;
 }
 
-static void mgmt_job_pause(MRVirtualDisk *vd, bool pause)
+/* A pause waited for: a resume that came meanwhile starts the job again. */
+static void mgmt_job_paused(MRArray *a, MRVirtualDisk *const *vds, int n,
+                            void *opaque)
 {
-    vd->job_paused = pause;
+    for (int i = 0; i < n; i++) {
+        if (!vds[i]->job_paused) {
+            mr_jobs_kick(vds[i]);
+        }
+    }
+}
+
+/*
+ * Pause (the job stops at its window, in a coroutine: the reply comes
+ * after that, with the status then) or resume @n VDs' jobs.
+ */
+static void mgmt_job_pause(MgmtCtx *c, MRVirtualDisk *const *vds, int n,
+                           bool pause)
+{
+    for (int i = 0; i < n; i++) {
+        vds[i]->job_paused = pause;
+        if (!pause) {
+            mr_jobs_kick(vds[i]);
+        }
+    }
     if (pause) {
-        mr_jobs_stop(vd);
-    } else {
-        mr_jobs_kick(vd);
+        mr_cfg_stop_jobs(c->a, vds, n, mgmt_job_paused, NULL);
+    }
+}
+
+/* The job status of the VD in mbox[0] again (after its stop). */
+static void mgmt_refill_vd_job(MgmtCtx *c)
+{
+    MRVirtualDisk *vd = mgmt_vd(c, c->mbox[0]);
+
+    if (vd) {
+        mgmt_reply_job(c, vd);
+    }
+}
+
+/* The first VD rebuilding onto the drive in mbox[0], or NULL. */
+static MRVirtualDisk *mgmt_rebuild_vd(MgmtCtx *c, MRDrive *d)
+{
+    int pd = mr_array_pd_of(c->a, d);
+
+    for (int v = 0; v < RAID_MAX_VDS && pd >= 0; v++) {
+        MRVirtualDisk *vd = mgmt_vd(c, v);
+
+        if (vd && mr_vd_cfg(vd)->job.kind == RAID_JOB_REBUILD &&
+            mr_vd_cfg(vd)->job.target_ref == c->a->cfg->pds[pd].ref) {
+            return vd;
+        }
+    }
+    return NULL;
+}
+
+static void mgmt_refill_rebuild_job(MgmtCtx *c)
+{
+    MRDrive *d = mgmt_drive(c, c->mbox[0]);
+    MRVirtualDisk *vd = d ? mgmt_rebuild_vd(c, d) : NULL;
+
+    if (vd) {
+        mgmt_reply_job(c, vd);
     }
 }
 
@@ -431,8 +486,9 @@ static uint8_t mgmt_rebuild_control(MgmtCtx *c, uint32_t action)
 {
     MRCfgError why = MR_CFG_OK;
     Error *err = NULL;
-    MRVirtualDisk *first = NULL;
-    int pd;
+    MRVirtualDisk *vds[RAID_MAX_VDS];
+    MRVirtualDisk *first;
+    int pd, n = 0;
     uint8_t st;
     MRDrive *d = mgmt_arg_drive(c, 0, &st);
 
@@ -462,25 +518,52 @@ static uint8_t mgmt_rebuild_control(MgmtCtx *c, uint32_t action)
     }
     pd = mr_array_pd_of(c->a, d);
     for (int v = 0; v < RAID_MAX_VDS && pd >= 0; v++) {
-        MRVirtualDisk *vd = c->a->vds[v];
+        MRVirtualDisk *vd = mgmt_vd(c, v);
 
         if (!vd || mr_vd_cfg(vd)->job.kind != RAID_JOB_REBUILD ||
             mr_vd_cfg(vd)->job.target_ref != c->a->cfg->pds[pd].ref) {
             continue;
         }
-        if (action != MGMT_JOB_START) {
-            mgmt_job_pause(vd, action == MGMT_JOB_PAUSE);
-        }
-        first = first ? first : vd;
+        vds[n++] = vd;
     }
-    if (!first) {
+    if (!n) {
         /* started: the rebuild may already be done (tiny VDs) */
         return action == MGMT_JOB_START ? MGMT_STAT_OK
                : mgmt_refuse(c, MGMT_STAT_NO_JOB, MGMT_OFF_MBOX(0),
                              c->mbox[0]);
     }
+    first = vds[0];
+    if (action != MGMT_JOB_START) {
+        mgmt_job_pause(c, vds, n, action == MGMT_JOB_PAUSE);
+        if (action == MGMT_JOB_PAUSE) {
+            c->m->refill = mgmt_refill_rebuild_job;
+        }
+    }
     trace_megaraid_mgmt_job(first->idx, MGMT_JOB_REBUILD, action);
     return mgmt_reply_job(c, first);
+}
+
+/*
+ * JOB CONTROL stop of a check or an initialization, once the job has
+ * stopped at its window (array-config-stop.c): the cursor goes, the log
+ * says aborted, the metadata pass is asked (the reply waits for it).
+ */
+static void mgmt_job_stopped(MRArray *a, MRVirtualDisk *const *vds, int n,
+                             void *opaque)
+{
+    for (int i = 0; i < n; i++) {
+        RaidVd *v = mr_vd_cfg(vds[i]);
+
+        vds[i]->job_paused = false;
+        if (v->job.kind == RAID_JOB_NONE) {
+            continue;                   /* it finished first */
+        }
+        mr_ev_job(vds[i], MR_EV_JOB_ABORTED, v->job.kind, 0);
+        memset(&v->job, 0, sizeof(v->job));
+        v->seq++;
+    }
+    mr_array_refresh(a);
+    mr_array_store_async(a);
 }
 
 uint8_t mgmt_op_job_control(MgmtCtx *c)
@@ -519,19 +602,14 @@ uint8_t mgmt_op_job_control(MgmtCtx *c)
             return mgmt_refuse(c, MGMT_STAT_NO_JOB, MGMT_OFF_MBOX(1), job);
         }
         trace_megaraid_mgmt_job(vd->idx, job, action);
+        /* the reply comes once the job has stopped, with its status then */
+        c->m->refill = mgmt_refill_vd_job;
         if (action != MGMT_JOB_STOP) {
-            mgmt_job_pause(vd, action == MGMT_JOB_PAUSE);
+            mgmt_job_pause(c, &vd, 1, action == MGMT_JOB_PAUSE);
             return mgmt_reply_job(c, vd);
         }
-        mr_jobs_stop(vd);
-        vd->job_paused = false;
-        mr_ev_job(vd, MR_EV_JOB_ABORTED, v->job.kind, 0);
-        memset(&v->job, 0, sizeof(v->job));
-        v->seq++;
-        mr_array_refresh(c->a);
-        if (!mr_array_store(c->a, &err)) {
-            return mgmt_cfg_status(c, MR_CFG_IO, err);
-        }
+        vd->job_paused = true;          /* no kick until it is cleared */
+        mr_cfg_stop_jobs(c->a, &vd, 1, mgmt_job_stopped, NULL);
         return mgmt_reply_job(c, vd);
     }
     if (job == MGMT_JOB_CC &&

@@ -8,6 +8,7 @@
 #include "qapi/error.h"
 #include "qemu/bswap.h"
 #include "mgmt-ops.h"
+#include "array-config.h"
 #include "hw/megaraid/patrol.h"
 
 /* the protocol's mode numbers are the core's */
@@ -36,6 +37,13 @@ static void mgmt_fill_patrol(MgmtCtx *c, MgmtPatrolStatus *ps)
     ps->done_sectors = cpu_to_le64(st.done_sectors);
     ps->total_sectors = cpu_to_le64(st.total_sectors);
     c->out_len = sizeof(*ps);
+}
+
+static void mgmt_refill_patrol(MgmtCtx *c)
+{
+    if (c->out_cap >= sizeof(MgmtPatrolStatus)) {
+        mgmt_fill_patrol(c, (MgmtPatrolStatus *)c->out);
+    }
 }
 
 uint8_t mgmt_patrol_on(MRArray *a)
@@ -98,7 +106,9 @@ uint8_t mgmt_op_patrol_control(MgmtCtx *c)
             return mgmt_refuse(c, MGMT_STAT_NO_JOB, MGMT_OFF_MBOX(0),
                                c->mbox[0]);
         }
-        mr_patrol_stop(c->a);
+        /* the pass ends at its window: the reply after, with the status */
+        mr_cfg_stop_patrol(c->a);
+        c->m->refill = mgmt_refill_patrol;
         break;
     case MGMT_PATROL_RATE:
         if (c->mbox[1] < 1 || c->mbox[1] > 100) {

@@ -60,7 +60,8 @@ MRVirtualDisk *mgmt_vd(MgmtCtx *c, uint32_t idx)
 {
     MRVirtualDisk *vd = idx < RAID_MAX_VDS ? c->a->vds[idx] : NULL;
 
-    return vd && !vd->deleting ? vd : NULL;     /* (going: not found) */
+    /* (going, or an import's VD not yet shown: not found) */
+    return vd && !vd->deleting && !c->a->adopting ? vd : NULL;
 }
 
 uint8_t mgmt_pd_state(MRArray *a, MRDrive *d)

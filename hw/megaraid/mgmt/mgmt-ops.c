@@ -368,6 +368,10 @@ static uint8_t mgmt_dispatch(MgmtCtx *c, const uint8_t *cmd, size_t cmd_len)
         /* the configuration is read once every drive exists */
         return mgmt_refuse(c, MGMT_STAT_BUSY, MGMT_ERR_OFFSET_NONE, 0);
     }
+    if (c->a->adopting) {
+        /* a FOREIGN IMPORT starts the cache of its VDs (its reply waits) */
+        return mgmt_refuse(c, MGMT_STAT_BUSY, MGMT_ERR_OFFSET_NONE, 1);
+    }
     trace_megaraid_mgmt_op(op->name, c->mbox[0], c->mbox[1], c->data_len);
     return op->fn(c);
 }
@@ -425,15 +429,42 @@ void mr_mgmt_init(MRMgmt *m, MRArray *a, BusState *bus,
 typedef struct MgmtStoreWait {
     uint8_t *resp;
     size_t len;
+    size_t cap;
     MRMgmtDone *done;
     void *opaque;
+    MRMgmt *m;
+    void (*refill)(MgmtCtx *c);
+    uint32_t mbox[4];
 } MgmtStoreWait;
+
+/* The reply's data as it is now that the command's coroutine is done. */
+static void mgmt_refill(MgmtStoreWait *w)
+{
+    MgmtReply *r = (MgmtReply *)w->resp;
+    MgmtCtx c = {
+        .m = w->m,
+        .a = w->m->array,
+        .opcode = le32_to_cpu(r->opcode),
+        .out = w->resp + sizeof(MgmtReply),
+        .out_cap = w->cap - sizeof(MgmtReply),
+    };
+
+    memcpy(c.mbox, w->mbox, sizeof(c.mbox));
+    memset(c.out, 0, c.out_cap);
+    w->refill(&c);
+    assert(c.out_len <= c.out_cap);
+    r->data_len = cpu_to_le32(c.out_len);
+    w->len = sizeof(MgmtReply) + c.out_len;
+}
 
 static void mgmt_stored(void *opaque, bool ok)
 {
     MgmtStoreWait *w = opaque;
     MgmtReply *r = (MgmtReply *)w->resp;
 
+    if (ok && w->refill && r->status == MGMT_STAT_OK) {
+        mgmt_refill(w);
+    }
     if (!ok && r->status == MGMT_STAT_OK) {
         /* made, but not on the drives: an error, which carries no data */
         trace_megaraid_mgmt_err(le32_to_cpu(r->opcode), MGMT_STAT_IO_ERROR,
@@ -457,11 +488,18 @@ void mr_mgmt_execute_async(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
     MgmtStoreWait *w = g_new0(MgmtStoreWait, 1);
 
     w->resp = resp;
+    w->cap = resp_cap;
+    w->m = m;
     m->array->cfg_later = NULL;
+    m->refill = NULL;
     w->len = mr_mgmt_execute(m, cmd, cmd_len, resp, resp_cap);
     w->done = done;
     w->opaque = opaque;
+    for (int i = 0; i < 4 && cmd_len >= MGMT_OFF_MBOX(i) + 4; i++) {
+        w->mbox[i] = ldl_le_p(cmd + MGMT_OFF_MBOX(i));
+    }
     if (mr_cfg_later_claim(m->array, mgmt_stored, w)) {
+        w->refill = m->refill;
         /* its I/O runs in a coroutine: the reply comes after it */
         return;
     }

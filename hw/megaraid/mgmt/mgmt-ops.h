@@ -24,6 +24,7 @@
 #include "hw/megaraid/array/array.h"
 
 typedef struct MREvLog MREvLog;
+typedef struct MgmtCtx MgmtCtx;
 
 struct MRMgmt {
     MRArray *array;
@@ -33,6 +34,12 @@ struct MRMgmt {
     /* what CTRL_GET_INFO reports */
     const char *serial;
     char fw_version[32];
+    /*
+     * Set by a handler whose work waits in mr_cfg_later(): fills the
+     * reply's data again (the request's mailbox in @c) once that work is
+     * done, so mr_mgmt_execute_async() answers with the state after it.
+     */
+    void (*refill)(MgmtCtx *c);
 };
 
 void mr_mgmt_init(MRMgmt *m, MRArray *a, BusState *bus,
@@ -60,7 +67,7 @@ void mr_mgmt_execute_async(MRMgmt *m, const uint8_t *cmd, size_t cmd_len,
 
 /* ---- for the mgmt-ops*.c files ---- */
 
-typedef struct MgmtCtx {
+struct MgmtCtx {
     MRMgmt *m;
     MRArray *a;
     uint32_t opcode;
@@ -72,7 +79,7 @@ typedef struct MgmtCtx {
     size_t out_len;             /* bytes of reply data written */
     uint16_t err_offset;
     uint32_t err_value;
-} MgmtCtx;
+};
 
 /* Offsets of request fields, for MgmtReply.err_offset. */
 #define MGMT_OFF_MBOX(i)        (24 + 4 * (i))
