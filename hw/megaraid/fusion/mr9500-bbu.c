@@ -29,6 +29,8 @@
 #define BS_ST_REPLACE_PACK      (1u << 10)
 #define BS_DETAIL               0x20
 #define BS_IBBU_REL_CHARGE      0x02
+#define BS_IBBU_CHARGER         0x04    /* charger system state */
+#define BS_CHARGER_COMPLETE     1
 #define BS_IBBU_ABS_CHARGE      0x0A
 
 /* BBU_GET_CAPACITY_INFO (mfi_bbu_capacity_info), 48 bytes */
@@ -73,6 +75,9 @@ static void bbu_status(const MgmtCtrlInfo *ci, uint8_t state, uint8_t *b)
              state == MGMT_CV_OPTIMAL ? 0 : BS_ST_REPLACE_PACK);
     stw_le_p(ib + BS_IBBU_REL_CHARGE, state == MGMT_CV_OPTIMAL ? 100 : 0);
     stw_le_p(ib + BS_IBBU_ABS_CHARGE, state == MGMT_CV_OPTIMAL ? 100 : 0);
+    /* a supercapacitor pack is charged whenever it is healthy */
+    stw_le_p(ib + BS_IBBU_CHARGER,
+             state == MGMT_CV_OPTIMAL ? BS_CHARGER_COMPLETE : 0);
 }
 
 static void bbu_capacity(uint8_t state, uint8_t *b)

@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+# Unmodified MFI tools from Debian (mfiutil, megasasctl from megactl) on
+# a megaraid-9500 (megaraid_sas, 6.12) with four blank SAS drives: the
+# adapter, battery and drives as the tools show them; a RAID 1 made by
+# mfiutil create (possible because unconfigured drives are UNCONFIGURED
+# GOOD), a hot spare added and removed, a member failed (degraded, the
+# spare rebuilds: "show progress", megasasctl's degraded and rebuilding
+# states), the failed drive made good, patrol read started and stopped,
+# the cache policy changed, the volume deleted, a RAID 5; each checked
+# against mrcli (the same core) and QMP query-megaraid / QOM; a clean
+# kernel log.
+#@ controllers megaraid-9500
+#@ kernels 6.12
+#@ timeout 1500
+#@ mem 1024
+#@ smp 2
+#@ qmp
+#@ prepare bash tests/guest/tests/mfi-tools.sh --host-prepare @WORK@
+#@ qemu-args @WORK@/qemu-all.args
+#@ qemu-args @WORK@/qemu-p1.args
+#@ allow ^qemu-system-x86_64: warning: megaraid: drive in slot 1 failed.*$
+
+# ---- host part ----
+if [ "${1:-}" = --host-prepare ]; then
+    set -euo pipefail
+    . tests/guest/lib-mrcli.sh
+    mrcli_host_prepare "$2" sas 4 64M
+    exit 0
+fi
+
+# ---- guest part ----
+. /mrsim/lib-mrcli.sh
+
+for t in mfiutil megasasctl; do
+    command -v $t > /dev/null || fail "$t is not installed (build-image.sh)"
+done
+
+mr_guest_start 4
+
+# mf ARGS...: mfiutil ARGS must succeed; its output in MF_OUT.
+mf() {
+    local rc=0
+    echo "# mfiutil $*"
+    MF_OUT=$(mfiutil "$@" 2>&1) || rc=$?
+    echo "$MF_OUT"
+    [ $rc = 0 ] || fail "mfiutil $* failed (exit status $rc)"
+}
+
+# mf_has ERE WHAT: the last mfiutil output has a line matching ERE.
+mf_has() {
+    echo "$MF_OUT" | grep -qE "$1" || fail "mfiutil: $2 (no line matching $1)"
+}
+
+# ms: megasasctl (every adapter, VD and drive); its output in MS_OUT.
+ms() {
+    local rc=0
+    echo "# megasasctl"
+    MS_OUT=$(megasasctl 2>&1) || rc=$?
+    echo "$MS_OUT"
+    [ $rc = 0 ] || fail "megasasctl failed (exit status $rc)"
+}
+
+# qmp_drive_state SLOT: QMP_STATE is the drive's state in query-megaraid.
+qmp_drive_state() {
+    qmp_call '{"execute":"query-megaraid"}'
+    # one drive object per line: the one whose slot is SLOT
+    QMP_STATE=$(echo "${QMP_REPLY#*'"drives": ['}" | sed 's/}, {/}\n{/g' |
+                grep -E "\"slot\": $1[,}]" |
+                grep -oE '"state": "[a-z-]*"' | head -n 1 | cut -d'"' -f4)
+    [ -n "$QMP_STATE" ] || { echo "$QMP_REPLY"; fail "no QMP state for slot $1"; }
+}
+
+expect_drive() {
+    local slot=$1 mfi=$2 qmp=$3
+    mf show drives
+    mf_has "^ *$slot \(.*\) $mfi " "drive $slot is not $mfi"
+    qmp_drive_state "$slot"
+    assert_eq "query-megaraid state of slot $slot" "$qmp" "$QMP_STATE"
+}
+
+echo "== the adapter"
+mf show adapter
+mf_has "Product Name: .+" "no product name"
+mf_has "Battery Backup: present" "the CacheVault is not shown"
+qmp_call '{"execute":"query-megaraid"}'
+# the controller's model and serial come first in its object
+q=${QMP_REPLY#*'"return": [{'}
+q=${q%%'"drives"'*}
+model=$(echo "$q" | grep -oE '"model": "[^"]*"' | cut -d'"' -f4)
+sn=$(echo "$q" | grep -oE '"serial": "[^"]*"' | cut -d'"' -f4)
+[ -n "$model" ] && [ -n "$sn" ] || { echo "$QMP_REPLY"; fail "no model/serial in query-megaraid"; }
+mf_has "Product Name: $model$" "not product $model"
+mf_has "Serial Number: $sn$" "not serial $sn"
+mf show battery
+mf_has "Status: +normal" "the battery is not normal"
+mf show firmware
+ms
+echo "$MS_OUT" | grep -q "^a0 " || fail "megasasctl: no adapter a0"
+echo "$MS_OUT" | grep -q "batt:good" || fail "megasasctl: the CacheVault is not good"
+
+echo "== unconfigured drives: UNCONFIGURED GOOD, still the host's disks"
+for s in 0 1 2 3; do
+    expect_drive $s "UNCONFIGURED GOOD" unconfigured-good
+done
+mf show config
+
+echo "== RAID 1 by mfiutil create"
+mf create raid1 0,1
+mf show volumes
+mf_has "RAID-1 .* OPTIMAL" "no optimal RAID 1"
+mr_vd_state 0
+assert_eq "mrcli state of VD 0" Optl "$MR_STATE"
+mr_vd_dev 0
+expect_drive 0 ONLINE online
+expect_drive 1 ONLINE online
+mf show config
+ms
+echo "$MS_OUT" | grep -qiE "a0d0 .*RAID 1.*optimal" || fail "megasasctl: VD not optimal"
+fio_verify "$MR_DEV" 4M
+
+echo "== hot spare added and removed"
+mf add 3
+expect_drive 3 "HOT SPARE" hot-spare
+mf remove 3
+expect_drive 3 "UNCONFIGURED GOOD" unconfigured-good
+mr_pd_settle 3
+
+echo "== cache policy"
+mf cache 0 enable
+mf show volumes
+mf_has "RAID-1 .* OPTIMAL Enabled" "caching is not enabled"
+mf cache 0 disable
+mf show volumes
+mf_has "RAID-1 .* OPTIMAL Disabled" "caching is not disabled"
+
+echo "== a member fails; the spare rebuilds"
+qom_set /machine/peripheral/raid0 rebuild-rate 5
+mf fail 1
+expect_drive 1 "(OFFLINE|FAILED)" offline
+mf show volumes
+mf_has "RAID-1 .* DEGRADED" "the volume is not degraded"
+ms
+echo "$MS_OUT" | grep -qiE "a0d0 .*degraded" || fail "megasasctl: VD not degraded"
+mf add 3
+t=0
+while :; do
+    mf show progress
+    if echo "$MF_OUT" | grep -qE "drive .*[Rr]ebuild"; then
+        break
+    fi
+    t=$((t + 1)); [ $t -lt 60 ] || fail "no rebuild in mfiutil show progress"
+    sleep 1
+done
+ms
+echo "$MS_OUT" | grep -qiE "a0e.s3 .*rebuild" || fail "megasasctl: drive 3 is not rebuilding"
+qom_set /machine/peripheral/raid0 rebuild-rate 100
+mr_wait_vd_state 0 Optl 300
+expect_drive 3 ONLINE online
+mf good 1
+expect_drive 1 "UNCONFIGURED GOOD" unconfigured-good
+mr_pd_settle 1
+
+echo "== patrol read"
+mf start patrol
+mf show patrol
+mf stop patrol
+mf show patrol
+
+echo "== events"
+mf show events
+mf_has "." "no events"
+
+echo "== delete, then a RAID 5"
+mf delete 0
+mf show volumes
+mf show drives
+mr_settle_all 4
+mf create raid5 0,1,2
+mf show volumes
+mf_has "RAID-5 .* OPTIMAL" "no optimal RAID 5"
+ms
+check_dmesg
+log "mfiutil and megasasctl manage the 9500 through its MFI DCMDs"
