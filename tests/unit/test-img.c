@@ -618,6 +618,19 @@ static void test_refuse_format(void)
         g_assert_cmpstr(sum, ==, after);
         g_unlink(q);
     }
+    /* A small qcow2 (not whole sectors) is named a qcow2, not a size. */
+    {
+        g_autofree char *q = g_build_filename(t.dir, "small.qcow2", NULL);
+        int fd = open(q, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+        g_assert_cmpint(fd, >=, 0);
+        g_assert_cmpint(ftruncate(fd, 196616), ==, 0);
+        close(fd);
+        poke(q, 0, "QFI\xfb\0\0\0\3", 8);
+        expect_fail(1, run("create", "-l", "raid1", t.paths[3], q, NULL),
+                    "is a qcow2 image", "qemu-img convert -O raw");
+        g_unlink(q);
+    }
     /* VD data that starts like qcow2 lands on member 0's first sector. */
     {
         g_autofree char *in = g_build_filename(t.dir, "q.bin", NULL);
@@ -843,6 +856,16 @@ static void test_readd_missing(void)
                    t.paths[2], NULL), "");
     g_assert_true(g_file_get_contents(out, &got, &n, NULL));
     g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
+    /* init zeroes every VD only when told to. */
+    expect_fail(1, run("init", t.paths[0], t.paths[1], t.paths[2],
+                       t.paths[3], NULL), "zeroes every VD", "--force");
+    expect_out(run("read", "-l", "4M", "-O", out, t.paths[0], t.paths[1],
+                   t.paths[2], t.paths[3], NULL), "");
+    g_clear_pointer(&got, g_free);
+    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+    g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
+    expect_out(run("init", "-f", t.paths[0], t.paths[1], t.paths[2],
+                   t.paths[3], NULL), "init finished");
     g_unlink(in);
     g_unlink(out);
     test_images_free(&t);
