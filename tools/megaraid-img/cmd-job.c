@@ -109,7 +109,6 @@ static int job_cmd(const char *cmd, RaidJobKind kind, const char *summary,
     GError *err = NULL;
     Img img;
     int r;
-    int nvd;
 
     if (kind == RAID_JOB_CHECK) {
         entries[2] = (GOptionEntry) {
@@ -134,11 +133,11 @@ static int job_cmd(const char *cmd, RaidJobKind kind, const char *summary,
     } else if (vd >= 0 && img_vd(&img, vd, &err) < 0) {
         r = -1;
     } else if (kind == RAID_JOB_INIT && vd == -1 && !force &&
-               (nvd = raid_config_count_vds(img.cfg)) > 0) {
+               raid_config_count_vds(img.cfg) > 0) {
         g_set_error(&err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                     "without -v, init zeroes every VD (%d VD(s) here) and "
                     "all their data; give -v VD for one, or --force for "
-                    "all", nvd);
+                    "all", raid_config_count_vds(img.cfg));
         r = -1;
     } else {
         r = run_jobs(cmd, &img, vd, kind, repair, max_rows, &err);
