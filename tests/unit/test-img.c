@@ -93,7 +93,7 @@ static void test_help(void)
     static const char *const cmds[] = {
         "create", "add-vd", "add-dg", "delete-vd", "show", "fail", "replace",
         "spare", "rebuild", "check",
-        "init", "read", "write", "import",
+        "init", "read", "write", "import", "re-add", "online",
     };
     Run r = run("--help", NULL);
 
@@ -618,6 +618,19 @@ static void test_refuse_format(void)
         g_assert_cmpstr(sum, ==, after);
         g_unlink(q);
     }
+    /* A small qcow2 (not whole sectors) is named a qcow2, not a size. */
+    {
+        g_autofree char *q = g_build_filename(t.dir, "small.qcow2", NULL);
+        int fd = open(q, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+        g_assert_cmpint(fd, >=, 0);
+        g_assert_cmpint(ftruncate(fd, 196616), ==, 0);
+        close(fd);
+        poke(q, 0, "QFI\xfb\0\0\0\3", 8);
+        expect_fail(1, run("create", "-l", "raid1", t.paths[3], q, NULL),
+                    "is a qcow2 image", "qemu-img convert -O raw");
+        g_unlink(q);
+    }
     /* VD data that starts like qcow2 lands on member 0's first sector. */
     {
         g_autofree char *in = g_build_filename(t.dir, "q.bin", NULL);
@@ -799,6 +812,65 @@ static void test_expect_fail_self(void)
     }
 }
 
+/*
+ * A member the configuration marks missing although its image is back (it
+ * was left off one command line): replace refuses it, online refuses
+ * without -f when re-add can bring it back, re-add brings it back and
+ * every byte written before reads back.
+ */
+static void test_readd_missing(void)
+{
+    TestImages t;
+    g_autofree char *data = NULL, *in = NULL, *out = NULL, *got = NULL;
+    gsize n;
+
+    test_images_new(&t, 4, 40 << 20);
+    expect_out(run("create", "-l", "raid5", "-s", "64", "--size", "4M",
+                   t.paths[0], t.paths[1], t.paths[2], NULL), "RAID5");
+    in = write_random(t.dir, "in.bin", 4 << 20, &data);
+    out = g_build_filename(t.dir, "out.bin", NULL);
+    expect_out(run("write", "-i", in, t.paths[0], t.paths[1], t.paths[2],
+                   NULL), "");
+    /* A change written while drive 1 is not given records it missing. */
+    expect_out(run("spare", "-d", t.paths[3], t.paths[0], t.paths[2],
+                   t.paths[3], NULL), "hot-spare");
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "1(missing)");
+    expect_fail(1, run("replace", "-x", "1", "-w", t.paths[1], t.paths[0],
+                       t.paths[1], t.paths[2], t.paths[3], NULL),
+                "is missing, not unconfigured-good", NULL);
+    expect_fail(1, run("online", "-d", t.paths[1], t.paths[0], t.paths[1],
+                       t.paths[2], t.paths[3], NULL),
+                "can be brought back safely", "re-add");
+    expect_fail(1, run("re-add", "-d", t.paths[0], t.paths[0], t.paths[1],
+                       t.paths[2], t.paths[3], NULL),
+                "is online; only a missing or offline member", NULL);
+    expect_out(run("re-add", "-d", t.paths[1], t.paths[0], t.paths[1],
+                   t.paths[2], t.paths[3], NULL), "consistency check pending");
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "RAID5, optimal");
+    expect_out(run("check", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "0 inconsistent row(s)");
+    /* Without drive 0: drive 1's own strips serve the data. */
+    expect_out(run("read", "-l", "4M", "-O", out, t.paths[3], t.paths[1],
+                   t.paths[2], NULL), "");
+    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+    g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
+    /* init zeroes every VD only when told to. */
+    expect_fail(1, run("init", t.paths[0], t.paths[1], t.paths[2],
+                       t.paths[3], NULL), "zeroes every VD", "--force");
+    expect_out(run("read", "-l", "4M", "-O", out, t.paths[0], t.paths[1],
+                   t.paths[2], t.paths[3], NULL), "");
+    g_clear_pointer(&got, g_free);
+    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
+    g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
+    expect_out(run("init", "-f", t.paths[0], t.paths[1], t.paths[2],
+                   t.paths[3], NULL), "init finished");
+    g_unlink(in);
+    g_unlink(out);
+    test_images_free(&t);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -814,6 +886,7 @@ int main(int argc, char **argv)
     g_test_add_func("/img/vds-per-group", test_vds_per_group);
     g_test_add_func("/img/add-dg", test_add_dg);
     g_test_add_func("/img/missing-drive", test_missing_drive);
+    g_test_add_func("/img/re-add-missing", test_readd_missing);
     g_test_add_func("/img/refuse/format", test_refuse_format);
     g_test_add_func("/img/refuse/same-image", test_refuse_same_image);
     g_test_add_func("/img/refuse/vd-index", test_refuse_vd_index);

@@ -41,13 +41,31 @@ static bool prepare_image(const char *path, uint64_t create_size,
         close(fd);
         return false;
     }
-    if (bytes % 512) {
-        ERR(errp, "%s: size %" G_GUINT64_FORMAT " is not a multiple of 512",
-            path, bytes);
+    close(fd);
+    return true;
+}
+
+/* After the format check (img_guard_open): a raw image of whole sectors. */
+static bool image_size_ok(const char *path, GError **errp)
+{
+    uint64_t bytes;
+    int fd = open(path, O_RDONLY);
+
+    if (fd < 0) {
+        ERR(errp, "%s: cannot open: %s", path, g_strerror(errno));
+        return false;
+    }
+    if (!ddf_file_size(fd, &bytes, errp)) {
+        g_prefix_error(errp, "%s: ", path);
         close(fd);
         return false;
     }
     close(fd);
+    if (bytes % 512) {
+        ERR(errp, "%s: size %" G_GUINT64_FORMAT " is not a multiple of 512 "
+            "(a drive image is whole 512-byte sectors)", path, bytes);
+        return false;
+    }
     return true;
 }
 
@@ -192,6 +210,11 @@ int cmd_create(int argc, char **argv)
             rc = 2;
         }
         goto out;
+    }
+    for (guint i = 0; i < all->len; i++) {
+        if (!image_size_ok(all->pdata[i], &err)) {
+            goto out;
+        }
     }
     for (guint i = 0; i < all->len && !force; i++) {
         if (!image_unused(all->pdata[i], &err)) {

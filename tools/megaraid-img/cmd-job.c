@@ -99,7 +99,7 @@ static int job_cmd(const char *cmd, RaidJobKind kind, const char *summary,
 {
     int vd = -1;
     gint64 max_rows = 0;
-    gboolean repair = false;
+    gboolean repair = false, force = false;
     GOptionEntry entries[] = {
         { "vd", 'v', 0, G_OPTION_ARG_INT, &vd, "only this VD", "N" },
         { "max-rows", 0, 0, G_OPTION_ARG_INT64, &max_rows,
@@ -114,6 +114,10 @@ static int job_cmd(const char *cmd, RaidJobKind kind, const char *summary,
         entries[2] = (GOptionEntry) {
             "repair", 0, 0, G_OPTION_ARG_NONE, &repair,
             "rewrite parity / mirrors of inconsistent rows", NULL };
+    } else if (kind == RAID_JOB_INIT) {
+        entries[2] = (GOptionEntry) {
+            "force", 'f', 0, G_OPTION_ARG_NONE, &force,
+            "without -v: zero every VD", NULL };
     }
     if (!img_parse(cmd, "DRIVE-IMAGE...", summary, entries, &argc, &argv)) {
         return 2;
@@ -127,6 +131,13 @@ static int job_cmd(const char *cmd, RaidJobKind kind, const char *summary,
                     "VD %d does not exist", vd);
         r = -1;
     } else if (vd >= 0 && img_vd(&img, vd, &err) < 0) {
+        r = -1;
+    } else if (kind == RAID_JOB_INIT && vd == -1 && !force &&
+               raid_config_count_vds(img.cfg) > 0) {
+        g_set_error(&err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                    "without -v, init zeroes every VD (%d VD(s) here) and "
+                    "all their data; give -v VD for one, or --force for "
+                    "all", raid_config_count_vds(img.cfg));
         r = -1;
     } else {
         r = run_jobs(cmd, &img, vd, kind, repair, max_rows, &err);

@@ -46,6 +46,12 @@ int cmd_import(int argc, char **argv);
 int cmd_add_vd(int argc, char **argv);
 int cmd_add_dg(int argc, char **argv);
 int cmd_delete_vd(int argc, char **argv);
+int cmd_readd(int argc, char **argv);
+int cmd_online(int argc, char **argv);
+
+#ifndef MEGARAID_IMG_VERSION
+#define MEGARAID_IMG_VERSION "0"
+#endif
 
 /* Parse a subcommand's options; prints the error and returns false. */
 bool img_parse(const char *cmd, const char *params, const char *summary,

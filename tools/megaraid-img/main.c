@@ -29,6 +29,10 @@ static const struct {
     { "read", cmd_read, "read a VD range to a file or stdout" },
     { "write", cmd_write, "write a VD range from a file or stdin" },
     { "import", cmd_import, "import a foreign configuration (e.g. mdadm's)" },
+    { "re-add", cmd_readd, "bring a missing or offline member back (rebuild "
+      "or online + check)" },
+    { "online", cmd_online, "force a missing or offline member online as "
+      "it is" },
 };
 
 static void usage(FILE *f)
@@ -39,7 +43,10 @@ static void usage(FILE *f)
         fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
     }
     fprintf(f, "\nRun 'megaraid-img COMMAND --help' for a command's options."
-            "\n");
+            "\n"
+            "Exit status: 0 success, 1 error (the message names the image "
+            "and the problem),\n2 usage error, 3 'check' found "
+            "inconsistent rows.\n");
 }
 
 int main(int argc, char **argv)
@@ -51,6 +58,10 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
         usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("megaraid-img %s\n", MEGARAID_IMG_VERSION);
         return 0;
     }
     for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++) {
