@@ -16,6 +16,8 @@
 #include "megaraid-rig.h"
 #include "hw/megaraid/mgmt-proto.h"
 #include "qemu/cutils.h"
+#include "qobject/qlist.h"
+#include "hw/megaraid/evlog.h"
 
 #define MG_TAG          0x0042
 #define MG_CMD(m)       ((m)->data)
@@ -1598,6 +1600,125 @@ static void test_patrol(void)
     rig_destroy(&r);
 }
 
+/* A drive's locate flag as QOM and query-megaraid show it. */
+static bool qom_locate(MR *m, int slot)
+{
+    g_autofree char *p = drive_path(slot);
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': %s, 'property': 'locate'}}", p);
+    bool on;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    on = qdict_get_bool(rsp, "return");
+    qobject_unref(rsp);
+    return on;
+}
+
+static bool qmp_locate(MR *m, int slot)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'query-megaraid'}");
+    QList *ctrls = qdict_get_qlist(rsp, "return");
+    QDict *ctrl = qobject_to(QDict, qlist_peek(ctrls));
+    const QListEntry *e;
+    int found = -1;
+
+    g_assert_nonnull(ctrl);
+    QLIST_FOREACH_ENTRY(qdict_get_qlist(ctrl, "drives"), e) {
+        QDict *d = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (qdict_get_int(d, "slot") == slot) {
+            found = qdict_get_bool(d, "locate");
+        }
+    }
+    qobject_unref(rsp);
+    g_assert_cmpint(found, >=, 0);
+    return found;
+}
+
+/* PD_LOCATE: on, off, timed, refusals; QOM, QMP, the PD list, events. */
+static void test_locate(void)
+{
+    MgmtPdEntry pe;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 3, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    g_assert_false(qom_locate(m, 1));
+    g_assert_false(qmp_locate(m, 1));
+    g_assert_false(pd_entry(m, 1).flags & MGMT_PD_F_LOCATE);
+
+    /* a member and an unconfigured drive, until stopped */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 1, 1, 0, 0, NULL, 0));
+    g_assert_cmpuint(res.data_len, ==, sizeof(pe));
+    memcpy(&pe, res.data, sizeof(pe));
+    g_assert_cmpuint(pe.slot, ==, 1);
+    g_assert_true(pe.flags & MGMT_PD_F_LOCATE);
+    g_assert_cmpuint(pe.state, ==, MGMT_PD_ONLINE);
+    OK(mg(m, MGMT_OP_PD_LOCATE, 3, 1, 0, 0, NULL, 0));
+    g_assert_true(qom_locate(m, 1));
+    g_assert_true(qmp_locate(m, 1));
+    g_assert_true(qom_locate(m, 3));
+    g_assert_false(qom_locate(m, 0));
+    g_assert_false(qmp_locate(m, 2));
+    g_assert_true(pd_entry(m, 1).flags & MGMT_PD_F_LOCATE);
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 1), ==, 1);
+    /* the LED changes nothing else */
+    assert_drive_state(m, 1, "online");
+    assert_vd_state(m, "optimal");
+    OK(mg(m, MGMT_OP_PD_LOCATE, 1, 0, 0, 0, NULL, 0));
+    g_assert_false(qom_locate(m, 1));
+    g_assert_false(qmp_locate(m, 1));
+    g_assert_true(qom_locate(m, 3));
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 1), ==, 2);
+    /* stopping a drive that is not blinking logs nothing */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 1, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 1), ==, 2);
+
+    /* timed: off by itself once the seconds ran out (virtual clock) */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 1, 5, 0, NULL, 0));
+    g_assert_true(qom_locate(m, 0));
+    qtest_clock_step(m->qts, 4 * 1000000000LL);
+    g_assert_true(qom_locate(m, 0));
+    qtest_clock_step(m->qts, 2 * 1000000000LL);
+    g_assert_false(qom_locate(m, 0));
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 0), ==, 2);
+    /* a stop before the time cancels the timer */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 1, 5, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 0, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 1, 0, 0, NULL, 0));
+    qtest_clock_step(m->qts, 10 * 1000000000LL);
+    g_assert_true(qom_locate(m, 0));
+
+    /* refusals name the field; the LED stays as it was */
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 9, 1, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_DEVICE_NOT_FOUND);
+    g_assert_cmpuint(res.err_offset, ==, 24);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 2, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmpuint(res.err_offset, ==, 28);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 0, 5, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmpuint(res.err_offset, ==, 32);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 1, MGMT_LOCATE_MAX_S + 1, 0,
+                       NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 1, 0, 1, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmpuint(res.err_offset, ==, 36);
+    g_assert_false(qom_locate(m, 2));
+    /* read-only for QOM */
+    {
+        QDict *rsp = qts_qom_set(m->qts, "/machine/peripheral/hd2", "locate",
+                                 QOBJECT(qbool_from_bool(true)));
+
+        g_assert_true(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+    }
+    g_assert_false(qom_locate(m, 2));
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1615,5 +1736,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/foreign-wipe", test_foreign_wipe);
     qtest_add_func("/megaraid-mgmt/delete-destage", test_delete_destage);
     qtest_add_func("/megaraid-mgmt/patrol", test_patrol);
+    qtest_add_func("/megaraid-mgmt/locate", test_locate);
     return g_test_run();
 }

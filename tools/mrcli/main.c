@@ -41,6 +41,7 @@ static const char usage_text[] =
 "  mrcli /c0/e0/sN add hotsparedrive [dgs=N]   delete hotsparedrive\n"
 "  mrcli /c0/e0/sN show rebuild   /c0/eall/sall show rebuild\n"
 "  mrcli /c0/e0/sN start|stop|pause|resume rebuild\n"
+"  mrcli /c0/e0/sN start|stop locate            the drive's locate LED\n"
 "  mrcli /c0/fall show|import|delete\n"
 "  mrcli /c0/cv show\n"
 "\n"

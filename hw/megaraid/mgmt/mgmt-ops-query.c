@@ -165,6 +165,9 @@ void mgmt_fill_pd_entry(MRArray *a, MRDrive *d, MgmtPdEntry *e)
         e->flags |= MGMT_PD_F_EXPOSED;
         e->dev_handle = cpu_to_le16(d->unit.host_id);
     }
+    if (d->locate) {
+        e->flags |= MGMT_PD_F_LOCATE;
+    }
     if (pd < 0 || a->cfg->foreign) {
         return;
     }

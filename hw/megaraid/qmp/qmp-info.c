@@ -139,6 +139,7 @@ static MegaraidDriveInfo *mr_qmp_drive(MRArray *a, MRDrive *d)
     di->model = g_strdup(d->unit.model);
     di->serial = g_strdup(d->unit.serial);
     di->firmware = g_strdup(d->unit.firmware);
+    di->locate = d->locate;
     if (a->cfg) {
         mr_qmp_drive_cfg(di, a->cfg, mr_array_pd_of(a, d));
     }

@@ -596,4 +596,15 @@ typedef struct __attribute__((packed)) MgmtVdProps {
 #define MGMT_VDPROP_MASK        0x03
 #define MGMT_VDPROP_CACHE_MASK  0x7f
 
+/*
+ * ---- PD_LOCATE: mbox[0] = slot (slot | enclosure << 16), mbox[1] = 1
+ *      start / 0 stop, mbox[2] = seconds the locate LED blinks (0: until
+ *      stopped; start only); no data; reply: the drive's MgmtPdEntry,
+ *      with MGMT_PD_F_LOCATE as it is now.  (Appended after protocol
+ *      version 1's first set.) ----
+ */
+#define MGMT_OP_PD_LOCATE           0x02050000U
+#define MGMT_PD_F_LOCATE        0x08    /* MgmtPdEntry.flags: LED blinks */
+#define MGMT_LOCATE_MAX_S       86400   /* a day at most */
+
 #endif
