@@ -628,7 +628,8 @@ bool raid_config_fail_pd(RaidConfig *cfg, int pd, GError **errp)
         return false;
     }
     if (cfg->pds[pd].state == RAID_PD_HOT_SPARE ||
-        cfg->pds[pd].state == RAID_PD_UNCONF_GOOD) {
+        cfg->pds[pd].state == RAID_PD_UNCONF_GOOD ||
+        cfg->pds[pd].state == RAID_PD_COPYBACK) {
         cfg->pds[pd].spare_dg = -1;
         return raid_config_set_pd_state(cfg, pd, RAID_PD_UNCONF_BAD, errp);
     }
@@ -702,6 +703,10 @@ bool raid_config_replace_pd(RaidConfig *cfg, int oldpd, int newpd,
         return false;
     }
     cfg->dgs[dg].span[s].pd[i] = newpd;
+    /* a spare that takes over may later get its data copied back */
+    n->spare_took = n->state == RAID_PD_HOT_SPARE && o->slot >= 0;
+    n->spare_took_slot = o->slot;
+    n->spare_took_dg = n->spare_dg;
     n->spare_dg = -1;
     n->state = RAID_PD_REBUILD;
     o->state = o->state == RAID_PD_MISSING ? RAID_PD_MISSING :
