@@ -95,6 +95,15 @@ static bool step(RaidConfig *cfg, uint64_t rows)
     return pr.finished;
 }
 
+static void run_to_end(RaidConfig *cfg, uint64_t rows)
+{
+    bool done = false;
+
+    while (!done) {
+        done = step(cfg, rows);
+    }
+}
+
 /* The extent of the VD on two drives is the same, byte for byte. */
 static void assert_same_extent(RaidConfig *cfg, int a, int b)
 {
@@ -153,8 +162,7 @@ static void test_copyback(gconstpointer data)
         g_assert_false(raid_copyback_start(cfg, spare, fresh, &err));
         g_assert_nonnull(strstr(err->message, "not an online member"));
         g_clear_error(&err);
-        while (!step(cfg, 1000)) {
-        }
+        run_to_end(cfg, 1000);
         g_assert_cmpint(cfg->pds[spare].state, ==, RAID_PD_ONLINE);
         g_assert_cmpint(raid_copyback_source_for_slot(cfg, victim), ==,
                         spare);
@@ -191,8 +199,7 @@ static void test_copyback(gconstpointer data)
     g_assert_cmpint(back->pds[fresh].state, ==, RAID_PD_COPYBACK);
     g_assert_cmpint(back->pds[src].state, ==, RAID_PD_ONLINE);
     assert_vd_equals(back, ref);
-    while (!step(back, 3)) {
-    }
+    run_to_end(back, 3);
     raid_vd_members(back, 0, pds, RAID_MAX_MEMBERS);
     g_assert_cmpint(pds[victim], ==, fresh);
     g_assert_cmpint(back->pds[fresh].state, ==, RAID_PD_ONLINE);
@@ -238,8 +245,7 @@ static void test_abandon(void)
     g_assert_false(raid_copyback_start(cfg, pds[2], 4, &err));
     g_assert_nonnull(strstr(err->message, "copyback waits"));
     g_clear_error(&err);
-    while (!step(cfg, 1000)) {
-    }
+    run_to_end(cfg, 1000);
     /* nor onto a drive too small, nor from a drive that is no member */
     cfg->pds[4].usable = cfg->vds[0].start + cfg->vds[0].blocks - 1;
     g_assert_false(raid_copyback_start(cfg, pds[2], 4, &err));
@@ -273,8 +279,7 @@ static void test_abandon(void)
 
     /* a cursor naming a drive that is not there is dropped at read back */
     g_assert_true(raid_config_replace_pd(cfg, pds[2], 4, &err));
-    while (!step(cfg, 1000)) {
-    }
+    run_to_end(cfg, 1000);
     g_assert_true(raid_config_set_pd_state(cfg, pds[2], RAID_PD_UNCONF_GOOD,
                                            &err));
     g_assert_true(raid_copyback_start(cfg, 4, pds[2], &err));
