@@ -15,7 +15,6 @@
  * raid_plan_copy_row()).
  */
 #include "raid/config.h"
-#include "raid/job.h"
 
 #include <string.h>
 
@@ -85,8 +84,8 @@ static bool dg_idle(const RaidConfig *cfg, int dg, GError **errp)
             continue;
         }
         if (vd->job.kind != RAID_JOB_NONE) {
-            ERR(errp, "VD %d runs a %s (%u%%): a copyback waits for it", v,
-                raid_job_name(vd->job.kind), raid_job_percent(&vd->job));
+            ERR(errp, "VD %d runs another background job: a copyback "
+                "waits for it", v);
             return false;
         }
         if (vd->state != RAID_VD_OPTIMAL) {
@@ -169,6 +168,9 @@ bool raid_copyback_start(RaidConfig *cfg, int src, int dst, GError **errp)
             vd->job.kind = RAID_JOB_COPYBACK;
             vd->job.target_ref = d->ref;
             vd->job.source_ref = s->ref;
+            /* a spare that took over returns to be one (job.repair) */
+            vd->job.repair = s->spare_took;
+            vd->job.spare_dg = s->spare_took ? s->spare_took_dg : -1;
             vd->job.total_rows = raid_vd_rows(cfg, v);
             vd->seq++;
         }
@@ -197,8 +199,11 @@ void raid_copyback_abandon(RaidConfig *cfg, int dst)
     }
 }
 
-bool raid_copyback_done(RaidConfig *cfg, int dst, int src, GError **errp)
+bool raid_copyback_done(RaidConfig *cfg, const RaidJobCursor *c,
+                        GError **errp)
 {
+    int dst = raid_config_find_pd_ref(cfg, c->target_ref);
+    int src = raid_config_find_pd_ref(cfg, c->source_ref);
     int dg = -1, s, i;
     RaidPd *d, *p;
 
@@ -224,8 +229,12 @@ bool raid_copyback_done(RaidConfig *cfg, int dst, int src, GError **errp)
     p = &cfg->pds[src];
     cfg->dgs[dg].span[s].pd[i] = dst;
     d->state = RAID_PD_ONLINE;
-    p->state = RAID_PD_HOT_SPARE;
-    p->spare_dg = p->spare_took && p->spare_took_dg == dg ? dg : -1;
+    /*
+     * a spare that took over is a spare again (as dedicated as it was);
+     * a member copied by hand (storcli's start copyback) is let go
+     */
+    p->state = c->repair ? RAID_PD_HOT_SPARE : RAID_PD_UNCONF_GOOD;
+    p->spare_dg = c->repair && c->spare_dg == dg ? dg : -1;
     p->spare_took = false;
     p->in_sync = false;
     p->returned = false;

@@ -41,6 +41,11 @@ void ddf_job_encode(const RaidJobCursor *c, uint8_t vendor[32])
     put32(vendor, DDF_JOB_MAGIC);
     vendor[4] = c->kind;
     vendor[5] = c->repair;
+    if (c->kind == RAID_JOB_COPYBACK) {
+        /* the drive group the source is a spare of again, 0xffff global */
+        vendor[6] = c->spare_dg < 0 ? 0xff : c->spare_dg & 0xff;
+        vendor[7] = c->spare_dg < 0 ? 0xff : c->spare_dg >> 8;
+    }
     put32(vendor + 8, c->target_ref);
     put64(vendor + 12, c->next_row);
     put64(vendor + 20, c->total_rows);
@@ -63,8 +68,11 @@ bool ddf_job_decode(const uint8_t vendor[32], RaidJobCursor *c)
     c->total_rows = get64(vendor + 20);
     c->mismatches = get32(vendor + 28);
     if (c->kind == RAID_JOB_COPYBACK) {
+        uint16_t dg = vendor[6] | vendor[7] << 8;
+
         c->source_ref = get32(vendor + 28);
         c->mismatches = 0;
+        c->spare_dg = dg >= RAID_MAX_DGS ? -1 : dg;
     }
     if (c->next_row > c->total_rows) {
         c->next_row = c->total_rows;

@@ -180,8 +180,6 @@ static void finish(RaidConfig *cfg, int vd)
         v->consistent = true;
         break;
     case RAID_JOB_COPYBACK: {
-        int dst = raid_config_find_pd_ref(cfg, done.target_ref);
-        int src = raid_config_find_pd_ref(cfg, done.source_ref);
         bool others = false;
 
         for (int i = 0; i < RAID_MAX_VDS; i++) {
@@ -191,7 +189,7 @@ static void finish(RaidConfig *cfg, int vd)
         }
         if (!others) {
             /* the last VD is copied: the new drive takes the member's place */
-            raid_copyback_done(cfg, dst, src, NULL);
+            raid_copyback_done(cfg, &done, NULL);
         }
         break;
     }

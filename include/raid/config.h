@@ -76,7 +76,10 @@ typedef struct RaidJobCursor {
     uint64_t total_rows;
     uint64_t mismatches;     /* check: rows found inconsistent so far */
     uint32_t source_ref;     /* copyback: the member copied (target_ref:
-                                the drive it is copied onto) */
+                                the drive it is copied onto); repair: it
+                                is a hot spare again at the end, of drive
+                                group spare_dg (-1: global) */
+    int spare_dg;
 } RaidJobCursor;
 
 typedef struct RaidPd {
@@ -273,8 +276,9 @@ int raid_config_count_spares(const RaidConfig *cfg, bool dedicated);
  * (UNCONF_GOOD, as large as the group needs) on every VD of its drive
  * group, which must be optimal and idle: @dst goes to COPYBACK and each
  * VD gets a copyback cursor.  When the last VD is copied, @dst takes
- * @src's place (ONLINE) and @src is a hot spare again (dedicated as it
- * was when it took over, else global).
+ * @src's place (ONLINE) and @src is a hot spare again if it was one that
+ * took a failed member's place (dedicated as it was, else global),
+ * otherwise unconfigured good.
  */
 bool raid_copyback_start(RaidConfig *cfg, int src, int dst, GError **errp);
 /*
@@ -302,8 +306,9 @@ int raid_copyback_source_for_slot(const RaidConfig *cfg, int slot);
  * again, otherwise the cursors go.
  */
 void raid_copyback_restore(RaidConfig *cfg);
-/* The cursors' last VD is done: @dst takes @src's place (job.c). */
-bool raid_copyback_done(RaidConfig *cfg, int dst, int src, GError **errp);
+/* The last VD of cursor @c is copied: its target takes the place (job.c). */
+bool raid_copyback_done(RaidConfig *cfg, const RaidJobCursor *c,
+                        GError **errp);
 
 /* Mark every PD foreign / import a foreign config under @ctrl_guid. */
 bool raid_config_import(RaidConfig *cfg, const uint8_t ctrl_guid[RAID_GUID_LEN],

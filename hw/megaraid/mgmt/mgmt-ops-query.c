@@ -74,6 +74,9 @@ uint8_t mgmt_pd_state(MRArray *a, MRDrive *d)
     if (a->cfg->foreign) {
         return MGMT_PD_FOREIGN;
     }
+    if (a->cfg->pds[pd].state == RAID_PD_COPYBACK) {
+        return MGMT_PD_COPYBACK;
+    }
     /* RaidPdState and MGMT_PD_* share their numbers 0..7 */
     return a->cfg->pds[pd].state;
 }
@@ -105,6 +108,8 @@ uint8_t mgmt_job_kind(const RaidVd *v)
                                                 : MGMT_JOB_CC;
     case RAID_JOB_INIT:
         return MGMT_JOB_INIT;
+    case RAID_JOB_COPYBACK:
+        return MGMT_JOB_COPYBACK;
     default:
         return MGMT_JOB_NONE;
     }
@@ -122,6 +127,7 @@ void mgmt_fill_job(MRVirtualDisk *vd, MgmtJobStatus *js)
     js->vd = cpu_to_le16(vd->idx);
     js->job = mgmt_job_kind(v);
     js->target_slot = cpu_to_le16(MGMT_NONE16);
+    js->source_slot = cpu_to_le16(MGMT_NONE16);
     js->eta_s = cpu_to_le32(MGMT_NONE32);
     if (js->job == MGMT_JOB_NONE) {
         return;
@@ -130,10 +136,17 @@ void mgmt_fill_job(MRVirtualDisk *vd, MgmtJobStatus *js)
     js->running = s.running;
     js->paused = vd->job_paused;
     js->percent = s.percent;
-    if (v->job.kind == RAID_JOB_REBUILD) {
+    if (v->job.kind == RAID_JOB_REBUILD ||
+        v->job.kind == RAID_JOB_COPYBACK) {
         pd = raid_config_find_pd_ref(cfg, v->job.target_ref);
         if (pd >= 0 && cfg->pds[pd].slot >= 0) {
             js->target_slot = cpu_to_le16(cfg->pds[pd].slot);
+        }
+    }
+    if (v->job.kind == RAID_JOB_COPYBACK) {
+        pd = raid_config_find_pd_ref(cfg, v->job.source_ref);
+        if (pd >= 0 && cfg->pds[pd].slot >= 0) {
+            js->source_slot = cpu_to_le16(cfg->pds[pd].slot);
         }
     }
     if (s.eta_s >= 0 && s.running) {

@@ -137,5 +137,7 @@ uint8_t mgmt_op_patrol_status(MgmtCtx *c);
 /* mgmt-ops-locate.c: the locate LED of @d on (@secs: 0 until stopped) */
 void mgmt_pd_locate(MRArray *a, MRDrive *d, bool on, uint32_t secs);
 uint8_t mgmt_op_pd_locate(MgmtCtx *c);
+/* mgmt-ops-copyback.c: JOB_CONTROL of MGMT_JOB_COPYBACK */
+uint8_t mgmt_copyback_control(MgmtCtx *c);
 
 #endif
