@@ -533,6 +533,14 @@ bool raid_config_delete_vd(RaidConfig *cfg, int vd, GError **errp)
         return false;
     }
     dg = cfg->vds[vd].dg;
+    if (dg_vd_count(cfg, dg) == 1) {
+        int src, dst;
+
+        /* the group goes: so does a copyback of it */
+        if (raid_copyback_of_dg(cfg, dg, &src, &dst)) {
+            raid_copyback_abandon(cfg, dst);
+        }
+    }
     cfg->vds[vd].used = false;
     if (dg_vd_count(cfg, dg) == 0) {
         RaidDriveGroup *g = &cfg->dgs[dg];
