@@ -120,7 +120,9 @@ echo "== replace 252:1: pulled, a blank drive in its bay: copyback"
 st /c0 set rebuildrate=2
 qmp_ok '{"execute":"device_del","arguments":{"id":"d1"}}'
 drive_gone d1
-drive_insert new1 raid0 1 sas
+# a new drive: its own serial number and WWN (one with the failed
+# drive's identity would be that drive back, still unconfigured bad)
+qmp_ok '{"execute":"device_add","arguments":{"driver":"megaraid-drive","id":"new1","bus":"raid0.0","slot":1,"drive":"b-new1","interface":"sas","serial":"LABNEW0001","wwn":5764607523034234881}}'
 t=120
 while :; do
     drive_qom new1 state
