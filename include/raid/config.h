@@ -121,6 +121,12 @@ typedef struct RaidPd {
     bool spare_took;
     int spare_took_slot;
     int spare_took_dg;
+    /*
+     * The drive held no metadata when it came (a new drive, not a
+     * member or another array's drive back): a copyback may take it (the
+     * device sets it; in memory).
+     */
+    bool arrived_blank;
 } RaidPd;
 
 typedef struct RaidSpan {

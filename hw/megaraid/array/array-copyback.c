@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * megaraid-sim: copyback at run time (the RAID core's copyback.c does
- * the configuration): a drive put into the bay of a member that a hot
+ * the configuration): a blank drive put into the bay of a member that a hot
  * spare replaced gets the spare's data copied back once the drive group
  * is optimal and idle (at once, or when the rebuild or another job
  * ends), as the card does with copyback enabled (the controller's QOM
@@ -45,7 +45,9 @@ bool mr_array_copyback_onto(MRArray *a, int pd)
     int src;
 
     if (!a->copyback || pd < 0 || a->cfg->foreign || !a->pd_drive[pd] ||
-        a->cfg->pds[pd].state != RAID_PD_UNCONF_GOOD) {
+        a->cfg->pds[pd].state != RAID_PD_UNCONF_GOOD ||
+        !a->cfg->pds[pd].arrived_blank) {
+        /* (a member the spare replaced, back, is not a new drive) */
         return false;
     }
     src = raid_copyback_source_for_slot(a->cfg, a->cfg->pds[pd].slot);

@@ -911,6 +911,7 @@ static int mr_array_add_blank(MRArray *a, MRDrive *d)
     a->cfg->pds[pd].present = true;
     a->cfg->pds[pd].slot = d->slot;
     a->cfg->pds[pd].sectors = sectors;
+    a->cfg->pds[pd].arrived_blank = true;   /* a new drive: copyback's */
     a->pd_drive[pd] = d;
     return pd;
 }
