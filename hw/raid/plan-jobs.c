@@ -331,6 +331,27 @@ RaidPlan *raid_plan_copy_row(const RaidLayout *l, const RaidMemberState *st,
     return p;
 }
 
+RaidPlan *raid_plan_copy_row_rebuilt(const RaidLayout *l,
+                                     const RaidMemberState *st, uint64_t row,
+                                     uint32_t src)
+{
+    RaidPlan *p;
+
+    if (src >= l->members || l->members >= RAID_MAX_MEMBERS) {
+        return raid_plan_fail(raid_plan_new(RAID_OP_WRITE), -EINVAL);
+    }
+    /* the source's strip from the others, written to the target instead */
+    p = raid_plan_rebuild_row(l, st, row, src);
+    for (guint i = 0; !p->error && i < p->steps->len; i++) {
+        RaidStep *s = &g_array_index(p->steps, RaidStep, i);
+
+        if (s->kind == RAID_STEP_WRITE && s->member == src) {
+            s->member = RAID_COPY_TARGET(l);
+        }
+    }
+    return p;
+}
+
 static void compare(RaidPlan *p, uint32_t a, uint32_t b, uint32_t len)
 {
     RaidStep *s = raid_plan_step(p, RAID_STEP_COMPARE, 1);

@@ -1321,8 +1321,9 @@ static bool wait_drive_state(RaidHost *h, int i, const char *want, int sec)
  * Copyback as the card does it: a member fails, the hot spare rebuilds
  * in its place, the failed drive is pulled and a new one put into its
  * bay: the spare's data is copied onto it while the host writes (rows
- * copied already and rows still to copy), then the new drive is the
- * member and the spare a spare again.  Off (QOM copyback=false), a new
+ * copied already and rows still to copy), the rows the spare cannot read
+ * (a medium error) from the parity, then the new drive is the member and
+ * the spare a spare again.  Off (QOM copyback=false), a new
  * drive in the bay stays unconfigured until it is turned on.
  */
 static void test_copyback(const void *opaque)
@@ -1345,6 +1346,15 @@ static void test_copyback(const void *opaque)
     g_assert_true(wait_rebuild(h, 4, 120));
     rh_assert_drive_state(h, 4, "online");
 
+    /*
+     * the spare cannot read some of its blocks: the copyback takes those
+     * rows from the other members' parity (else it would stop there)
+     */
+    {
+        g_autofree char *p4 = drive_path(4);
+
+        qts_qom_set_str(h->qts, p4, "media-error", "1200+16");
+    }
     /* the failed drive is pulled; a blank one goes into its bay */
     qtest_qmp_device_del(h->qts, "hd1");
     rh_idle(h, 200);

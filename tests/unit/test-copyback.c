@@ -10,6 +10,8 @@
 #include "test-ddf-util.h"
 #include "raid/job.h"
 
+#include <errno.h>
+
 typedef struct CbCase {
     RaidLevel level;
     int members, spans;
@@ -120,6 +122,59 @@ static void assert_same_extent(RaidConfig *cfg, int a, int b)
     close(fb);
 }
 
+/*
+ * Row 0 of member @src recomputed from the others onto @dst with @src
+ * unreadable (closed): @dst then holds what @src holds there.  Without
+ * redundancy (@redundant false) the plan fails.
+ */
+static void copy_row_rebuilt(RaidConfig *cfg, int src, int dst,
+                             bool redundant)
+{
+    RaidLayout *l = g_new(RaidLayout, 1);
+    RaidMemberState st[RAID_MAX_MEMBERS];
+    int pds[RAID_MAX_MEMBERS], m = -1;
+    int n = raid_vd_members(cfg, 0, pds, RAID_MAX_MEMBERS);
+    uint32_t len;
+    g_autofree uint8_t *a = NULL, *b = NULL;
+    RaidFileExec fx;
+    RaidRunResult res;
+    RaidPlan *p;
+    int fa, fb;
+
+    for (int i = 0; i < n; i++) {
+        m = pds[i] == src ? i : m;
+    }
+    g_assert_cmpint(m, >=, 0);
+    g_assert_true(raid_config_vd_layout(cfg, 0, l, NULL));
+    raid_config_vd_member_states(cfg, 0, st);
+    p = raid_plan_copy_row_rebuilt(l, st, 0, m);
+    if (!redundant) {
+        g_assert_cmpint(p->error, ==, -EIO);
+        raid_plan_free(p);
+        g_free(l);
+        return;
+    }
+    g_assert_cmpint(p->error, ==, 0);
+    exec_open(cfg, &fx);
+    close(fx.fd[m]);
+    fx.fd[m] = -1;              /* the source reads nothing */
+    res = raid_run_sync(p, RAID_PARITY_ISAL, &raid_file_exec_ops, &fx);
+    g_assert_cmpint(res.ret, ==, 0);
+    exec_close(&fx);
+    raid_plan_free(p);
+    len = raid_layout_row_len(l, 0) * 512;
+    a = g_malloc(len);
+    b = g_malloc(len);
+    fa = open(cfg->pds[src].path, O_RDONLY);
+    fb = open(cfg->pds[dst].path, O_RDONLY);
+    g_assert_cmpint(pread(fa, a, len, l->member_start[m] * 512), ==, len);
+    g_assert_cmpint(pread(fb, b, len, l->member_start[m] * 512), ==, len);
+    g_assert_true(memcmp(a, b, len) == 0);
+    close(fa);
+    close(fb);
+    g_free(l);
+}
+
 static void test_copyback(gconstpointer data)
 {
     const CbCase *c = data;
@@ -185,6 +240,8 @@ static void test_copyback(gconstpointer data)
     /* a COPYBACK drive takes no other role */
     g_assert_false(raid_config_add_spare(cfg, fresh, -1, &err));
     g_clear_error(&err);
+
+    copy_row_rebuilt(cfg, src, fresh, c->level != RAID_LEVEL_0);
 
     /* half, stored, read back ("restart"), the rest */
     g_assert_false(step(cfg, rows / 2));
