@@ -104,32 +104,44 @@ static void cb_show(Mrcli *m)
     out_set_desc(m->out, "Show Drive Copyback Status Succeeded.");
 }
 
-/* "E:S" of target=: the slot in the drive bays, or -1 (usage error). */
-static long cb_target(Mrcli *m, const char *s)
+/* A decimal number at *@p up to @max; advances *@p.  False: none. */
+static bool cb_dec(const char **p, long max, long *v)
 {
-    char *end;
+    const char *s = *p;
+
+    *v = 0;
+    if (*s < '0' || *s > '9') {
+        return false;
+    }
+    while (*s >= '0' && *s <= '9') {
+        *v = *v * 10 + (*s++ - '0');
+        if (*v > max) {
+            return false;
+        }
+    }
+    *p = s;
+    return true;
+}
+
+/* "E:S" of target=: the slot in the drive bays, or -1 (usage error). */
+static long cb_target(Mrcli *m, const char *arg)
+{
+    const char *s = arg;
     long e, slot;
 
-    e = strtol(s, &end, 10);
-    if (end == s || *end != ':') {
-        goto bad;
-    }
-    s = end + 1;
-    slot = strtol(s, &end, 10);
-    if (end == s || *end || slot < 0 || slot > 0xfffe) {
-        goto bad;
+    if (!cb_dec(&s, 65535, &e) || *s++ != ':' ||
+        !cb_dec(&s, 0xfffe, &slot) || *s) {
+        usage_error(m, "start copyback: target=%s: expected enclosure:slot, "
+                    "e.g. target=%d:4", arg, mrcli_eid(m));
+        return -1;
     }
     if (e != 0 && e != MRCLI_BAYS_EID) {
-        usage_error(m, "target=%ld:%ld: enclosure %ld does not exist (the "
-                    "drive bays are enclosure %d, also called 0)", e, slot,
-                    e, MRCLI_BAYS_EID);
+        usage_error(m, "target=%s: enclosure %ld does not exist (the drive "
+                    "bays are enclosure %d, also called 0)", arg, e,
+                    MRCLI_BAYS_EID);
         return -1;
     }
     return slot;
-bad:
-    usage_error(m, "start copyback: target=%s: expected enclosure:slot, "
-                "e.g. target=%d:4", s, mrcli_eid(m));
-    return -1;
 }
 
 static void cb_action(Mrcli *m, int action)
