@@ -75,10 +75,12 @@ typedef struct RaidJobCursor {
     uint64_t next_row;       /* first row not yet done */
     uint64_t total_rows;
     uint64_t mismatches;     /* check: rows found inconsistent so far */
-    uint32_t source_ref;     /* copyback: the member copied (target_ref:
-                                the drive it is copied onto); repair: it
-                                is a hot spare again at the end, of drive
-                                group spare_dg (-1: global) */
+    /*
+     * Copyback: the member copied (target_ref: the drive it is copied
+     * onto); repair: it is a hot spare again at the end, of drive group
+     * spare_dg (-1: global).
+     */
+    uint32_t source_ref;
     int spare_dg;
 } RaidJobCursor;
 

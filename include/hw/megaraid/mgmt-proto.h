@@ -406,9 +406,8 @@ typedef struct __attribute__((packed)) MgmtJobStatus {
     uint8_t percent;
     uint8_t reserved0;
     uint16_t target_slot;       /* rebuild: drive rebuilt; MGMT_NONE16 */
-    uint16_t source_slot;       /* copyback: the member copied (target:
-                                   the drive it goes to); else NONE16 or
-                                   0 from older cores */
+    /* copyback: the member copied (target: where); else NONE16 (or 0) */
+    uint16_t source_slot;
     uint32_t eta_s;             /* MGMT_NONE32: unknown */
     uint64_t next_row;
     uint64_t total_rows;
