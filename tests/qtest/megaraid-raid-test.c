@@ -1382,6 +1382,30 @@ static void test_copyback(const void *opaque)
         pct = qts_qom_get_int(h->qts, CTRL, "vd0-progress");
     }
     g_test_message("copyback at %" PRId64 "%% when the host writes", pct);
+    {
+        QDict *rsp = qtest_qmp(h->qts, "{'execute': 'query-megaraid'}");
+        QDict *c = qobject_to(QDict,
+                              qlist_peek(qdict_get_qlist(rsp, "return")));
+        int seen = 0;
+
+        for (const QListEntry *e = qlist_first(qdict_get_qlist(c, "drives"));
+             e; e = qlist_next(e)) {
+            QDict *d = qobject_to(QDict, qlist_entry_obj(e));
+
+            if (qdict_get_int(d, "slot") == 1 &&
+                qdict_get_bool(d, "present")) {
+                /* (the drive pulled from the bay is listed too) */
+                g_assert_cmpstr(qdict_get_str(d, "state"), ==, "copyback");
+                g_assert_cmpint(qdict_get_int(d, "copyback-progress"), >=,
+                                pct);
+                seen++;
+            } else {
+                g_assert_false(qdict_haskey(d, "copyback-progress"));
+            }
+        }
+        g_assert_cmpint(seen, ==, 1);
+        qobject_unref(rsp);
+    }
     g_assert_cmpint(pct, >=, 5);
     g_assert_cmpint(pct, <, 60);
     /* rows copied already (the start) and rows not yet (the end) */
