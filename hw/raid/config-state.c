@@ -123,6 +123,9 @@ bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
             raid_copyback_abandon(cfg, dst);
         }
     }
+    if (to != p->state) {
+        p->arrived_blank = false;   /* it has had a role since it came */
+    }
     p->state = to;
     p->in_sync = false;         /* set only when read at start */
     p->returned = false;

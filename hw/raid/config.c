@@ -497,6 +497,7 @@ int raid_config_create_vd(RaidConfig *cfg, const int *pds, int npd,
     }
     for (int i = 0; i < npd; i++) {
         cfg->pds[pds[i]].state = RAID_PD_ONLINE;
+        cfg->pds[pds[i]].arrived_blank = false;
     }
     raid_config_update_states(cfg);
     return v;
@@ -593,6 +594,7 @@ bool raid_config_add_spare(RaidConfig *cfg, int pd, int dg, GError **errp)
         return false;
     }
     cfg->pds[pd].state = RAID_PD_HOT_SPARE;
+    cfg->pds[pd].arrived_blank = false;
     cfg->pds[pd].spare_dg = dg;
     return true;
 }
@@ -717,6 +719,7 @@ bool raid_config_replace_pd(RaidConfig *cfg, int oldpd, int newpd,
     n->spare_took_dg = n->spare_dg;
     n->spare_dg = -1;
     n->state = RAID_PD_REBUILD;
+    n->arrived_blank = false;
     o->state = o->state == RAID_PD_MISSING ? RAID_PD_MISSING :
                RAID_PD_UNCONF_BAD;
     o->in_sync = false;

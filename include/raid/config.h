@@ -124,9 +124,10 @@ typedef struct RaidPd {
     int spare_took_slot;
     int spare_took_dg;
     /*
-     * The drive held no metadata when it came (a new drive, not a
-     * member or another array's drive back): a copyback may take it (the
-     * device sets it; in memory).
+     * The drive held no metadata when it was put in at run time (a new
+     * drive, not a member or another array's drive back) and has had no
+     * role since: a copyback may take it (the device sets it; any state
+     * change clears it; in memory).
      */
     bool arrived_blank;
 } RaidPd;

@@ -911,7 +911,6 @@ static int mr_array_add_blank(MRArray *a, MRDrive *d)
     a->cfg->pds[pd].present = true;
     a->cfg->pds[pd].slot = d->slot;
     a->cfg->pds[pd].sectors = sectors;
-    a->cfg->pds[pd].arrived_blank = true;   /* a new drive: copyback's */
     a->pd_drive[pd] = d;
     return pd;
 }
@@ -1013,6 +1012,10 @@ void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd)
     }
     if (pd < 0) {
         pd = mr_array_add_blank(a, d);
+        if (pd >= 0) {
+            /* a new drive, put in now: a copyback may take it */
+            a->cfg->pds[pd].arrived_blank = true;
+        }
     }
     trace_megaraid_array_drive_added(d->slot, pd);
     if (pd >= 0 && a->auto_rebuild &&
