@@ -28,6 +28,8 @@ static const bool pd_transitions[RAID_PD_STATE__MAX][RAID_PD_STATE__MAX] = {
     T(FOREIGN, OFFLINE), T(FOREIGN, REBUILD), T(FOREIGN, UNCONF_BAD),
     T(FOREIGN, MISSING),
     T(MISSING, OFFLINE), T(MISSING, REBUILD), T(MISSING, UNCONF_GOOD),
+    T(UNCONF_GOOD, COPYBACK), T(COPYBACK, UNCONF_GOOD),
+    T(COPYBACK, UNCONF_BAD), T(COPYBACK, MISSING),
 };
 
 #undef T
@@ -41,6 +43,7 @@ static const char *const pd_state_names[RAID_PD_STATE__MAX] = {
     [RAID_PD_HOT_SPARE] = "hot-spare",
     [RAID_PD_FOREIGN] = "foreign",
     [RAID_PD_MISSING] = "missing",
+    [RAID_PD_COPYBACK] = "copyback",
 };
 
 const char *raid_pd_state_name(RaidPdState s)
@@ -111,6 +114,17 @@ bool raid_config_set_pd_state(RaidConfig *cfg, int pd, RaidPdState to,
     if (p->state == RAID_PD_REBUILD && to != RAID_PD_REBUILD &&
         to != RAID_PD_ONLINE) {
         drop_rebuild_cursors(cfg, p->ref);
+    }
+    if (to != p->state && to != RAID_PD_ONLINE) {
+        int src, dst;
+
+        /* the copyback of which it is the source or the target ends */
+        if (raid_copyback_of_pd(cfg, pd, &src, &dst) >= 0) {
+            raid_copyback_abandon(cfg, dst);
+        }
+    }
+    if (to != p->state) {
+        p->arrived_blank = false;   /* it has had a role since it came */
     }
     p->state = to;
     p->in_sync = false;         /* set only when read at start */

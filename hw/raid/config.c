@@ -497,6 +497,7 @@ int raid_config_create_vd(RaidConfig *cfg, const int *pds, int npd,
     }
     for (int i = 0; i < npd; i++) {
         cfg->pds[pds[i]].state = RAID_PD_ONLINE;
+        cfg->pds[pds[i]].arrived_blank = false;
     }
     raid_config_update_states(cfg);
     return v;
@@ -533,6 +534,14 @@ bool raid_config_delete_vd(RaidConfig *cfg, int vd, GError **errp)
         return false;
     }
     dg = cfg->vds[vd].dg;
+    if (dg_vd_count(cfg, dg) == 1) {
+        int src, dst;
+
+        /* the group goes: so does a copyback of it */
+        if (raid_copyback_of_dg(cfg, dg, &src, &dst)) {
+            raid_copyback_abandon(cfg, dst);
+        }
+    }
     cfg->vds[vd].used = false;
     if (dg_vd_count(cfg, dg) == 0) {
         RaidDriveGroup *g = &cfg->dgs[dg];
@@ -585,6 +594,7 @@ bool raid_config_add_spare(RaidConfig *cfg, int pd, int dg, GError **errp)
         return false;
     }
     cfg->pds[pd].state = RAID_PD_HOT_SPARE;
+    cfg->pds[pd].arrived_blank = false;
     cfg->pds[pd].spare_dg = dg;
     return true;
 }
@@ -628,7 +638,8 @@ bool raid_config_fail_pd(RaidConfig *cfg, int pd, GError **errp)
         return false;
     }
     if (cfg->pds[pd].state == RAID_PD_HOT_SPARE ||
-        cfg->pds[pd].state == RAID_PD_UNCONF_GOOD) {
+        cfg->pds[pd].state == RAID_PD_UNCONF_GOOD ||
+        cfg->pds[pd].state == RAID_PD_COPYBACK) {
         cfg->pds[pd].spare_dg = -1;
         return raid_config_set_pd_state(cfg, pd, RAID_PD_UNCONF_BAD, errp);
     }
@@ -702,8 +713,13 @@ bool raid_config_replace_pd(RaidConfig *cfg, int oldpd, int newpd,
         return false;
     }
     cfg->dgs[dg].span[s].pd[i] = newpd;
+    /* a spare that takes over may later get its data copied back */
+    n->spare_took = n->state == RAID_PD_HOT_SPARE && o->slot >= 0;
+    n->spare_took_slot = o->slot;
+    n->spare_took_dg = n->spare_dg;
     n->spare_dg = -1;
     n->state = RAID_PD_REBUILD;
+    n->arrived_blank = false;
     o->state = o->state == RAID_PD_MISSING ? RAID_PD_MISSING :
                RAID_PD_UNCONF_BAD;
     o->in_sync = false;

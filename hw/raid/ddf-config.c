@@ -41,17 +41,24 @@ void ddf_job_encode(const RaidJobCursor *c, uint8_t vendor[32])
     put32(vendor, DDF_JOB_MAGIC);
     vendor[4] = c->kind;
     vendor[5] = c->repair;
+    if (c->kind == RAID_JOB_COPYBACK) {
+        /* the drive group the source is a spare of again, 0xffff global */
+        vendor[6] = c->spare_dg < 0 ? 0xff : c->spare_dg & 0xff;
+        vendor[7] = c->spare_dg < 0 ? 0xff : c->spare_dg >> 8;
+    }
     put32(vendor + 8, c->target_ref);
     put64(vendor + 12, c->next_row);
     put64(vendor + 20, c->total_rows);
-    put32(vendor + 28, (uint32_t)MIN(c->mismatches, UINT32_MAX));
+    /* a copyback has no mismatches: the member it copies in their place */
+    put32(vendor + 28, c->kind == RAID_JOB_COPYBACK ? c->source_ref :
+          (uint32_t)MIN(c->mismatches, UINT32_MAX));
 }
 
 bool ddf_job_decode(const uint8_t vendor[32], RaidJobCursor *c)
 {
     memset(c, 0, sizeof(*c));
     if (get32(vendor) != DDF_JOB_MAGIC || vendor[4] < RAID_JOB_REBUILD ||
-        vendor[4] > RAID_JOB_INIT) {
+        vendor[4] > RAID_JOB_COPYBACK) {
         return false;
     }
     c->kind = vendor[4];
@@ -60,6 +67,13 @@ bool ddf_job_decode(const uint8_t vendor[32], RaidJobCursor *c)
     c->next_row = get64(vendor + 12);
     c->total_rows = get64(vendor + 20);
     c->mismatches = get32(vendor + 28);
+    if (c->kind == RAID_JOB_COPYBACK) {
+        uint16_t dg = vendor[6] | vendor[7] << 8;
+
+        c->source_ref = get32(vendor + 28);
+        c->mismatches = 0;
+        c->spare_dg = dg >= RAID_MAX_DGS ? -1 : dg;
+    }
     if (c->next_row > c->total_rows) {
         c->next_row = c->total_rows;
     }
@@ -141,6 +155,9 @@ static void pd_codes(const RaidConfig *cfg, int pd, bool member,
         break;
     case RAID_PD_HOT_SPARE:
         *type |= p->spare_dg >= 0 ? DDF_PDT_SPARE : DDF_PDT_GLOBAL_SPARE;
+        break;
+    case RAID_PD_COPYBACK:
+        /* not a member yet: unconfigured good; the VDs' cursors name it */
         break;
     case RAID_PD_MISSING:
         /* in sync: its data is current (Online|Missing); else stale */
@@ -714,6 +731,7 @@ static RaidConfig *config_from_best(DdfMeta *const *metas,
             }
         }
     }
+    raid_copyback_restore(cfg);
     raid_config_update_states(cfg);
     if (!ctrl_guid || memcmp(ctrl_guid, cfg->ctrl_guid, DDF_GUID_LEN)) {
         cfg->foreign = true;

@@ -25,6 +25,8 @@ const char *raid_job_name(RaidJobKind k)
         return "check";
     case RAID_JOB_INIT:
         return "init";
+    case RAID_JOB_COPYBACK:
+        return "copyback";
     }
     return "invalid";
 }
@@ -177,23 +179,43 @@ static void finish(RaidConfig *cfg, int vd)
         v->initialized = true;
         v->consistent = true;
         break;
+    case RAID_JOB_COPYBACK: {
+        bool others = false;
+
+        for (int i = 0; i < RAID_MAX_VDS; i++) {
+            others |= cfg->vds[i].used && cfg->vds[i].dg == v->dg &&
+                      cfg->vds[i].job.kind == RAID_JOB_COPYBACK &&
+                      cfg->vds[i].job.target_ref == done.target_ref;
+        }
+        if (!others) {
+            /* the last VD is copied: the new drive takes the member's place */
+            raid_copyback_done(cfg, &done, NULL);
+        }
+        break;
+    }
     default:
         break;
     }
 }
 
-/* Member index of the drive a rebuild cursor targets, or UINT32_MAX. */
-static uint32_t rebuild_target(const RaidConfig *cfg, int vd)
+/* Member index of the drive with reference @ref, or UINT32_MAX. */
+static uint32_t member_of_ref(const RaidConfig *cfg, int vd, uint32_t ref)
 {
     int pds[RAID_MAX_MEMBERS];
     int n = raid_vd_members(cfg, vd, pds, RAID_MAX_MEMBERS);
 
-    for (int i = 0; i < n; i++) {
-        if (cfg->pds[pds[i]].ref == cfg->vds[vd].job.target_ref) {
+    for (int i = 0; i < n && i < RAID_MAX_MEMBERS; i++) {
+        if (cfg->pds[pds[i]].ref == ref) {
             return i;
         }
     }
     return UINT32_MAX;
+}
+
+/* Member index of the drive a rebuild cursor targets, or UINT32_MAX. */
+static uint32_t rebuild_target(const RaidConfig *cfg, int vd)
+{
+    return member_of_ref(cfg, vd, cfg->vds[vd].job.target_ref);
 }
 
 bool raid_job_row_begin(RaidConfig *cfg, int vd, const RaidLayout *l,
@@ -232,6 +254,18 @@ bool raid_job_row_begin_at(RaidConfig *cfg, int vd, const RaidLayout *l,
             return false;
         }
     }
+    if (v->job.kind == RAID_JOB_COPYBACK) {
+        int dst = raid_config_find_pd_ref(cfg, v->job.target_ref);
+
+        target = member_of_ref(cfg, vd, v->job.source_ref);
+        if (target == UINT32_MAX || dst < 0 ||
+            cfg->pds[dst].state != RAID_PD_COPYBACK) {
+            ERR(errp, "VD %d: the copyback's source (reference %08x) is no "
+                "longer a member or its target (%08x) is gone", vd,
+                v->job.source_ref, v->job.target_ref);
+            return false;
+        }
+    }
     v->job.total_rows = l->rows;
     if (v->job.next_row >= l->rows) {
         return true;            /* nothing left: row_end finishes it */
@@ -250,6 +284,9 @@ bool raid_job_row_begin_at(RaidConfig *cfg, int vd, const RaidLayout *l,
         break;
     case RAID_JOB_CHECK:
         jr->plan = raid_plan_check_row(l, st, jr->row, v->job.repair);
+        break;
+    case RAID_JOB_COPYBACK:
+        jr->plan = raid_plan_copy_row(l, st, jr->row, target);
         break;
     default:
         jr->plan = init_row_plan(l, jr->row);

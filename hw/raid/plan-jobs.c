@@ -4,7 +4,8 @@
  * of one row (from parity or a mirror) or of several adjacent rows at
  * once (each member's strips read in as few requests as the rows allow,
  * the target's written in one), and check/repair a row's parity or
- * mirror copies.  The job cursors (job*.c) decide which rows.
+ * mirror copies, and copy a member's strip of a row onto a copyback's
+ * target.  The job cursors (job*.c) decide which rows.
  */
 #include <errno.h>
 #include <string.h>
@@ -304,6 +305,50 @@ RaidPlan *raid_plan_rebuild_rows(const RaidLayout *l,
     }
     raid_plan_io(p, RAID_STEP_WRITE, 1, target, row_lba(l, target, row),
                  len * nrows, mbuf[target - first], 0);
+    return p;
+}
+
+RaidPlan *raid_plan_copy_row(const RaidLayout *l, const RaidMemberState *st,
+                             uint64_t row, uint32_t src)
+{
+    RaidPlan *p = raid_plan_new(RAID_OP_WRITE);
+    uint32_t len = raid_layout_row_len(l, row);
+    uint32_t b;
+
+    if (src >= l->members || l->members >= RAID_MAX_MEMBERS || !len) {
+        return raid_plan_fail(p, -EINVAL);
+    }
+    if (!raid_st_readable(st, src, row << l->strip_shift, len)) {
+        return raid_plan_fail(p, -EIO);
+    }
+    p->has_rows = true;
+    p->exclusive = true;
+    p->first_row = p->last_row = row;
+    b = raid_plan_buf(p, len);
+    raid_plan_io(p, RAID_STEP_READ, 0, src, row_lba(l, src, row), len, b, 0);
+    raid_plan_io(p, RAID_STEP_WRITE, 1, RAID_COPY_TARGET(l),
+                 row_lba(l, src, row), len, b, 0);
+    return p;
+}
+
+RaidPlan *raid_plan_copy_row_rebuilt(const RaidLayout *l,
+                                     const RaidMemberState *st, uint64_t row,
+                                     uint32_t src)
+{
+    RaidPlan *p;
+
+    if (src >= l->members || l->members >= RAID_MAX_MEMBERS) {
+        return raid_plan_fail(raid_plan_new(RAID_OP_WRITE), -EINVAL);
+    }
+    /* the source's strip from the others, written to the target instead */
+    p = raid_plan_rebuild_row(l, st, row, src);
+    for (guint i = 0; !p->error && i < p->steps->len; i++) {
+        RaidStep *s = &g_array_index(p->steps, RaidStep, i);
+
+        if (s->kind == RAID_STEP_WRITE && s->member == src) {
+            s->member = RAID_COPY_TARGET(l);
+        }
+    }
     return p;
 }
 

@@ -35,6 +35,11 @@ typedef enum RaidPdState {
     RAID_PD_HOT_SPARE,
     RAID_PD_FOREIGN,
     RAID_PD_MISSING,
+    /*
+     * Not a member: the drive a copyback copies a member onto (the
+     * VDs' cursors name it, copyback.c); a member once it is done.
+     */
+    RAID_PD_COPYBACK,
     RAID_PD_STATE__MAX,
 } RaidPdState;
 
@@ -59,6 +64,7 @@ typedef enum RaidJobKind {
     RAID_JOB_REBUILD,
     RAID_JOB_CHECK,
     RAID_JOB_INIT,
+    RAID_JOB_COPYBACK,      /* a member copied onto a new drive */
 } RaidJobKind;
 
 /* A resumable background job cursor over a VD's stripe (row) space. */
@@ -69,6 +75,13 @@ typedef struct RaidJobCursor {
     uint64_t next_row;       /* first row not yet done */
     uint64_t total_rows;
     uint64_t mismatches;     /* check: rows found inconsistent so far */
+    /*
+     * Copyback: the member copied (target_ref: the drive it is copied
+     * onto); repair: it is a hot spare again at the end, of drive group
+     * spare_dg (-1: global).
+     */
+    uint32_t source_ref;
+    int spare_dg;
 } RaidJobCursor;
 
 typedef struct RaidPd {
@@ -101,6 +114,22 @@ typedef struct RaidPd {
     /* Where its DDF copies live; 0: the default placement (ddf.h). */
     uint64_t ddf_primary, ddf_secondary, ddf_ws_lba;
     uint32_t ddf_ws_len;
+    /*
+     * A hot spare that took a failed member's place (in memory, not in
+     * the DDF): the bay of that member and the drive group the spare
+     * was dedicated to (-1: global).  A new drive in that bay gets the
+     * data copied back and the spare returns to be one (copyback.c).
+     */
+    bool spare_took;
+    int spare_took_slot;
+    int spare_took_dg;
+    /*
+     * The drive held no metadata when it was put in at run time (a new
+     * drive, not a member or another array's drive back) and has had no
+     * role since: a copyback may take it (the device sets it; any state
+     * change clears it; in memory).
+     */
+    bool arrived_blank;
 } RaidPd;
 
 typedef struct RaidSpan {
@@ -250,6 +279,45 @@ int raid_config_pd_dg(const RaidConfig *cfg, int pd);
 void raid_config_update_states(RaidConfig *cfg);
 int raid_config_count_vds(const RaidConfig *cfg);
 int raid_config_count_spares(const RaidConfig *cfg, bool dedicated);
+
+/*
+ * Copyback (copyback.c): member @src (ONLINE) copied onto @dst
+ * (UNCONF_GOOD, as large as the group needs) on every VD of its drive
+ * group, which must be optimal and idle: @dst goes to COPYBACK and each
+ * VD gets a copyback cursor.  When the last VD is copied, @dst takes
+ * @src's place (ONLINE) and @src is a hot spare again if it was one that
+ * took a failed member's place (dedicated as it was, else global),
+ * otherwise unconfigured good.
+ */
+bool raid_copyback_start(RaidConfig *cfg, int src, int dst, GError **errp);
+/*
+ * The copyback of drive group @dg, if one runs: *@src the member copied,
+ * *@dst the drive it goes to.  False: none.
+ */
+bool raid_copyback_of_dg(const RaidConfig *cfg, int dg, int *src, int *dst);
+/* The same for a drive, source or target of it: its drive group, or -1. */
+int raid_copyback_of_pd(const RaidConfig *cfg, int pd, int *src, int *dst);
+/*
+ * End the copyback onto @dst without taking it (stopped, its drive or
+ * the source failed or went): the cursors go, @dst (if still COPYBACK)
+ * is unconfigured good again.
+ */
+void raid_copyback_abandon(RaidConfig *cfg, int dst);
+/*
+ * The hot spare that took the place of the member in bay @slot and is
+ * now that member (ONLINE) of an optimal, idle group: the source of a
+ * copyback onto a drive put into that bay.  -1: none.
+ */
+int raid_copyback_source_for_slot(const RaidConfig *cfg, int slot);
+/*
+ * Read back (ddf-config.c): the drive a copyback cursor names is
+ * written as unconfigured good; present, it is the copyback's target
+ * again, otherwise the cursors go.
+ */
+void raid_copyback_restore(RaidConfig *cfg);
+/* The last VD of cursor @c is copied: its target takes the place (job.c). */
+bool raid_copyback_done(RaidConfig *cfg, const RaidJobCursor *c,
+                        GError **errp);
 
 /* Mark every PD foreign / import a foreign config under @ctrl_guid. */
 bool raid_config_import(RaidConfig *cfg, const uint8_t ctrl_guid[RAID_GUID_LEN],

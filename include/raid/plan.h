@@ -165,6 +165,25 @@ RaidPlan *raid_plan_rebuild_rows(const RaidLayout *l,
                                  const RaidMemberState *st, uint64_t row,
                                  uint32_t nrows, uint32_t target);
 /*
+ * Copyback: member @src's strip of @row read and written, at the same
+ * member sector, to the copyback's target, which the plan names as the
+ * member one past the layout's members (RAID_COPY_TARGET; the executor
+ * maps it to the new drive).  The source must be readable there (-EIO);
+ * a layout of RAID_MAX_MEMBERS members has no room for it (-EINVAL).
+ */
+#define RAID_COPY_TARGET(l)     ((l)->members)
+RaidPlan *raid_plan_copy_row(const RaidLayout *l, const RaidMemberState *st,
+                             uint64_t row, uint32_t src);
+/*
+ * The same row of the source recomputed from the other members (parity
+ * or a mirror, as a rebuild of the source would) and written to the
+ * target: for a source that cannot read it (a medium error).  -EIO
+ * without redundancy.
+ */
+RaidPlan *raid_plan_copy_row_rebuilt(const RaidLayout *l,
+                                     const RaidMemberState *st, uint64_t row,
+                                     uint32_t src);
+/*
  * Consistency check of a row: recompute P/Q (compare mirrors) from the
  * members and count mismatching strips; with repair, rewrite the parity
  * (other mirrors from the first readable copy).  Stripes with an

@@ -32,6 +32,7 @@ $CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     "$top/hw/raid/ddf-encode.c" "$top/hw/raid/ddf-decode.c" \
     "$top/hw/raid/ddf-config.c" "$top/hw/raid/config.c" \
     "$top/hw/raid/config-state.c" "$top/hw/raid/geometry.c" \
+    "$top/hw/raid/copyback.c" \
     $(pkg-config --libs glib-2.0) -o "$out/ddf-fuzz"
 cd "$out"
 rm -f fuzz.log

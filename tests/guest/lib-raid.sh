@@ -686,9 +686,11 @@ fail_second() {
 # raid_host_fail_groups: the groups above, behind controllers c-NAME
 # whose rebuild rate starts at 1 %, so that the rebuilds run alongside
 # fio and their states can be seen (at the default 30 % a 32 MiB drive
-# rebuilds in a fraction of a second).
+# rebuilds in a fraction of a second); copyback off: a blank drive put
+# into a bay a spare took over stays unconfigured (storcli-lab has the
+# copyback).
 raid_host_fail_groups() {
-    local r=rebuild-rate=1 RAID_PREFILL=1 n
+    local r=rebuild-rate=1,copyback=off RAID_PREFILL=1 n
     for n in $FAIL_VDS; do
         raid_host_ctrl "c-$n" $r
         case $n in

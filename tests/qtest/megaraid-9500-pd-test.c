@@ -22,6 +22,8 @@
 #define PD_RBLD_START   0x02040100u
 #define PD_RBLD_ABORT   0x02040200u
 #define PD_GET_PROGRESS 0x02060000u
+#define PD_LOCATE_START 0x02070100u
+#define PD_LOCATE_STOP  0x02070200u
 #define CFG_ADD         0x04020000u
 #define CTRL_GET_INFO   0x01010000u
 #define CTRL_GET_PROPS  0x01020100u
@@ -443,6 +445,67 @@ static void test_ctrl(void)
     pd_stop(m);
 }
 
+/* A drive's locate LED as QOM and query-megaraid show it. */
+static bool locate_on(FU *m, int slot)
+{
+    g_autofree char *path = g_strdup_printf("/machine/peripheral/hd%d",
+                                            slot);
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': %s, 'property': 'locate'}}", path);
+    QList *l;
+    QDict *c;
+    bool qom, qmp = false;
+    int seen = 0;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    qom = qdict_get_bool(rsp, "return");
+    qobject_unref(rsp);
+    rsp = qtest_qmp(m->qts, "{'execute': 'query-megaraid'}");
+    l = qdict_get_qlist(rsp, "return");
+    c = qobject_to(QDict, qlist_entry_obj(qlist_first(l)));
+    for (const QListEntry *e = qlist_first(qdict_get_qlist(c, "drives"));
+         e; e = qlist_next(e)) {
+        QDict *d = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (qdict_get_int(d, "slot") == slot) {
+            qmp = qdict_get_bool(d, "locate");
+            seen++;
+        }
+    }
+    qobject_unref(rsp);
+    g_assert_cmpint(seen, ==, 1);
+    g_assert_cmpint(qom, ==, qmp);
+    return qom;
+}
+
+/* PD_LOCATE_START / STOP as mfiutil sends them (device id, 4 bytes). */
+static void test_locate(void)
+{
+    FU *m = pd_start();
+
+    g_assert_false(locate_on(m, 2));
+    g_assert_cmphex(pd_ref_dcmd(m, PD_LOCATE_START, 2, 0), ==, 0);
+    g_assert_true(locate_on(m, 2));
+    g_assert_false(locate_on(m, 1));
+    /* the drive's state is not touched */
+    assert_qmp_state(m, 2, "unconfigured-good");
+    g_assert_cmphex(pd_ref_dcmd(m, PD_LOCATE_START, 2, 0), ==, 0);
+    g_assert_true(locate_on(m, 2));
+    g_assert_cmphex(pd_ref_dcmd(m, PD_LOCATE_STOP, 2, 0), ==, 0);
+    g_assert_false(locate_on(m, 2));
+    g_assert_cmphex(pd_ref_dcmd(m, PD_LOCATE_STOP, 2, 0), ==, 0);
+    g_assert_false(locate_on(m, 2));
+    /* a member too, and a drive that is not there */
+    raid1(m);
+    g_assert_cmphex(pd_ref_dcmd(m, PD_LOCATE_START, 0, 0), ==, 0);
+    g_assert_true(locate_on(m, 0));
+    assert_qmp_state(m, 0, "online");
+    g_assert_cmphex(pd_ref_dcmd(m, PD_LOCATE_START, 9, 0), ==, 0x0C);
+    g_assert_cmphex(pd_ref_dcmd(m, PD_LOCATE_STOP, 0xFFFF, 0), ==, 0x0C);
+    g_assert_true(locate_on(m, 0));
+    pd_stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -450,5 +513,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/pd/state-set", test_state_set);
     qtest_add_func("/megaraid-9500/pd/refused", test_refused);
     qtest_add_func("/megaraid-9500/pd/ctrl-bbu-events", test_ctrl);
+    qtest_add_func("/megaraid-9500/pd/locate", test_locate);
     return g_test_run();
 }

@@ -16,6 +16,8 @@
 #include "megaraid-rig.h"
 #include "hw/megaraid/mgmt-proto.h"
 #include "qemu/cutils.h"
+#include "qobject/qlist.h"
+#include "hw/megaraid/evlog.h"
 
 #define MG_TAG          0x0042
 #define MG_CMD(m)       ((m)->data)
@@ -1885,6 +1887,249 @@ static void test_import_fail(void)
     g_free(jnl);
 }
 
+/* A drive's locate flag as QOM and query-megaraid show it. */
+static bool qom_locate(MR *m, int slot)
+{
+    g_autofree char *p = drive_path(slot);
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'qom-get', 'arguments': "
+                           "{'path': %s, 'property': 'locate'}}", p);
+    bool on;
+
+    g_assert_true(qdict_haskey(rsp, "return"));
+    on = qdict_get_bool(rsp, "return");
+    qobject_unref(rsp);
+    return on;
+}
+
+static bool qmp_locate(MR *m, int slot)
+{
+    QDict *rsp = qtest_qmp(m->qts, "{'execute': 'query-megaraid'}");
+    QList *ctrls = qdict_get_qlist(rsp, "return");
+    QDict *ctrl = qobject_to(QDict, qlist_peek(ctrls));
+    const QListEntry *e;
+    int found = -1;
+
+    g_assert_nonnull(ctrl);
+    QLIST_FOREACH_ENTRY(qdict_get_qlist(ctrl, "drives"), e) {
+        QDict *d = qobject_to(QDict, qlist_entry_obj(e));
+
+        if (qdict_get_int(d, "slot") == slot) {
+            found = qdict_get_bool(d, "locate");
+        }
+    }
+    qobject_unref(rsp);
+    g_assert_cmpint(found, >=, 0);
+    return found;
+}
+
+/* PD_LOCATE: on, off, timed, refusals; QOM, QMP, the PD list, events. */
+static void test_locate(void)
+{
+    MgmtPdEntry pe;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 4, 3, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    g_assert_false(qom_locate(m, 1));
+    g_assert_false(qmp_locate(m, 1));
+    g_assert_false(pd_entry(m, 1).flags & MGMT_PD_F_LOCATE);
+
+    /* a member and an unconfigured drive, until stopped */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 1, 1, 0, 0, NULL, 0));
+    g_assert_cmpuint(res.data_len, ==, sizeof(pe));
+    memcpy(&pe, res.data, sizeof(pe));
+    g_assert_cmpuint(pe.slot, ==, 1);
+    g_assert_true(pe.flags & MGMT_PD_F_LOCATE);
+    g_assert_cmpuint(pe.state, ==, MGMT_PD_ONLINE);
+    OK(mg(m, MGMT_OP_PD_LOCATE, 3, 1, 0, 0, NULL, 0));
+    g_assert_true(qom_locate(m, 1));
+    g_assert_true(qmp_locate(m, 1));
+    g_assert_true(qom_locate(m, 3));
+    g_assert_false(qom_locate(m, 0));
+    g_assert_false(qmp_locate(m, 2));
+    g_assert_true(pd_entry(m, 1).flags & MGMT_PD_F_LOCATE);
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 1), ==, 1);
+    /* the LED changes nothing else */
+    assert_drive_state(m, 1, "online");
+    assert_vd_state(m, "optimal");
+    OK(mg(m, MGMT_OP_PD_LOCATE, 1, 0, 0, 0, NULL, 0));
+    g_assert_false(qom_locate(m, 1));
+    g_assert_false(qmp_locate(m, 1));
+    g_assert_true(qom_locate(m, 3));
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 1), ==, 2);
+    /* stopping a drive that is not blinking logs nothing */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 1, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 1), ==, 2);
+
+    /* timed: off by itself once the seconds ran out (virtual clock) */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 1, 5, 0, NULL, 0));
+    g_assert_true(qom_locate(m, 0));
+    qtest_clock_step(m->qts, 4 * 1000000000LL);
+    g_assert_true(qom_locate(m, 0));
+    qtest_clock_step(m->qts, 2 * 1000000000LL);
+    g_assert_false(qom_locate(m, 0));
+    g_assert_cmpuint(evlog_count(m, MR_EV_PD_LOCATE, 0), ==, 2);
+    /* a stop before the time cancels the timer */
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 1, 5, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 0, 0, 0, NULL, 0));
+    OK(mg(m, MGMT_OP_PD_LOCATE, 0, 1, 0, 0, NULL, 0));
+    qtest_clock_step(m->qts, 10 * 1000000000LL);
+    g_assert_true(qom_locate(m, 0));
+
+    /* refusals name the field; the LED stays as it was */
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 9, 1, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_DEVICE_NOT_FOUND);
+    g_assert_cmpuint(res.err_offset, ==, 24);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 2, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmpuint(res.err_offset, ==, 28);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 0, 5, 0, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmpuint(res.err_offset, ==, 32);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 1, MGMT_LOCATE_MAX_S + 1, 0,
+                       NULL, 0), ==, MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmphex(mg(m, MGMT_OP_PD_LOCATE, 2, 1, 0, 1, NULL, 0), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmpuint(res.err_offset, ==, 36);
+    g_assert_false(qom_locate(m, 2));
+    /* read-only for QOM */
+    {
+        QDict *rsp = qts_qom_set(m->qts, "/machine/peripheral/hd2", "locate",
+                                 QOBJECT(qbool_from_bool(true)));
+
+        g_assert_true(qdict_haskey(rsp, "error"));
+        qobject_unref(rsp);
+    }
+    g_assert_false(qom_locate(m, 2));
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
+/* The reply's MgmtJobStatus. */
+static MgmtJobStatus res_job(void)
+{
+    MgmtJobStatus js;
+
+    g_assert_cmpuint(res.data_len, ==, sizeof(js));
+    memcpy(&js, res.data, sizeof(js));
+    return js;
+}
+
+/*
+ * Copyback through JOB_CONTROL (job 4): refusals, start from a member
+ * onto a blank drive, pause, resume, stop (the drive is the host's
+ * again), a restart part way (the cursor and the target's state come
+ * back from the DDF), the end: the new drive is the member, the one
+ * copied by hand is let go; the data is on the new drive.
+ */
+static void test_copyback(void)
+{
+    MgmtJobStatus js;
+    MgmtVdInfo vi;
+    RaidConfig *cfg;
+    int64_t row;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 6, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    write_extents(m, 51);
+    OK(set_rate(m, 1));
+    /* refusals, each naming its field */
+    g_assert_cmphex(job(m, 4, MGMT_JOB_COPYBACK, MGMT_JOB_START, 5), ==,
+                    MGMT_STAT_WRONG_STATE);
+    g_assert_cmphex(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_START, 3), ==,
+                    MGMT_STAT_WRONG_STATE);
+    g_assert_cmphex(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_START, 9), ==,
+                    MGMT_STAT_DEVICE_NOT_FOUND);
+    g_assert_cmpuint(res.err_offset, ==, 36);
+    g_assert_cmphex(job(m, 2, MGMT_JOB_COPYBACK, 5, 4), ==,
+                    MGMT_STAT_INVALID_PARAMETER);
+    g_assert_cmpuint(res.err_offset, ==, 32);
+    g_assert_cmphex(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_STOP, 0), ==,
+                    MGMT_STAT_NO_JOB);
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+
+    /* start: the target leaves the host, the VD's job is the copyback */
+    OK(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_START, 4));
+    js = res_job();
+    g_assert_cmpuint(js.job, ==, MGMT_JOB_COPYBACK);
+    g_assert_cmpuint(js.target_slot, ==, 4);
+    g_assert_cmpuint(js.source_slot, ==, 2);
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_COPYBACK);
+    g_assert_false(pd_entry(m, 4).flags & MGMT_PD_F_EXPOSED);
+    g_assert_cmpuint(vd_info(m, 0).e.job, ==, MGMT_JOB_COPYBACK);
+    g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_OPTIMAL);
+    g_assert_cmphex(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_START, 5), ==,
+                    MGMT_STAT_BUSY);
+    g_assert_cmphex(job(m, 0, MGMT_JOB_CC, MGMT_JOB_START, 0), ==,
+                    MGMT_STAT_BUSY);
+    OK(job(m, 4, MGMT_JOB_COPYBACK, MGMT_JOB_PAUSE, 0));
+    g_assert_true(res_job().paused);
+    OK(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_RESUME, 0));
+    g_assert_false(res_job().paused);
+    check_extents(m, 51);
+
+    /* stop: nothing changes but the target, which is the host's again */
+    OK(job(m, 4, MGMT_JOB_COPYBACK, MGMT_JOB_STOP, 0));
+    g_assert_cmpuint(res.data_len, ==, 0);
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+    g_assert_true(pd_entry(m, 4).flags & MGMT_PD_F_EXPOSED);
+    g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+    g_assert_true(evlog_has(m, MR_EV_JOB_ABORTED, 0));
+    check_extents(m, 51);
+
+    /* again; QEMU stops part way: it resumes from the DDF */
+    OK(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_START, 4));
+    for (int i = 0; i < 200; i++) {
+        if (qom_get_int(m, CTRL, "vd0-checkpoint-row") > 0) {
+            break;
+        }
+        g_usleep(50 * 1000);
+    }
+    g_assert_cmpint(qom_get_int(m, CTRL, "vd0-checkpoint-row"), >, 0);
+    write_extents(m, 61);
+    mr_stop(&r);
+    m = mr_start(&r, NULL);
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_COPYBACK);
+    js = job_status(m, 0);
+    g_assert_cmpuint(js.job, ==, MGMT_JOB_COPYBACK);
+    g_assert_cmpuint(js.source_slot, ==, 2);
+    row = qom_get_int(m, CTRL, "vd0-resumed-row");
+    g_test_message("copyback resumed at row %" PRId64, row);
+    g_assert_cmpint(row, >, 0);
+    check_extents(m, 61);
+    OK(set_rate(m, 100));
+    g_assert_true(wait_no_job(m, 0, 60));
+    g_assert_true(evlog_has(m, MR_EV_JOB_DONE, 0));
+
+    /* the end: slot 4 is the member, slot 2 (copied by hand) let go */
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_ONLINE);
+    g_assert_cmpuint(pd_state(m, 2), ==, MGMT_PD_UNCONF_GOOD);
+    g_assert_true(pd_entry(m, 2).flags & MGMT_PD_F_EXPOSED);
+    vi = vd_info(m, 0);
+    g_assert_cmpuint(vi.e.state, ==, MGMT_VD_OPTIMAL);
+    {
+        const MgmtVdMember *mem = (const void *)(res.data + sizeof(vi));
+
+        g_assert_cmpuint(vi.nmembers, ==, 4);
+        g_assert_cmpuint(mem[2].slot, ==, 4);
+    }
+    check_extents(m, 61);
+    /* the copy is right: a member fails, reads depend on slot 4 */
+    OK(set_state(m, 0, MGMT_SET_OFFLINE, 0));
+    g_assert_cmpuint(vd_info(m, 0).e.state, ==, MGMT_VD_DEGRADED);
+    check_extents(m, 61);
+    mr_stop(&r);
+    cfg = rig_load(&r);
+    g_assert_cmpint(cfg->pds[raid_config_find_pd_slot(cfg, 4)].state, ==,
+                    RAID_PD_ONLINE);
+    g_assert_cmpint(cfg->vds[0].job.kind, ==, RAID_JOB_NONE);
+    raid_config_free(cfg);
+    rig_destroy(&r);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1905,5 +2150,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/job-stop-wait", test_job_stop_wait);
     qtest_add_func("/megaraid-mgmt/import-replay", test_import_replay);
     qtest_add_func("/megaraid-mgmt/import-fail", test_import_fail);
+    qtest_add_func("/megaraid-mgmt/locate", test_locate);
+    qtest_add_func("/megaraid-mgmt/copyback", test_copyback);
     return g_test_run();
 }

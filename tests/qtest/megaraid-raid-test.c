@@ -12,6 +12,7 @@
  */
 #include "qemu/osdep.h"
 #include "megaraid-rig.h"
+#include "qobject/qbool.h"
 #include "megaraid-fusion-rig.h"
 
 /* -------------------------------------------------------------- tests */
@@ -1291,6 +1292,155 @@ static void test_drive_handles(void)
     rig_destroy(&r);
 }
 
+static bool qom_get_bool(QTestState *qts, const char *path, const char *prop)
+{
+    QDict *rsp = qts_qom_get(qts, path, prop);
+    bool on = qdict_get_bool(rsp, "return");
+
+    qobject_unref(rsp);
+    return on;
+}
+
+/* The drive in bay @i reaches state @want within @sec seconds. */
+static bool wait_drive_state(RaidHost *h, int i, const char *want, int sec)
+{
+    g_autofree char *p = drive_path(i);
+
+    for (int t = 0; t < sec * 10; t++) {
+        g_autofree char *st = qts_qom_get_str(h->qts, p, "state");
+
+        if (!strcmp(st, want)) {
+            return true;
+        }
+        rh_idle(h, 100);
+    }
+    return false;
+}
+
+/*
+ * Copyback as the card does it: a member fails, the hot spare rebuilds
+ * in its place, the failed drive is pulled and a new one put into its
+ * bay: the spare's data is copied onto it while the host writes (rows
+ * copied already and rows still to copy), the rows the spare cannot read
+ * (a medium error) from the parity, then the new drive is the member and
+ * the spare a spare again.  Off (QOM copyback=false), a new
+ * drive in the bay stays unconfigured until it is turned on.
+ */
+static void test_copyback(const void *opaque)
+{
+    const RaidHostOps *ops = opaque;
+    g_autofree char *fresh = NULL;
+    int64_t pct = 0;
+    Rig r;
+    RaidHost *h;
+    int fd;
+
+    rig_create(&r, 5, 4, 1, RAID_LEVEL_5);
+    h = rh_start(ops, &r, NULL);
+    g_assert_true(qom_get_bool(h->qts, CTRL, "copyback"));
+    rh_write_extents(h, 30);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
+    rh_fail_drive(h, 1);
+    rh_assert_drive_state(h, 4, "rebuild");
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_rebuild(h, 4, 120));
+    rh_assert_drive_state(h, 4, "online");
+
+    /*
+     * the spare cannot read some of its blocks: the copyback takes those
+     * rows from the other members' parity (else it would stop there)
+     */
+    {
+        g_autofree char *p4 = drive_path(4);
+
+        qts_qom_set_str(h->qts, p4, "media-error", "1200+16");
+    }
+    /* the failed drive is pulled; a blank one goes into its bay */
+    qtest_qmp_device_del(h->qts, "hd1");
+    rh_idle(h, 200);
+    fd = g_file_open_tmp("megaraid-copyback-XXXXXX", &fresh, NULL);
+    g_assert_cmpint(fd, >=, 0);
+    g_assert_cmpint(ftruncate(fd, DRIVE_BYTES), ==, 0);
+    close(fd);
+    qts_qom_set_ok(h->qts, CTRL, "copyback", QOBJECT(qbool_from_bool(false)));
+    qts_plug_drive(h->qts, "new1", fresh, "hd1", 1, ops->drive_if);
+    rh_idle(h, 300);
+    /* off: nothing happens to it */
+    rh_assert_drive_state(h, 1, "unconfigured-good");
+    rh_assert_drive_state(h, 4, "online");
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
+    qts_qom_set_ok(h->qts, CTRL, "copyback", QOBJECT(qbool_from_bool(true)));
+    rh_assert_drive_state(h, 1, "copyback");
+    {
+        g_autofree char *job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
+
+        g_assert_cmpstr(job, ==, "copyback");
+    }
+    rh_assert_vd_state(h, "optimal");
+    for (int i = 0; i < 1200 && pct < 5; i++) {
+        rh_idle(h, 100);
+        pct = qts_qom_get_int(h->qts, CTRL, "vd0-progress");
+    }
+    g_test_message("copyback at %" PRId64 "%% when the host writes", pct);
+    {
+        QDict *rsp = qtest_qmp(h->qts, "{'execute': 'query-megaraid'}");
+        QDict *c = qobject_to(QDict,
+                              qlist_peek(qdict_get_qlist(rsp, "return")));
+        int seen = 0;
+
+        for (const QListEntry *e = qlist_first(qdict_get_qlist(c, "drives"));
+             e; e = qlist_next(e)) {
+            QDict *d = qobject_to(QDict, qlist_entry_obj(e));
+
+            if (qdict_get_int(d, "slot") == 1 &&
+                qdict_get_bool(d, "present")) {
+                /* (the drive pulled from the bay is listed too) */
+                g_assert_cmpstr(qdict_get_str(d, "state"), ==, "copyback");
+                g_assert_cmpint(qdict_get_int(d, "copyback-progress"), >=,
+                                pct);
+                seen++;
+            } else {
+                g_assert_false(qdict_haskey(d, "copyback-progress"));
+            }
+        }
+        g_assert_cmpint(seen, ==, 1);
+        qobject_unref(rsp);
+    }
+    g_assert_cmpint(pct, >=, 5);
+    g_assert_cmpint(pct, <, 60);
+    /* rows copied already (the start) and rows not yet (the end) */
+    rh_vd_write(h, 1000, 256, 31, false);
+    rh_vd_write(h, r.vd_sectors - 256, 256, 32, false);
+    rh_check_extents(h, 30);
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 100);
+    g_assert_true(wait_drive_state(h, 1, "online", 120));
+    rh_assert_drive_state(h, 4, "hot-spare");
+    rh_assert_vd_state(h, "optimal");
+    {
+        g_autofree char *job = qts_qom_get_str(h->qts, CTRL, "vd0-job");
+
+        g_assert_cmpstr(job, ==, "none");
+    }
+    rh_vd_check(h, 1000, 256, 31, false);
+    rh_vd_check(h, r.vd_sectors - 256, 256, 32, false);
+
+    /*
+     * The new drive holds the member's data: with an original member
+     * failed the reads depend on it (and the spare, a spare again,
+     * rebuilds from it).
+     */
+    qts_qom_set_int(h->qts, CTRL, "rebuild-rate", 1);
+    rh_fail_drive(h, 0);
+    rh_assert_vd_state(h, "degraded");
+    rh_assert_drive_state(h, 4, "rebuild");
+    rh_vd_check(h, 1000, 256, 31, false);
+    rh_vd_check(h, r.vd_sectors - 256, 256, 32, false);
+    rh_check_extents(h, 30);
+    rh_stop(&r);
+    rig_destroy(&r);
+    unlink(fresh);
+}
+
 /* The RAID data path through either host interface (megaraid-raid-host.h) */
 static const struct {
     const char *name;
@@ -1307,6 +1457,7 @@ static const struct {
     { "stale-plan", test_stale_plan },
     { "error-burst", test_error_burst },
     { "rebuild-target-returns", test_rebuild_target_returns },
+    { "copyback", test_copyback },
     { "timing-rebuild", test_timing_rebuild },
     { "timing-rate", test_timing_rate },
     { "timing-load", test_timing_load },

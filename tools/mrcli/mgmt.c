@@ -70,6 +70,8 @@ static const char *op_name(uint32_t op)
     case MGMT_OP_CV_STATUS: return "CacheVault status";
     case MGMT_OP_EVLOG_INFO: return "event log info";
     case MGMT_OP_EVLOG_READ: return "event log read";
+    case MGMT_OP_PD_LOCATE: return "locate";
+    case MGMT_OP_VD_SET_PROPS: return "set virtual drive properties";
     }
     return "operation";
 }
@@ -296,6 +298,7 @@ const char *pd_state_abbr(int s)
     case MGMT_PD_FOREIGN: return "Frgn";
     case MGMT_PD_MISSING: return "Msng";
     case MGMT_PD_JBOD: return "JBOD";
+    case MGMT_PD_COPYBACK: return "Cpybck";
     }
     return "Unkn";
 }
@@ -312,6 +315,7 @@ const char *pd_state_name(int s)
     case MGMT_PD_FOREIGN: return "Foreign";
     case MGMT_PD_MISSING: return "Missing";
     case MGMT_PD_JBOD: return "JBOD";
+    case MGMT_PD_COPYBACK: return "Copyback";
     }
     return "Unknown";
 }
@@ -375,6 +379,7 @@ const char *job_name(int j)
     case MGMT_JOB_REBUILD: return "Rebuild";
     case MGMT_JOB_CC: return "Consistency Check";
     case MGMT_JOB_INIT: return "Initialization";
+    case MGMT_JOB_COPYBACK: return "Copyback";
     }
     return "Unknown";
 }

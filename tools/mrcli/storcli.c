@@ -1013,10 +1013,8 @@ bool storcli_dispatch(Mrcli *m)
             op_vd_job_show(m, MGMT_JOB_INIT);
             return true;
         }
-        if (arg_is(m, 0, "set")) {
-            arg_use(m, n);
-            unsupported(m, "set on a virtual drive");
-            return true;
+        if (storcli_vd_set(m)) {
+            return true;        /* storcli-copyback.c */
         }
         return false;
     case OBJ_PD:
@@ -1041,13 +1039,8 @@ bool storcli_dispatch(Mrcli *m)
             pd_locate(m, arg_is(m, 0, "start"));
             return true;
         }
-        if ((show && arg_is(m, 1, "copyback")) ||
-            ((arg_is(m, 0, "start") || arg_is(m, 0, "stop") ||
-              arg_is(m, 0, "pause") || arg_is(m, 0, "resume")) &&
-             arg_is(m, 1, "copyback"))) {
-            arg_use(m, n);
-            unsupported(m, "copyback");
-            return true;
+        if (storcli_copyback(m)) {
+            return true;        /* storcli-copyback.c */
         }
         if (arg_is(m, 0, "insert") || arg_is(m, 0, "replace")) {
             arg_use(m, n);

@@ -37,6 +37,12 @@ extern const char *const storcli_ctrl_prop_cols[];
 const char *storcli_link_speed(int iface);
 /* show|start|stop|suspend|resume patrolread (storcli-patrol.c) */
 bool storcli_patrol(Mrcli *m);
+/*
+ * storcli-copyback.c: show|start|stop|pause|resume copyback of a drive,
+ * set wrcache=|rdcache= of a VD
+ */
+bool storcli_copyback(Mrcli *m);
+bool storcli_vd_set(Mrcli *m);
 void storcli2_ctrl_show_all(Mrcli *m, const StorcliCtrl *c);
 /* One drive's row in storcli2's drive table @name. */
 void storcli2_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,

@@ -68,6 +68,10 @@ static void pd_state2(const MgmtPdEntry *p, const char **state,
     case MGMT_PD_JBOD:
         *state = "JBOD";
         break;
+    case MGMT_PD_COPYBACK:
+        *state = "Conf";
+        *status = "Copyback";
+        break;
     case MGMT_PD_HOT_SPARE:
         *state = "GHS";
         break;

@@ -117,6 +117,19 @@ sexpect storcli64 2 /c0/x0 show J
 sexpect storcli64 2 /c0 /x0 show J
 sexpect storcli64 2 /c0/v0 start cc repair extra J
 sexpect storcli64 2 /c0 add vd type=raid7 drives=252:0-3 J
+# copyback and VD cache policies: refused forms, then to the controller
+sexpect storcli64 2 /c0/e252/s1 start copyback J
+sexpect storcli64 2 /c0/e252/s1 start copyback target=7:4 J
+sexpect storcli64 2 /c0/e252/s1 start copyback target=252 J
+sexpect storcli64 2 /c0/e252/s1 start copyback target=252:4x J
+sexpect storcli64 2 /c0/eall/sall start copyback target=252:4 J
+sexpect storcli64 2 /c0/e252/s1 stop copyback target=252:4 J
+sexpect storcli2 2 /c0/e252/s1 pause copyback extra J
+sexpect storcli64 2 /c0/v0 set J
+sexpect storcli64 2 /c0/v0 set wrcache=fast J
+sexpect storcli64 2 /c0/v0 set rdcache=adra J
+sexpect storcli64 2 /c0/vall set wrcache=wb J
+sexpect storcli64 2 /c0/v0 set wrcache=wb bogus=1 J
 sexpect storcli64 2 /c0 add vd r5 drives=252:0-3,252:3 J
 sexpect storcli2 2 /c0 frob J
 sexpect storcli64 2 /c0 start patrolread now J
@@ -150,12 +163,14 @@ for cmd in "show status" "show all"; do
 done
 for cmd in "show all" "show rebuild" "show initialization" \
            "start rebuild" "stop rebuild" "set offline" "set good" \
-           "add hotsparedrive" "delete hotsparedrive" "start locate"; do
+           "add hotsparedrive" "delete hotsparedrive" "start locate" \
+           "stop locate" "show copyback" "stop copyback" "pause copyback" \
+           "resume copyback" "start copyback target=252:4"; do
     # shellcheck disable=SC2086
     sexpect storcli64 3 /c0/e252/s1 $cmd J
 done
 for cmd in "show init" "show cc" "show bgi" "show all" "start cc" \
-           "delete force"; do
+           "delete force" "set wrcache=wt" "set wrcache=awb rdcache=nora"; do
     # shellcheck disable=SC2086
     sexpect storcli64 3 /c0/v0 $cmd J
 done

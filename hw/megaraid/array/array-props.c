@@ -195,6 +195,7 @@ static void mr_get_metadata_pending(Object *obj, Visitor *v, const char *name,
 void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset)
 {
     mr_array_class_props_patrol(oc, array_offset);
+    mr_array_class_props_copyback(oc, array_offset);
     object_class_property_add(oc, "cachevault", "str", mr_get_cachevault,
                               mr_set_cachevault, NULL,
                               (void *)array_offset);
@@ -348,6 +349,16 @@ static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
                    object_get_typename(obj), name, vd->idx,
                    pd >= 0 ? vd->array->cfg->pds[pd].slot : -1);
         return;
+    }
+    if (kind == RAID_JOB_COPYBACK) {
+        int pd = raid_config_find_pd_ref(vd->array->cfg, rv->job.target_ref);
+        MRDrive *d = pd >= 0 ? vd->array->pd_drive[pd] : NULL;
+
+        /* the copyback of the whole drive group ends, not one VD's */
+        if (d) {
+            mr_array_copyback_stop(vd->array, d, errp);
+            return;
+        }
     }
     if (kind == RAID_JOB_INIT && !force) {
         error_setg(errp, "%s: %s: VD %d is being initialized (%u%%): "

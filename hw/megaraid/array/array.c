@@ -128,6 +128,7 @@ static bool mr_pd_written(const RaidPd *p)
     case RAID_PD_ONLINE:
     case RAID_PD_REBUILD:
     case RAID_PD_HOT_SPARE:
+    case RAID_PD_COPYBACK:      /* written unconfigured: the cursors name it */
         return true;
     default:
         /* failed, foreign and unconfigured drives are left alone */
@@ -631,7 +632,7 @@ static void mr_vd_sync(MRVirtualDisk *vd)
         if (m < n && !a->pd_drive[pds[m]]) {
             vd->st[m].status = RAID_MEMBER_MISSING;
         }
-    }
+    }    mr_vd_copy_sync(vd, pds, n);
 }
 
 MRVirtualDisk *mr_vd_new(MRArray *a, int idx, Error **errp)
@@ -792,6 +793,7 @@ void mr_array_changed(MRArray *a)
     RaidMemberStatus was[RAID_MAX_VDS][RAID_MAX_MEMBERS];
     int pd_was[RAID_MAX_VDS][RAID_MAX_MEMBERS];
     uint64_t gen;
+    g_autofree bool *copying = mr_array_copy_targets(a);
 
     for (int i = 0; i < RAID_MAX_VDS; i++) {
         for (int m = 0; a->vds[i] && m < RAID_MAX_MEMBERS; m++) {
@@ -801,6 +803,7 @@ void mr_array_changed(MRArray *a)
     }
     mr_array_refresh(a);
     mr_array_use_spares(a);
+    mr_array_copy_released(a, copying);
     gen = mr_array_store_async(a);
     for (int i = 0; i < RAID_MAX_VDS; i++) {
         MRVirtualDisk *vd = a->vds[i];
@@ -865,6 +868,10 @@ void mr_array_drive_removed(MRArray *a, MRDrive *d)
     }
     if (a->cfg->pds[pd].state == RAID_PD_OFFLINE) {
         raid_config_set_pd_state(a->cfg, pd, RAID_PD_MISSING, NULL);
+    }
+    if (a->cfg->pds[pd].state == RAID_PD_COPYBACK) {
+        /* the copyback onto it ends; the member stays where it is */
+        raid_config_set_pd_state(a->cfg, pd, RAID_PD_UNCONF_GOOD, NULL);
     }
     a->cfg->pds[pd].present = false;
     a->pd_drive[pd] = NULL;
@@ -1010,6 +1017,10 @@ void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd)
     }
     if (pd < 0) {
         pd = mr_array_add_blank(a, d);
+        if (pd >= 0) {
+            /* a new drive, put in now: a copyback may take it */
+            a->cfg->pds[pd].arrived_blank = true;
+        }
     }
     trace_megaraid_array_drive_added(d->slot, pd);
     if (pd >= 0 && a->auto_rebuild &&
@@ -1032,6 +1043,8 @@ void mr_array_drive_place(MRArray *a, MRDrive *d, const DdfDriveRead *rd)
             }
         }
     }
+    /* in the bay of a member a hot spare replaced: copy the spare back */
+    mr_array_copyback_onto(a, pd);
     d->in_array = mr_array_drive_hidden(a, d);
     mr_array_changed(a);
 }
@@ -1298,6 +1311,7 @@ static const MRArrayHooks mr_array_hooks = {
     .jobs.store = mr_array_store,
     .jobs.event = mr_ev_job,
     .jobs.progress = mr_ev_job_progress,
+    .jobs.copyback = mr_array_copyback_auto,
     .timing.write_policy = mr_array_write_policy,
     .timing.vd_dirty = mr_cache_vd_dirty,
     .timing.job_stats = mr_jobs_stats,
@@ -1308,6 +1322,7 @@ void mr_array_defaults(MRArray *a)
     a->rebuild_rate = 30;
     a->cc_rate = 30;
     a->init_rate = 30;
+    a->copyback = true;
     a->cache_flush_s = 1;
     a->roc_temp_c = 55;
     a->cv_temp_c = 28;

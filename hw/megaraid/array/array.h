@@ -215,5 +215,25 @@ void mr_array_class_props(ObjectClass *oc, ptrdiff_t array_offset);
 /* array-props-patrol.c: patrol-read, patrol-rate, patrol-status */
 void mr_array_class_props_patrol(ObjectClass *oc, ptrdiff_t array_offset);
 void mr_array_vd_props(MRVirtualDisk *vd);
+/*
+ * array-copyback.c: copyback at run time.  mr_vd_copy_sync: the data
+ * path's view of a copyback of the VD's group (vd->copy_on; @pds, @n
+ * its members); mr_array_copyback_onto: a drive placed in a bay (PD
+ * @pd) starts the copyback of the spare that replaced the member there
+ * (true if it did; the caller tells the host and stores);
+ * mr_array_copyback_auto: the same for every drive waiting
+ * (MRArrayHooks.jobs.copyback); mr_array_copy_targets/_released: the
+ * drives a change let go of are the host's again; start and stop from
+ * the management (@d either drive of it); the QOM property "copyback".
+ */
+void mr_vd_copy_sync(MRVirtualDisk *vd, const int *pds, int n);
+bool mr_array_copyback_onto(MRArray *a, int pd);
+bool mr_array_copyback_auto(MRArray *a);
+bool *mr_array_copy_targets(MRArray *a);
+void mr_array_copy_released(MRArray *a, const bool *was);
+bool mr_array_copyback_start(MRArray *a, MRDrive *src, MRDrive *dst,
+                             Error **errp);
+bool mr_array_copyback_stop(MRArray *a, MRDrive *d, Error **errp);
+void mr_array_class_props_copyback(ObjectClass *oc, ptrdiff_t array_offset);
 
 #endif

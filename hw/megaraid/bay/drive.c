@@ -346,6 +346,7 @@ static void mr_drive_unrealize(DeviceState *dev)
     MRDrive *d = MEGARAID_DRIVE(dev);
 
     trace_megaraid_drive_unrealize(d->enclosure, d->slot);
+    mr_drive_locate_cleanup(d);
     if (d->conf.blk) {
         blk_drain(d->conf.blk);
     }
@@ -427,6 +428,7 @@ static void mr_drive_class_init(ObjectClass *oc, void *data)
     mr_drive_state_class_init(oc);
     mr_drive_fault_class_init(oc);
     mr_drive_health_class_init(oc);
+    mr_drive_locate_class_init(oc);
     mr_drive_timing_class_init(oc);
     for (i = 0; i < ARRAY_SIZE(mr_drive_prop_desc); i++) {
         object_class_property_set_description(oc, mr_drive_prop_desc[i].name,

@@ -585,6 +585,8 @@ const char *mr_evlog_code_name(uint16_t code)
         return "pd-failed";
     case MR_EV_PD_SPARE:
         return "pd-spare";
+    case MR_EV_PD_LOCATE:
+        return "pd-locate";
     case MR_EV_PD_MEDIUM_REPAIRED:
         return "pd-medium-repaired";
     case MR_EV_PD_MEDIUM_ERROR:

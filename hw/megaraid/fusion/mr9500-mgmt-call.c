@@ -96,6 +96,7 @@ uint16_t mr9500_mfi_pd_state(uint8_t st)
         [MGMT_PD_FOREIGN] = MR_PD_STATE_UNCONF_GOOD,
         [MGMT_PD_MISSING] = MR_PD_STATE_FAILED,
         [MGMT_PD_JBOD] = MR_PD_STATE_SYSTEM,
+        [MGMT_PD_COPYBACK] = 0x20,      /* MFI's COPYBACK */
     };
 
     return st < ARRAY_SIZE(map) ? map[st] : MR_PD_STATE_FAILED;

@@ -379,6 +379,14 @@ MR9500CfgAnswer mr9500_ctrl_mgmt_dcmd(MR9500State *s, uint32_t opcode,
                                       uint8_t **buf, uint32_t *len,
                                       uint8_t *status);
 void mr9500_ctrl_info_mgmt(MR9500State *s, uint8_t *ci);
+/*
+ * mr9500-locate.c: PD_LOCATE_START/STOP, answered as mr9500_cfg_dcmd()
+ * answers (HELD: through the management protocol).
+ */
+MR9500CfgAnswer mr9500_locate_dcmd(MR9500State *s, uint32_t opcode,
+                                   uint16_t smid, uint8_t queue,
+                                   uint64_t mfi_addr, const uint8_t *f,
+                                   uint8_t *status);
 /* mr9500-bbu.c: the BBU_GET_* DCMDs (CacheVault); false: not one. */
 bool mr9500_bbu_dcmd(MR9500State *s, uint32_t opcode, uint8_t **buf,
                      uint32_t *len, uint8_t *status);

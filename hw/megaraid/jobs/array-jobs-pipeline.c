@@ -158,6 +158,36 @@ static RaidPlan *job_slot_merged_plan(MRJobSlot *sl)
     return p;
 }
 
+/*
+ * A copyback row the source could not read (a medium error; a failed
+ * source ends the copyback instead): the row from the other members'
+ * redundancy, as the card copies it, still under the row's lock.
+ */
+static void coroutine_fn job_copy_rebuilt(MRJobSlot *sl, uint64_t row,
+                                          RaidRunResult *res)
+{
+    MRVirtualDisk *vd = sl->r->vd;
+    RaidRunResult again = { .ret = 0, .failed_member = UINT32_MAX };
+    RaidPlan *p;
+    int ret;
+
+    if (!vd->copy_on || res->failed_member != vd->copy_member ||
+        vd->st[vd->copy_member].status != RAID_MEMBER_ONLINE) {
+        return;
+    }
+    p = raid_plan_copy_row_rebuilt(&vd->layout, vd->st, row,
+                                   vd->copy_member);
+    if (!p->error) {
+        ret = mr_vd_co_run_plan(vd, p, &again);
+        if (ret < 0 && again.ret == 0) {
+            again.ret = ret;
+        }
+        trace_megaraid_job_copy_rebuilt(vd->idx, row, again.ret);
+        *res = again;
+    }
+    raid_plan_free(p);
+}
+
 /* Run the chunk's rows: merged, else one after another. */
 static void coroutine_fn job_slot_run(MRJobSlot *sl)
 {
@@ -196,6 +226,9 @@ static void coroutine_fn job_slot_run(MRJobSlot *sl)
 
             if (ret < 0 && res->ret == 0) {
                 res->ret = ret;
+            }
+            if (res->ret < 0 && sl->kind == RAID_JOB_COPYBACK) {
+                job_copy_rebuilt(sl, sl->row + i, res);
             }
         }
         if (res->ret < 0) {

@@ -75,7 +75,7 @@ static bool level_has_parity(RaidLevel l)
            l == RAID_LEVEL_60;
 }
 
-/* The drive a rebuild cursor targets, or -1. */
+/* The drive a rebuild (or copyback) cursor targets, or -1. */
 int mr_job_rebuild_target_pd(MRVirtualDisk *vd)
 {
     RaidConfig *cfg = vd->array->cfg;
@@ -112,6 +112,18 @@ bool mr_job_may_run(MRVirtualDisk *vd, const char **why)
         if (pd < 0 || cfg->pds[pd].state != RAID_PD_REBUILD ||
             !cfg->pds[pd].present) {
             *why = "the drive being rebuilt is gone or failed";
+            return false;
+        }
+        return true;
+    case RAID_JOB_COPYBACK:
+        pd = mr_job_rebuild_target_pd(vd);
+        if (v->state == RAID_VD_OFFLINE) {
+            *why = "the VD is offline";
+            return false;
+        }
+        if (pd < 0 || cfg->pds[pd].state != RAID_PD_COPYBACK ||
+            !cfg->pds[pd].present || !vd->copy_on) {
+            *why = "the drive copied onto is gone or failed";
             return false;
         }
         return true;
@@ -293,6 +305,10 @@ static bool coroutine_fn job_run_loop(MRJobRun *r, bool *give_up)
                                  v->job.mismatches);
             /* The core changed the configuration (drive online, ...). */
             a->hooks->jobs.config_changed(a);
+            /* a copyback that waited for the group to be idle */
+            if (a->hooks->jobs.copyback && a->hooks->jobs.copyback(a)) {
+                r->announce = v->job.kind != RAID_JOB_NONE;
+            }
             /*
              * Whatever should follow (second rebuild, BGI) starts now,
              * before the checkpoint yields for the metadata writer: the

@@ -60,6 +60,8 @@ typedef struct MRVdRun {
     bool stale;
     MRDrive *planned[RAID_MAX_MEMBERS];
     RaidMemberState planned_st[RAID_MAX_MEMBERS];
+    /* copyback: the target failed a write this run gave it too */
+    MRDrive *copy_failed;
 } MRVdRun;
 
 typedef struct MRMemberIO {
@@ -156,25 +158,86 @@ static MRDrive *mr_run_failed_drive(MRVdRun *run, uint32_t member)
     return mr_member_drive(run->vd, member);
 }
 
-static void mr_member_rw(MRVdRun *run, bool write, uint32_t member,
-                         uint64_t lba, uint32_t sectors, RaidIOBuf buf,
-                         RaidIOComplete *cb, void *ctx)
+/*
+ * ---- copyback ----
+ * While a member is copied onto a new drive (vd->copy_on), what the data
+ * path writes to that member (writes, unmaps, flushes) goes to the new
+ * drive too, whatever the row: rows already copied stay current, rows
+ * not yet copied are copied later under the job's row lock.  The
+ * member's result is the request's; a failure of the new drive ends the
+ * copyback (reported after the run: MRVdRun.copy_failed).
+ */
+typedef struct MRMirrorIO {
+    RaidIOComplete *cb;
+    void *ctx;
+    MRVdRun *run;
+    MRDrive *t;
+    int pending;
+    int ret;
+} MRMirrorIO;
+
+/* The drive @member is being copied onto, or NULL. */
+static MRDrive *mr_copy_target(MRVdRun *run, uint32_t member)
 {
-    MRDrive *d = mr_run_member_drive(run, member);
+    MRVirtualDisk *vd = run->vd;
+    MRDrive *t;
+
+    if (!vd->copy_on || member != vd->copy_member) {
+        return NULL;
+    }
+    t = mr_member_drive(vd, vd->layout.members);
+    return t && t->conf.blk ? t : NULL;
+}
+
+static void mr_mirror_put(MRMirrorIO *mi)
+{
+    if (--mi->pending == 0) {
+        mi->cb(mi->ctx, mi->ret);
+        g_free(mi);
+    }
+}
+
+static void mr_mirror_member_done(void *opaque, int ret)
+{
+    MRMirrorIO *mi = opaque;
+
+    mi->ret = ret;
+    mr_mirror_put(mi);
+}
+
+static void mr_mirror_copy_done(void *opaque, int ret)
+{
+    MRMirrorIO *mi = opaque;
+
+    if (ret < 0) {
+        trace_megaraid_array_copy_mirror_error(mi->run->vd->idx,
+                                               mi->t->slot, ret);
+        mi->run->copy_failed = mi->t;
+    }
+    mr_mirror_put(mi);
+}
+
+/* Both completions of a mirrored I/O, the member's result to @cb. */
+static MRMirrorIO *mr_mirror_new(MRVdRun *run, MRDrive *t,
+                                 RaidIOComplete *cb, void *ctx)
+{
+    MRMirrorIO *mi = g_new0(MRMirrorIO, 1);
+
+    mi->cb = cb;
+    mi->ctx = ctx;
+    mi->run = run;
+    mi->t = t;
+    mi->pending = 2;
+    return mi;
+}
+
+static void mr_member_issue(MRVdRun *run, MRDrive *d, bool write,
+                            uint64_t lba, uint32_t sectors, RaidIOBuf buf,
+                            RaidIOComplete *cb, void *ctx)
+{
     uint64_t bytes = (uint64_t)sectors * RAID_SECTOR_SIZE;
-    uint64_t bad;
     MRMemberIO *io;
 
-    if (!d || !d->conf.blk) {
-        cb(ctx, -EIO);
-        return;
-    }
-    if (!write && mr_drive_media_error(d, lba * RAID_SECTOR_SIZE, bytes,
-                                       &bad)) {
-        run->media_member = member;
-        cb(ctx, -EIO);
-        return;
-    }
     io = g_new0(MRMemberIO, 1);
     io->cb = cb;
     io->ctx = ctx;
@@ -197,6 +260,38 @@ static void mr_member_rw(MRVdRun *run, bool write, uint32_t member,
     }
 }
 
+static void mr_member_rw(MRVdRun *run, bool write, uint32_t member,
+                         uint64_t lba, uint32_t sectors, RaidIOBuf buf,
+                         RaidIOComplete *cb, void *ctx)
+{
+    MRDrive *d = mr_run_member_drive(run, member);
+    uint64_t bytes = (uint64_t)sectors * RAID_SECTOR_SIZE;
+    MRDrive *t;
+    uint64_t bad;
+
+    if (!d || !d->conf.blk) {
+        cb(ctx, -EIO);
+        return;
+    }
+    if (!write && mr_drive_media_error(d, lba * RAID_SECTOR_SIZE, bytes,
+                                       &bad)) {
+        run->media_member = member;
+        cb(ctx, -EIO);
+        return;
+    }
+    t = write ? mr_copy_target(run, member) : NULL;
+    if (t) {
+        MRMirrorIO *mi = mr_mirror_new(run, t, cb, ctx);
+
+        mr_member_issue(run, d, true, lba, sectors, buf,
+                        mr_mirror_member_done, mi);
+        mr_member_issue(run, t, true, lba, sectors, buf,
+                        mr_mirror_copy_done, mi);
+        return;
+    }
+    mr_member_issue(run, d, write, lba, sectors, buf, cb, ctx);
+}
+
 static void mr_exec_read(void *opaque, uint32_t member, uint64_t lba,
                          uint32_t sectors, RaidIOBuf buf,
                          RaidIOComplete *cb, void *ctx)
@@ -217,8 +312,17 @@ static void mr_exec_flush(void *opaque, uint32_t member,
     MRVdRun *run = opaque;
     MRDrive *d = mr_run_member_drive(run, member);
 
+    MRDrive *t = mr_copy_target(run, member);
+
     if (!d || !d->conf.blk) {
         cb(ctx, -EIO);
+        return;
+    }
+    if (t) {
+        MRMirrorIO *mi = mr_mirror_new(run, t, cb, ctx);
+
+        blk_aio_flush(d->conf.blk, mr_mirror_member_done, mi);
+        blk_aio_flush(t->conf.blk, mr_mirror_copy_done, mi);
         return;
     }
     blk_aio_flush(d->conf.blk, cb, ctx);
@@ -229,6 +333,7 @@ static void mr_exec_discard(void *opaque, uint32_t member, uint64_t lba,
 {
     MRVdRun *run = opaque;
     MRDrive *d = mr_run_member_drive(run, member);
+    MRDrive *t;
 
     if (!d || !d->conf.blk) {
         cb(ctx, -EIO);
@@ -236,6 +341,20 @@ static void mr_exec_discard(void *opaque, uint32_t member, uint64_t lba,
     }
     mr_drive_media_rewritten(d, lba * RAID_SECTOR_SIZE,
                              (uint64_t)sectors * RAID_SECTOR_SIZE);
+    t = mr_copy_target(run, member);
+    if (t) {
+        MRMirrorIO *mi = mr_mirror_new(run, t, cb, ctx);
+
+        mr_drive_media_rewritten(t, lba * RAID_SECTOR_SIZE,
+                                 (uint64_t)sectors * RAID_SECTOR_SIZE);
+        blk_aio_pwrite_zeroes(d->conf.blk, lba * RAID_SECTOR_SIZE,
+                              (int64_t)sectors * RAID_SECTOR_SIZE,
+                              BDRV_REQ_MAY_UNMAP, mr_mirror_member_done, mi);
+        blk_aio_pwrite_zeroes(t->conf.blk, lba * RAID_SECTOR_SIZE,
+                              (int64_t)sectors * RAID_SECTOR_SIZE,
+                              BDRV_REQ_MAY_UNMAP, mr_mirror_copy_done, mi);
+        return;
+    }
     blk_aio_pwrite_zeroes(d->conf.blk, lba * RAID_SECTOR_SIZE,
                           (int64_t)sectors * RAID_SECTOR_SIZE,
                           BDRV_REQ_MAY_UNMAP, cb, ctx);
@@ -294,11 +413,22 @@ static void mr_run_done(void *opaque, const RaidRunResult *res)
     }
 }
 
+/* The drive being copied onto failed a write the run mirrored to it. */
+static void mr_run_copy_failed(MRVdRun *run)
+{
+    if (run->copy_failed) {
+        run->vd->array->hooks->member.failed(run->vd->array,
+                                             run->copy_failed, "I/O error");
+        run->copy_failed = NULL;
+    }
+}
+
 static int coroutine_fn mr_run(MRVdRun *run, const RaidPlan *plan)
 {
     run->co = qemu_coroutine_self();
     run->done = false;
     run->media_member = UINT32_MAX;
+    run->copy_failed = NULL;
     memset(run->issued, 0, sizeof(run->issued));
     raid_run_start(plan, run->vd->array->impl, &mr_exec_ops, run,
                    mr_run_done, run);
@@ -353,6 +483,7 @@ int coroutine_fn mr_vd_co_run_plan(MRVirtualDisk *vd, const RaidPlan *plan,
     mr_run_bind(&run);
     ret = mr_run(&run, plan);
     *res = run.res;
+    mr_run_copy_failed(&run);
     if (ret < 0 && run.res.failed_member != UINT32_MAX && !run.stale) {
         MRDrive *d = mr_run_failed_drive(&run, run.res.failed_member);
 
@@ -447,6 +578,7 @@ int coroutine_fn mr_vd_co_io(MRVirtualDisk *vd, RaidOp op, uint64_t lba,
             run.stale = true;
         } else {
             ret = mr_run(&run, plan);
+            mr_run_copy_failed(&run);
         }
         if (lock) {
             raid_stripe_unlock(vd->locks, lock);

@@ -61,6 +61,11 @@ typedef struct MRArrayHooks {
         void (*event)(MRVirtualDisk *vd, MREvCode code, RaidJobKind kind,
                       uint64_t arg);
         void (*progress)(MRVirtualDisk *vd);
+        /*
+         * a job ended: start the copyback that waited for the drive
+         * group to be idle (array-copyback.c); true if one started
+         */
+        bool (*copyback)(MRArray *a);
     } jobs;                     /* array-jobs.c */
     struct {
         /* the VD's effective write policy, its dirty data in the cache */
@@ -127,6 +132,14 @@ struct MRVirtualDisk {
      * stop.c): a VD DELETE frees the VD only once they have looked.
      */
     unsigned job_stop_waiters;
+    /*
+     * Copyback (array-copyback.c): while copy_on, the writes, flushes
+     * and unmaps of member copy_member also go to the drive it is copied
+     * onto, which member_pd[layout.members] names (RAID_COPY_TARGET: the
+     * job's copy plans write it there).
+     */
+    bool copy_on;
+    uint32_t copy_member;
 };
 
 struct MRArray {
@@ -193,6 +206,7 @@ struct MRArray {
     uint8_t cc_rate;            /* ... consistency checks */
     uint8_t init_rate;          /* ... background and full initialization */
     bool auto_rebuild;          /* rebuild onto a replaced drive */
+    bool copyback;              /* copy a spare back onto a new drive */
     bool import_foreign;        /* adopt a foreign configuration at start */
     MRCacheVaultState cachevault;
     uint8_t roc_temp_c;         /* roc-temperature: the ROC's sensor, C */

@@ -574,6 +574,9 @@ uint8_t mgmt_op_job_control(MgmtCtx *c)
     Error *err = NULL;
     uint8_t st;
 
+    if (job == MGMT_JOB_COPYBACK) {
+        return mgmt_copyback_control(c);    /* mgmt-ops-copyback.c */
+    }
     if (job < MGMT_JOB_REBUILD || job > MGMT_JOB_INIT) {
         return mgmt_bad_mbox(c, 1);
     }

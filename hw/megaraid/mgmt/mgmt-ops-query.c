@@ -75,6 +75,9 @@ uint8_t mgmt_pd_state(MRArray *a, MRDrive *d)
     if (a->cfg->foreign) {
         return MGMT_PD_FOREIGN;
     }
+    if (a->cfg->pds[pd].state == RAID_PD_COPYBACK) {
+        return MGMT_PD_COPYBACK;
+    }
     /* RaidPdState and MGMT_PD_* share their numbers 0..7 */
     return a->cfg->pds[pd].state;
 }
@@ -106,6 +109,8 @@ uint8_t mgmt_job_kind(const RaidVd *v)
                                                 : MGMT_JOB_CC;
     case RAID_JOB_INIT:
         return MGMT_JOB_INIT;
+    case RAID_JOB_COPYBACK:
+        return MGMT_JOB_COPYBACK;
     default:
         return MGMT_JOB_NONE;
     }
@@ -123,6 +128,7 @@ void mgmt_fill_job(MRVirtualDisk *vd, MgmtJobStatus *js)
     js->vd = cpu_to_le16(vd->idx);
     js->job = mgmt_job_kind(v);
     js->target_slot = cpu_to_le16(MGMT_NONE16);
+    js->source_slot = cpu_to_le16(MGMT_NONE16);
     js->eta_s = cpu_to_le32(MGMT_NONE32);
     if (js->job == MGMT_JOB_NONE) {
         return;
@@ -131,10 +137,17 @@ void mgmt_fill_job(MRVirtualDisk *vd, MgmtJobStatus *js)
     js->running = s.running;
     js->paused = vd->job_paused;
     js->percent = s.percent;
-    if (v->job.kind == RAID_JOB_REBUILD) {
+    if (v->job.kind == RAID_JOB_REBUILD ||
+        v->job.kind == RAID_JOB_COPYBACK) {
         pd = raid_config_find_pd_ref(cfg, v->job.target_ref);
         if (pd >= 0 && cfg->pds[pd].slot >= 0) {
             js->target_slot = cpu_to_le16(cfg->pds[pd].slot);
+        }
+    }
+    if (v->job.kind == RAID_JOB_COPYBACK) {
+        pd = raid_config_find_pd_ref(cfg, v->job.source_ref);
+        if (pd >= 0 && cfg->pds[pd].slot >= 0) {
+            js->source_slot = cpu_to_le16(cfg->pds[pd].slot);
         }
     }
     if (s.eta_s >= 0 && s.running) {
@@ -165,6 +178,9 @@ void mgmt_fill_pd_entry(MRArray *a, MRDrive *d, MgmtPdEntry *e)
     if (!d->in_array) {
         e->flags |= MGMT_PD_F_EXPOSED;
         e->dev_handle = cpu_to_le16(d->unit.host_id);
+    }
+    if (d->locate) {
+        e->flags |= MGMT_PD_F_LOCATE;
     }
     if (pd < 0 || a->cfg->foreign) {
         return;

@@ -298,6 +298,7 @@ static const MgmtOpDesc mgmt_ops[] = {
     { MGMT_OP_PATROL_CONTROL, "patrol-control", M01, 0,
       mgmt_op_patrol_control },
     { MGMT_OP_PATROL_STATUS, "patrol-status", 0, 0, mgmt_op_patrol_status },
+    { MGMT_OP_PD_LOCATE, "pd-locate", M012, 0, mgmt_op_pd_locate },
 };
 
 static const MgmtOpDesc *mgmt_find(uint32_t opcode)

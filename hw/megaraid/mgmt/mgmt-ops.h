@@ -141,5 +141,10 @@ uint8_t mgmt_patrol_on(MRArray *a);
 void mgmt_patrol_set_on(MRArray *a, bool on);
 uint8_t mgmt_op_patrol_control(MgmtCtx *c);
 uint8_t mgmt_op_patrol_status(MgmtCtx *c);
+/* mgmt-ops-locate.c: the locate LED of @d on (@secs: 0 until stopped) */
+void mgmt_pd_locate(MRArray *a, MRDrive *d, bool on, uint32_t secs);
+uint8_t mgmt_op_pd_locate(MgmtCtx *c);
+/* mgmt-ops-copyback.c: JOB_CONTROL of MGMT_JOB_COPYBACK */
+uint8_t mgmt_copyback_control(MgmtCtx *c);
 
 #endif

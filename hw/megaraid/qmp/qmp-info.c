@@ -100,6 +100,26 @@ static int64_t mr_qmp_rebuild_pct(const RaidConfig *cfg, int pd)
     return total ? done * 100 / total : 0;
 }
 
+/* Percent of the copyback onto @pd (its VDs still copied), -1: none. */
+static int64_t mr_qmp_copyback_pct(const RaidConfig *cfg, int pd)
+{
+    uint64_t done = 0, total = 0;
+
+    if (cfg->pds[pd].state != RAID_PD_COPYBACK) {
+        return -1;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        const RaidVd *vd = &cfg->vds[v];
+
+        if (vd->used && vd->job.kind == RAID_JOB_COPYBACK &&
+            vd->job.target_ref == cfg->pds[pd].ref) {
+            done += MIN(vd->job.next_row, vd->job.total_rows);
+            total += vd->job.total_rows;
+        }
+    }
+    return total ? done * 100 / total : 0;
+}
+
 /* What the configuration says of a drive (@pd < 0: not in it). */
 static void mr_qmp_drive_cfg(MegaraidDriveInfo *di, const RaidConfig *cfg,
                              int pd)
@@ -121,6 +141,8 @@ static void mr_qmp_drive_cfg(MegaraidDriveInfo *di, const RaidConfig *cfg,
     }
     di->rebuild_progress = mr_qmp_rebuild_pct(cfg, pd);
     di->has_rebuild_progress = di->rebuild_progress >= 0;
+    di->copyback_progress = mr_qmp_copyback_pct(cfg, pd);
+    di->has_copyback_progress = di->copyback_progress >= 0;
 }
 
 static MegaraidDriveInfo *mr_qmp_drive(MRArray *a, MRDrive *d)
@@ -139,6 +161,7 @@ static MegaraidDriveInfo *mr_qmp_drive(MRArray *a, MRDrive *d)
     di->model = g_strdup(d->unit.model);
     di->serial = g_strdup(d->unit.serial);
     di->firmware = g_strdup(d->unit.firmware);
+    di->locate = d->locate;
     if (a->cfg) {
         mr_qmp_drive_cfg(di, a->cfg, mr_array_pd_of(a, d));
     }

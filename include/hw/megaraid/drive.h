@@ -16,6 +16,7 @@
 #include "hw/block/block.h"
 #include "system/block-backend.h"
 #include "qom/object.h"
+#include "qemu/timer.h"
 #include "hw/megaraid/unit.h"
 
 #define TYPE_MEGARAID_BUS "megaraid-bus"
@@ -79,6 +80,14 @@ struct MRDrive {
     uint32_t health_pred_failures;  /* predictive-failures */
     bool health_smart_alert;        /* smart-alert */
     uint8_t health_temp_c;          /* temperature, Celsius; 0: none */
+
+    /*
+     * The locate LED (QOM "locate", drive-locate.c): set and cleared by
+     * the management protocol's PD_LOCATE (mgmt-ops-locate.c), which
+     * arms the timer of a locate for a number of seconds.
+     */
+    bool locate;
+    QEMUTimer *locate_timer;        /* NULL: none armed */
 };
 
 /* Number of bays the card offers for each interface kind. */
@@ -96,5 +105,8 @@ void mr_drive_fault_class_init(ObjectClass *oc);
 /* drive-health.c: the runtime properties of the drive's health counters */
 void mr_drive_health_class_init(ObjectClass *oc);
 void mr_drive_health_instance_init(Object *obj);
+/* drive-locate.c: the read-only property "locate"; the timer's end */
+void mr_drive_locate_class_init(ObjectClass *oc);
+void mr_drive_locate_cleanup(MRDrive *d);
 
 #endif

@@ -85,6 +85,8 @@ typedef enum MREvCode {
     MR_EV_PD_FAILED = 0x0104,       /* a member failed (text: why) */
     /* arg0: 1 made a spare, 0 no longer one; arg1: drive group, ~0 global */
     MR_EV_PD_SPARE = 0x0105,
+    /* the locate LED; arg0: 1 on, 0 off; arg1: seconds (0: until stopped) */
+    MR_EV_PD_LOCATE = 0x0106,
     /* patrol read; arg0: drive lba (low 32 bits), arg1: VD index */
     MR_EV_PD_MEDIUM_REPAIRED = 0x0107,  /* rewritten from redundancy */
     MR_EV_PD_MEDIUM_ERROR = 0x0108,     /* uncorrectable (no redundancy) */

@@ -406,7 +406,8 @@ typedef struct __attribute__((packed)) MgmtJobStatus {
     uint8_t percent;
     uint8_t reserved0;
     uint16_t target_slot;       /* rebuild: drive rebuilt; MGMT_NONE16 */
-    uint16_t reserved1;
+    /* copyback: the member copied (target: where); else NONE16 (or 0) */
+    uint16_t source_slot;
     uint32_t eta_s;             /* MGMT_NONE32: unknown */
     uint64_t next_row;
     uint64_t total_rows;
@@ -595,5 +596,29 @@ typedef struct __attribute__((packed)) MgmtVdProps {
 #define MGMT_VDPROP_NAME        0x02
 #define MGMT_VDPROP_MASK        0x03
 #define MGMT_VDPROP_CACHE_MASK  0x7f
+
+/*
+ * ---- PD_LOCATE: mbox[0] = slot (slot | enclosure << 16), mbox[1] = 1
+ *      start / 0 stop, mbox[2] = seconds the locate LED blinks (0: until
+ *      stopped; start only); no data; reply: the drive's MgmtPdEntry,
+ *      with MGMT_PD_F_LOCATE as it is now.  (Appended after protocol
+ *      version 1's first set.) ----
+ */
+#define MGMT_OP_PD_LOCATE           0x02050000U
+#define MGMT_PD_F_LOCATE        0x08    /* MgmtPdEntry.flags: LED blinks */
+#define MGMT_LOCATE_MAX_S       86400   /* a day at most */
+
+/*
+ * Copyback (appended): a member's data copied onto a new drive, which
+ * then takes its place (the member, a hot spare that took a failed
+ * member's place, is a hot spare again).  JOB_CONTROL with job
+ * MGMT_JOB_COPYBACK: start: mbox[0] = the member copied (source),
+ * mbox[3] = the drive to copy onto (target, unconfigured good); stop,
+ * pause, resume: mbox[0] = either drive, mbox[3] = 0.  Reply: the
+ * MgmtJobStatus of the group's first VD being copied (none after a
+ * stop).  The target's state meanwhile: MGMT_PD_COPYBACK.
+ */
+#define MGMT_JOB_COPYBACK       4
+#define MGMT_PD_COPYBACK        9
 
 #endif

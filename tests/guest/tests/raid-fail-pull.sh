@@ -14,9 +14,9 @@
 # rebuilds onto them and the VDs, optimal again (QOM, and mrcli with the
 # spare an online member), still hold their data.  Last, a blank drive
 # goes into the slot of the RAID 1's and RAID 5's first pull: the VDs
-# being optimal, the controller keeps it unconfigured-good and shows it to
-# the host as a JBOD disk; the VDs still read what they held, and the
-# driver's log is clean.
+# being optimal and copyback off (raid_host_fail_groups), the controller
+# keeps it unconfigured-good and shows it to the host as a JBOD disk; the
+# VDs still read what they held, and the driver's log is clean.
 # Runs on 7.2 for megaraid-9600 (raid-fail-offline on 6.1), on 6.12 and
 # 7.2 for megaraid-9500.
 #@ controllers megaraid-9600 megaraid-9500
