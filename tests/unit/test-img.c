@@ -813,10 +813,9 @@ static void test_expect_fail_self(void)
 }
 
 /*
- * A member the configuration marks missing although its image is back (it
- * was left off one command line): replace refuses it, online refuses
- * without -f when re-add can bring it back, re-add brings it back and
- * every byte written before reads back.
+ * re-add and online: a member failed by hand (its metadata current) goes
+ * back online with a consistency check; a member that was away while the
+ * VD took writes comes back offline, and re-add rebuilds it.
  */
 static void test_readd_missing(void)
 {
@@ -827,18 +826,13 @@ static void test_readd_missing(void)
     test_images_new(&t, 4, 40 << 20);
     expect_out(run("create", "-l", "raid5", "-s", "64", "--size", "4M",
                    t.paths[0], t.paths[1], t.paths[2], NULL), "RAID5");
-    in = write_random(t.dir, "in.bin", 4 << 20, &data);
+    in = write_random(t.dir, "in.bin", 2 << 20, &data);
     out = g_build_filename(t.dir, "out.bin", NULL);
     expect_out(run("write", "-i", in, t.paths[0], t.paths[1], t.paths[2],
                    NULL), "");
-    /* A change written while drive 1 is not given records it missing. */
-    expect_out(run("spare", "-d", t.paths[3], t.paths[0], t.paths[2],
-                   t.paths[3], NULL), "hot-spare");
-    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
-                   NULL), "1(missing)");
-    expect_fail(1, run("replace", "-x", "1", "-w", t.paths[1], t.paths[0],
-                       t.paths[1], t.paths[2], t.paths[3], NULL),
-                "is missing, not unconfigured-good", NULL);
+    /* Failed by hand, nothing written since: current. */
+    expect_out(run("fail", "-d", t.paths[1], t.paths[0], t.paths[1],
+                   t.paths[2], t.paths[3], NULL), "offline");
     expect_fail(1, run("online", "-d", t.paths[1], t.paths[0], t.paths[1],
                        t.paths[2], t.paths[3], NULL),
                 "can be brought back safely", "re-add");
@@ -847,23 +841,37 @@ static void test_readd_missing(void)
                 "is online; only a missing or offline member", NULL);
     expect_out(run("re-add", "-d", t.paths[1], t.paths[0], t.paths[1],
                    t.paths[2], t.paths[3], NULL), "consistency check pending");
-    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
-                   NULL), "RAID5, optimal");
     expect_out(run("check", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
                    NULL), "0 inconsistent row(s)");
-    /* Without drive 0: drive 1's own strips serve the data. */
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "RAID5, optimal");
+    /* The second half written while drive 1 is left off: it is stale. */
+    expect_out(run("write", "-o", "2097152", "-i", in, t.paths[0],
+                   t.paths[2], t.paths[3], NULL), "");
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "1(offline)");
+    expect_fail(1, run("replace", "-x", "1", "-w", t.paths[1], t.paths[0],
+                       t.paths[1], t.paths[2], t.paths[3], NULL),
+                "is offline, not unconfigured-good", NULL);
+    expect_fail(1, run("online", "-d", t.paths[1], t.paths[0], t.paths[1],
+                       t.paths[2], t.paths[3], NULL),
+                "is stale; the other members took writes", "re-add");
+    expect_out(run("re-add", "-d", t.paths[1], t.paths[0], t.paths[1],
+                   t.paths[2], t.paths[3], NULL), "rebuild pending");
+    expect_out(run("rebuild", t.paths[0], t.paths[1], t.paths[2],
+                   t.paths[3], NULL), "rebuild finished");
+    expect_out(run("show", t.paths[0], t.paths[1], t.paths[2], t.paths[3],
+                   NULL), "RAID5, optimal");
+    /* Without drive 0: drive 1's rebuilt strips serve both halves. */
     expect_out(run("read", "-l", "4M", "-O", out, t.paths[3], t.paths[1],
                    t.paths[2], NULL), "");
     g_assert_true(g_file_get_contents(out, &got, &n, NULL));
-    g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
+    g_assert_true(n == (4 << 20));
+    g_assert_true(memcmp(got, data, 2 << 20) == 0);
+    g_assert_true(memcmp(got + (2 << 20), data, 2 << 20) == 0);
     /* init zeroes every VD only when told to. */
     expect_fail(1, run("init", t.paths[0], t.paths[1], t.paths[2],
                        t.paths[3], NULL), "zeroes every VD", "--force");
-    expect_out(run("read", "-l", "4M", "-O", out, t.paths[0], t.paths[1],
-                   t.paths[2], t.paths[3], NULL), "");
-    g_clear_pointer(&got, g_free);
-    g_assert_true(g_file_get_contents(out, &got, &n, NULL));
-    g_assert_true(n == (4 << 20) && memcmp(got, data, n) == 0);
     expect_out(run("init", "-f", t.paths[0], t.paths[1], t.paths[2],
                    t.paths[3], NULL), "init finished");
     g_unlink(in);

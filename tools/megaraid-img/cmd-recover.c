@@ -78,6 +78,12 @@ static bool assess(Img *img, int pd, Assess *a, GError **errp)
             "list its image in its slot", pd, p->ref);
         return false;
     }
+    if (p->returned) {
+        /* the other members wrote while it was away (DDF: not in sync) */
+        a->behind = true;
+        g_string_append(a->why, "; the other members took writes while it "
+                        "was away");
+    }
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         RaidVd *vd = &img->cfg->vds[v];
         int64_t seq;
