@@ -7,6 +7,7 @@
 #ifndef HW_MEGARAID_DRIVE_INT_H
 #define HW_MEGARAID_DRIVE_INT_H
 
+#include "hw/qdev-properties.h"
 #include "hw/megaraid/drive.h"
 
 /* drive-profiles.c */
@@ -26,5 +27,9 @@ typedef struct MRDriveProfile {
 
 const MRDriveProfile *mr_drive_profile(MRDriveInterface iface,
                                        MRDriveMedia media);
+
+/* drive-capacity.c: modelled-capacity, explicit decimal or binary units */
+extern const PropertyInfo mr_prop_capacity;
+bool mr_drive_parse_capacity(const char *s, uint64_t *out, Error **errp);
 
 #endif

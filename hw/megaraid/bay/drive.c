@@ -18,6 +18,7 @@
 #include "system/block-backend.h"
 #include "block/block-common.h"
 #include "hw/megaraid/drive.h"
+#include "hw/megaraid/prop-help.h"
 #include "drive-int.h"
 #include "hw/megaraid/timing/array-timing.h"
 #include "trace.h"
@@ -282,11 +283,17 @@ static void mr_drive_realize(DeviceState *dev, Error **errp)
         return;
     }
     d->unit.iface = v;
+    if (!d->interface_str) {
+        d->interface_str = g_strdup(mr_if_names[v]);    /* QOM reads it */
+    }
     if (!mr_parse_enum("media", d->media_str, media_names, 2, MR_MEDIA_SSD,
                        &v, errp)) {
         return;
     }
     d->unit.media = v;
+    if (!d->media_str) {
+        d->media_str = g_strdup(media_names[v]);
+    }
     p = mr_drive_profile(d->unit.iface, d->unit.media);
     if (!p) {
         error_setg(errp, "megaraid-drive: media=%s is not offered with "
@@ -352,9 +359,37 @@ static void mr_drive_unrealize(DeviceState *dev)
     }
 }
 
+/*
+ * QEMU's block properties, written out so that the ones whose zero or -1
+ * means "decide at realize" show no number as their default in -device
+ * help (the descriptions below say what they default to).
+ */
 static const Property mr_drive_props[] = {
-    DEFINE_BLOCK_PROPERTIES(MRDrive, conf),
-    DEFINE_PROP_UINT32("slot", MRDrive, slot, MR_SLOT_AUTO),
+    DEFINE_PROP_DRIVE("drive", MRDrive, conf.blk),
+    DEFINE_PROP_ON_OFF_AUTO("backend_defaults", MRDrive,
+                            conf.backend_defaults, ON_OFF_AUTO_AUTO),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("logical_block_size", MRDrive,
+                                   conf.logical_block_size,
+                                   qdev_prop_blocksize, uint32_t),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("physical_block_size", MRDrive,
+                                   conf.physical_block_size,
+                                   qdev_prop_blocksize, uint32_t),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("min_io_size", MRDrive, conf.min_io_size,
+                                   qdev_prop_size32, uint32_t),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("opt_io_size", MRDrive, conf.opt_io_size,
+                                   qdev_prop_size32, uint32_t),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("discard_granularity", MRDrive,
+                                   conf.discard_granularity,
+                                   qdev_prop_size32, uint32_t),
+    DEFINE_PROP_ON_OFF_AUTO("write-cache", MRDrive, conf.wce,
+                            ON_OFF_AUTO_AUTO),
+    DEFINE_PROP_BOOL("share-rw", MRDrive, conf.share_rw, false),
+    DEFINE_PROP_ON_OFF_AUTO("account-invalid", MRDrive,
+                            conf.account_invalid, ON_OFF_AUTO_AUTO),
+    DEFINE_PROP_ON_OFF_AUTO("account-failed", MRDrive,
+                            conf.account_failed, ON_OFF_AUTO_AUTO),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("slot", MRDrive, slot, qdev_prop_uint32,
+                                   uint32_t),
     DEFINE_PROP_UINT32("enclosure", MRDrive, enclosure, 0),
     DEFINE_PROP_STRING("interface", MRDrive, interface_str),
     DEFINE_PROP_STRING("media", MRDrive, media_str),
@@ -362,10 +397,14 @@ static const Property mr_drive_props[] = {
     DEFINE_PROP_STRING("model", MRDrive, unit.model),
     DEFINE_PROP_STRING("serial", MRDrive, unit.serial),
     DEFINE_PROP_STRING("firmware", MRDrive, unit.firmware),
-    DEFINE_PROP_UINT64("wwn", MRDrive, unit.wwn, 0),
-    DEFINE_PROP_UINT32("rotation_rate", MRDrive, unit.rotation_rate, 0),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("wwn", MRDrive, unit.wwn,
+                                   qdev_prop_uint64, uint64_t),
+    DEFINE_PROP_UNSIGNED_NODEFAULT("rotation_rate", MRDrive,
+                                   unit.rotation_rate, qdev_prop_uint32,
+                                   uint32_t),
     DEFINE_PROP_STRING("perf-profile", MRDrive, perf_str),
-    DEFINE_PROP_SIZE("modelled-capacity", MRDrive, modelled_capacity, 0),
+    DEFINE_PROP("modelled-capacity", MRDrive, modelled_capacity,
+                mr_prop_capacity, uint64_t),
 };
 
 static const struct {
@@ -377,7 +416,7 @@ static const struct {
     { "slot", "bay number in the enclosure, 0-239 (default: the first free "
       "bay of the enclosure, or of the next one with room when it is "
       "full)" },
-    { "enclosure", "enclosure number, 0-255 (default 0)" },
+    { "enclosure", "enclosure number, 0-255" },
     { "interface", "nvme|sas|sata (default nvme); the card takes up to 32 "
       "NVMe and 240 SAS/SATA drives" },
     { "media", "ssd|hdd (default ssd; hdd with sas or sata only)" },
@@ -396,16 +435,24 @@ static const struct {
       "controller's timing=on): micron-7450-max-6.4t, gen4-mu-3.2t, "
       "intel-s4510-1.92t, sas12-ssd-3.84t, sas-hdd-7200-8t (default per "
       "interface and media)" },
-    { "modelled-capacity", "capacity the timing model gives the drive, e.g. "
-      "6.4T over a 1G image: rebuilds take the time of the modelled size "
-      "(default: the performance profile's; never below the image)" },
-    { "logical_block_size", "logical block size, 512 or 4096" },
+    { "modelled-capacity", "capacity the timing model gives the drive: "
+      "bytes, or with an explicit unit, TB = 10^12 bytes as on the drive's "
+      "label, TiB = 2^40 (also KB MB GB PB, KiB MiB GiB PiB; a bare T is "
+      "refused as ambiguous), e.g. 6.4TB over a 1G image: rebuilds take "
+      "the time of the modelled size (default: the performance profile's; "
+      "never below the image); reads back the bytes in use" },
+    { "logical_block_size", "logical block size, 512 or 4096 (default "
+      "512, or the backend's with backend_defaults=on)" },
     { "physical_block_size", "physical block size, up to 4096 (e.g. 4096 "
-      "with logical_block_size=512 for a 512e drive)" },
-    { "min_io_size", "minimum I/O size in bytes (block layer hint)" },
-    { "opt_io_size", "optimal I/O size in bytes (block layer hint)" },
+      "with logical_block_size=512 for a 512e drive; default: the logical "
+      "block size)" },
+    { "min_io_size", "minimum I/O size in bytes (block layer hint; "
+      "default none)" },
+    { "opt_io_size", "optimal I/O size in bytes (block layer hint; "
+      "default none)" },
     { "discard_granularity", "discard granularity in bytes (block layer "
-      "hint; UNMAP granularity follows the physical block size)" },
+      "hint; UNMAP granularity follows the physical block size; default: "
+      "the backend's)" },
     { "write-cache", "on|off|auto: initial WCE of the caching mode page "
       "(auto: the backend's cache mode); the guest can change it" },
     { "share-rw", "allow other users to write the backing image" },
@@ -434,6 +481,17 @@ static void mr_drive_class_init(ObjectClass *oc, void *data)
         object_class_property_set_description(oc, mr_drive_prop_desc[i].name,
                                               mr_drive_prop_desc[i].desc);
     }
+    mr_class_mark_read_only(oc);
+}
+
+/* The properties whose "not given" is not zero. */
+static void mr_drive_instance_init(Object *obj)
+{
+    MRDrive *d = MEGARAID_DRIVE(obj);
+
+    d->slot = MR_SLOT_AUTO;
+    d->conf.discard_granularity = -1;
+    mr_drive_health_instance_init(obj);
 }
 
 static const TypeInfo mr_bus_info = {
@@ -446,7 +504,7 @@ static const TypeInfo mr_drive_info = {
     .name = TYPE_MEGARAID_DRIVE,
     .parent = TYPE_DEVICE,
     .instance_size = sizeof(MRDrive),
-    .instance_init = mr_drive_health_instance_init,
+    .instance_init = mr_drive_instance_init,
     .class_init = mr_drive_class_init,
 };
 

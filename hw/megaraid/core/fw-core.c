@@ -61,6 +61,9 @@ static void mr_core_conf_apply(MRCore *c)
 {
     MRArray *a = c->array;
 
+    if (!c->conf.serial) {
+        c->conf.serial = g_strdup(RAID_DEFAULT_SERIAL); /* QOM reads it */
+    }
     a->serial = c->conf.serial;
     a->journal_blk = c->conf.journal_blk;
     a->journal_sync = c->conf.journal_sync;
@@ -158,6 +161,8 @@ void mr_core_instance_init(MRCore *c)
 {
     c->array = g_new0(MRArray, 1);
     mr_array_defaults(c->array);
+    /* not a property default, so that -device help shows "256M" once */
+    c->conf.cache_bytes = MR_CORE_CACHE_DEFAULT;
 }
 
 void mr_core_instance_finalize(MRCore *c)
@@ -259,8 +264,8 @@ void mr_core_class_init(ObjectClass *oc, ptrdiff_t core_offset)
     object_class_property_set_description(oc, "timing",
         "on: hold every completion until the card's modelled time and pace "
         "rebuild, check and initialization by the model (controller profile "
-        "from model=, drive profiles from perf-profile=); off (default): "
-        "as fast as the host can");
+        "from model=, drive profiles from perf-profile=); off: as fast as "
+        "the host can");
     mr_array_class_props(oc, array_offset);
     mr_timing_class_props(oc, array_offset);
 }

@@ -21,6 +21,7 @@
 #include "hw/hotplug.h"
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
+#include "hw/megaraid/prop-help.h"
 #include "mr9500.h"
 #include "trace.h"
 
@@ -509,6 +510,7 @@ static void mr9500_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "chip-resets",
         "diagnostic (chip) resets the host did, e.g. online controller "
         "resets (read-only)");
+    mr_class_mark_read_only(oc);
 }
 
 static const TypeInfo mr9500_info = {

@@ -18,6 +18,7 @@
 #include "hw/hotplug.h"
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
+#include "hw/megaraid/prop-help.h"
 #include "mr9600.h"
 #include "trace.h"
 
@@ -654,6 +655,7 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     mr_core_class_init(oc, offsetof(MR9600State, core));
     mr9600_hotplug_class_init(oc);
     mr9600_fault_class_init(oc);
+    mr_class_mark_read_only(oc);
 }
 
 static const TypeInfo mr9600_info = {

@@ -109,6 +109,9 @@ typedef struct MRCore {
     Notifier machine_done;      /* import once every drive exists */
 } MRCore;
 
+/* cache-size when not given (set in mr_core_instance_init) */
+#define MR_CORE_CACHE_DEFAULT   (256 * 1024 * 1024ULL)
+
 /*
  * The properties every personality offers, for its Property table
  * (@_state: the device state type, @_core: its MRCore field).
@@ -123,8 +126,9 @@ typedef struct MRCore {
                      _core.conf.import_foreign, false),                 \
     DEFINE_PROP_BOOL("auto-rebuild", _state, _core.conf.auto_rebuild,   \
                      true),                                              \
-    DEFINE_PROP_SIZE("cache-size", _state, _core.conf.cache_bytes,      \
-                     256 * MiB),                                         \
+    DEFINE_PROP_UNSIGNED_NODEFAULT("cache-size", _state,                 \
+                                   _core.conf.cache_bytes, qdev_prop_size, \
+                                   uint64_t),                            \
     DEFINE_PROP_BOOL("timing", _state, _core.conf.timing_on, false)
 
 /*
