@@ -229,6 +229,15 @@ static void test_refused(void)
                         "filename=/tmp/raid0.evl,node-name=event-log0"));
     expect_refused(qts, "megaraid-9600", "'config-nvram': 'nv.bin'",
                    WANT("config-nvram: 'nv.bin' is not a block device"));
+    /* a file in a missing folder: the same check for all three (issue 26) */
+    expect_refused(qts, "megaraid-9600",
+                   "'config-nvram': '/nonexistent-dir/raid0.nv'",
+                   WANT("config-nvram: '/nonexistent-dir/raid0.nv' is not a "
+                        "block device node name or drive id"));
+    expect_refused(qts, "megaraid-9600",
+                   "'journal': '/nonexistent-dir/cache.jnl'",
+                   WANT("journal: '/nonexistent-dir/cache.jnl' is not a "
+                        "block device node name or drive id"));
     /* the default cache (256 MiB) needs a 512 MiB journal */
     expect_refused(qts, "megaraid-9600", "'journal': 'small'",
                    WANT("journal: drive 'small'", "has 1048576 bytes",
