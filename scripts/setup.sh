@@ -17,6 +17,7 @@ pkgs=(
     libfdt-dev zlib1g-dev libisal-dev
     seabios qemu-system-data
     clang libclang-rt-14-dev mdadm
+    man-db groff-base
 )
 bpo=(meson python3-pycotap)
 
@@ -34,6 +35,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -q -o DPkg::Lock::Timeout=600
     apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "${missing[@]}"
 fi
+
+# The tools' man pages (docs/man): man megaraid-img, mrcli, raidsim.
+install -d /usr/local/share/man/man1
+install -m 644 "$top"/docs/man/*.1 /usr/local/share/man/man1/
 
 # Parts' own dependencies (guest harness, RAID core tools).
 for s in "$top"/scripts/setup-*-deps.sh; do

@@ -51,7 +51,12 @@ static const char usage_text[] =
 "A trailing J prints JSON.  Enclosure 0 is the drive bays; the slot is the\n"
 "bay slot.  mrcli talks to the controller only through /dev/bsg/"
 "mpi3mrctlN\n(mpi3mr) or /dev/megaraid_sas_ioctl_node (megaraid_sas); /cN "
-"counts\nmpi3mr controllers first.\n";
+"counts\nmpi3mr controllers first.\n"
+"\n"
+"  mrcli --version | -v                       the version\n"
+"\n"
+"Exit status: 0 success, 1 the controller refused or failed the command,\n"
+"2 a usage error, 3 no controller or a transport error.  See mrcli(1).\n";
 
 const char *mrcli_os_name(void)
 {
@@ -503,7 +508,8 @@ int main(int argc, char **argv)
         return !nw && nd == MR_DIALECT_MRCLI ? MRCLI_EXIT_USAGE :
             MRCLI_EXIT_OK;
     }
-    if (!strcasecmp(w[0], "-v") || !strcasecmp(w[0], "-version")) {
+    if (!strcasecmp(w[0], "-v") || !strcasecmp(w[0], "-version") ||
+        !strcmp(w[0], "--version") || !strcmp(w[0], "-V")) {
         print_version(nd);
         return MRCLI_EXIT_OK;
     }

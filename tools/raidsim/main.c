@@ -31,7 +31,7 @@ static gint opt_numjobs = 64, opt_iodepth = 64, opt_rate = 30;
 static gdouble opt_runtime = 10, opt_ramp = 0.05, opt_max_error = -1;
 static gdouble opt_ref_runtime = 0.1, opt_waived_error = -1;
 static char **opt_waive;
-static gboolean opt_write_through, opt_list, opt_calibrate;
+static gboolean opt_write_through, opt_list, opt_calibrate, opt_version;
 
 static GOptionEntry entries[] = {
     { "reference", 0, 0, G_OPTION_ARG_STRING, &opt_reference,
@@ -84,6 +84,8 @@ static GOptionEntry entries[] = {
       "rebuild times give", NULL },
     { "list", 0, 0, G_OPTION_ARG_NONE, &opt_list,
       "list the drive and controller profiles", NULL },
+    { "version", 'V', 0, G_OPTION_ARG_NONE, &opt_version,
+      "print the version and exit", NULL },
     { NULL }
 };
 
@@ -354,6 +356,11 @@ int main(int argc, char **argv)
     int ret;
 
     g_option_context_add_main_entries(ctx, entries, NULL);
+    g_option_context_set_description(ctx,
+        "Exit status: 0 success; 1 bad input, or --plot could not draw "
+        "(gnuplot\nmissing or failing: apt-get install gnuplot-nox); 2 a "
+        "reference run's cell\nerror above --max-error or "
+        "--waived-error.  See raidsim(1).\n");
     if (!g_option_context_parse(ctx, &argc, &argv, &err)) {
         fprintf(stderr, "raidsim: %s\n", err->message);
         g_error_free(err);
@@ -361,6 +368,10 @@ int main(int argc, char **argv)
         return 1;
     }
     g_option_context_free(ctx);
+    if (opt_version) {
+        printf("raidsim %s\n", RAIDSIM_VERSION);
+        return 0;
+    }
     if (opt_list) {
         list_profiles();
         return 0;
