@@ -136,6 +136,15 @@ if scripts/build-qemu.sh qemu-system-x86_64 qemu-img "${qtests[@]}" \
         count_tap "$out" "qtest $(basename "$t")" "$rc"
         stage_add "qtest $(basename "$t")" "log: $out"
     done
+    # the command lines of README.md and the first-five-minutes page, as
+    # written (tests/docs/readme-commands.py), against this build
+    out=build/readme-commands.tap
+    tests/docs/readme-commands.py . README.md docs/first-five-minutes.md \
+        >"$out" 2>&1
+    rc=$?
+    grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
+    count_tap "$out" "docs: command lines" "$rc"
+    stage_add "docs: command lines" "log: $out"
 else
     tail -n 40 build/qemu-build.log
     fail_stage "QEMU build" "log: build/qemu-build.log"
