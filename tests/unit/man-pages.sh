@@ -96,7 +96,7 @@ for c in $cmds; do
     opts="$opts $("$img" "$c" --help 2>&1 | grep -oE -- '--[a-z][a-z-]*' |
                   grep -vx -- '--help' | sort -u)"
 done
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086,SC2046
 covers megaraid-img option $(printf '%s\n' $opts | sort -u)
 
 # mrcli: the objects, verbs and key words of its usage lines
