@@ -34,6 +34,8 @@
 #define BBU_CAPACITY    0x05020000u
 #define BBU_DESIGN      0x05030000u
 #define BBU_PROPS       0x05050100u
+#define BBU_SET_PROPS   0x05050200u
+#define BBU_LEARN       0x05040000u
 
 #define ST_UNCONF_GOOD  0x00
 #define ST_UNCONF_BAD   0x01
@@ -467,12 +469,23 @@ static void test_ctrl(void)
     qtest_memread(m->qts, m->buf, b, 67);
     g_assert_cmpstr((char *)b + 0x1A, ==, "CVPM05");
     g_assert_cmphex(dcmd(m, 64, BBU_PROPS, 0, m->buf, 32), ==, 0);
+    /* properties back as they are: taken; auto learn on, short: refused */
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 32), ==, 0);
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 16), ==, 0x03);
+    qtest_writeb(m->qts, m->buf + 9, 0);
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 32), ==, 0x03);
+    g_assert_cmphex(dcmd(m, 64, BBU_PROPS, 0, m->buf, 32), ==, 0);
+    g_assert_cmpuint(qtest_readb(m->qts, m->buf + 9), ==, 1);
+    /* a CacheVault has no learn cycle */
+    g_assert_cmphex(dcmd(m, 64, BBU_LEARN, 0, 0, 0), ==, 0x32);
     cv_set(m, "failed");
     g_assert_cmphex(dcmd(m, 64, BBU_STATUS, 0, m->buf, 64), ==, 0);
     g_assert_cmphex(qtest_readl(m->qts, m->buf + 8), !=, 0);
     cv_set(m, "absent");
     g_assert_cmphex(dcmd(m, 64, BBU_STATUS, 0, m->buf, 64), ==, 0x22);
     g_assert_cmphex(dcmd(m, 64, BBU_DESIGN, 0, m->buf, 67), ==, 0x22);
+    g_assert_cmphex(dcmd(m, 64, BBU_LEARN, 0, 0, 0), ==, 0x22);
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 32), ==, 0x22);
     g_assert_cmphex(dcmd(m, 64, CTRL_GET_INFO, 0, m->buf, 2048), ==, 0);
     g_assert_cmphex(qtest_readl(m->qts, m->buf + 0x5B0) & 1, ==, 0);
     cv_set(m, "optimal");

@@ -475,6 +475,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         if (mr9500_bbu_dcmd(s, opcode, &buf, &len, &st)) {
             break;              /* CacheVault: mr9500-bbu.c */
         }
+        if (mr9500_bbu_set_dcmd(s, opcode, m->f, &st)) {
+            break;              /* CacheVault changes: mr9500-bbu-set.c */
+        }
         /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);
         st = MFI_STAT_INVALID_DCMD;

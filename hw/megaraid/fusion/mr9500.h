@@ -401,6 +401,9 @@ MR9500CfgAnswer mr9500_locate_dcmd(MR9500State *s, uint32_t opcode,
 /* mr9500-bbu.c: the BBU_GET_* DCMDs (CacheVault); false: not one. */
 bool mr9500_bbu_dcmd(MR9500State *s, uint32_t opcode, uint8_t **buf,
                      uint32_t *len, uint8_t *status);
+/* mr9500-bbu-set.c: BBU_SET_PROPERTIES, BBU_START_LEARN */
+bool mr9500_bbu_set_dcmd(MR9500State *s, uint32_t opcode, const uint8_t *f,
+                         uint8_t *status);
 /* mr9500-ld-props.c: the job progress block of LD info (@li) of @vd. */
 void mr9500_ld_progress(MRVirtualDisk *vd, uint8_t *li);
 
