@@ -213,7 +213,9 @@ ms
 echo "== patrol read repairs a medium error on a RAID 5 member"
 mr_vd_dev 0
 dd if=/dev/urandom of=/tmp/p.bin bs=1M count=8 status=none
-dd if=/tmp/p.bin of="$MR_DEV" bs=1M oflag=direct status=none
+# whole rows (two 64 KiB data strips): the parity is the data's, whatever
+# the drives held before (mfiutil create does not initialize)
+dd if=/tmp/p.bin of="$MR_DEV" bs=128k oflag=direct status=none
 qom_set /machine/peripheral/d1 media-error '"3850+8"'
 qom_set /machine/peripheral/raid0 patrol-rate 100
 mf start patrol
