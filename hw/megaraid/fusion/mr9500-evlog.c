@@ -15,7 +15,9 @@
  * deleted and state change; PD inserted and removed: mr9500-ld.c,
  * mr9500.c) are not added twice.  The MFI log numbers its events itself
  * (one sequence for both kinds): the driver's EVENT_WAIT needs every
- * event it is sent in one sequence.
+ * event it is sent in one sequence.  EVENT_WAIT is completed by the
+ * device's own events only: megaraid_sas prints every critical event it
+ * is sent to the kernel log, and the driver needs no more than those.
  */
 #include "qemu/osdep.h"
 #include "qemu/cutils.h"
@@ -119,6 +121,7 @@ static void evl_add(MR9500State *s, const MREvEntry *e)
 
     d = mr9500_event_new(s, evl_mfi_code(e), locale[cls] ?: EVL_LOCALE_CTRL,
                          &seq);
+    s->evt_core[seq % MR9500_EVT_RING] = true;
     stl_le_p(d + MFI_EVT_TIME, secs > EVL_TIME_EPOCH ?
              MIN(secs - EVL_TIME_EPOCH, 0xFEFFFFFFu) : 0);
     d[MFI_EVT_CLASS] = e->code == MR_EV_JOB_PROGRESS ||
@@ -165,7 +168,6 @@ static void evl_notify(Notifier *n, void *data)
         return;
     }
     evl_add(s, e);
-    mr9500_aen_check(s);
 }
 
 void mr9500_evlog_init(MR9500State *s)

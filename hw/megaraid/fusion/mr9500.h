@@ -170,6 +170,7 @@ typedef struct MR9500State {
     uint8_t evt_ring[MR9500_EVT_RING][MR_EVT_DETAIL_SIZE];
     /* mr9500-evlog.c: the core log's entries into the ring */
     Notifier evlog_notifier;
+    bool evt_core[MR9500_EVT_RING];     /* slot holds a core log entry */
     uint32_t evt_boot_seq;      /* this run's controller start; 0: none */
     uint32_t evt_clear_seq;     /* the newest log clear mark */
     uint32_t evt_shutdown_seq;  /* the newest shutdown */
