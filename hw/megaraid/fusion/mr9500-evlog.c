@@ -49,14 +49,14 @@ static const struct {
     uint16_t core;
     uint16_t mfi;
 } evl_codes[] = {
-    { MR_EV_CTRL_STARTED, 0x0000 },         /* firmware initialized */
-    { MR_EV_CTRL_RESET, 0x0003 },           /* controller reset */
+    { MR_EV_CTRL_STARTED, 0x0000 },         /* boot */
+    { MR_EV_CTRL_RESET, 0x0000 },           /* (a reset boots it again) */
     { MR_EV_CTRL_SHUTDOWN, 0x002a },
-    { MR_EV_CTRL_LOG_CLEARED, 0x0005 },     /* event log cleared */
+    { MR_EV_CTRL_LOG_CLEARED, 0x001e },
     { MR_EV_CTRL_PATROL_STARTED, 0x0027 },
     { MR_EV_CTRL_PATROL_PROGRESS, 0x005e },
     { MR_EV_CTRL_PATROL_DONE, 0x0023 },
-    { MR_EV_CTRL_PATROL_STOPPED, 0x0024 },
+    { MR_EV_CTRL_PATROL_STOPPED, 0x0024 },  /* as a pause */
     { MR_EV_PD_INSERTED, 0x005b },
     { MR_EV_PD_REMOVED, 0x0070 },
     { MR_EV_PD_STATE, 0x0072 },
@@ -66,19 +66,35 @@ static const struct {
     { MR_EV_VD_STATE, 0x0051 },
     { MR_EV_VD_CREATED, 0x008a },
     { MR_EV_VD_DELETED, 0x008b },
-    { MR_EV_JOB_STARTED, 0x0042 },          /* as a check start */
-    { MR_EV_JOB_PROGRESS, 0x0041 },
-    { MR_EV_JOB_DONE, 0x003a },
-    { MR_EV_JOB_ABORTED, 0x0038 },
-    { MR_EV_CV_STATE, 0x00c2 },             /* BBU good */
     { MR_EV_CFG_FOREIGN_FOUND, 0x00da },
     { MR_EV_CFG_FOREIGN_IMPORTED, 0x00db },
     { MR_EV_CFG_FOREIGN_CLEARED, 0x00dc },
     { MR_EV_CFG_CHANGED, 0x0049 },          /* LD properties changed */
 };
 
+/*
+ * Background jobs by kind (evlog.h's job argument: 1 rebuild, 2 check,
+ * 3 init, 4 copyback): started, progress, done, aborted.
+ */
+static const uint16_t evl_job_codes[5][4] = {
+    [1] = { 0x0069, 0x0067, 0x0064, 0x0062 },   /* PD rebuild */
+    [2] = { 0x0042, 0x0041, 0x003a, 0x0038 },   /* LD consistency check */
+    [3] = { 0x0047, 0x0045, 0x0048, 0x0043 },   /* LD full init */
+    [4] = { 0x0069, 0x0067, 0x0064, 0x0062 },   /* a copy: as a rebuild */
+};
+
 static uint16_t evl_mfi_code(const MREvEntry *e)
 {
+    if (e->code >= MR_EV_JOB_STARTED && e->code <= MR_EV_JOB_ABORTED) {
+        uint32_t kind = e->arg[0] < ARRAY_SIZE(evl_job_codes) ? e->arg[0]
+                                                                : 2;
+
+        return evl_job_codes[kind ?: 2][e->code - MR_EV_JOB_STARTED];
+    }
+    if (e->code == MR_EV_CV_STATE) {
+        /* BBU good, bad, not present by the new state (MRCacheVaultState) */
+        return e->arg[1] == 0 ? 0x00c2 : e->arg[1] == 1 ? 0x00c3 : 0x008e;
+    }
     for (size_t i = 0; i < ARRAY_SIZE(evl_codes); i++) {
         if (evl_codes[i].core == e->code) {
             return evl_codes[i].mfi;

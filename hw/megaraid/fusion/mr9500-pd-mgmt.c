@@ -48,7 +48,6 @@
 #define PDP_REBUILD             4
 #define PDP_PATROL              8
 
-
 static uint32_t pdm_slot_arg(MRDrive *d)
 {
     return d->slot | d->enclosure << 16;
