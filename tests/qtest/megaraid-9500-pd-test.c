@@ -40,7 +40,6 @@
 #define ST_UNCONF_GOOD  0x00
 #define ST_UNCONF_BAD   0x01
 #define ST_HOT_SPARE    0x02
-#define ST_OFFLINE      0x10
 #define ST_FAILED       0x11
 #define ST_REBUILD      0x14
 #define ST_ONLINE       0x18
