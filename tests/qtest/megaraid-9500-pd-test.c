@@ -34,11 +34,12 @@
 #define BBU_CAPACITY    0x05020000u
 #define BBU_DESIGN      0x05030000u
 #define BBU_PROPS       0x05050100u
+#define BBU_SET_PROPS   0x05050200u
+#define BBU_LEARN       0x05040000u
 
 #define ST_UNCONF_GOOD  0x00
 #define ST_UNCONF_BAD   0x01
 #define ST_HOT_SPARE    0x02
-#define ST_OFFLINE      0x10
 #define ST_FAILED       0x11
 #define ST_REBUILD      0x14
 #define ST_ONLINE       0x18
@@ -102,11 +103,27 @@ static uint16_t pd_state(FU *m, uint16_t pd)
     return lduw_le_p(pi + 0xB8);
 }
 
-/* PD_STATE_SET as mfiutil sends it: PD ref (id, seq), then the state. */
-static uint8_t pd_set(FU *m, uint16_t pd, uint16_t seq, uint16_t state)
+/* The sequence number PD_GET_INFO gives @pd now. */
+static uint16_t pd_seq(FU *m, uint16_t pd)
+{
+    uint8_t pi[512];
+
+    g_assert_cmphex(pd_info(m, pd, pi), ==, 0);
+    return lduw_le_p(pi + 2);
+}
+
+/*
+ * PD_STATE_SET as mfiutil sends it: PD ref (id, seq), then the state;
+ * @seq CUR: the one PD_GET_INFO gives now (what mfiutil reads first).
+ */
+#define CUR -1
+static uint8_t pd_set(FU *m, uint16_t pd, int seq, uint16_t state)
 {
     uint8_t mbox[12] = { 0 };
 
+    if (seq == CUR) {
+        seq = pd < NDRV ? pd_seq(m, pd) : 0;
+    }
     stw_le_p(mbox, pd);
     stw_le_p(mbox + 2, seq);
     stw_le_p(mbox + 4, state);
@@ -241,24 +258,25 @@ static void test_state_set(void)
 {
     FU *m = pd_start();
     uint8_t pi[512];
+    uint16_t seq1;
     int i;
 
-    g_assert_cmphex(pd_set(m, 3, 0, ST_HOT_SPARE), ==, 0);
+    g_assert_cmphex(pd_set(m, 3, CUR, ST_HOT_SPARE), ==, 0);
     g_assert_cmphex(pd_state(m, 3), ==, ST_HOT_SPARE);
     assert_qmp_state(m, 3, "hot-spare");
     g_assert_cmphex(pd_info(m, 3, pi), ==, 0);
     g_assert_cmphex(lduw_le_p(pi + 0xBC) & 0x0C, ==, 0x0C);   /* global */
     /* a spare again is no state change the drive can take */
-    g_assert_cmphex(pd_set(m, 3, 0, ST_HOT_SPARE), ==, 0x32);
-    g_assert_cmphex(pd_set(m, 3, 0, ST_UNCONF_GOOD), ==, 0);
+    g_assert_cmphex(pd_set(m, 3, CUR, ST_HOT_SPARE), ==, 0x32);
+    g_assert_cmphex(pd_set(m, 3, CUR, ST_UNCONF_GOOD), ==, 0);
     g_assert_cmphex(pd_state(m, 3), ==, ST_UNCONF_GOOD);
     assert_qmp_state(m, 3, "unconfigured-good");
 
     /* unconfigured bad and good again */
-    g_assert_cmphex(pd_set(m, 2, 0, ST_UNCONF_BAD), ==, 0);
+    g_assert_cmphex(pd_set(m, 2, CUR, ST_UNCONF_BAD), ==, 0);
     g_assert_cmphex(pd_state(m, 2), ==, ST_UNCONF_BAD);
     assert_qmp_state(m, 2, "unconfigured-bad");
-    g_assert_cmphex(pd_set(m, 2, 0, ST_UNCONF_GOOD), ==, 0);
+    g_assert_cmphex(pd_set(m, 2, CUR, ST_UNCONF_GOOD), ==, 0);
     assert_qmp_state(m, 2, "unconfigured-good");
 
     raid1(m);
@@ -267,15 +285,22 @@ static void test_state_set(void)
     g_assert_cmphex(lduw_le_p(pi + 0xBC) & 0x02, ==, 0x02);   /* in VD */
     /* no rebuild to stop; an unconfigured drive cannot go offline */
     g_assert_cmphex(pd_ref_dcmd(m, PD_RBLD_ABORT, 0, 0), ==, 0x32);
-    g_assert_cmphex(pd_set(m, 2, 0, ST_FAILED), ==, 0x32);
+    g_assert_cmphex(pd_set(m, 2, CUR, ST_FAILED), ==, 0x32);
     g_assert_cmphex(pd_state(m, 2), ==, ST_UNCONF_GOOD);
 
-    /* fail member 1 (mfiutil fail): offline */
-    g_assert_cmphex(pd_set(m, 1, 0, ST_FAILED), ==, 0);
-    g_assert_cmphex(pd_state(m, 1), ==, ST_OFFLINE);
+    /*
+     * fail member 1 (mfiutil fail): the core's offline, FAILED in MFI
+     * (what megasasctl names); the info read before is stale now
+     */
+    seq1 = pd_seq(m, 1);
+    g_assert_cmphex(pd_set(m, 1, seq1, ST_FAILED), ==, 0);
+    g_assert_cmphex(pd_state(m, 1), ==, ST_FAILED);
     assert_qmp_state(m, 1, "offline");
+    g_assert_cmpuint(pd_seq(m, 1), !=, seq1);
+    g_assert_cmphex(pd_set(m, 1, seq1, ST_UNCONF_BAD), ==, 0x04);
+    g_assert_cmphex(pd_state(m, 1), ==, ST_FAILED);
     /* a spare: the rebuild runs onto it and ends with it online */
-    g_assert_cmphex(pd_set(m, 3, 0, ST_HOT_SPARE), ==, 0);
+    g_assert_cmphex(pd_set(m, 3, CUR, ST_HOT_SPARE), ==, 0);
     for (i = 0; i < 2000; i++) {
         uint16_t st = pd_state(m, 3);
 
@@ -305,8 +330,16 @@ static void test_state_set(void)
     assert_qmp_state(m, 3, "online");
     g_assert_cmphex(pd_ref_dcmd(m, PD_GET_PROGRESS, 3, 32), ==, 0);
     g_assert_cmphex(qtest_readl(m->qts, m->buf) & 1, ==, 0);
+    /*
+     * the replaced drive left the array unconfigured bad, as the card
+     * leaves a failed drive a spare took over, in MFI and QMP alike
+     */
+    g_assert_cmphex(pd_state(m, 1), ==, ST_UNCONF_BAD);
+    assert_qmp_state(m, 1, "unconfigured-bad");
+    g_assert_cmphex(pd_info(m, 1, pi), ==, 0);
+    g_assert_cmphex(lduw_le_p(pi + 0xBC) & 0x02, ==, 0);      /* no VD */
     /* the failed drive is no member now: mfiutil "good" frees it */
-    g_assert_cmphex(pd_set(m, 1, 0, ST_UNCONF_GOOD), ==, 0);
+    g_assert_cmphex(pd_set(m, 1, CUR, ST_UNCONF_GOOD), ==, 0);
     assert_qmp_state(m, 1, "unconfigured-good");
     pd_stop(m);
 }
@@ -317,19 +350,19 @@ static void test_refused(void)
     FU *m = pd_start();
 
     /* a drive that is not there */
-    g_assert_cmphex(pd_set(m, 9, 0, ST_HOT_SPARE), ==, 0x0C);
-    g_assert_cmphex(pd_set(m, 0xFFFF, 0, ST_HOT_SPARE), ==, 0x0C);
+    g_assert_cmphex(pd_set(m, 9, CUR, ST_HOT_SPARE), ==, 0x0C);
+    g_assert_cmphex(pd_set(m, 0xFFFF, CUR, ST_HOT_SPARE), ==, 0x0C);
     g_assert_cmphex(pd_ref_dcmd(m, PD_GET_PROGRESS, 200, 32), ==, 0x0C);
     g_assert_cmphex(pd_ref_dcmd(m, PD_RBLD_START, 9, 0), ==, 0x0C);
     /* a stale sequence number */
     g_assert_cmphex(pd_set(m, 0, 7, ST_HOT_SPARE), ==, 0x04);
     g_assert_cmphex(pd_state(m, 0), ==, ST_UNCONF_GOOD);
     /* states MFI has no request for (copyback, garbage) */
-    g_assert_cmphex(pd_set(m, 0, 0, 0x20), ==, 0x03);
-    g_assert_cmphex(pd_set(m, 0, 0, 0xBEEF), ==, 0x03);
+    g_assert_cmphex(pd_set(m, 0, CUR, 0x20), ==, 0x03);
+    g_assert_cmphex(pd_set(m, 0, CUR, 0xBEEF), ==, 0x03);
     /* states an unconfigured drive cannot take */
-    g_assert_cmphex(pd_set(m, 0, 0, ST_ONLINE), ==, 0x32);
-    g_assert_cmphex(pd_set(m, 0, 0, ST_REBUILD), ==, 0x32);
+    g_assert_cmphex(pd_set(m, 0, CUR, ST_ONLINE), ==, 0x32);
+    g_assert_cmphex(pd_set(m, 0, CUR, ST_REBUILD), ==, 0x32);
     g_assert_cmphex(pd_ref_dcmd(m, PD_RBLD_START, 0, 0), ==, 0x32);
     g_assert_cmphex(pd_state(m, 0), ==, ST_UNCONF_GOOD);
     assert_qmp_state(m, 0, "unconfigured-good");
@@ -349,6 +382,37 @@ static void cv_set(FU *m, const char *state)
 }
 
 /*
+ * CTRL_EVENT_GET from @first: true when an event up to @last has @text
+ * in its description (copied into @ev when not NULL).
+ */
+static bool evt_find(FU *m, uint32_t first, uint32_t last, const char *text,
+                     uint8_t *ev)
+{
+    uint8_t mbox[12] = { 0 }, e[256];
+    uint32_t n;
+
+    stl_le_p(mbox, first);
+    stw_le_p(mbox + 4, 0xFFFF);
+    mbox[7] = 0xFE;
+    g_assert_cmphex(dcmd_mbox(m, 64, EVT_GET, mbox, m->buf, 4096), ==, 0);
+    n = qtest_readl(m->qts, m->buf);
+    for (uint32_t i = 0; i < n; i++) {
+        qtest_memread(m->qts, m->buf + 8 + 256 * i, e, sizeof(e));
+        e[255] = 0;
+        if (ldl_le_p(e) > last) {
+            break;
+        }
+        if (strstr((char *)e + 0x80, text)) {
+            if (ev) {
+                memcpy(ev, e, sizeof(e));
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
  * The controller as mfiutil "show adapter/battery/events" and megasasctl
  * read it: CTRL_GET_INFO's hardware and properties, the properties
  * DCMDs (a rate change lands in the core: QOM rebuild-rate), the
@@ -358,8 +422,8 @@ static void cv_set(FU *m, const char *state)
 static void test_ctrl(void)
 {
     FU *m = pd_start();
-    uint8_t b[4096];
-    uint32_t newest, oldest;
+    uint8_t b[4096], ev[256];
+    uint32_t newest, oldest, boot;
     QDict *r;
 
     g_assert_cmphex(dcmd(m, 64, CTRL_GET_INFO, 0, m->buf, 2048), ==, 0);
@@ -369,6 +433,9 @@ static void test_ctrl(void)
     g_assert_cmpuint(ldl_le_p(b + 0x5B4), >, 700000000);   /* since 2000 */
     g_assert_cmphex(ldl_le_p(b + 0x620) & (1u << 13), !=, 0);  /* JBOD */
     g_assert_cmpuint(b[0x608], >, 0);                      /* rebuild rate */
+    /* RAID 0, 1, 5, 6 and spanning (10/50/60), no RAID 1E */
+    g_assert_cmphex(ldl_le_p(b + 0x5DC), ==, 0x17);
+    g_assert_cmphex(ldl_le_p(b + 0x5E0) & 0x100, ==, 0x100);
 
     /* properties: the rebuild rate changes in the core */
     g_assert_cmphex(dcmd(m, 64, CTRL_GET_PROPS, 0, m->buf, 64), ==, 0);
@@ -401,21 +468,33 @@ static void test_ctrl(void)
     qtest_memread(m->qts, m->buf, b, 67);
     g_assert_cmpstr((char *)b + 0x1A, ==, "CVPM05");
     g_assert_cmphex(dcmd(m, 64, BBU_PROPS, 0, m->buf, 32), ==, 0);
+    /* properties back as they are: taken; auto learn on, short: refused */
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 32), ==, 0);
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 16), ==, 0x03);
+    qtest_writeb(m->qts, m->buf + 9, 0);
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 32), ==, 0x03);
+    g_assert_cmphex(dcmd(m, 64, BBU_PROPS, 0, m->buf, 32), ==, 0);
+    g_assert_cmpuint(qtest_readb(m->qts, m->buf + 9), ==, 1);
+    /* a CacheVault has no learn cycle */
+    g_assert_cmphex(dcmd(m, 64, BBU_LEARN, 0, 0, 0), ==, 0x32);
     cv_set(m, "failed");
     g_assert_cmphex(dcmd(m, 64, BBU_STATUS, 0, m->buf, 64), ==, 0);
     g_assert_cmphex(qtest_readl(m->qts, m->buf + 8), !=, 0);
     cv_set(m, "absent");
     g_assert_cmphex(dcmd(m, 64, BBU_STATUS, 0, m->buf, 64), ==, 0x22);
     g_assert_cmphex(dcmd(m, 64, BBU_DESIGN, 0, m->buf, 67), ==, 0x22);
+    g_assert_cmphex(dcmd(m, 64, BBU_LEARN, 0, 0, 0), ==, 0x22);
+    g_assert_cmphex(dcmd(m, 64, BBU_SET_PROPS, 0, m->buf, 32), ==, 0x22);
     g_assert_cmphex(dcmd(m, 64, CTRL_GET_INFO, 0, m->buf, 2048), ==, 0);
     g_assert_cmphex(qtest_readl(m->qts, m->buf + 0x5B0) & 1, ==, 0);
     cv_set(m, "optimal");
 
     /* events: hot spare made (an event); read from the oldest on */
-    g_assert_cmphex(pd_set(m, 3, 0, ST_HOT_SPARE), ==, 0);
+    g_assert_cmphex(pd_set(m, 3, CUR, ST_HOT_SPARE), ==, 0);
     g_assert_cmphex(dcmd(m, 64, EVT_GET_INFO, 0, m->buf, 20), ==, 0);
     newest = qtest_readl(m->qts, m->buf);
     oldest = qtest_readl(m->qts, m->buf + 4);
+    boot = qtest_readl(m->qts, m->buf + 16);
     g_assert_cmpuint(oldest, >=, 1);
     g_assert_cmpuint(oldest, <=, newest);
     {
@@ -434,6 +513,19 @@ static void test_ctrl(void)
         g_assert_cmpuint(qtest_readl(m->qts, m->buf + 8 + 256 * (n - 1)),
                          <=, newest);
         g_assert_cmpuint(qtest_readl(m->qts, m->buf + 8), >=, oldest);
+        /*
+         * the core log's entries with its texts: the controller's start
+         * at EVENT_GET_INFO's boot mark, drive 3's state change among
+         * the newest (a PD state change event about slot 3)
+         */
+        g_assert_cmpuint(boot, >=, oldest);
+        g_assert_cmpuint(boot, <=, newest);
+        g_assert_true(evt_find(m, boot, boot, "Controller started", NULL));
+        g_assert_true(evt_find(m, MAX(newest, 4) - 3, newest,
+                               "Drive in slot 3: state", ev));
+        g_assert_cmphex(ldl_le_p(ev + 8), ==, 0x72);
+        g_assert_cmphex(lduw_le_p(ev + 0xC), ==, 0x02);
+        g_assert_cmpuint(ev[0x23], ==, 3);
         /* past the newest: none; a buffer too short for one */
         stl_le_p(mbox, newest + 1);
         g_assert_cmphex(dcmd_mbox(m, 64, EVT_GET, mbox, m->buf, 4096),

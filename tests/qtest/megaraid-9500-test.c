@@ -296,6 +296,8 @@ static void test_fuzz(void)
         /* mr9500-ctrl-mgmt.c, mr9500-bbu.c */
         0x01020100, 0x01020200, 0x01040300, 0x01080201, 0x05010000,
         0x05020000, 0x05030000, 0x05050100,
+        /* mr9500-bbu-set.c */
+        0x05040000, 0x05050200,
     };
     static const uint32_t regs[] = {
         0x004, 0x008, 0x030, 0x034, 0x06C, 0x0B0, 0x0C8, 0x30C,

@@ -23,6 +23,7 @@
 #define MFI_LD_LIST         0x03010000
 #define MFI_EVENT_GET_INFO  0x01040100
 #define MFI_EVENT_WAIT      0x01040500
+#define MFI_EVENT_GET       0x01040300
 #define MFI_EVT_LD_STATE    0x0051
 
 typedef struct FusionHost {
@@ -158,18 +159,32 @@ static bool fusion_wait_vd_event(RaidHost *h, uint8_t state, int sec)
         uint32_t newest = fusion_newest_event(m);
 
         while (fh->ev_seen < newest) {
-            uint32_t seq = ++fh->ev_seen;
+            uint8_t mbox[12] = { 0 };
+            uint32_t n;
 
-            /* every class from debug, every locale: logged, so at once */
-            dcmd_post(m, FU_SMID_EVENT, fh->ev_mfi, MFI_EVENT_WAIT, seq,
-                      0xFE00FFFF, fh->ev, 256);
-            g_assert_cmpuint(reply(m, 0), ==, FU_SMID_EVENT);
-            g_assert_cmphex(rd8(m, fh->ev_mfi + 2), ==, 0);
-            g_assert_cmpuint(qtest_readl(m->qts, fh->ev), ==, seq);
-            if (qtest_readl(m->qts, fh->ev + 8) == MFI_EVT_LD_STATE &&
-                qtest_readw(m->qts, fh->ev + 0x20) == 0 &&
-                qtest_readl(m->qts, fh->ev + 0x28) == state) {
-                return true;
+            /*
+             * every class from debug, every locale, in order (CTRL_EVENT_GET:
+             * the MFI log also holds the controller log's entries, which
+             * EVENT_WAIT leaves to the tools)
+             */
+            stl_le_p(mbox, fh->ev_seen + 1);
+            stw_le_p(mbox + 4, 0xFFFF);
+            mbox[7] = 0xFE;
+            g_assert_cmphex(dcmd_mbox(m, FU_SMID_DCMD, MFI_EVENT_GET, mbox,
+                                      m->buf, 4096), ==, 0);
+            n = qtest_readl(m->qts, m->buf);
+            g_assert_cmpuint(n, >=, 1);
+            for (uint32_t k = 0; k < n; k++) {
+                uint64_t ev = m->buf + 8 + 256 * k;
+                uint32_t seq = qtest_readl(m->qts, ev);
+
+                g_assert_cmpuint(seq, >, fh->ev_seen);
+                fh->ev_seen = seq;
+                if (qtest_readl(m->qts, ev + 8) == MFI_EVT_LD_STATE &&
+                    qtest_readw(m->qts, ev + 0x20) == 0 &&
+                    qtest_readl(m->qts, ev + 0x28) == state) {
+                    return true;
+                }
             }
         }
         g_usleep(100 * 1000);

@@ -156,7 +156,9 @@ static void mr9500_ctrl_info(MR9500State *s, uint8_t *ci)
     stw_le_p(ci + CI_PD_DISK_PRESENT, npd);
     stw_le_p(ci + CI_MEMORY_SIZE, 8192);
     stw_le_p(ci + CI_MAX_STRIPS_PER_IO, 16);
-    stl_le_p(ci + CI_RAID_LEVELS, 0x1F);
+    /* the 9500's levels: no RAID 1E; spans are CI_ADAPTER_OPS' */
+    stl_le_p(ci + CI_RAID_LEVELS,
+             CI_RAID_0 | CI_RAID_1 | CI_RAID_5 | CI_RAID_6);
     ci[CI_STRIPE_MIN] = 7;
     ci[CI_STRIPE_MAX] = 11;
     stl_le_p(ci + CI_ON_OFF_PROPS, CI_ON_OFF_ENABLE_JBOD);
@@ -380,9 +382,10 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         /* oldest: the ring keeps the newest MR9500_EVT_RING */
         stl_le_p(buf + 4, s->evt_seq >= MR9500_EVT_RING ?
                           s->evt_seq - MR9500_EVT_RING + 1 : 1);
-        stl_le_p(buf + 8, 1);               /* clear */
-        stl_le_p(buf + 12, 1);              /* shutdown */
-        stl_le_p(buf + 16, 1);              /* boot */
+        /* the core log's marks as their MFI events (mr9500-evlog.c) */
+        stl_le_p(buf + 8, s->evt_clear_seq);
+        stl_le_p(buf + 12, s->evt_shutdown_seq);
+        stl_le_p(buf + 16, s->evt_boot_seq ?: 1);
         break;
     case MR_DCMD_CTRL_EVENT_WAIT:
         if (s->aen.active) {
@@ -471,6 +474,9 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         }
         if (mr9500_bbu_dcmd(s, opcode, &buf, &len, &st)) {
             break;              /* CacheVault: mr9500-bbu.c */
+        }
+        if (mr9500_bbu_set_dcmd(s, opcode, m->f, &st)) {
+            break;              /* CacheVault changes: mr9500-bbu-set.c */
         }
         /* everything else */
         trace_megaraid_9500_dcmd_unsupported(opcode);

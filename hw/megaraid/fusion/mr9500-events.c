@@ -37,7 +37,9 @@ void mr9500_aen_check(MR9500State *s)
     for (uint32_t seq = first; seq && seq <= s->evt_seq; seq++) {
         uint8_t *e = mr9500_event_slot(s, seq);
 
-        if (!e || (int8_t)e[MFI_EVT_CLASS] < s->aen.class ||
+        /* the core log's entries are the tools' (mr9500-evlog.c) */
+        if (!e || s->evt_core[seq % MR9500_EVT_RING] ||
+            (int8_t)e[MFI_EVT_CLASS] < s->aen.class ||
             !(lduw_le_p(e + MFI_EVT_LOCALE) & s->aen.locale)) {
             continue;
         }
@@ -59,6 +61,7 @@ uint8_t *mr9500_event_new(MR9500State *s, uint16_t code, uint16_t locale,
 
     *seq = ++s->evt_seq;
     e = s->evt_ring[*seq % MR9500_EVT_RING];
+    s->evt_core[*seq % MR9500_EVT_RING] = false;
     memset(e, 0, MR_EVT_DETAIL_SIZE);
     stl_le_p(e + MFI_EVT_SEQ, *seq);
     stl_le_p(e + MFI_EVT_TIME, 0xFF000000u | (secs & 0xFFFFFF));

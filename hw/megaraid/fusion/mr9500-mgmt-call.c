@@ -84,13 +84,19 @@ bool mr9500_mgmt_query(MR9500State *s, uint32_t op, uint32_t m0, void *out,
     return true;
 }
 
+/*
+ * The MFI firmware state of a drive in protocol state @st.  A failed
+ * member (the core's offline) is FAILED 0x11, the state mfiutil's "fail"
+ * asks for and the only failed state megasasctl names (it prints OFFLINE
+ * 0x10 as "???"); PD_STATE_SET takes OFFLINE and FAILED alike.
+ */
 uint16_t mr9500_mfi_pd_state(uint8_t st)
 {
     static const uint16_t map[] = {
         [MGMT_PD_UNCONF_GOOD] = MR_PD_STATE_UNCONF_GOOD,
         [MGMT_PD_UNCONF_BAD] = MR_PD_STATE_UNCONF_BAD,
         [MGMT_PD_ONLINE] = MR_PD_STATE_ONLINE,
-        [MGMT_PD_OFFLINE] = MR_PD_STATE_OFFLINE,
+        [MGMT_PD_OFFLINE] = MR_PD_STATE_FAILED,
         [MGMT_PD_REBUILD] = MR_PD_STATE_REBUILD,
         [MGMT_PD_HOT_SPARE] = MR_PD_STATE_HOT_SPARE,
         [MGMT_PD_FOREIGN] = MR_PD_STATE_UNCONF_GOOD,

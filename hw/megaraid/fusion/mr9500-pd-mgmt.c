@@ -3,8 +3,9 @@
  *
  * megaraid-sim: megaraid-9500's physical drive management as MFI tools
  * (mfiutil, megasasctl, storcli v1) see it: the management part of
- * PD_GET_INFO (firmware state, DDF type bits, error counters, SAS
- * address, serial number, rebuild and patrol progress), PD_STATE_SET,
+ * PD_GET_INFO (firmware state, sequence number, DDF type bits, error
+ * counters, SAS address, serial number, rebuild and patrol progress),
+ * PD_STATE_SET (checking the sequence number),
  * PD_REBUILD_START / PD_REBUILD_ABORT and PD_GET_PROGRESS.
  *
  * Everything is read from and done through the firmware core's
@@ -47,9 +48,6 @@
 #define PDP_REBUILD             4
 #define PDP_PATROL              8
 
-/* the sequence number PD_GET_INFO reports, which PD_STATE_SET checks */
-#define PDM_SEQ                 0
-
 static uint32_t pdm_slot_arg(MRDrive *d)
 {
     return d->slot | d->enclosure << 16;
@@ -59,6 +57,22 @@ static bool pdm_pd_info(MR9500State *s, MRDrive *d, MgmtPdInfo *pi)
 {
     return mr9500_mgmt_query(s, MGMT_OP_PD_INFO, pdm_slot_arg(d), pi,
                              sizeof(*pi));
+}
+
+/*
+ * The sequence number PD_GET_INFO reports and PD_STATE_SET checks: 0 at
+ * first, one more each time the drive's state is seen changed (so a
+ * PD_STATE_SET built from an info read before a change is refused).
+ */
+static uint16_t pdm_seq(MR9500State *s, uint16_t pd, uint8_t state)
+{
+    if (s->pd_seq_state[pd] != state + 1) {
+        if (s->pd_seq_state[pd]) {
+            s->pd_seq[pd]++;
+        }
+        s->pd_seq_state[pd] = state + 1;
+    }
+    return s->pd_seq[pd];
 }
 
 /* MFI progress: 0..0xFFFF for 0..100 % */
@@ -93,9 +107,11 @@ void mr9500_pd_info_mgmt(MR9500State *s, MRDrive *d, uint8_t *out)
     uint16_t ddf = lduw_le_p(out + PDI_DDF_TYPE);
     uint64_t sas = d->unit.wwn;
 
-    stw_le_p(out + PDI_SEQ_NUM, PDM_SEQ);
     if (!pdm_pd_info(s, d, &pi)) {
         return;                 /* a query answers at once: not reached */
+    }
+    if (d->unit.host_id < MR9500_MAX_PDS) {
+        stw_le_p(out + PDI_SEQ_NUM, pdm_seq(s, d->unit.host_id, pi.e.state));
     }
     stw_le_p(out + PDI_FW_STATE, mr9500_mfi_pd_state(pi.e.state));
     if (le16_to_cpu(pi.e.dg) != MGMT_NONE16) {
@@ -145,10 +161,6 @@ static MRDrive *pdm_ref(MR9500State *s, const uint8_t *mbox, uint8_t *st)
 
     if (!d) {
         *st = MFI_STAT_DEVICE_NOT_FOUND;
-        return NULL;
-    }
-    if (lduw_le_p(mbox + 2) != PDM_SEQ) {
-        *st = MFI_STAT_INVALID_SEQUENCE_NUMBER;
         return NULL;
     }
     return d;
@@ -228,6 +240,13 @@ MR9500CfgAnswer mr9500_pd_mgmt_dcmd(MR9500State *s, uint32_t opcode,
         st = MFI_STAT_DEVICE_NOT_FOUND;
     }
     if (st != MFI_STAT_OK) {
+        trace_megaraid_9500_pdm_refused(smid, opcode, lduw_le_p(mbox), st);
+        *status = st;
+        return MR9500_CFG_ANSWERED;
+    }
+    if (st == MFI_STAT_OK && opcode == MR_DCMD_PD_STATE_SET &&
+        lduw_le_p(mbox + 2) != pdm_seq(s, lduw_le_p(mbox), pi.e.state)) {
+        st = MFI_STAT_INVALID_SEQUENCE_NUMBER;  /* built on a stale info */
         trace_megaraid_9500_pdm_refused(smid, opcode, lduw_le_p(mbox), st);
         *status = st;
         return MR9500_CFG_ANSWERED;

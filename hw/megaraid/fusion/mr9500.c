@@ -427,6 +427,7 @@ static void mr9500_realize(PCIDevice *pci, Error **errp)
         msix_uninit_exclusive_bar(pci);
         return;
     }
+    mr9500_evlog_init(s);
 }
 
 static void mr9500_exit(PCIDevice *pci)
@@ -436,6 +437,7 @@ static void mr9500_exit(PCIDevice *pci)
     mr9500_ioc_reset(s);
     /* cancelled commands complete later: their slots must outlive them */
     AIO_WAIT_WHILE(NULL, mr9500_cmds_busy(s));
+    mr9500_evlog_exit(s);
     mr_core_unrealize(&s->core);
     mr9500_cmds_free(s);
     msix_uninit_exclusive_bar(pci);
@@ -466,6 +468,11 @@ static void mr9500_instance_init(Object *obj)
 static void mr9500_instance_finalize(Object *obj)
 {
     mr_core_instance_finalize(&MEGARAID_9500(obj)->core);
+}
+
+static char *mr9500_get_fw_version(Object *obj, Error **errp)
+{
+    return g_strdup(MR9500_FW_VERSION);
 }
 
 static void mr9500_get_chip_resets(Object *obj, Visitor *v, const char *name,
@@ -510,6 +517,10 @@ static void mr9500_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "chip-resets",
         "diagnostic (chip) resets the host did, e.g. online controller "
         "resets (read-only)");
+    object_class_property_add_str(oc, "firmware-version",
+                                  mr9500_get_fw_version, NULL);
+    object_class_property_set_description(oc, "firmware-version",
+        "firmware package version CTRL_GET_INFO reports (read-only)");
     mr_class_mark_read_only(oc);
 }
 

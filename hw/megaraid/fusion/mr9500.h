@@ -110,7 +110,7 @@ typedef struct MR9500Held {
 } MR9500Held;
 
 /* The firmware's recent events (mr9500-events.c). */
-#define MR9500_EVT_RING     64
+#define MR9500_EVT_RING     256
 #define MR_EVT_DETAIL_SIZE  256
 
 typedef struct MR9500State {
@@ -168,6 +168,12 @@ typedef struct MR9500State {
     uint64_t fp_ios;            /* fast path frames served (QOM) */
     uint32_t evt_seq;           /* newest event sequence number */
     uint8_t evt_ring[MR9500_EVT_RING][MR_EVT_DETAIL_SIZE];
+    /* mr9500-evlog.c: the core log's entries into the ring */
+    Notifier evlog_notifier;
+    bool evt_core[MR9500_EVT_RING];     /* slot holds a core log entry */
+    uint32_t evt_boot_seq;      /* this run's controller start; 0: none */
+    uint32_t evt_clear_seq;     /* the newest log clear mark */
+    uint32_t evt_shutdown_seq;  /* the newest shutdown */
     int64_t boot_ns;            /* QEMU_CLOCK_VIRTUAL at realize */
 
     /* drives: PD id -> drive (JBODs exposed to the host) */
@@ -176,6 +182,9 @@ typedef struct MR9500State {
     MRDrive *pd_pending[MR9500_MAX_PDS];
     /* mr9500-ld.c: the MFI state of each VD the host was told */
     uint8_t ld_told[RAID_MAX_VDS];
+    /* mr9500-pd-mgmt.c: PD sequence numbers, the state last seen + 1 */
+    uint16_t pd_seq[MR9500_MAX_PDS];
+    uint8_t pd_seq_state[MR9500_MAX_PDS];
 
     MRCore core;
 } MR9500State;
@@ -244,6 +253,9 @@ uint8_t *mr9500_event_new(MR9500State *s, uint16_t code, uint16_t locale,
                           uint32_t *seq);
 /* EVENT_WAIT arrived (in s->aen): complete it now if an event matches. */
 void mr9500_aen_check(MR9500State *s);
+/* mr9500-evlog.c: the core's event log in the MFI log (realize, exit) */
+void mr9500_evlog_init(MR9500State *s);
+void mr9500_evlog_exit(MR9500State *s);
 
 /* mr9500-sgl.c */
 /*
@@ -390,6 +402,9 @@ MR9500CfgAnswer mr9500_locate_dcmd(MR9500State *s, uint32_t opcode,
 /* mr9500-bbu.c: the BBU_GET_* DCMDs (CacheVault); false: not one. */
 bool mr9500_bbu_dcmd(MR9500State *s, uint32_t opcode, uint8_t **buf,
                      uint32_t *len, uint8_t *status);
+/* mr9500-bbu-set.c: BBU_SET_PROPERTIES, BBU_START_LEARN */
+bool mr9500_bbu_set_dcmd(MR9500State *s, uint32_t opcode, const uint8_t *f,
+                         uint8_t *status);
 /* mr9500-ld-props.c: the job progress block of LD info (@li) of @vd. */
 void mr9500_ld_progress(MRVirtualDisk *vd, uint8_t *li);
 

@@ -231,6 +231,15 @@
 #define CI_MEMORY_SIZE              0x5D0
 #define CI_MAX_STRIPS_PER_IO        0x5DA
 #define CI_RAID_LEVELS              0x5DC
+/*
+ * raid_levels bits (public mfi_ctrl_info): 0, 1, 5, 1E, 6; the spanned
+ * levels 00/10/50/60 are the adapter operations' spanning_allowed
+ */
+#define CI_RAID_0                   0x01
+#define CI_RAID_1                   0x02
+#define CI_RAID_5                   0x04
+#define CI_RAID_1E                  0x08
+#define CI_RAID_6                   0x10
 #define CI_STRIPE_MIN               0x5E8
 #define CI_STRIPE_MAX               0x5E9
 #define CI_ON_OFF_PROPS             0x620

@@ -1,18 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # shellcheck shell=bash
 # Unmodified MFI tools from Debian (mfiutil, megasasctl from megactl) on
-# a megaraid-9500 (megaraid_sas, 6.12) with four blank SAS drives: the
-# adapter, battery and drives as the tools show them; a RAID 1 made by
+# a megaraid-9500 (megaraid_sas, 6.12) with eight blank SAS drives: the
+# adapter (its RAID levels, firmware as query-megaraid has it), battery
+# and drives as the tools show them; a RAID 1 made by
 # mfiutil create (possible because unconfigured drives are UNCONFIGURED
 # GOOD), a hot spare added and removed, a member failed (degraded, the
 # spare rebuilds: "show progress", megasasctl's degraded and rebuilding
-# states), the failed drive made good, patrol read started and stopped,
-# the cache policy changed, the volume deleted, a RAID 5; each checked
-# against mrcli (the same core) and QMP query-megaraid / QOM; a clean
-# kernel log.
+# states; the failed member FAILED in both tools, the replaced drive
+# unconfigured bad in both and QMP), the failed drive made good, patrol
+# read started and stopped, the cache policy changed, the event log
+# (the core's entries, as mrcli shows them), the volume deleted; a RAID 5
+# whose member's injected medium error patrol read repairs (the data
+# reads back, the event in mfiutil's log); RAID 0, 1, 5, 6, 10, 50 and 60
+# made by mfiutil create, each a disk passing fio verify, then deleted;
+# each checked against mrcli (the same core) and QMP query-megaraid /
+# QOM; a clean kernel log.
 #@ controllers megaraid-9500
 #@ kernels 6.12
-#@ timeout 1500
+#@ timeout 1800
 #@ mem 1024
 #@ smp 2
 #@ qmp
@@ -25,7 +31,7 @@
 if [ "${1:-}" = --host-prepare ]; then
     set -euo pipefail
     . tests/guest/lib-mrcli.sh
-    mrcli_host_prepare "$2" sas 4 64M
+    mrcli_host_prepare "$2" sas 8 64M
     exit 0
 fi
 
@@ -36,7 +42,8 @@ for t in mfiutil megasasctl; do
     command -v $t > /dev/null || fail "$t is not installed (build-image.sh)"
 done
 
-mr_guest_start 4
+NDRV=8
+mr_guest_start $NDRV
 
 # mf ARGS...: mfiutil ARGS must succeed; its output in MF_OUT.
 mf() {
@@ -83,6 +90,9 @@ echo "== the adapter"
 mf show adapter
 mf_has "Product Name: .+" "no product name"
 mf_has "Battery Backup: present" "the CacheVault is not shown"
+# the 9500's levels (mfiutil derives 10 and 50; it names no RAID 60)
+mf_has "RAID Levels: JBOD, RAID0, RAID1, RAID5, RAID6, RAID10, RAID50$" \
+    "not the 9500's RAID levels"
 qmp_call '{"execute":"query-megaraid"}'
 # the controller's model and serial come first in its object
 q=${QMP_REPLY#*'"return": [{'}
@@ -95,6 +105,9 @@ mf_has "Serial Number: $sn$" "not serial $sn"
 mf show battery
 mf_has "Status: +normal" "the battery is not normal"
 mf show firmware
+fw=$(echo "$q" | grep -oE '"firmware": "[^"]*"' | cut -d'"' -f4)
+[ -n "$fw" ] || { echo "$QMP_REPLY"; fail "no firmware in query-megaraid"; }
+mf_has "Firmware Package Version: $fw$" "not firmware $fw"
 ms
 echo "$MS_OUT" | grep -q "^a0 " || fail "megasasctl: no adapter a0"
 echo "$MS_OUT" | grep -q "batt:good" || fail "megasasctl: the CacheVault is not good"
@@ -137,11 +150,12 @@ mf_has "RAID-1 .* OPTIMAL Disabled" "caching is not disabled"
 echo "== a member fails; the spare rebuilds"
 qom_set /machine/peripheral/raid0 rebuild-rate 5
 mf fail 1
-expect_drive 1 "(OFFLINE|FAILED)" offline
+expect_drive 1 FAILED offline
 mf show volumes
 mf_has "RAID-1 .* DEGRADED" "the volume is not degraded"
 ms
 echo "$MS_OUT" | grep -qiE "a0d0 .*degraded" || fail "megasasctl: VD not degraded"
+echo "$MS_OUT" | grep -qE "a0e.s1 .* FAILED" || fail "megasasctl: drive 1 is not FAILED"
 mf add 3
 t=0
 while :; do
@@ -157,6 +171,10 @@ echo "$MS_OUT" | grep -qiE "a0e.s3 .*rebuild" || fail "megasasctl: drive 3 is no
 qom_set /machine/peripheral/raid0 rebuild-rate 100
 mr_wait_vd_state 0 Optl 300
 expect_drive 3 ONLINE online
+# the replaced drive: unconfigured bad until made good, as on the card
+expect_drive 1 "UNCONFIGURED BAD" unconfigured-bad
+ms
+echo "$MS_OUT" | grep -qE "a0e.s1 .* BAD" || fail "megasasctl: drive 1 is not BAD"
 mf good 1
 expect_drive 1 "UNCONFIGURED GOOD" unconfigured-good
 mr_pd_settle 1
@@ -167,18 +185,75 @@ mf show patrol
 mf stop patrol
 mf show patrol
 
-echo "== events"
-mf show events
-mf_has "." "no events"
+echo "== events: the core's log, as mrcli shows it"
+mf show events -c info
+mf_has "VOL 0: State change on VD 00/0 from OPTIMAL\(3\) to DEGRADED\(2\)" \
+    "no VD state change"
+# the drives' state changes: the same lines, in the same order, in both
+pat="Drive in slot [0-9]+: state [a-z-]+ -> [a-z-]+"
+mf_lines=$(echo "$MF_OUT" | grep -oE "$pat")
+mr /c0 show events count=200
+mr_lines=$(echo "$MR_OUT" | grep -oE "$pat")
+echo "mfiutil: $mf_lines"
+echo "mrcli: $mr_lines"
+echo "$mf_lines" | grep -q "slot 1" || fail "mfiutil shows no state change of drive 1"
+echo "$mf_lines" | grep -q "slot 3" || fail "mfiutil shows no state change of drive 3"
+assert_eq "the drive state changes mfiutil and mrcli show" "$mr_lines" "$mf_lines"
 
 echo "== delete, then a RAID 5"
 mf delete 0
 mf show volumes
 mf show drives
-mr_settle_all 4
+mr_settle_all $NDRV
 mf create raid5 0,1,2
 mf show volumes
 mf_has "RAID-5 .* OPTIMAL" "no optimal RAID 5"
 ms
+
+echo "== patrol read repairs a medium error on a RAID 5 member"
+mr_vd_dev 0
+dd if=/dev/urandom of=/tmp/p.bin bs=1M count=8 status=none
+# whole rows (two 64 KiB data strips): the parity is the data's, whatever
+# the drives held before (mfiutil create does not initialize)
+dd if=/tmp/p.bin of="$MR_DEV" bs=128k oflag=direct status=none
+qom_set /machine/peripheral/d1 media-error '"3850+8"'
+qom_set /machine/peripheral/raid0 patrol-rate 100
+mf start patrol
+t=0
+while :; do
+    mf show patrol
+    echo "$MF_OUT" | grep -qE "Runs Completed: [1-9]" && break
+    t=$((t + 1)); [ $t -lt 120 ] || fail "patrol read did not end"
+    sleep 1
+done
+qom_get /machine/peripheral/d1 media-error
+[ -z "$QOM" ] || fail "the medium error is still there: $QOM"
+dd if="$MR_DEV" of=/tmp/p2.bin bs=1M count=8 iflag=direct status=none
+cmp /tmp/p2.bin /tmp/p.bin || {
+    cmp -l /tmp/p2.bin /tmp/p.bin | awk 'NR == 1 { f = $1 } END { print "first differing byte", f, "bytes differing", NR }'
+    fail "the RAID 5's data changed"
+}
+mf show events
+mf_has "medium error at lba 3850 corrected" "no repair event"
+mf delete 0
+mr_wait_gone "$MR_HANDLE"
+mr_settle_all $NDRV
+
+echo "== every level by mfiutil create: a disk, fio verify, deleted"
+for spec in "raid0 0" "raid1 0,1" "raid5 0,1,2" "raid6 0,1,2,3" \
+            "raid10 0,1 2,3" "raid50 0,1,2 3,4,5" "raid60 0,1,2,3 4,5,6,7"; do
+    # shellcheck disable=SC2086
+    mf create $spec
+    lvl=${spec%% *}
+    mf show volumes
+    mf_has "RAID-${lvl#raid} .* OPTIMAL" "no optimal ${lvl}"
+    mr_vd_dev 0
+    fio_verify "$MR_DEV" 2M
+    mf delete 0
+    mr_wait_gone "$MR_HANDLE"
+    mr_settle_all $NDRV
+done
+mf show config
+mf_has "0 arrays, 0 volumes" "the configuration is not empty"
 check_dmesg
 log "mfiutil and megasasctl manage the 9500 through its MFI DCMDs"
