@@ -172,6 +172,14 @@ void emit_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,
 void emit_job_row(Mrcli *m, MrSection *t, const char *what,
                   const MgmtJobStatus *j, int want);
 const char *eta_str(uint32_t eta_s, char *buf);
+/*
+ * A progress table row's last cells: Progress%, Status, Estimated Time
+ * Left; @status NULL: "Not in progress".
+ */
+void row_progress(MrSection *t, const char *status, uint32_t percent,
+                  uint32_t eta_s);
+/* A job's Status cell: "Paused", "In progress" or "Waiting". */
+const char *job_status_name(const MgmtJobStatus *j);
 void op_ctrl_show(Mrcli *m, bool all);
 void op_ctrl_show_props(Mrcli *m);
 void op_ctrl_set(Mrcli *m);

@@ -269,19 +269,11 @@ static const char *const rb_cols[] = {
 
 static void rebuild_row(Mrcli *m, MrSection *t, const MgmtPdInfo *pi)
 {
-    char b[32];
-
     row_new(t);
     row_str(t, "/c%d/e%d/s%u", m->obj.ctrl, mrcli_eid(m), pi->e.slot);
-    if (!pi->rebuild_active) {
-        row_num(t, 0);
-        row_str(t, "Not in progress");
-        row_str(t, "-");
-        return;
-    }
-    row_num(t, pi->rebuild_percent);
-    row_str(t, "%s", pi->rebuild_running ? "In progress" : "Paused");
-    row_str(t, "%s", eta_str(pi->rebuild_eta_s, b));
+    row_progress(t, !pi->rebuild_active ? NULL :
+                 pi->rebuild_running ? "In progress" : "Paused",
+                 pi->rebuild_percent, pi->rebuild_eta_s);
 }
 
 void op_pd_rebuild_show(Mrcli *m)
@@ -342,16 +334,6 @@ void op_pd_rebuild(Mrcli *m, int action)
     t = out_table(m->out, "Rebuild Status", rb_cols);
     row_new(t);
     row_str(t, "%s", what);
-    if (js.job != MGMT_JOB_REBUILD) {
-        row_num(t, 0);
-        row_str(t, "Not in progress");
-        row_str(t, "-");
-    } else {
-        char b[32];
-
-        row_num(t, js.percent);
-        row_str(t, "%s", js.paused ? "Paused" : js.running ? "In progress" :
-                "Waiting");
-        row_str(t, "%s", eta_str(js.eta_s, b));
-    }
+    row_progress(t, js.job == MGMT_JOB_REBUILD ? job_status_name(&js) : NULL,
+                 js.percent, js.eta_s);
 }

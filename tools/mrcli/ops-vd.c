@@ -62,6 +62,27 @@ const char *eta_str(uint32_t eta_s, char *buf)
     return buf;
 }
 
+void row_progress(MrSection *t, const char *status, uint32_t percent,
+                  uint32_t eta_s)
+{
+    char b[32];
+
+    if (!status) {
+        row_num(t, 0);
+        row_str(t, "Not in progress");
+        row_str(t, "-");
+        return;
+    }
+    row_num(t, percent);
+    row_str(t, "%s", status);
+    row_str(t, "%s", eta_str(eta_s, b));
+}
+
+const char *job_status_name(const MgmtJobStatus *j)
+{
+    return j->paused ? "Paused" : j->running ? "In progress" : "Waiting";
+}
+
 static const char *const job_cols[] = {
     "Object", "Operation", "Progress%", "Status", "Estimated Time Left",
     NULL,
@@ -70,22 +91,13 @@ static const char *const job_cols[] = {
 void emit_job_row(Mrcli *m, MrSection *t, const char *what,
                   const MgmtJobStatus *j, int want)
 {
-    char b[32];
     bool active = j->job != MGMT_JOB_NONE && (!want || j->job == want);
 
     row_new(t);
     row_str(t, "%s", what);
     row_str(t, "%s", job_name(active ? j->job : want));
-    if (!active) {
-        row_num(t, 0);
-        row_str(t, "Not in progress");
-        row_str(t, "-");
-        return;
-    }
-    row_num(t, j->percent);
-    row_str(t, "%s", j->paused ? "Paused" : j->running ? "In progress" :
-            "Waiting");
-    row_str(t, "%s", eta_str(j->eta_s, b));
+    row_progress(t, active ? job_status_name(j) : NULL, j->percent,
+                 j->eta_s);
 }
 
 /* The VD list; NULL with the document failed. */

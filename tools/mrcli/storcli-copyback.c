@@ -57,20 +57,13 @@ static int cb_status(Mrcli *m, uint32_t slot, MgmtJobStatus *js)
 static void cb_row(Mrcli *m, MrSection *t, uint32_t slot,
                    const MgmtJobStatus *js)
 {
-    char b[32];
-
     row_new(t);
     row_str(t, "/c%d/e%d/s%u", m->obj.ctrl, mrcli_eid(m), slot);
     if (!js) {
-        row_num(t, 0);
-        row_str(t, "Not in progress");
-        row_str(t, "-");
+        row_progress(t, NULL, 0, 0);
         return;
     }
-    row_num(t, js->percent);
-    row_str(t, "%s", js->paused ? "Paused" : js->running ? "In progress" :
-            "Waiting");
-    row_str(t, "%s", eta_str(js->eta_s, b));
+    row_progress(t, job_status_name(js), js->percent, js->eta_s);
 }
 
 static void cb_show(Mrcli *m)

@@ -811,9 +811,7 @@ static void pd_show_init(Mrcli *m)
         }
         row_new(t);
         row_str(t, "/c%d/e%d/s%u", m->obj.ctrl, mrcli_eid(m), p[i].slot);
-        row_num(t, 0);
-        row_str(t, "Not in progress");
-        row_str(t, "-");
+        row_progress(t, NULL, 0, 0);
     }
     free(p);
 }
