@@ -7,7 +7,7 @@
  * then takes the member's place while the spare is a spare again; data
  * compared byte for byte with a reference, and the refusals.
  */
-#include "test-ddf-util.h"
+#include "test-exec-util.h"
 #include "raid/job.h"
 
 #include <errno.h>
@@ -25,61 +25,14 @@ static const CbCase cases[] = {
 /* The VD's members open, and the copyback's target (if any) after them. */
 static void exec_open(RaidConfig *cfg, RaidFileExec *fx)
 {
-    int pds[RAID_MAX_MEMBERS], src, dst;
-    int n = raid_vd_members(cfg, 0, pds, RAID_MAX_MEMBERS);
+    int src, dst;
 
-    memset(fx, 0, sizeof(*fx));
-    fx->members = n + 1;
-    for (int i = 0; i < (int)RAID_MAX_MEMBERS; i++) {
-        fx->fd[i] = -1;
-    }
-    for (int i = 0; i < n; i++) {
-        const RaidPd *p = &cfg->pds[pds[i]];
-
-        if (p->present && p->path && p->state != RAID_PD_OFFLINE) {
-            fx->fd[i] = open(p->path, O_RDWR);
-            g_assert_cmpint(fx->fd[i], >=, 0);
-        }
-    }
+    test_exec_open(cfg, fx);
     if (raid_copyback_of_dg(cfg, cfg->vds[0].dg, &src, &dst)) {
-        fx->fd[n] = open(cfg->pds[dst].path, O_RDWR);
-        g_assert_cmpint(fx->fd[n], >=, 0);
+        fx->fd[fx->members] = open(cfg->pds[dst].path, O_RDWR);
+        g_assert_cmpint(fx->fd[fx->members], >=, 0);
     }
-}
-
-static void exec_close(RaidFileExec *fx)
-{
-    for (uint32_t i = 0; i < fx->members; i++) {
-        if (fx->fd[i] >= 0) {
-            close(fx->fd[i]);
-        }
-    }
-}
-
-static void vd_io(RaidConfig *cfg, RaidOp op, uint8_t *data)
-{
-    RaidLayout *l = g_new(RaidLayout, 1);
-    RaidMemberState st[RAID_MAX_MEMBERS];
-    RaidFileExec fx;
-    RaidRequest req = { .op = op, .lba = 0, .sectors = cfg->vds[0].size };
-
-    g_assert_true(raid_config_vd_layout(cfg, 0, l, NULL));
-    raid_config_vd_member_states(cfg, 0, st);
-    exec_open(cfg, &fx);
-    fx.members--;               /* the data path's plans: the members */
-    g_assert_cmpint(raid_file_exec_request(&fx, l, st, &req, RAID_WRITE_AUTO,
-                                           data), ==, 0);
-    fx.members++;
-    exec_close(&fx);
-    g_free(l);
-}
-
-static void assert_vd_equals(RaidConfig *cfg, const uint8_t *ref)
-{
-    g_autofree uint8_t *got = g_malloc(cfg->vds[0].size * 512);
-
-    vd_io(cfg, RAID_OP_READ, got);
-    g_assert_true(memcmp(got, ref, cfg->vds[0].size * 512) == 0);
+    fx->members++;
 }
 
 /* Up to @rows rows of the VD's job; true when it finished. */
@@ -93,7 +46,7 @@ static bool step(RaidConfig *cfg, uint64_t rows)
     g_assert_true(raid_job_step(cfg, 0, &raid_file_exec_ops, &fx, rows, &pr,
                                 &err));
     g_assert_no_error(err);
-    exec_close(&fx);
+    test_exec_close(&fx);
     return pr.finished;
 }
 
@@ -160,7 +113,7 @@ static void copy_row_rebuilt(RaidConfig *cfg, int src, int dst,
     fx.fd[m] = -1;              /* the source reads nothing */
     res = raid_run_sync(p, RAID_PARITY_ISAL, &raid_file_exec_ops, &fx);
     g_assert_cmpint(res.ret, ==, 0);
-    exec_close(&fx);
+    test_exec_close(&fx);
     raid_plan_free(p);
     len = raid_layout_row_len(l, 0) * 512;
     a = g_malloc(len);
@@ -197,7 +150,7 @@ static void test_copyback(gconstpointer data)
     for (uint64_t i = 0; i < cfg->vds[0].size * 128; i++) {
         ((uint32_t *)ref)[i] = g_rand_int(rnd);
     }
-    vd_io(cfg, RAID_OP_WRITE, ref);
+    test_vd_io(cfg, RAID_OP_WRITE, ref);
     raid_vd_members(cfg, 0, pds, RAID_MAX_MEMBERS);
 
     /* nothing to copy back yet; a copyback onto a spare is refused */
@@ -226,7 +179,7 @@ static void test_copyback(gconstpointer data)
         /* RAID 0: a manual copyback of a member, nothing failed */
         src = pds[victim];
     }
-    assert_vd_equals(cfg, ref);
+    test_assert_vd_equals(cfg, ref);
 
     g_assert_true(raid_copyback_start(cfg, src, fresh, &err));
     g_assert_no_error(err);
@@ -255,7 +208,7 @@ static void test_copyback(gconstpointer data)
     g_assert_cmpuint(back->vds[0].job.target_ref, ==, cfg->pds[fresh].ref);
     g_assert_cmpint(back->pds[fresh].state, ==, RAID_PD_COPYBACK);
     g_assert_cmpint(back->pds[src].state, ==, RAID_PD_ONLINE);
-    assert_vd_equals(back, ref);
+    test_assert_vd_equals(back, ref);
     run_to_end(back, 3);
     raid_vd_members(back, 0, pds, RAID_MAX_MEMBERS);
     g_assert_cmpint(pds[victim], ==, fresh);
@@ -268,7 +221,7 @@ static void test_copyback(gconstpointer data)
     g_assert_cmpint(back->pds[src].spare_dg, ==, -1);
     g_assert_false(back->pds[src].spare_took);
     assert_same_extent(back, src, fresh);
-    assert_vd_equals(back, ref);
+    test_assert_vd_equals(back, ref);
     /* stored so too */
     g_assert_true(ddf_store_config(back, &err));
     raid_config_free(cfg);
@@ -277,7 +230,7 @@ static void test_copyback(gconstpointer data)
     g_assert_cmpint(cfg->pds[fresh].state, ==, RAID_PD_ONLINE);
     g_assert_cmpint(cfg->pds[src].state, ==, (c->level == RAID_LEVEL_0 ?
                     RAID_PD_UNCONF_GOOD : RAID_PD_HOT_SPARE));
-    assert_vd_equals(cfg, ref);
+    test_assert_vd_equals(cfg, ref);
 
     raid_config_free(back);
     raid_config_free(cfg);

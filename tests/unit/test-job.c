@@ -6,7 +6,7 @@
  * interrupted, checkpointed in the DDF, reloaded and resumed, and full
  * initialization; data is compared byte for byte with a reference.
  */
-#include "test-ddf-util.h"
+#include "test-exec-util.h"
 #include "raid/job.h"
 
 #include <errno.h>
@@ -21,58 +21,6 @@ static const JobCase cases[] = {
     { RAID_LEVEL_10, 4, 2 }, { RAID_LEVEL_50, 6, 2 }, { RAID_LEVEL_60, 8, 2 },
 };
 
-static void exec_open(RaidConfig *cfg, RaidFileExec *fx)
-{
-    int pds[RAID_MAX_MEMBERS];
-    int n = raid_vd_members(cfg, 0, pds, RAID_MAX_MEMBERS);
-
-    memset(fx, 0, sizeof(*fx));
-    fx->members = n;
-    for (int i = 0; i < (int)RAID_MAX_MEMBERS; i++) {
-        fx->fd[i] = -1;
-    }
-    for (int i = 0; i < n; i++) {
-        const RaidPd *p = &cfg->pds[pds[i]];
-        if (p->present && p->path && p->state != RAID_PD_OFFLINE) {
-            fx->fd[i] = open(p->path, O_RDWR);
-            g_assert_cmpint(fx->fd[i], >=, 0);
-        }
-    }
-}
-
-static void exec_close(RaidFileExec *fx)
-{
-    for (uint32_t i = 0; i < fx->members; i++) {
-        if (fx->fd[i] >= 0) {
-            close(fx->fd[i]);
-        }
-    }
-}
-
-static void vd_io(RaidConfig *cfg, RaidOp op, uint8_t *data)
-{
-    RaidLayout *l = g_new(RaidLayout, 1);
-    RaidMemberState st[RAID_MAX_MEMBERS];
-    RaidFileExec fx;
-    RaidRequest req = { .op = op, .lba = 0, .sectors = cfg->vds[0].size };
-
-    g_assert_true(raid_config_vd_layout(cfg, 0, l, NULL));
-    raid_config_vd_member_states(cfg, 0, st);
-    exec_open(cfg, &fx);
-    g_assert_cmpint(raid_file_exec_request(&fx, l, st, &req, RAID_WRITE_AUTO,
-                                           data), ==, 0);
-    exec_close(&fx);
-    g_free(l);
-}
-
-static void assert_vd_equals(RaidConfig *cfg, const uint8_t *ref)
-{
-    g_autofree uint8_t *got = g_malloc(cfg->vds[0].size * 512);
-
-    vd_io(cfg, RAID_OP_READ, got);
-    g_assert_true(memcmp(got, ref, cfg->vds[0].size * 512) == 0);
-}
-
 /* Run the VD's job to the end in chunks of @chunk rows. */
 static RaidJobProgress run_job(RaidConfig *cfg, uint64_t chunk)
 {
@@ -80,7 +28,7 @@ static RaidJobProgress run_job(RaidConfig *cfg, uint64_t chunk)
     RaidFileExec fx;
     GError *err = NULL;
 
-    exec_open(cfg, &fx);
+    test_exec_open(cfg, &fx);
     do {
         g_assert_true(raid_job_step(cfg, 0, &raid_file_exec_ops, &fx, chunk,
                                     &pr, &err));
@@ -90,7 +38,7 @@ static RaidJobProgress run_job(RaidConfig *cfg, uint64_t chunk)
         total.total_mismatches = pr.total_mismatches;
         total.finished = pr.finished;
     } while (!pr.finished);
-    exec_close(&fx);
+    test_exec_close(&fx);
     return total;
 }
 
@@ -135,7 +83,7 @@ static void test_jobs(gconstpointer data)
     for (uint64_t i = 0; i < cfg->vds[0].size * 128; i++) {
         ((uint32_t *)ref)[i] = g_rand_int(rnd);
     }
-    vd_io(cfg, RAID_OP_WRITE, ref);
+    test_vd_io(cfg, RAID_OP_WRITE, ref);
 
     /* A clean check finds nothing. */
     g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
@@ -170,15 +118,15 @@ static void test_jobs(gconstpointer data)
     g_assert_false(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
     g_assert_nonnull(strstr(err->message, "needs an optimal VD"));
     g_clear_error(&err);
-    assert_vd_equals(cfg, ref);
+    test_assert_vd_equals(cfg, ref);
     g_assert_true(raid_config_replace_pd(cfg, pds[victim], spare, &err));
     g_assert_no_error(err);
     {
         RaidFileExec fx;
-        exec_open(cfg, &fx);
+        test_exec_open(cfg, &fx);
         g_assert_true(raid_job_step(cfg, 0, &raid_file_exec_ops, &fx,
                                     rows / 2, &pr, &err));
-        exec_close(&fx);
+        test_exec_close(&fx);
     }
     g_assert_false(pr.finished);
     g_assert_true(ddf_store_config(cfg, &err));
@@ -190,7 +138,7 @@ static void test_jobs(gconstpointer data)
     g_assert_cmpint(back->pds[spare].state, ==, RAID_PD_REBUILD);
     g_assert_cmpint(back->pds[pds[victim]].state, ==, RAID_PD_UNCONF_BAD);
     /* Reads during the rebuild are right (rebuilt part and the rest). */
-    assert_vd_equals(back, ref);
+    test_assert_vd_equals(back, ref);
     pr = run_job(back, 3);
     g_assert_cmpuint(pr.rows, ==, rows - rows / 2);
     g_assert_cmpint(back->pds[spare].state, ==, RAID_PD_ONLINE);
@@ -198,7 +146,7 @@ static void test_jobs(gconstpointer data)
     /* The rebuilt member holds the right data: lose another one. */
     raid_vd_members(back, 0, pds, RAID_MAX_MEMBERS);
     g_assert_true(raid_config_fail_pd(back, pds[0], &err));
-    assert_vd_equals(back, ref);
+    test_assert_vd_equals(back, ref);
     g_assert_cmpuint(pds[victim], ==, spare);
 
     raid_config_free(back);
@@ -223,13 +171,13 @@ static void test_init_job(void)
     junk = g_malloc(cfg->vds[0].size * 512);
     memset(junk, 0xa5, cfg->vds[0].size * 512);
     zero = g_malloc0(cfg->vds[0].size * 512);
-    vd_io(cfg, RAID_OP_WRITE, junk);
+    test_vd_io(cfg, RAID_OP_WRITE, junk);
     g_assert_true(raid_job_start(cfg, 0, RAID_JOB_INIT, false, &err));
     g_assert_false(cfg->vds[0].initialized);
     pr = run_job(cfg, 7);
     g_assert_true(pr.finished);
     g_assert_true(cfg->vds[0].initialized);
-    assert_vd_equals(cfg, zero);
+    test_assert_vd_equals(cfg, zero);
     g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, false, &err));
     pr = run_job(cfg, 1000);
     g_assert_cmpuint(pr.total_mismatches, ==, 0);
@@ -267,7 +215,7 @@ static void test_bgi(void)
     for (uint64_t i = 0; i < cfg->vds[0].size * 512; i++) {
         ref[i] = i * 7 + (i >> 9);
     }
-    vd_io(cfg, RAID_OP_WRITE, ref);
+    test_vd_io(cfg, RAID_OP_WRITE, ref);
     g_assert_true(raid_config_vd_layout(cfg, 0, l, &err));
     /* Never initialized: P of row 1 and Q of row 4 are stale. */
     cfg->vds[0].initialized = false;
@@ -290,7 +238,7 @@ static void test_bgi(void)
     g_assert_cmpuint(pr.total_mismatches, ==, 2);
     g_assert_true(cfg->vds[0].initialized);
     g_assert_true(cfg->vds[0].consistent);
-    assert_vd_equals(cfg, ref);
+    test_assert_vd_equals(cfg, ref);
     g_assert_true(ddf_store_config(cfg, &err));
     back = test_load(&t, TEST_CTRL_GUID, NULL, &err);
     g_assert_no_error(err);
@@ -299,7 +247,7 @@ static void test_bgi(void)
     g_assert_true(raid_job_start(back, 0, RAID_JOB_CHECK, false, &err));
     pr = run_job(back, 1000);
     g_assert_cmpuint(pr.total_mismatches, ==, 0);
-    assert_vd_equals(back, ref);
+    test_assert_vd_equals(back, ref);
     raid_config_free(back);
     raid_config_free(cfg);
     test_images_free(&t);
@@ -335,13 +283,13 @@ static void test_pipelined_rows(void)
     test_vd_size = 0;
     ref = g_malloc(cfg->vds[0].size * 512);
     memset(ref, 0x5a, cfg->vds[0].size * 512);
-    vd_io(cfg, RAID_OP_WRITE, ref);
+    test_vd_io(cfg, RAID_OP_WRITE, ref);
     g_assert_true(raid_config_vd_layout(cfg, 0, l, &err));
     g_assert_cmpuint(l->rows, >, WINDOW * 2);
     flip_member(cfg, raid_layout_p_member(l, 5, 0),
                 l->member_start[0] + 5 * l->strip);
     g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, true, &err));
-    exec_open(cfg, &fx);
+    test_exec_open(cfg, &fx);
     while (!pr.finished) {
         RaidJobRow jr[WINDOW];
         RaidRunResult res[WINDOW];
@@ -395,7 +343,7 @@ static void test_pipelined_rows(void)
                                            &err));
         }
     }
-    exec_close(&fx);
+    test_exec_close(&fx);
     g_assert_cmpuint(rows, ==, l->rows);
     g_assert_cmpuint(pr.total_mismatches, ==, 1);
     g_assert_cmpint(cfg->vds[0].job.kind, ==, RAID_JOB_NONE);
@@ -426,12 +374,12 @@ static void test_async_rows(void)
     test_vd_size = 0;
     ref = g_malloc(cfg->vds[0].size * 512);
     memset(ref, 0x3c, cfg->vds[0].size * 512);
-    vd_io(cfg, RAID_OP_WRITE, ref);
+    test_vd_io(cfg, RAID_OP_WRITE, ref);
     g_assert_true(raid_config_vd_layout(cfg, 0, l, &err));
     flip_member(cfg, raid_layout_p_member(l, 2, 0),
                 l->member_start[0] + 2 * l->strip);
     g_assert_true(raid_job_start(cfg, 0, RAID_JOB_CHECK, true, &err));
-    exec_open(cfg, &fx);
+    test_exec_open(cfg, &fx);
     while (!pr.finished) {
         RaidJobRow jr;
         RaidRunResult res = { .ret = 1 };
@@ -454,7 +402,7 @@ static void test_async_rows(void)
         g_assert_true(raid_job_row_end(cfg, 0, l, &jr, &res, &pr, &err));
         g_assert_null(jr.plan);
     }
-    exec_close(&fx);
+    test_exec_close(&fx);
     g_assert_cmpuint(rows, ==, l->rows);
     g_assert_cmpuint(pr.total_mismatches, ==, 1);
     g_assert_cmpint(cfg->vds[0].job.kind, ==, RAID_JOB_NONE);
