@@ -36,6 +36,13 @@ typedef struct MgRes {
 
 static MgRes res;
 
+/* The last reply's data, which must be exactly @len bytes, into @dst. */
+static void res_take(void *dst, size_t len)
+{
+    g_assert_cmpuint(res.data_len, ==, len);
+    memcpy(dst, res.data, len);
+}
+
 /* A MGMT PASSTHROUGH frame over the command and response buffers. */
 static void mg_frame_build(uint8_t *f, uint64_t cmd, uint32_t cmd_len,
                            uint8_t cmd_flags, uint64_t resp,
@@ -151,8 +158,7 @@ static MgmtPdEntry pd_entry(MR *m, int slot)
     MgmtPdInfo pi;
 
     OK(mg(m, MGMT_OP_PD_INFO, slot, 0, 0, 0, NULL, 0));
-    g_assert_cmpuint(res.data_len, ==, sizeof(pi));
-    memcpy(&pi, res.data, sizeof(pi));
+    res_take(&pi, sizeof(pi));
     g_assert_cmpuint(pi.e.slot, ==, slot);
     return pi.e;
 }
@@ -195,8 +201,7 @@ static MgmtJobStatus job_status(MR *m, int vd)
     MgmtJobStatus js;
 
     OK(mg(m, MGMT_OP_JOB_STATUS, vd, 0, 0, 0, NULL, 0));
-    g_assert_cmpuint(res.data_len, ==, sizeof(js));
-    memcpy(&js, res.data, sizeof(js));
+    res_take(&js, sizeof(js));
     return js;
 }
 
@@ -329,8 +334,7 @@ static void test_queries(void)
     m = mr_start(&r, NULL);
 
     OK(mg0(m, MGMT_OP_CTRL_GET_INFO));
-    g_assert_cmpuint(res.data_len, ==, sizeof(ci));
-    memcpy(&ci, res.data, sizeof(ci));
+    res_take(&ci, sizeof(ci));
     g_assert_true(g_str_has_prefix(ci.product, "MegaRAID"));
     g_assert_cmpstr(ci.serial, ==, "MRSIM00000000001");
     g_assert_cmpstr(ci.fw_version, !=, "");
@@ -536,8 +540,7 @@ static void test_create_delete(void)
     g_assert_cmpuint(vd_count(m), ==, 0);
 
     OK(create_vd(m, MGMT_LEVEL_1, mirror, 2, "mirror"));
-    g_assert_cmpuint(res.data_len, ==, sizeof(ve));
-    memcpy(&ve, res.data, sizeof(ve));
+    res_take(&ve, sizeof(ve));
     g_assert_cmpuint(ve.vd, ==, 0);
     g_assert_cmpuint(ve.level, ==, 1);
     g_assert_cmphex(ve.dev_handle, ==, VD_HANDLE);
@@ -1474,8 +1477,7 @@ static MgmtPatrolStatus patrol_status(MR *m)
     MgmtPatrolStatus ps;
 
     OK(mg0(m, MGMT_OP_PATROL_STATUS));
-    g_assert_cmpuint(res.data_len, ==, sizeof(ps));
-    memcpy(&ps, res.data, sizeof(ps));
+    res_take(&ps, sizeof(ps));
     return ps;
 }
 
@@ -1937,8 +1939,7 @@ static void test_locate(void)
 
     /* a member and an unconfigured drive, until stopped */
     OK(mg(m, MGMT_OP_PD_LOCATE, 1, 1, 0, 0, NULL, 0));
-    g_assert_cmpuint(res.data_len, ==, sizeof(pe));
-    memcpy(&pe, res.data, sizeof(pe));
+    res_take(&pe, sizeof(pe));
     g_assert_cmpuint(pe.slot, ==, 1);
     g_assert_true(pe.flags & MGMT_PD_F_LOCATE);
     g_assert_cmpuint(pe.state, ==, MGMT_PD_ONLINE);
@@ -2011,8 +2012,7 @@ static MgmtJobStatus res_job(void)
 {
     MgmtJobStatus js;
 
-    g_assert_cmpuint(res.data_len, ==, sizeof(js));
-    memcpy(&js, res.data, sizeof(js));
+    res_take(&js, sizeof(js));
     return js;
 }
 
