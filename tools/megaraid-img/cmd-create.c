@@ -49,15 +49,9 @@ static bool prepare_image(const char *path, uint64_t create_size,
 static bool image_size_ok(const char *path, GError **errp)
 {
     uint64_t bytes;
-    int fd = open(path, O_RDONLY);
+    int fd = img_open_sized(path, &bytes, errp);
 
     if (fd < 0) {
-        ERR(errp, "%s: cannot open: %s", path, g_strerror(errno));
-        return false;
-    }
-    if (!ddf_file_size(fd, &bytes, errp)) {
-        g_prefix_error(errp, "%s: ", path);
-        close(fd);
         return false;
     }
     close(fd);
@@ -74,15 +68,9 @@ static bool image_unused(const char *path, GError **errp)
 {
     DdfDriveRead r;
     uint64_t bytes;
-    int fd = open(path, O_RDONLY);
+    int fd = img_open_sized(path, &bytes, errp);
 
     if (fd < 0) {
-        ERR(errp, "%s: cannot open: %s", path, g_strerror(errno));
-        return false;
-    }
-    if (!ddf_file_size(fd, &bytes, errp)) {
-        g_prefix_error(errp, "%s: ", path);
-        close(fd);
         return false;
     }
     if (bytes >= 64 * 512 && ddf_read_drive(fd, bytes, &r, NULL)) {

@@ -174,6 +174,21 @@ int img_pd_of_path(Img *img, const char *path, GError **errp)
     return -1;
 }
 
+int img_open_sized(const char *path, uint64_t *bytes, GError **errp)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    if (fd < 0) {
+        ERR(errp, "%s: cannot open: %s", path, g_strerror(errno));
+        return -1;
+    }
+    if (!ddf_file_size(fd, bytes, errp)) {
+        g_prefix_error(errp, "%s: ", path);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
 int img_add_blank(Img *img, const char *path, GError **errp)
 {
     uint8_t guid[RAID_GUID_LEN];
@@ -189,14 +204,8 @@ int img_add_blank(Img *img, const char *path, GError **errp)
         ERR(errp, "%s: not among the drive images given", path);
         return -1;
     }
-    fd = open(path, O_RDONLY);
+    fd = img_open_sized(path, &bytes, errp);
     if (fd < 0) {
-        ERR(errp, "%s: cannot open: %s", path, g_strerror(errno));
-        return -1;
-    }
-    if (!ddf_file_size(fd, &bytes, errp)) {
-        close(fd);
-        g_prefix_error(errp, "%s: ", path);
         return -1;
     }
     close(fd);

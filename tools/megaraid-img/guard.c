@@ -367,15 +367,9 @@ bool img_guard_unused(const char *path, GError **errp)
 {
     const char *what;
     uint64_t bytes;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = img_open_sized(path, &bytes, errp);
 
     if (fd < 0) {
-        ERR(errp, "%s: cannot open: %s", path, g_strerror(errno));
-        return false;
-    }
-    if (!ddf_file_size(fd, &bytes, errp)) {
-        g_prefix_error(errp, "%s: ", path);
-        close(fd);
         return false;
     }
     what = data_signature(fd, bytes);

@@ -85,6 +85,11 @@ bool img_open(Img *img, const char *cmd, char **paths, int n, bool write,
 void img_close(Img *img);
 /* PD index of image @path (listed on the command line), -1 if it has none. */
 int img_pd_of_path(Img *img, const char *path, GError **errp);
+/*
+ * @path opened read-only, its size in *@bytes: the file descriptor, or
+ * -1 with @errp naming the image.
+ */
+int img_open_sized(const char *path, uint64_t *bytes, GError **errp);
 /* Add a listed image that has no DDF as an unconfigured-good drive. */
 int img_add_blank(Img *img, const char *path, GError **errp);
 /* Write the configuration to every present drive. */
