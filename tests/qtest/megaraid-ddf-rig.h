@@ -133,6 +133,31 @@ static inline void rig_tmp_paths(char **path, int n, const char *prefix)
     }
 }
 
+/* File @to made to hold what @from holds. */
+static inline void rig_copy_file(const char *from, const char *to)
+{
+    g_autofree gchar *buf = NULL;
+    gsize len;
+
+    g_assert_true(g_file_get_contents(from, &buf, &len, NULL));
+    g_assert_true(g_file_set_contents(to, buf, len, NULL));
+}
+
+/*
+ * @c: copies of @r's drive images as they are now, in new files named
+ * @prefix-* (what a power cut would leave).
+ */
+static inline void rig_copy(Rig *c, const Rig *r, const char *prefix)
+{
+    memset(c, 0, sizeof(*c));
+    c->n = r->n;
+    c->vd_sectors = r->vd_sectors;
+    rig_tmp_paths(c->path, c->n, prefix);
+    for (int i = 0; i < r->n; i++) {
+        rig_copy_file(r->path[i], c->path[i]);
+    }
+}
+
 /* Blank images laid out as @l (rig_write_ddf), the rig's record of them. */
 static inline void rig_create_layout(Rig *r, const RigLayout *l)
 {

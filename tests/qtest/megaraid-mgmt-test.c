@@ -1738,15 +1738,6 @@ static void test_job_stop_wait(void)
     rig_destroy(&r);
 }
 
-static void mg_copy_file(const char *from, const char *to)
-{
-    g_autofree gchar *buf = NULL;
-    gsize len;
-
-    g_assert_true(g_file_get_contents(from, &buf, &len, NULL));
-    g_assert_true(g_file_set_contents(to, buf, len, NULL));
-}
-
 /* While the import waits: its VD is not shown to the host yet. */
 static void import_hidden(MR *m)
 {
@@ -1783,14 +1774,8 @@ static void test_import_replay(void)
     g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
     g_assert_cmpint(qom_get_int(m, CTRL, "journal-records"), >, 0);
     /* the kill: the drives and the journal as they are now */
-    memset(&c, 0, sizeof(c));
-    c.n = r.n;
-    c.vd_sectors = r.vd_sectors;
-    rig_tmp_paths(c.path, c.n, "megaraid-mgmt-copy");
-    for (int i = 0; i < r.n; i++) {
-        mg_copy_file(r.path[i], c.path[i]);
-    }
-    mg_copy_file(jnl[0], jnl[1]);
+    rig_copy(&c, &r, "megaraid-mgmt-copy");
+    rig_copy_file(jnl[0], jnl[1]);
     mr_stop(&r);
 
     /* another controller: foreign until imported, the journal untouched */

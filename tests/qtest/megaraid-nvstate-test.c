@@ -27,15 +27,6 @@ static char *tmp_file(const char *prefix)
     return path;
 }
 
-static void copy_file(const char *from, const char *to)
-{
-    g_autofree gchar *buf = NULL;
-    gsize len;
-
-    g_assert_true(g_file_get_contents(from, &buf, &len, NULL));
-    g_assert_true(g_file_set_contents(to, buf, len, NULL));
-}
-
 static char *journal_props(const char *jnl, const char *extra)
 {
     return g_strdup_printf(",cache-size=4M,journal=jnl0%s "
@@ -72,14 +63,8 @@ static void journal_replay(const char *img_opts, const char *ctrl)
                     ARRAY_SIZE(extents));
 
     /* the kill: what the files hold now (nothing is being written) */
-    memset(&c, 0, sizeof(c));
-    c.n = r.n;
-    c.vd_sectors = r.vd_sectors;
-    rig_tmp_paths(c.path, c.n, "megaraid-nvstate-copy");
-    for (int i = 0; i < r.n; i++) {
-        copy_file(r.path[i], c.path[i]);
-    }
-    copy_file(jnl, jcopy);
+    rig_copy(&c, &r, "megaraid-nvstate-copy");
+    rig_copy_file(jnl, jcopy);
     mr_stop(&r);
 
     /* the restart: replayed, destaged and the journal emptied at start */
