@@ -38,14 +38,23 @@ mrcli_host_prepare() {
 # shellcheck disable=SC1091
 [ -n "${RAID_MR:-}" ] || [ ! -f /mrsim/lib-raid.sh ] || . /mrsim/lib-raid.sh
 
+# run_tool VAR COMMAND ARGS...: runs COMMAND ARGS, shows it and its output
+# (stdout and stderr), which goes into the variable VAR; the test fails
+# unless it succeeds.
+run_tool() {
+    local var=$1 rc=0 out
+    shift
+    echo "# $*"
+    out=$("$@" 2>&1) || rc=$?
+    printf -v "$var" '%s' "$out"
+    echo "$out"
+    [ $rc = 0 ] || fail "$* failed (exit status $rc)"
+}
+
 # mr ARGS...: runs mrcli ARGS, shows the command and its output; the test
 # fails unless it succeeds.  MR_OUT is the output.
 mr() {
-    local rc=0
-    echo "# mrcli $*"
-    MR_OUT=$(mrcli "$@" 2>&1) || rc=$?
-    echo "$MR_OUT"
-    [ $rc = 0 ] || fail "mrcli $* failed (exit status $rc)"
+    run_tool MR_OUT mrcli "$@"
 }
 
 # mr_refused STATUS ARGS...: mrcli ARGS must fail with exit status STATUS

@@ -28,31 +28,9 @@ fi
 
 # ---- guest part ----
 . /mrsim/lib-mrcli.sh
+. /mrsim/lib-mfi.sh
 
-for t in mfiutil megasasctl; do
-    command -v $t > /dev/null || fail "$t is not installed (build-image.sh)"
-done
 mr_guest_start 4
-
-mf() {
-    local rc=0
-    echo "# mfiutil $*"
-    MF_OUT=$(mfiutil "$@" 2>&1) || rc=$?
-    echo "$MF_OUT"
-    [ $rc = 0 ] || fail "mfiutil $* failed (exit status $rc)"
-}
-
-mf_has() {
-    echo "$MF_OUT" | grep -qE "$1" || fail "mfiutil: $2 (no line matching $1)"
-}
-
-ms() {
-    local rc=0
-    echo "# megasasctl"
-    MS_OUT=$(megasasctl 2>&1) || rc=$?
-    echo "$MS_OUT"
-    [ $rc = 0 ] || fail "megasasctl failed (exit status $rc)"
-}
 
 mf show adapter
 mf_has "RAID Levels: JBOD, RAID0, RAID1, RAID5, RAID6, RAID10, RAID50$" \

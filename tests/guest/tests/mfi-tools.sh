@@ -37,36 +37,10 @@ fi
 
 # ---- guest part ----
 . /mrsim/lib-mrcli.sh
-
-for t in mfiutil megasasctl; do
-    command -v $t > /dev/null || fail "$t is not installed (build-image.sh)"
-done
+. /mrsim/lib-mfi.sh
 
 NDRV=8
 mr_guest_start $NDRV
-
-# mf ARGS...: mfiutil ARGS must succeed; its output in MF_OUT.
-mf() {
-    local rc=0
-    echo "# mfiutil $*"
-    MF_OUT=$(mfiutil "$@" 2>&1) || rc=$?
-    echo "$MF_OUT"
-    [ $rc = 0 ] || fail "mfiutil $* failed (exit status $rc)"
-}
-
-# mf_has ERE WHAT: the last mfiutil output has a line matching ERE.
-mf_has() {
-    echo "$MF_OUT" | grep -qE "$1" || fail "mfiutil: $2 (no line matching $1)"
-}
-
-# ms: megasasctl (every adapter, VD and drive); its output in MS_OUT.
-ms() {
-    local rc=0
-    echo "# megasasctl"
-    MS_OUT=$(megasasctl 2>&1) || rc=$?
-    echo "$MS_OUT"
-    [ $rc = 0 ] || fail "megasasctl failed (exit status $rc)"
-}
 
 # qmp_drive_state SLOT: QMP_STATE is the drive's state in query-megaraid.
 qmp_drive_state() {
