@@ -64,18 +64,24 @@ has() {
     return 1
 }
 
-# cb_status SLOT: CB to the Status of "show copyback" of the drive
-cb_status() {
-    st "/c0/e$E/s$1" show copyback
-    CB=$(echo "$ST_OUT" | sed -n 's/.*"Status":"\(In progress\|Paused\|Waiting\|Not in progress\)".*/\1/p' | head -1)
-    [ -n "$CB" ] || fail "show copyback of slot $1: no Status row"
+# job_status JOB SLOT: JS to the Status of "show JOB" (rebuild, copyback)
+# of the drive
+job_status() {
+    st "/c0/e$E/s$2" show "$1"
+    JS=$(echo "$ST_OUT" | sed -n 's/.*"Status":"\(In progress\|Paused\|Waiting\|Not in progress\)".*/\1/p' | head -1)
+    [ -n "$JS" ] || fail "show $1 of slot $2: no Status row"
 }
 
-# rb_status SLOT: RB to the Status of "show rebuild" of the drive
-rb_status() {
-    st "/c0/e$E/s$1" show rebuild
-    RB=$(echo "$ST_OUT" | sed -n 's/.*"Status":"\(In progress\|Paused\|Waiting\|Not in progress\)".*/\1/p' | head -1)
-    [ -n "$RB" ] || fail "show rebuild of slot $1: no Status row"
+# wait_job_end JOB SLOT: until "show JOB" of the drive is not in progress
+# (at most 600 s)
+wait_job_end() {
+    local t=600
+
+    while job_status "$1" "$2"; [ "$JS" != "Not in progress" ]; do
+        t=$((t - 1))
+        [ $t -gt 0 ] || fail "the $1 of $E:$2 did not end"
+        sleep 1
+    done
 }
 
 mr_guest_start 4
@@ -101,16 +107,11 @@ echo "== fail 252:1: the spare is rebuilt in its place"
 st "/c0/e$E/s1" set offline
 st /c0/v0 show
 has '"Dgrd"' || fail "VD 0 is not degraded after the failure"
-rb_status 3
-assert_eq "rebuild of 252:3" "In progress" "$RB"
+job_status rebuild 3
+assert_eq "rebuild of 252:3" "In progress" "$JS"
 expect_drive d3 state '^rebuild$'
 st /c0 set rebuildrate=100
-t=600
-while rb_status 3; [ "$RB" != "Not in progress" ]; do
-    t=$((t - 1))
-    [ $t -gt 0 ] || fail "the rebuild of 252:3 did not end"
-    sleep 1
-done
+wait_job_end rebuild 3
 st /c0/v0 show
 has '"Optl"' || fail "VD 0 is not optimal after the rebuild"
 expect_drive d3 state '^online$'
@@ -131,28 +132,23 @@ while :; do
     [ $t -gt 0 ] || fail "the new drive is $QOM, not copyback"
     sleep 0.5
 done
-cb_status 1
-assert_eq "copyback onto 252:1" "In progress" "$CB"
-cb_status 3
-assert_eq "copyback from 252:3" "In progress" "$CB"
+job_status copyback 1
+assert_eq "copyback onto 252:1" "In progress" "$JS"
+job_status copyback 3
+assert_eq "copyback from 252:3" "In progress" "$JS"
 st "/c0/e$E/s1" show
 has '"Cpybck"' || has '"Copyback"' || fail "252:1 is not shown in copyback"
 # written while the copy runs: must be on the new drive too
 dd if=/tmp/b of="$DEV" bs=1M seek=20 oflag=direct 2>/dev/null ||
     fail "write to $DEV during the copyback"
 st "/c0/e$E/s1" pause copyback
-cb_status 1
-assert_eq "copyback paused" "Paused" "$CB"
+job_status copyback 1
+assert_eq "copyback paused" "Paused" "$JS"
 st "/c0/e$E/s1" resume copyback
-cb_status 1
-[ "$CB" != Paused ] || fail "the copyback is still paused after resume"
+job_status copyback 1
+[ "$JS" != Paused ] || fail "the copyback is still paused after resume"
 st /c0 set rebuildrate=100
-t=600
-while cb_status 1; [ "$CB" != "Not in progress" ]; do
-    t=$((t - 1))
-    [ $t -gt 0 ] || fail "the copyback onto 252:1 did not end"
-    sleep 1
-done
+wait_job_end copyback 1
 expect_drive new1 state '^online$'
 expect_drive d3 state '^hot-spare$'
 st "/c0/e$E/s3" show
