@@ -100,6 +100,10 @@ static const MR9600Page mr9600_pages[] = {
       NULL, true },
     { MPI3_CONFIG_PAGETYPE_SAS_PHY, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
       NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_EXPANDER, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY,
+      MPI3_SASEXPANDER0_BYTES, NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_EXPANDER, 1, MPI3_CONFIG_PAGEATTR_READ_ONLY,
+      MPI3_SASEXPANDER1_BYTES, NULL, true },
     { MPI3_CONFIG_PAGETYPE_SAS_PHY, 1, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
       NULL, true },
 };
@@ -426,6 +430,7 @@ static uint16_t mr9600_build_page(MR9600State *s, const MR9600Page *pg,
         return mr9600_encl_build_page(s, page_address, buf);
     case MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT:
     case MPI3_CONFIG_PAGETYPE_SAS_PHY:
+    case MPI3_CONFIG_PAGETYPE_SAS_EXPANDER:
         return mr9600_sas_build_page(s, pg->type, pg->number, page_address,
                                      buf);
     default:

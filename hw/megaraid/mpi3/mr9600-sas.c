@@ -6,7 +6,7 @@
  * attached directly to them (enclosure 0, slot = phy number), the
  * controller's own device handle, the SAS pages the host reads (SAS IO
  * Unit pages 0 and 1, SAS Phy pages 0 and 1, the controller's Device page
- * 0) and the SAS topology change lists of discovery and hot plug.  The
+ * 0, SAS Expander pages 0 and 1 naming no expander yet) and the SAS topology change lists of discovery and hot plug.  The
  * enclosure of those bays is mr9600-encl.c's.
  */
 #include "qemu/osdep.h"
@@ -218,10 +218,30 @@ static uint16_t mr9600_phy_page(MR9600State *s, uint8_t number,
     return MPI3_IOCSTATUS_SUCCESS;
 }
 
+/*
+ * SAS Expander pages 0 and 1: the page type exists (its header reads),
+ * but no expander is attached yet, so every address names none.
+ */
+static uint16_t mr9600_expander_page(uint32_t page_address)
+{
+    switch (page_address & MPI3_SAS_EXPAND_PGAD_FORM_MASK) {
+    case MPI3_SAS_EXPAND_PGAD_FORM_GET_NEXT:
+    case MPI3_SAS_EXPAND_PGAD_FORM_HANDLE_PHY_NUM:
+    case MPI3_SAS_EXPAND_PGAD_FORM_HANDLE:
+        return MPI3_IOCSTATUS_CONFIG_INVALID_PAGE;
+    default:
+        trace_megaraid_9600_err_sas_page(MPI3_CONFIG_PAGETYPE_SAS_EXPANDER,
+                                         page_address, "unknown form");
+        return MPI3_IOCSTATUS_INVALID_FIELD;
+    }
+}
+
 uint16_t mr9600_sas_build_page(MR9600State *s, uint8_t type, uint8_t number,
                                uint32_t page_address, uint8_t *buf)
 {
     switch (type) {
+    case MPI3_CONFIG_PAGETYPE_SAS_EXPANDER:
+        return mr9600_expander_page(page_address);
     case MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT:
         if (number == 0) {
             mr9600_iounit0(s, buf);

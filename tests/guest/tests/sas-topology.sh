@@ -8,7 +8,8 @@
 # (its logical ID the host's SAS address) and its bay the drive's QOM
 # slot; an NVMe drive stays a plain SCSI target on the driver's second
 # channel; a drive pulled takes its port and end device with it, one
-# inserted in its bay brings them back; the kernel log stays clean.
+# inserted in its bay brings them back; a host reset (sg_reset -H) leaves
+# the transport objects as they were; the kernel log stays clean.
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
@@ -69,6 +70,19 @@ check_end_device() {
     lsscsi -t | grep -q "sas:$3" ||
         { lsscsi -t; fail "lsscsi -t does not show $1 at sas:$3"; }
     log "$1: $ed, SAS address $addr, enclosure $encl bay $bay, $4"
+}
+
+# topology: every end device with its address, enclosure and bay, and
+# every phy with its rate, one line each.
+topology() {
+    local e p
+    for e in /sys/class/sas_end_device/*; do
+        p=/sys/class/sas_device/${e##*/}
+        echo "${e##*/} $(cat "$p/sas_address") $(cat "$p/enclosure_identifier") $(cat "$p/bay_identifier")"
+    done
+    for p in /sys/class/sas_phy/*; do
+        echo "${p##*/} $(cat "$p/negotiated_linkrate")"
+    done
 }
 
 need_driver mpi3mr
@@ -132,9 +146,22 @@ assert_eq "SAS ports after the insert" 3 "$(sas_count sas_port)"
 assert_eq "SAS end devices after the insert" 3 "$(sas_count sas_end_device)"
 check_end_device d4 hd4 0x5000c50000a0b040 "6.0 Gbit"
 check_end_device d0 hd0 0x5000c50000a0b000 "12.0 Gbit"
+
+# A host reset: the driver re-reads the topology; nothing changes.
+topology > /tmp/topo.before
+sg_reset -H "$(disk_dev d0)" || fail "sg_reset -H failed"
+wait_dmesg 'newly added devices after soft reset completed' \
+    'unrecoverable|reset failed' 120 "the device refresh after the reset"
+topology > /tmp/topo.after
+diff /tmp/topo.before /tmp/topo.after ||
+    fail "SAS topology differs after the host reset"
+assert_eq "SAS end devices after the reset" 3 "$(sas_count sas_end_device)"
+log "topology after the host reset as before ($(wc -l < /tmp/topo.after) lines)"
+check_disks
 fio_verify "$(disk_dev d4)" 8M
 for _n in d0 d4; do
     host_expect "$_n" "$(disk_dev "$_n")"
 done
-mr9600_driver_log ""
-check_dmesg ""
+# (the host reset's lines, as in mr9600-reset)
+mr9600_driver_log 'mpi3mr[0-9]+: (controller reset is triggered by error handling|diag fault reset due to error handling\(0x4\)|soft reset due to error handling\(0x4\)|fault code\(0x0000F000\): Additional code: \(0x00000000:0x00000000:0x00000000\))$'
+check_dmesg 'mpi3mr[0-9]+: (diag fault reset due to error handling\(0x4\)|fault code\(0x0000F000\): Additional code: \(0x00000000:0x00000000:0x00000000\))$'
