@@ -6,8 +6,9 @@
  * attached directly to them (enclosure 0, slot = phy number), the
  * controller's own device handle, the SAS pages the host reads (SAS IO
  * Unit pages 0 and 1, SAS Phy pages 0 and 1, the controller's Device page
- * 0, SAS Expander pages 0 and 1 naming no expander yet) and the SAS topology change lists of discovery and hot plug.  The
- * enclosure of those bays is mr9600-encl.c's.
+ * 0, SAS Expander pages 0 and 1 naming no expander yet) and the SAS
+ * topology change lists of discovery and hot plug.  The enclosure of
+ * those bays is mr9600-encl.c's.
  */
 #include "qemu/osdep.h"
 #include "mr9600.h"

@@ -646,7 +646,10 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 #define MPI3_SAS_DEVICE_INFO_SMP_INITIATOR  0x0008
 #define MPI3_SAS_DEVICE_INFO_TYPE_MASK      0x0007
 
-/* SAS link rates (negotiated: logical << 4 | physical; hw/programmed: max << 4 | min) */
+/*
+ * SAS link rates (negotiated: logical << 4 | physical; hardware and
+ * programmed: max << 4 | min)
+ */
 #define MPI3_SAS_NEG_LINK_RATE_UNKNOWN      0x00
 #define MPI3_SAS_NEG_LINK_RATE_6_0          0x0A
 #define MPI3_SAS_NEG_LINK_RATE_12_0         0x0B
