@@ -19,7 +19,7 @@
 #include "hw/megaraid/nv-drive.h"
 #include "trace.h"
 
-#define MR9600_PAGE_MAX 448
+#define MR9600_PAGE_MAX 512
 
 /*
  * A writable page: which bits of each byte a write may change (bytes
@@ -74,8 +74,9 @@ typedef struct MR9600Page {
     uint8_t type;
     uint8_t number;
     uint8_t attr;
-    uint16_t bytes;
+    uint16_t bytes;                     /* 0: by the model (SAS pages) */
     const MR9600PageFields *fields;     /* NULL: read-only page */
+    bool sas;                           /* only with sas-transport=on */
 } MR9600Page;
 
 static const MR9600Page mr9600_pages[] = {
@@ -90,6 +91,21 @@ static const MR9600Page mr9600_pages[] = {
       &mr9600_iounit1_fields },
     { MPI3_CONFIG_PAGETYPE_MANUFACTURING, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY,
       448 },
+    /* the SAS transport personality's (mr9600-sas.c, mr9600-encl.c) */
+    { MPI3_CONFIG_PAGETYPE_ENCLOSURE, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 32,
+      NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
+      NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 1, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
+      NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_PHY, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
+      NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_EXPANDER, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY,
+      MPI3_SASEXPANDER0_BYTES, NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_EXPANDER, 1, MPI3_CONFIG_PAGEATTR_READ_ONLY,
+      MPI3_SASEXPANDER1_BYTES, NULL, true },
+    { MPI3_CONFIG_PAGETYPE_SAS_PHY, 1, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
+      NULL, true },
 };
 
 static const MR9600Page *mr9600_find_page(uint8_t type, uint8_t number)
@@ -102,14 +118,31 @@ static const MR9600Page *mr9600_find_page(uint8_t type, uint8_t number)
     return NULL;
 }
 
-static void mr9600_page_header(const MR9600Page *pg, MPI3ConfigPageHeader *h)
+/* A page's length in bytes on this controller. */
+static uint16_t mr9600_page_len(MR9600State *s, const MR9600Page *pg)
 {
+    return pg->bytes ? pg->bytes
+                     : mr9600_sas_page_bytes(s, pg->type, pg->number);
+}
+
+void mr9600_config_page_header(uint8_t type, uint8_t number, uint16_t bytes,
+                               MPI3ConfigPageHeader *h)
+{
+    const MR9600Page *pg = mr9600_find_page(type, number);
+
     memset(h, 0, sizeof(*h));
     h->page_version = 0;
-    h->page_number = pg->number;
-    h->page_attribute = pg->attr;
-    h->page_length = cpu_to_le16(pg->bytes / 4);
-    h->page_type = pg->type;
+    h->page_number = number;
+    h->page_attribute = pg ? pg->attr : MPI3_CONFIG_PAGEATTR_READ_ONLY;
+    h->page_length = cpu_to_le16(bytes / 4);
+    h->page_type = type;
+}
+
+static void mr9600_page_header(MR9600State *s, const MR9600Page *pg,
+                               MPI3ConfigPageHeader *h)
+{
+    mr9600_config_page_header(pg->type, pg->number, mr9600_page_len(s, pg),
+                              h);
 }
 
 /*
@@ -281,7 +314,7 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
     uint16_t handle = u->host_id;
 
     memset(p, 0, sizeof(*p));
-    mr9600_page_header(pg, &p->header);
+    mr9600_page_header(s, pg, &p->header);
     if (u->drive && u->drive->in_array) {
         flags |= MPI3_DEVICE0_FLAGS_HIDDEN;
     }
@@ -296,7 +329,7 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
     p->enclosure_handle = 0;
     p->wwid = cpu_to_le64(wwid);
     p->persistent_id = cpu_to_le16(handle - 1);
-    p->io_unit_port = u->slot / 4;
+    p->io_unit_port = mr9600_unit_port(s, u);
     p->access_status = 0;
     p->flags = cpu_to_le16(flags);
     p->slot_index = cpu_to_le16(u->slot);
@@ -325,6 +358,8 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
                   : MPI3_SAS_DEVICE_INFO_SSP_TARGET));
         a->phy_num = u->slot;
         a->max_port_connections = 1;
+        /* on a controller phy: parent, enclosure, port, link rate */
+        mr9600_sas_device_page0(s, u, p);
     }
 }
 
@@ -358,12 +393,15 @@ static uint16_t mr9600_build_page(MR9600State *s, const MR9600Page *pg,
     uint16_t handle;
 
     memset(buf, 0, MR9600_PAGE_MAX);
-    mr9600_page_header(pg, (MPI3ConfigPageHeader *)buf);
+    mr9600_page_header(s, pg, (MPI3ConfigPageHeader *)buf);
     switch (pg->type) {
     case MPI3_CONFIG_PAGETYPE_DEVICE:
         handle = page_address & MPI3_DEVICE_PGAD_HANDLE_MASK;
         switch (page_address & MPI3_DEVICE_PGAD_FORM_MASK) {
         case MPI3_DEVICE_PGAD_FORM_HANDLE:
+            if (mr9600_sas_ctrl_page(s, handle, buf)) {
+                return MPI3_IOCSTATUS_SUCCESS;
+            }
             u = mr9600_unit_by_handle(s, handle);
             break;
         case MPI3_DEVICE_PGAD_FORM_GET_NEXT:
@@ -388,6 +426,13 @@ static uint16_t mr9600_build_page(MR9600State *s, const MR9600Page *pg,
             stq_le_p(buf + 0x08, s->dsn);
         }
         break;
+    case MPI3_CONFIG_PAGETYPE_ENCLOSURE:
+        return mr9600_encl_build_page(s, page_address, buf);
+    case MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT:
+    case MPI3_CONFIG_PAGETYPE_SAS_PHY:
+    case MPI3_CONFIG_PAGETYPE_SAS_EXPANDER:
+        return mr9600_sas_build_page(s, pg->type, pg->number, page_address,
+                                     buf);
     default:
         break;
     }
@@ -520,6 +565,9 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
 
     trace_megaraid_9600_config(req->page_type, req->page_number, req->action,
                                page_address);
+    if (pg && pg->sas && !mr9600_sas_on(s)) {
+        pg = NULL;              /* the multipath personality has none */
+    }
     if (!pg) {
         st = MPI3_IOCSTATUS_CONFIG_INVALID_PAGE;
         goto out;
@@ -530,7 +578,7 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
     }
     switch (req->action) {
     case MPI3_CONFIG_ACTION_PAGE_HEADER:
-        mr9600_page_header(pg, (MPI3ConfigPageHeader *)buf);
+        mr9600_page_header(s, pg, (MPI3ConfigPageHeader *)buf);
         pci_dma_write(PCI_DEVICE(s), addr, buf,
                       MIN(len, sizeof(MPI3ConfigPageHeader)));
         break;
@@ -548,7 +596,8 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
                    pg->bytes - 8);
         }
         if (st == MPI3_IOCSTATUS_SUCCESS) {
-            pci_dma_write(PCI_DEVICE(s), addr, buf, MIN(len, pg->bytes));
+            pci_dma_write(PCI_DEVICE(s), addr, buf,
+                          MIN(len, mr9600_page_len(s, pg)));
         }
         break;
     case MPI3_CONFIG_ACTION_WRITE_CURRENT:

@@ -91,8 +91,10 @@ void mr9600_send_visibility(MR9600State *s, MRUnit *u, bool hidden)
     }
     ev.reason_code = hidden ? MPI3_EVENT_DEV_STAT_RC_HIDDEN
                             : MPI3_EVENT_DEV_STAT_RC_NOT_HIDDEN;
-    ev.io_unit_port = u->vd ? 0 : u->slot / 4;
-    ev.parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
+    ev.io_unit_port = mr9600_unit_port(s, u);
+    ev.parent_dev_handle = cpu_to_le16(mr9600_unit_phy(s, u) >= 0 ?
+                                       MR9600_CTRL_HANDLE :
+                                       MPI3_DEVICE0_PARENT_INVALID);
     ev.dev_handle = cpu_to_le16(handle);
     ev.wwid = cpu_to_le64(u->wwn);
     trace_megaraid_9600_device_visibility(handle, hidden);
@@ -118,6 +120,7 @@ void mr9600_port_enable(MR9600State *s, uint16_t host_tag)
             mr9600_announce(s, u);
         }
     }
+    mr9600_sas_port_enable(s);
     s->port_enabled = true;
     mr9600_post_success(s, 0, host_tag);
 }
@@ -203,6 +206,7 @@ void mr9600_drive_arrived(MR9600State *s, MRDrive *d)
         s->handles[d->unit.host_id] == &d->unit &&
         s->port_enabled && mr9600_ioc_ready(s)) {
         mr9600_announce(s, &d->unit);
+        mr9600_sas_topo_event(s, &d->unit, true);
     }
 }
 
@@ -220,6 +224,8 @@ static void mr9600_announce_removal(MR9600State *s, MRDrive *d)
         ev.entry[0].port_status = MPI3_EVENT_PCIE_TOPO_PS_NOT_RESPONDING;
         mr9600_send_event(s, MPI3_EVENT_PCIE_TOPOLOGY_CHANGE_LIST, &ev,
                           sizeof(ev));
+    } else if (mr9600_unit_phy(s, &d->unit) >= 0) {
+        mr9600_sas_topo_event(s, &d->unit, false);
     } else {
         MPI3EventSASTopoChange ev = { 0 };
 

@@ -76,7 +76,9 @@ static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
     f.fw_phase_major = MR9600_FW_PHASE_MAJOR;
     f.fw_gen_minor = MR9600_FW_GEN_MINOR;
     f.fw_gen_major = MR9600_FW_GEN_MAJOR;
-    f.ioc_capabilities = cpu_to_le32(MPI3_IOCFACTS_CAPABILITY_MULTIPATH |
+    /* without MULTIPATH the driver runs its SAS transport layer */
+    f.ioc_capabilities = cpu_to_le32(
+        (mr9600_sas_on(s) ? 0 : MPI3_IOCFACTS_CAPABILITY_MULTIPATH) |
         (raid ? MPI3_IOCFACTS_CAPABILITY_RAID_SUPPORTED : 0));
     f.ioc_number = 0;
     f.who_init = s->initialized ? 3 : 0;
@@ -225,6 +227,7 @@ static void mr9600_event_notification(MR9600State *s, const uint8_t *frame)
     trace_megaraid_9600_event_masks(s->event_masks[0], s->event_masks[1],
                                     s->event_masks[2], s->event_masks[3]);
     mr9600_reply_status(s, 0, &req->hdr, MPI3_IOCSTATUS_SUCCESS);
+    mr9600_encl_events_enabled(s);
 }
 
 static void mr9600_io_unit_control(MR9600State *s, const uint8_t *frame)

@@ -584,6 +584,7 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT16("max-requests", MR9600State, max_outstanding,
                        MR9600_MAX_OUTSTANDING),
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
+    DEFINE_PROP_BOOL("sas-transport", MR9600State, sas_transport, false),
     DEFINE_PROP_MR_NV_DRIVE("config-nvram", MR9600State, config_nvram),
     DEFINE_MR_CORE_PROPERTIES(MR9600State, core),
 };
@@ -647,6 +648,10 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "MaxOutstandingRequests reported in IOC FACTS");
     object_class_property_set_description(oc, "ready-timeout",
         "IOC ready timeout in seconds reported in IOC Information");
+    object_class_property_set_description(oc, "sas-transport",
+        "on: the IOC reports no MULTIPATH capability, so the driver runs "
+        "its SAS transport layer: phys, ports, end devices and the card's "
+        "enclosure (docs/sas-topology.md); off (default): as before");
     object_class_property_set_description(oc, "config-nvram",
         "drive (-blockdev node name or -drive id, at least 512 bytes) that "
         "keeps the persistent CONFIG pages (IO Unit page 1, Driver pages 1 "

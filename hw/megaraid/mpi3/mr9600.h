@@ -158,6 +158,7 @@ struct MR9600State {
     uint16_t msix_vectors;
     uint16_t max_outstanding;
     uint32_t ready_timeout;     /* seconds */
+    bool sas_transport;         /* sas-transport: MULTIPATH cleared */
 
     const MR9600Model *model;
 
@@ -310,6 +311,8 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req);
 /* Wait for the config-nvram writes in flight (their replies are dropped). */
 void mr9600_config_exit(MR9600State *s);
 void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
+void mr9600_config_page_header(uint8_t type, uint8_t number, uint16_t bytes,
+                               MPI3ConfigPageHeader *h);
 
 /* mr9600-scsiio.c */
 void mr9600_requests_init(MR9600State *s);
@@ -339,6 +342,32 @@ bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
 /* mr9600-mgmt.c */
 #define MR9600_VD_HANDLE_BASE   0x300   /* VD n has handle base + n */
 void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
+
+/* mr9600-sas.c: the SAS transport personality (sas-transport=on) */
+#define MR9600_MAX_PHYS         24      /* the -24i's; the page buffer fits */
+#define MR9600_CTRL_HANDLE      0x3FF   /* the controller's own device */
+#define MR9600_ENCL_HANDLE      1       /* the card's virtual enclosure */
+bool mr9600_sas_on(MR9600State *s);
+uint32_t mr9600_sas_num_phys(MR9600State *s);
+uint64_t mr9600_sas_address(MR9600State *s);
+/* The controller phy @u is attached to, -1: none (NVMe, VD, no phy). */
+int mr9600_unit_phy(MR9600State *s, MRUnit *u);
+/* The IO unit port of @u in its device page and events. */
+uint8_t mr9600_unit_port(MR9600State *s, MRUnit *u);
+uint8_t mr9600_unit_link_rate(MRUnit *u);
+void mr9600_sas_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p);
+/* Device page 0 of the controller's handle into buf; false: not it. */
+bool mr9600_sas_ctrl_page(MR9600State *s, uint16_t handle, uint8_t *buf);
+uint16_t mr9600_sas_page_bytes(MR9600State *s, uint8_t type, uint8_t number);
+uint16_t mr9600_sas_build_page(MR9600State *s, uint8_t type, uint8_t number,
+                               uint32_t page_address, uint8_t *buf);
+void mr9600_sas_topo_event(MR9600State *s, MRUnit *u, bool present);
+void mr9600_sas_port_enable(MR9600State *s);
+
+/* mr9600-encl.c */
+uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
+                                uint8_t *buf);
+void mr9600_encl_events_enabled(MR9600State *s);
 
 /* mr9600-devices.c */
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);

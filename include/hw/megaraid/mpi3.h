@@ -552,8 +552,10 @@ typedef struct QEMU_PACKED MPI3Device0SASSATA {
     uint8_t attached_phy_identifier;
     uint8_t max_port_connections;
     uint8_t zone_group;
+    uint8_t reserved10[3];
+    uint8_t negotiated_link_rate;   /* logical << 4 | physical */
 } MPI3Device0SASSATA;
-QEMU_BUILD_BUG_ON(sizeof(MPI3Device0SASSATA) != 16);
+QEMU_BUILD_BUG_ON(sizeof(MPI3Device0SASSATA) != 20);
 
 typedef struct QEMU_PACKED MPI3Device0VD {
     uint8_t vd_state;
@@ -616,6 +618,75 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 #define MPI3_DEVICE0_PCIE_DEVICE_INFO_TYPE_NVME 0x0001
 #define MPI3_DEVICE0_PCIE_LINK_RATE_16_0_SUPP   0x08
 #define MPI3_PCIE_NEG_LINK_RATE_16_0            0x05
+
+/* ---- SAS transport: SAS pages, enclosures, topology (mr9600-sas.c) ---- */
+
+#define MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT    0x20
+#define MPI3_CONFIG_PAGETYPE_SAS_EXPANDER   0x21
+#define MPI3_CONFIG_PAGETYPE_SAS_PHY        0x23
+#define MPI3_SAS_EXPAND_PGAD_FORM_MASK      0xF0000000u
+#define MPI3_SAS_EXPAND_PGAD_FORM_GET_NEXT  0x00000000u
+#define MPI3_SAS_EXPAND_PGAD_FORM_HANDLE_PHY_NUM 0x10000000u
+#define MPI3_SAS_EXPAND_PGAD_FORM_HANDLE    0x20000000u
+#define MPI3_SASEXPANDER0_BYTES             64
+#define MPI3_SASEXPANDER1_BYTES             48
+#define MPI3_SAS_PHY_PGAD_FORM_MASK         0xF0000000u
+#define MPI3_SAS_PHY_PGAD_FORM_PHY_NUMBER   0x00000000u
+#define MPI3_SAS_PHY_PGAD_PHY_NUMBER_MASK   0x000000FFu
+#define MPI3_ENCLOS_PGAD_FORM_MASK          0xF0000000u
+#define MPI3_ENCLOS_PGAD_FORM_GET_NEXT      0x00000000u
+#define MPI3_ENCLOS_PGAD_FORM_HANDLE        0x10000000u
+#define MPI3_ENCLOS_PGAD_HANDLE_MASK        0x0000FFFFu
+
+#define MPI3_DEVICE0_FLAGS_CONTROLLER_DEV_HANDLE 0x0080
+#define MPI3_DEVICE0_PERSISTENTID_INVALID   0xFFFF
+#define MPI3_SAS_DEVICE_INFO_SMP_TARGET     0x0040
+#define MPI3_SAS_DEVICE_INFO_SSP_INITIATOR  0x0020
+#define MPI3_SAS_DEVICE_INFO_STP_INITIATOR  0x0010
+#define MPI3_SAS_DEVICE_INFO_SMP_INITIATOR  0x0008
+#define MPI3_SAS_DEVICE_INFO_TYPE_MASK      0x0007
+
+/*
+ * SAS link rates (negotiated: logical << 4 | physical; hardware and
+ * programmed: max << 4 | min)
+ */
+#define MPI3_SAS_NEG_LINK_RATE_UNKNOWN      0x00
+#define MPI3_SAS_NEG_LINK_RATE_6_0          0x0A
+#define MPI3_SAS_NEG_LINK_RATE_12_0         0x0B
+#define MPI3_SAS_NEG_LINK_RATE_22_5         0x0C
+
+#define MPI3_EVENT_ENCL_DEVICE_ADDED            0x0B
+#define MPI3_EVENT_ENCL_DEVICE_STATUS_CHANGE    0x0C
+#define MPI3_EVENT_SAS_TOPO_PHY_RC_PHY_CHANGED  0x03
+#define MPI3_EVENT_SAS_TOPO_PHY_RC_NO_CHANGE    0x04
+
+/* SAS IO Unit page 0: 16-byte header, then 20 bytes per phy */
+#define MPI3_SASIOUNIT0_HDR_BYTES           16
+#define MPI3_SASIOUNIT0_PHY_BYTES           20
+/* SAS IO Unit page 1: 20-byte header, then 12 bytes per phy */
+#define MPI3_SASIOUNIT1_HDR_BYTES           20
+#define MPI3_SASIOUNIT1_PHY_BYTES           12
+#define MPI3_SASPHY0_BYTES                  36
+#define MPI3_SASPHY1_BYTES                  28
+
+typedef struct QEMU_PACKED MPI3EnclosurePage0 {
+    MPI3ConfigPageHeader header;
+    uint64_t enclosure_logical_id;
+    uint16_t flags;
+    uint16_t enclosure_handle;
+    uint16_t num_slots;
+    uint16_t reserved16;
+    uint8_t io_unit_port;
+    uint8_t enclosure_level;
+    uint16_t sep_dev_handle;
+    uint8_t chassis_slot;
+    uint8_t reserved1d[3];
+} MPI3EnclosurePage0;
+QEMU_BUILD_BUG_ON(sizeof(MPI3EnclosurePage0) != 32);
+
+#define MPI3_ENCLS0_FLAGS_ENCL_TYPE_VIRTUAL     0x0000
+#define MPI3_ENCLS0_FLAGS_ENCL_DEV_PRESENT      0x0010
+#define MPI3_ENCLS0_FLAGS_MNG_UNKNOWN           0x0000
 
 /* ---- SCSI IO ---- */
 
