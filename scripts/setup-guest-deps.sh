@@ -54,3 +54,23 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends $missing
 fi
+
+# The newest storcli.py collector (Debian sid's
+# prometheus-node-exporter-collectors), unpacked unmodified beside
+# bookworm's installed one: tests/guest/storcli-replay.py --collector-newest.
+newest=/usr/local/share/megaraid-sim/collectors-sid
+if [ ! -f "$newest/storcli.py" ]; then
+    "$top/scripts/apt-sources.sh"
+    tmp=$(mktemp -d)
+    chmod 755 "$tmp"
+    if ! (cd "$tmp" && apt-get download -q prometheus-node-exporter-collectors/sid); then
+        apt-get update -q -o DPkg::Lock::Timeout=600
+        (cd "$tmp" && apt-get download -q prometheus-node-exporter-collectors/sid)
+    fi
+    dpkg-deb -x "$tmp"/prometheus-node-exporter-collectors_*.deb "$tmp/x"
+    mkdir -p "$newest"
+    cp "$tmp/x/usr/share/prometheus-node-exporter-collectors/storcli.py" \
+       "$newest/storcli.py"
+    chmod 755 "$newest/storcli.py"
+    rm -rf "$tmp"
+fi

@@ -15,7 +15,12 @@
 # only storcli v1's keys; it must still run to its end on them, as it does
 # on a real storcli2 card).
 #
+# The v1 captures are also run through the newest collector (Debian sid's
+# storcli.py, unpacked by scripts/setup-guest-deps.sh), which adds drive
+# temperatures, the CacheVault, the controller's health and clock skew.
+#
 #   tests/guest/storcli-replay.py [--storcli2] SERIAL-LOG [--collector PATH]
+#                                 [--collector-newest PATH]
 import argparse
 import json
 import os
@@ -25,6 +30,11 @@ import sys
 import tempfile
 
 COLLECTOR = '/usr/share/prometheus-node-exporter-collectors/storcli.py'
+NEWEST = '/usr/local/share/megaraid-sim/collectors-sid/storcli.py'
+# the collectors run under the Debian interpreter their packages' modules
+# (python3-prometheus-client) are installed for
+PYTHON = '/usr/bin/python3' if os.path.exists('/usr/bin/python3') \
+    else sys.executable
 
 SHIM = '''#!/usr/bin/env python3
 import json, sys
@@ -57,7 +67,7 @@ def metrics(collector, table):
         with open(shim, 'w') as f:
             f.write(SHIM % tf)
         os.chmod(shim, 0o755)
-        p = subprocess.run([sys.executable, collector, '--storcli_path',
+        p = subprocess.run([PYTHON, collector, '--storcli_path',
                             shim], capture_output=True, text=True,
                            timeout=60)
     if p.returncode != 0:
@@ -132,13 +142,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('log')
     ap.add_argument('--collector', default=COLLECTOR)
+    ap.add_argument('--collector-newest', default=NEWEST)
     ap.add_argument('--storcli2', action='store_true')
     args = ap.parse_args()
-    if not os.path.isfile(args.collector):
-        print('storcli-replay: %s is missing (scripts/setup-guest-deps.sh '
-              'installs prometheus-node-exporter-collectors)' %
-              args.collector)
-        return 1
+    for c in (args.collector, args.collector_newest):
+        if not os.path.isfile(c):
+            print('storcli-replay: %s is missing (scripts/setup-guest-deps.sh '
+                  'installs both prometheus-node-exporter-collectors)' % c)
+            return 1
     st = captures(args.log)
     want_states = ['optimal', 'degraded', 'rebuilding']
     if sorted(st) != sorted(want_states):
@@ -146,7 +157,40 @@ def main():
               (sorted(st), want_states))
         return 1
     if args.storcli2:
-        return check_storcli2(st, args.collector)
+        return max(check_storcli2(st, args.collector),
+                   check_storcli2(st, args.collector_newest))
+    return max(check_v1(st, args.collector, 'bookworm', False),
+               check_v1(st, args.collector_newest, 'newest', True))
+
+
+def check_newest(ms, s):
+    """What only the newest collector reads: drive temperatures, the
+    CacheVault, the controller's health and its clock."""
+    temps = {'optimal': (33, 41), 'degraded': (33, 52),
+             'rebuilding': (33, 52)}[s]
+    got = tuple(one(ms, 'megaraid_pd_temp_celsius', controller=0,
+                    enclosure=252, slot=slot)[1] for slot in (0, 1))
+    assert got == temps, 'drive temperatures %r, expected %r' % (got, temps)
+    one(ms, 'megaraid_pd_temp_celsius', controller=0, enclosure=252, slot=2)
+    healthy = one(ms, 'megaraid_healthy', controller=0)[1]
+    assert healthy == (s == 'optimal'), 'healthy %r in %s' % (healthy, s)
+    assert one(ms, 'megaraid_failed', controller=0)[1] == 0
+    skew = one(ms, 'megaraid_time_difference', controller=0)[1]
+    assert 0 <= skew < 60, 'controller clock %r s off' % skew
+    assert one(ms, 'megaraid_cv_temperature', controller=0,
+               cvidx=0)[1] == 28
+    assert one(ms, 'megaraid_cv_state', controller=0, cvidx=0,
+               state='optimal')[1] == 1
+    for slot in range(3):
+        assert one(ms, 'megaraid_pd_device_speed_gbps', controller=0,
+                   enclosure=252, slot=slot)[1] > 0
+        one(ms, 'megaraid_pd_commissioned_spare', controller=0,
+            enclosure=252, slot=slot)
+
+
+def check_v1(st, collector, name, newest):
+    """storcli v1's documents per state through one collector."""
+    want_states = ['optimal', 'degraded', 'rebuilding']
     # per state: VD state, drive 1 state, (temperature label not in
     # bookworm's collector) error counters of drives 1 and 2
     expect = {
@@ -157,7 +201,7 @@ def main():
     fails = 0
     seen = {}
     for s in want_states:
-        ms, text = metrics(args.collector, st[s])
+        ms, text = metrics(collector, st[s])
         vd, pd1, other1, pred1, smart1, media2 = expect[s]
         try:
             one(ms, 'megaraid_controller_info', controller=0)
@@ -189,15 +233,18 @@ def main():
             assert got == (other1, pred1, smart1, media2), \
                 'counters %r, expected %r' % (got, (other1, pred1, smart1,
                                                    media2))
-            print('storcli-replay: %s: ok (VD %s, drive 1 %s, %d series)'
-                  % (s, vd, pd1, sum(len(v) for v in ms.values())))
+            if newest:
+                check_newest(ms, s)
+            print('storcli-replay: %s %s: ok (VD %s, drive 1 %s, %d series)'
+                  % (name, s, vd, pd1, sum(len(v) for v in ms.values())))
         except AssertionError as e:
             fails += 1
-            print('storcli-replay: %s: FAIL: %s\n%s' % (s, e, text))
+            print('storcli-replay: %s %s: FAIL: %s\n%s' % (name, s, e, text))
         seen[s] = text
     if len(set(seen.values())) != len(seen):
         fails += 1
-        print('storcli-replay: the metrics do not change between states')
+        print('storcli-replay: %s: the metrics do not change between '
+              'states' % name)
     return 1 if fails else 0
 
 

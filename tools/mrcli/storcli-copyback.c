@@ -116,21 +116,20 @@ static bool cb_dec(const char **p, long max, long *v)
     return true;
 }
 
-/* "E:S" of target=: the slot in the drive bays, or -1 (usage error). */
-static long cb_target(Mrcli *m, const char *arg)
+long storcli_drive_ref(Mrcli *m, const char *key, const char *arg)
 {
     const char *s = arg;
     long e, slot;
 
     if (!cb_dec(&s, 65535, &e) || *s++ != ':' ||
         !cb_dec(&s, 0xfffe, &slot) || *s) {
-        usage_error(m, "start copyback: target=%s: expected enclosure:slot, "
-                    "e.g. target=%d:4", arg, mrcli_eid(m));
+        usage_error(m, "%s=%s: expected enclosure:slot, e.g. %s=%d:4", key,
+                    arg, key, mrcli_eid(m));
         return -1;
     }
     if (e != 0 && e != MRCLI_BAYS_EID) {
-        usage_error(m, "target=%s: enclosure %ld does not exist (the drive "
-                    "bays are enclosure %d, also called 0)", arg, e,
+        usage_error(m, "%s=%s: enclosure %ld does not exist (the drive "
+                    "bays are enclosure %d, also called 0)", key, arg, e,
                     MRCLI_BAYS_EID);
         return -1;
     }
@@ -160,7 +159,7 @@ static void cb_action(Mrcli *m, int action)
                         "e.g. target=%d:4", mrcli_eid(m));
             return;
         }
-        dst = cb_target(m, tgt);
+        dst = storcli_drive_ref(m, "target", tgt);
         if (dst < 0) {
             return;
         }

@@ -1040,10 +1040,8 @@ bool storcli_dispatch(Mrcli *m)
         if (storcli_copyback(m)) {
             return true;        /* storcli-copyback.c */
         }
-        if (arg_is(m, 0, "insert") || arg_is(m, 0, "replace")) {
-            arg_use(m, n);
-            unsupported(m, m->args.w[0]);
-            return true;
+        if (storcli_insert_replace(m)) {
+            return true;        /* storcli-insert.c */
         }
         return false;
     default:

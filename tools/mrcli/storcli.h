@@ -43,6 +43,10 @@ bool storcli_patrol(Mrcli *m);
  */
 bool storcli_copyback(Mrcli *m);
 bool storcli_vd_set(Mrcli *m);
+/* "E:S" of @key=@arg: the slot in the drive bays, or -1 (usage error) */
+long storcli_drive_ref(Mrcli *m, const char *key, const char *arg);
+/* insert dg= array= row=, replace replacedrive= (storcli-insert.c) */
+bool storcli_insert_replace(Mrcli *m);
 void storcli2_ctrl_show_all(Mrcli *m, const StorcliCtrl *c);
 /* One drive's row in storcli2's drive table @name. */
 void storcli2_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,

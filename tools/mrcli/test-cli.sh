@@ -125,6 +125,15 @@ sexpect storcli64 2 /c0/e252/s1 start copyback target=252:4x J
 sexpect storcli64 2 /c0/eall/sall start copyback target=252:4 J
 sexpect storcli64 2 /c0/e252/s1 stop copyback target=252:4 J
 sexpect storcli2 2 /c0/e252/s1 pause copyback extra J
+# insert / replace: refused forms (storcli-insert.c)
+sexpect storcli64 2 /c0/e252/s4 insert dg=0 array=0 J
+sexpect storcli64 2 /c0/e252/s4 insert dg=0 array=0 row=x J
+sexpect storcli64 2 /c0/e252/s4 insert dg=0 array=0 row=1 bogus J
+sexpect storcli64 2 /c0/eall/sall insert dg=0 array=0 row=1 J
+sexpect storcli64 2 /c0/e252/s1 replace J
+sexpect storcli64 2 /c0/e252/s1 replace replacedrive=252:1 J
+sexpect storcli64 2 /c0/e252/s1 replace replacedrive=9:4 J
+sexpect storcli2 2 /c0/eall/sall replace replacedrive=252:4 J
 sexpect storcli64 2 /c0/v0 set J
 sexpect storcli64 2 /c0/v0 set wrcache=fast J
 sexpect storcli64 2 /c0/v0 set rdcache=adra J
@@ -165,7 +174,8 @@ for cmd in "show all" "show rebuild" "show initialization" \
            "start rebuild" "stop rebuild" "set offline" "set good" \
            "add hotsparedrive" "delete hotsparedrive" "start locate" \
            "stop locate" "show copyback" "stop copyback" "pause copyback" \
-           "resume copyback" "start copyback target=252:4"; do
+           "resume copyback" "start copyback target=252:4" \
+           "insert dg=0 array=0 row=1" "replace replacedrive=252:4"; do
     # shellcheck disable=SC2086
     sexpect storcli64 3 /c0/e252/s1 $cmd J
 done
