@@ -375,6 +375,8 @@ static void test_queries(void)
         g_assert_cmpuint(pe[i].dg, ==, 0);
         g_assert_cmpuint(pe[i].interface, ==, MGMT_IF_NVME);
         g_assert_cmpuint(pe[i].flags & MGMT_PD_F_EXPOSED, ==, 0);
+        /* hidden, but a device id of its own (storcli's DID) */
+        g_assert_cmpuint(pe[i].dev_handle, ==, i + 1);
     }
     g_assert_cmpuint(pe[4].state, ==, MGMT_PD_HOT_SPARE);
     g_assert_cmpuint(pe[4].flags, ==, MGMT_PD_F_GLOBAL_SPARE);

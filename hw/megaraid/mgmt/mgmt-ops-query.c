@@ -175,9 +175,10 @@ void mgmt_fill_pd_entry(MRArray *a, MRDrive *d, MgmtPdEntry *e)
     e->spare_dg = cpu_to_le16(MGMT_NONE16);
     e->block_size = cpu_to_le32(d->unit.block_size);
     e->blocks = cpu_to_le64(d->unit.num_blocks);
+    /* The firmware's device id: every drive has one, exposed or not. */
+    e->dev_handle = cpu_to_le16(d->unit.host_id);
     if (!d->in_array) {
         e->flags |= MGMT_PD_F_EXPOSED;
-        e->dev_handle = cpu_to_le16(d->unit.host_id);
     }
     if (d->locate) {
         e->flags |= MGMT_PD_F_LOCATE;

@@ -279,7 +279,7 @@ typedef struct __attribute__((packed)) MgmtPdEntry {
     uint16_t spare_dg;          /* dedicated spare's DG; MGMT_NONE16 */
     uint32_t block_size;        /* logical block size, bytes */
     uint64_t blocks;            /* capacity in logical blocks */
-    uint16_t dev_handle;        /* host id (MRUnit.host_id); 0 if hidden */
+    uint16_t dev_handle;        /* device id (MRUnit.host_id), hidden too */
     uint8_t flags;              /* MGMT_PD_F_* */
     uint8_t reserved1[5];
 } MgmtPdEntry;                  /* 32 bytes */
