@@ -16,11 +16,14 @@
 # it that read
 #
 #   #   qom-set PATH PROPERTY VALUE
-#   #   qom-get PATH PROPERTY [-> "STRING" | -> MIN..MAX | -> any words]
+#   #   qom-get PATH PROPERTY [-> "STRING" [within N s] | -> MIN..MAX |
+#                           -> any words]
 #   #   (qemu) HMP-COMMAND [-> "TEXT"]
 #
 # are sent over QMP, and a qom-get's value must be the STRING or lie in
-# MIN..MAX when the comment says so, an HMP command's output hold TEXT.  Then the test quits QEMU over QMP:
+# MIN..MAX when the comment says so ("within N s": read again until it
+# is the STRING, for at most N seconds), an HMP command's output hold
+# TEXT.  Then the test quits QEMU over QMP:
 # it must exit 0, and print on stderr exactly the lines the block's
 # comments announce as
 #
@@ -28,7 +31,11 @@
 #
 # (nothing else: no stray warning; and each announced line does appear).
 #
-#   tests/docs/readme-commands.py TOP [PAGE.md...]   (TAP on stdout)
+#   tests/docs/readme-commands.py [--keep DIR] TOP [PAGE.md...]
+#
+# prints TAP.  --keep DIR runs the (one) page in DIR and leaves the files
+# its commands made there, for a test that goes on from them (the guest
+# step of docs/first-five-minutes.md).
 import json
 import os
 import re
@@ -134,12 +141,19 @@ def qmp_step(qmp, comment):
         if 'error' in r:
             return '%s: %s' % (comment, r['error']['desc'])
         return ''
-    r = qmp.cmd('qom-get', path=path, property=prop)
-    if 'error' in r:
-        return '%s: %s' % (comment, r['error']['desc'])
-    got = r['return']
     want = re.match(r'->\s*(.*)$', rest)
     want = want.group(1).strip() if want else ''
+    within = re.match(r'^(".*")\s+within\s+(\d+)\s*s\b', want)
+    deadline = time.monotonic() + (int(within.group(2)) if within else 0)
+    while True:
+        r = qmp.cmd('qom-get', path=path, property=prop)
+        if 'error' in r:
+            return '%s: %s' % (comment, r['error']['desc'])
+        got = r['return']
+        if not within or json.dumps(got) == within.group(1) or \
+                time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
     rng = re.match(r'^(-?\d+)\.\.(-?\d+)$', want)
     if want.startswith('"'):
         if json.dumps(got) != want.split()[0]:
@@ -198,7 +212,7 @@ def run_qemu(cmd, comments, cwd, sock):
     return ''
 
 
-def run_page(top, page, n):
+def run_page(top, page, n, keep=None):
     """Run a page's marked blocks; returns the next test number."""
     bl = blocks(page)
     name = os.path.relpath(page, top)
@@ -207,7 +221,8 @@ def run_page(top, page, n):
         FAILED.append(n)
         print('not ok %d - %s: no block marked "%s"' % (n, name, MARK))
         return n
-    tmp = tempfile.mkdtemp(prefix='readme-commands-')
+    tmp = keep or tempfile.mkdtemp(prefix='readme-commands-')
+    os.makedirs(tmp, exist_ok=True)
     os.symlink(os.path.join(top, 'build'), os.path.join(tmp, 'build'))
     sock = os.path.join(tmp, 'test-qmp.sock')
     try:
@@ -251,16 +266,26 @@ def run_page(top, page, n):
                     print('ok %d - %s (%.1f s)' % (n, what, dt))
                 sys.stdout.flush()
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if keep:
+            os.unlink(os.path.join(tmp, 'build'))
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     return n
 
 
 def main():
-    top = os.path.abspath(sys.argv[1])
-    pages = sys.argv[2:] or [os.path.join(top, 'README.md')]
+    args = sys.argv[1:]
+    keep = None
+    if args[:1] == ['--keep']:
+        keep = os.path.abspath(args[1])
+        args = args[2:]
+    top = os.path.abspath(args[0])
+    pages = args[1:] or [os.path.join(top, 'README.md')]
+    if keep and len(pages) != 1:
+        sys.exit('readme-commands.py: --keep takes one page')
     n = 0
     for page in pages:
-        n = run_page(top, os.path.abspath(page), n)
+        n = run_page(top, os.path.abspath(page), n, keep)
     print('1..%d' % n)
     return 1 if FAILED else 0
 
