@@ -177,6 +177,37 @@ static void pd_model(Mrcli *m, const MgmtPdEntry *p, char *model,
     out_free(scratch);
 }
 
+/*
+ * Where member @p sits in its drive group: *@arr its span ("Arr" of
+ * storcli's TOPOLOGY), *@row its position in the span; -1 when the
+ * firmware does not say (a drive gone since the list was read).
+ */
+void storcli_pd_place(Mrcli *m, const MgmtPdEntry *p, int *arr, int *row)
+{
+    MgmtPdInfo pi;
+    MrOut *keep = m->out, *scratch = out_new(m->obj.ctrl, false);
+
+    m->out = scratch;
+    *arr = *row = -1;
+    if (mgmt_call(m, MGMT_OP_PD_INFO, p->slot, 0, 0, 0, NULL, 0, &pi,
+                  sizeof(pi), NULL, NULL) == 0 && pi.span != MGMT_NONE16) {
+        *arr = pi.span;
+        *row = pi.span_pos == MGMT_NONE16 ? -1 : pi.span_pos;
+    }
+    m->out = keep;
+    out_free(scratch);
+}
+
+/* A TOPOLOGY cell: the number, or "-" when there is none. */
+void storcli_row_place(MrSection *t, int v)
+{
+    if (v < 0) {
+        row_str(t, "-");
+    } else {
+        row_num(t, v);
+    }
+}
+
 /* storcli2's "/cx show all" from what ctrl_show_all read. */
 static void ctrl_show_all2(Mrcli *m, StorcliCtrl *c)
 {
@@ -462,13 +493,16 @@ lists:
         row_str(t, "N");
     }
     for (uint32_t i = 0; i < npd; i++) {
+        int arr, row;
+
         if (pds[i].dg == MGMT_NONE16) {
             continue;
         }
+        storcli_pd_place(m, &pds[i], &arr, &row);
         row_new(t);
         row_num(t, pds[i].dg);
-        row_num(t, 0);
-        row_str(t, "-");
+        storcli_row_place(t, arr);
+        storcli_row_place(t, row);
         row_str(t, "%d:%u", mrcli_eid(m), pds[i].slot);
         row_num(t, pds[i].dev_handle);
         row_str(t, "DRIVE");

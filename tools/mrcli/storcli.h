@@ -48,6 +48,9 @@ long storcli_drive_ref(Mrcli *m, const char *key, const char *arg);
 /* insert dg= array= row=, replace replacedrive= (storcli-insert.c) */
 bool storcli_insert_replace(Mrcli *m);
 void storcli2_ctrl_show_all(Mrcli *m, const StorcliCtrl *c);
+/* a member's span and row in its group (-1: unknown); the TOPOLOGY cell */
+void storcli_pd_place(Mrcli *m, const MgmtPdEntry *p, int *arr, int *row);
+void storcli_row_place(MrSection *t, int v);
 /* One drive's row in storcli2's drive table @name. */
 void storcli2_pd_table(Mrcli *m, const char *name, const MgmtPdEntry *p,
                        const char *model);

@@ -298,15 +298,17 @@ void storcli2_ctrl_show_all(Mrcli *m, const StorcliCtrl *c)
     for (uint32_t i = 0; i < c->npd; i++) {
         const MgmtPdEntry *p = &c->pds[i];
         const char *state, *status;
+        int arr, row;
 
         if (p->dg == MGMT_NONE16) {
             continue;
         }
         pd_state2(p, &state, &status);
+        storcli_pd_place(m, p, &arr, &row);
         row_new(t);
         row_num(t, p->dg);
-        row_num(t, 0);
-        row_str(t, "-");
+        storcli_row_place(t, arr);
+        storcli_row_place(t, row);
         row_str(t, "%d:%u", mrcli_eid(m), p->slot);
         row_num(t, p->dev_handle);
         row_str(t, "DRIVE");

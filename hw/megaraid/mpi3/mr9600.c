@@ -651,7 +651,8 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "sas-transport",
         "on: the IOC reports no MULTIPATH capability, so the driver runs "
         "its SAS transport layer: phys, ports, end devices and the card's "
-        "enclosure (docs/sas-topology.md); off (default): as before");
+        "enclosure (docs/sas-topology.md); off: VDs and drives on the "
+        "driver's own channels, with no SAS transport objects");
     object_class_property_set_description(oc, "config-nvram",
         "drive (-blockdev node name or -drive id, at least 512 bytes) that "
         "keeps the persistent CONFIG pages (IO Unit page 1, Driver pages 1 "

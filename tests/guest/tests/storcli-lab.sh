@@ -7,7 +7,10 @@
 # and puts a blank one into its bay (QMP device_del / device_add): the
 # card copies the spare back onto it (watched with show copyback, paused
 # and resumed), then the new drive is the member and the spare a spare
-# again; locate a drive (start/stop, seen by QOM and query-megaraid); set
+# again; the spare removed and copied onto by hand from a member
+# (replace replacedrive=), which is then failed and its place taken by
+# the drive that was replaced (insert dg= array= row=, a rebuild); locate
+# a drive (start/stop, seen by QOM and query-megaraid); set
 # the VD's cache policy; delete the VD.  What the guest wrote before the
 # failure and during the copyback reads back at the end.  QOM confirms
 # each storcli state on the device's side.
@@ -21,7 +24,7 @@
 #@ prepare bash tests/guest/tests/storcli-lab.sh --host-prepare @WORK@
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
-#@ allow ^qemu-system-x86_64: warning: megaraid: drive in slot 1 failed \(set offline by the host\)$
+#@ allow ^qemu-system-x86_64: warning: megaraid: drive in slot [13] failed \(set offline by the host\)$
 
 # ---- host part ----
 if [ "${1:-}" = --host-prepare ]; then
@@ -165,6 +168,39 @@ cmp /tmp/a /tmp/a2 ||
     fail "VD 0 does not read back what was written before the failure"
 cmp /tmp/b /tmp/b2 ||
     fail "VD 0 does not read back what was written during the copyback"
+
+echo "== replace by hand: 252:3 (the spare, removed) takes 252:0's place"
+st "/c0/e$E/s3" delete hotsparedrive
+expect_drive d3 state '^unconfigured-good$'
+st "/c0/e$E/s0" replace replacedrive=$E:3
+job_status copyback 3
+[ "$JS" != "Not in progress" ] || expect_drive d3 state '^online$'
+wait_job_end copyback 3
+expect_drive d3 state '^online$'
+expect_drive d0 state '^unconfigured-good$'
+st /c0/v0 show
+has '"Optl"' || fail "VD 0 is not optimal after the replace"
+st "/c0/e$E/s0" show
+has '"UGood"' || has '"UConf"' ||
+    fail "252:0 is not unconfigured-good after the replace"
+
+echo "== insert: 252:3 fails, 252:0 goes into its place and is rebuilt"
+st /c0 show all
+row=$(echo "$ST_OUT" | sed -n "s/.*\"Row\":\([0-9]*\),\"EID:Slot\":\"$E:3\".*/\1/p" |
+      head -1)
+[ -n "$row" ] || fail "no row of 252:3 in the TOPOLOGY table"
+st "/c0/e$E/s3" set offline
+st /c0/v0 show
+has '"Dgrd"' || fail "VD 0 is not degraded after 252:3 failed"
+st "/c0/e$E/s0" insert dg=0 array=0 row="$row"
+wait_job_end rebuild 0
+expect_drive d0 state '^online$'
+st /c0/v0 show
+has '"Optl"' || fail "VD 0 is not optimal after the insert's rebuild"
+dd if="$DEV" of=/tmp/a3 bs=1M count=8 iflag=direct 2>/dev/null ||
+    fail "read of $DEV"
+cmp /tmp/a /tmp/a3 ||
+    fail "VD 0 does not read back after the replace and the insert"
 
 echo "== locate 252:2"
 st "/c0/e$E/s2" start locate
