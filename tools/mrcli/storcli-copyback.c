@@ -10,7 +10,7 @@
  *   /cx/ex/sx start copyback target=E:S  copy member sx onto drive E:S
  *   /cx/ex/sx stop|pause|resume copyback
  *       (JOB_CONTROL, job MGMT_JOB_COPYBACK: docs/management-protocol.md)
- *   /cx/vx set wrcache=wb|wt|awb rdcache=ra|nora   (VD_SET_PROPS)
+ *   /cx/vx set wrcache=wb|wt|awb rdcache=ra|nora name=NAME (VD_SET_PROPS)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,7 +205,7 @@ bool storcli_copyback(Mrcli *m)
     return false;
 }
 
-/* ---- /cx/vx set wrcache=wb|wt|awb rdcache=ra|nora ---- */
+/* ---- /cx/vx set wrcache=wb|wt|awb rdcache=ra|nora name=NAME ---- */
 
 /* The VD's DDF cache byte with the asked changes (-1: a usage error). */
 static int vd_cache_byte(Mrcli *m, uint8_t cur, const char *wr,
@@ -237,12 +237,49 @@ static int vd_cache_byte(Mrcli *m, uint8_t cur, const char *wr,
     return (wb ? 0x01 : 0) | (ra ? 0x04 : 0) | (awb ? 0x10 : 0) | 0x20 | 0x40;
 }
 
+/* StorCLI's VD names: up to 15 printable characters, no blanks. */
+static bool vd_name_ok(Mrcli *m, const char *name)
+{
+    size_t n = strlen(name);
+
+    if (n == 0 || n >= MGMT_VD_NAME_LEN) {
+        usage_error(m, "set name=%s: a name has 1 to %d characters", name,
+                    MGMT_VD_NAME_LEN - 1);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (name[i] <= ' ' || name[i] > '~') {
+            usage_error(m, "set name=%s: printable characters only, no "
+                        "blanks", name);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void vd_set_row(Mrcli *m, MrSection *t, const char *prop,
+                       const char *value)
+{
+    row_new(t);
+    row_num(t, m->obj.index);
+    row_str(t, "%s", prop);
+    row_str(t, "%s", value);
+    row_str(t, "Success");
+    row_num(t, 0);
+    row_str(t, "-");
+}
+
 bool storcli_vd_set(Mrcli *m)
 {
-    const char *wr, *rd;
+    static const char *const cols[] = {
+        "VD", "Property", "Value", "Status", "ErrCd", "ErrMsg", NULL,
+    };
+    const char *wr, *rd, *name;
+    uint32_t mask = 0;
     MgmtVdInfo vi;
     MgmtVdProps p;
     MgmtVdEntry e;
+    MrSection *t;
     int byte;
 
     if (m->obj.kind != OBJ_VD || !arg_is(m, 0, "set")) {
@@ -251,9 +288,10 @@ bool storcli_vd_set(Mrcli *m)
     arg_use(m, 1);
     wr = arg_kv(m, "wrcache");
     rd = arg_kv(m, "rdcache");
-    if (!wr && !rd) {
-        usage_error(m, "set on a virtual drive: give wrcache=wb|wt|awb "
-                    "and/or rdcache=ra|nora");
+    name = arg_kv(m, "name");
+    if (!wr && !rd && !name) {
+        usage_error(m, "set on a virtual drive: give wrcache=wb|wt|awb, "
+                    "rdcache=ra|nora and/or name=NAME");
         return true;
     }
     if (m->obj.all) {
@@ -261,51 +299,50 @@ bool storcli_vd_set(Mrcli *m)
                     m->obj.ctrl);
         return true;
     }
-    if (!args_all_used(m) || vd_cache_byte(m, 0, wr, rd) < 0) {
-        return true;            /* (the words are checked first) */
+    /* (the words are checked first) */
+    if (!args_all_used(m) || vd_cache_byte(m, 0, wr, rd) < 0 ||
+        (name && !vd_name_ok(m, name))) {
+        return true;
     }
     if (mgmt_call(m, MGMT_OP_VD_INFO, m->obj.index, 0, 0, 0, NULL, 0, &vi,
                   sizeof(vi), NULL, NULL) < 0) {
         m->exit_status = m->exit_status ? m->exit_status : MRCLI_EXIT_FAILED;
         return true;
     }
-    byte = vd_cache_byte(m, vi.e.cache, wr, rd);
-    if (byte < 0) {
-        return true;
-    }
     memset(&p, 0, sizeof(p));
-    p.cache_policy = byte;
-    if (mgmt_call(m, MGMT_OP_VD_SET_PROPS, m->obj.index, MGMT_VDPROP_CACHE,
+    if (wr || rd) {
+        byte = vd_cache_byte(m, vi.e.cache, wr, rd);
+        if (byte < 0) {
+            return true;
+        }
+        p.cache_policy = byte;
+        mask |= MGMT_VDPROP_CACHE;
+    }
+    if (name) {
+        memcpy(p.name, name, strlen(name));     /* < 16: checked */
+        mask |= MGMT_VDPROP_NAME;
+    }
+    if (mgmt_call(m, MGMT_OP_VD_SET_PROPS, m->obj.index, mask,
                   0, 0, &p, sizeof(p), &e, sizeof(e), NULL, NULL) < 0) {
         m->exit_status = m->exit_status ? m->exit_status : MRCLI_EXIT_FAILED;
         return true;
     }
     out_set_desc(m->out, "Set Virtual Drive Properties Succeeded.");
-    {
-        static const char *const cols[] = {
-            "VD", "Property", "Value", "Status", "ErrCd", "ErrMsg", NULL,
-        };
-        MrSection *t = out_table(m->out, "Detailed Status", cols);
+    t = out_table(m->out, "Detailed Status", cols);
+    if (wr) {
+        vd_set_row(m, t, "wrCache", e.cache & MGMT_CACHE_ALWAYS_WB ? "AWB" :
+                   e.cache & MGMT_CACHE_WRITE_BACK ? "WB" : "WT");
+    }
+    if (rd) {
+        vd_set_row(m, t, "rdCache",
+                   e.cache & MGMT_CACHE_READ_AHEAD ? "RA" : "NoRA");
+    }
+    if (name) {
+        char got[MGMT_VD_NAME_LEN + 1];
 
-        if (wr) {
-            row_new(t);
-            row_num(t, m->obj.index);
-            row_str(t, "wrCache");
-            row_str(t, "%s", e.cache & MGMT_CACHE_ALWAYS_WB ? "AWB" :
-                    e.cache & MGMT_CACHE_WRITE_BACK ? "WB" : "WT");
-            row_str(t, "Success");
-            row_num(t, 0);
-            row_str(t, "-");
-        }
-        if (rd) {
-            row_new(t);
-            row_num(t, m->obj.index);
-            row_str(t, "rdCache");
-            row_str(t, "%s", e.cache & MGMT_CACHE_READ_AHEAD ? "RA" : "NoRA");
-            row_str(t, "Success");
-            row_num(t, 0);
-            row_str(t, "-");
-        }
+        memcpy(got, e.name, MGMT_VD_NAME_LEN);
+        got[MGMT_VD_NAME_LEN] = '\0';
+        vd_set_row(m, t, "Name", got);
     }
     return true;
 }

@@ -139,6 +139,9 @@ sexpect storcli64 2 /c0/v0 set wrcache=fast J
 sexpect storcli64 2 /c0/v0 set rdcache=adra J
 sexpect storcli64 2 /c0/vall set wrcache=wb J
 sexpect storcli64 2 /c0/v0 set wrcache=wb bogus=1 J
+sexpect storcli64 2 /c0/v0 set name=sixteen-letters! J
+sexpect storcli64 2 /c0/v0 set name= J
+sexpect storcli2 2 /c0/v0 set "name=a b" J
 sexpect storcli64 2 /c0 add vd r5 drives=252:0-3,252:3 J
 sexpect storcli2 2 /c0 frob J
 sexpect storcli64 2 /c0 start patrolread now J
@@ -180,7 +183,8 @@ for cmd in "show all" "show rebuild" "show initialization" \
     sexpect storcli64 3 /c0/e252/s1 $cmd J
 done
 for cmd in "show init" "show cc" "show bgi" "show all" "start cc" \
-           "delete force" "set wrcache=wt" "set wrcache=awb rdcache=nora"; do
+           "delete force" "set wrcache=wt" "set wrcache=awb rdcache=nora" \
+           "set name=lab5"; do
     # shellcheck disable=SC2086
     sexpect storcli64 3 /c0/v0 $cmd J
 done

@@ -222,6 +222,10 @@ st /c0/v0 set wrcache=wt rdcache=nora
 has '"WT"' || fail "set wrcache=wt: not WT"
 qom_get "$CTRL" vd0-write-policy
 assert_match "VD 0 write policy" '^write-through$' "$QOM"
+st /c0/v0 set name=lab5
+has '"lab5"' || fail "set name=lab5: not in the reply"
+st /c0/v0 show
+has '"lab5"' || fail "/c0/v0 show: the name lab5 is not there"
 st /c0/v0 del force
 t=60
 while [ -b "$DEV" ] && [ -n "$(ctrl_key_disk "$MR_HANDLE")" ]; do
