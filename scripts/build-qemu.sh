@@ -4,7 +4,9 @@
 # Builds QEMU with the project's devices: fetches Debian's QEMU source if
 # needed, links the project's directories into it, applies the hook patch,
 # configures x86_64-softmmu with the project's device list and builds with
-# ninja through ccache.  Output: build/qemu/.
+# ninja through ccache; then builds megaraid-9600's option ROM
+# (firmware/uefi) and puts it in the build's firmware folder.  Output:
+# build/qemu/.
 #
 #   scripts/build-qemu.sh [ninja targets...]
 #
@@ -88,3 +90,9 @@ if [ $# -eq 0 ]; then
     set -- qemu-system-x86_64 qemu-img storage-daemon/qemu-storage-daemon
 fi
 ninja -C "$bld" "$@"
+
+# The controller's option ROM (firmware/uefi: the UEFI boot driver), where
+# this QEMU looks its firmware files up: megaraid-9600's default romfile.
+"$top/firmware/uefi/build.sh" "$top/build/rom" >/dev/null
+install -D -m 0644 "$top/build/rom/megaraid-9600-efi.rom" \
+    "$bld/qemu-bundle/usr/local/share/qemu/megaraid-9600-efi.rom"

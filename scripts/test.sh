@@ -4,7 +4,8 @@
 # Runs every test of the project: installs what is missing, checks the
 # device tree's layer doors (scripts/check-layers.sh), builds the
 # standalone core (plain and with ASan/UBSan) and runs its unit tests, and
-# the parity's users without ISA-L, runs the DDF fuzzer, builds QEMU with our devices and runs our qtests, boots
+# the parity's users without ISA-L, runs the DDF fuzzer, builds QEMU with our devices and runs our qtests and
+# the option ROM's boot test (tests/uefi/boot-test.sh, OVMF), boots
 # Debian's 6.1, 6.12 and sid's 7.2 kernels under TCG for the guest tests,
 # and runs the negative controls (tests/controls/).  Ends with "N passed,
 # N failed".
@@ -145,6 +146,13 @@ if scripts/build-qemu.sh qemu-system-x86_64 qemu-img "${qtests[@]}" \
     grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
     count_tap "$out" "docs: command lines" "$rc"
     stage_add "docs: command lines" "log: $out"
+    # the option ROM: OVMF boots from a VD through our UEFI driver
+    out=build/uefi-boot.tap
+    tests/uefi/boot-test.sh >"$out" 2>&1
+    rc=$?
+    grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
+    count_tap "$out" "uefi: boot from a VD" "$rc"
+    stage_add "uefi: boot from a VD" "log: $out"
 else
     tail -n 40 build/qemu-build.log
     fail_stage "QEMU build" "log: build/qemu-build.log"

@@ -16,6 +16,7 @@
 #include "hw/pci/pcie.h"
 #include "hw/qdev-properties.h"
 #include "hw/hotplug.h"
+#include "system/system.h"
 #include "migration/vmstate.h"
 #include "system/block-backend.h"
 #include "hw/megaraid/prop-help.h"
@@ -601,6 +602,9 @@ static void mr9600_instance_init(Object *obj)
     s->model_str = g_strdup("9670w-16i");
     s->prepare_reset_ms = 2000;
     mr_core_instance_init(&s->core);
+    /* the firmware boots from the controller's disks in this order */
+    device_add_bootindex_property(obj, &s->bootindex, "bootindex", NULL,
+                                  DEVICE(obj));
 }
 
 static void mr9600_instance_finalize(Object *obj)
@@ -624,6 +628,8 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     pc->vendor_id = MR9600_VENDOR_ID;
     pc->device_id = MR9600_DEVICE_ID;
     pc->class_id = PCI_CLASS_STORAGE_RAID;
+    /* the UEFI boot driver (firmware/uefi), as the card's option ROM */
+    pc->romfile = "megaraid-9600-efi.rom";
     rc->phases.hold = mr9600_reset_hold;
     dc->desc = "Broadcom MegaRAID 9600 (MPI 3.0, SAS4116) RAID controller";
     dc->vmsd = &mr9600_vmstate;

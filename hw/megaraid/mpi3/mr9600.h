@@ -159,6 +159,7 @@ struct MR9600State {
     uint16_t max_outstanding;
     uint32_t ready_timeout;     /* seconds */
     bool sas_transport;         /* sas-transport: MULTIPATH cleared */
+    int32_t bootindex;          /* the option ROM's disks in the boot order */
 
     const MR9600Model *model;
 

@@ -5,11 +5,20 @@
  * reply frames, descriptors, configuration pages, events) as seen by the
  * device.  Written from the interface description in
  * docs/mpi3-host-interface.md; all fields are little endian.
+ *
+ * The option ROM's UEFI driver (firmware/uefi/) includes it too, built
+ * with MPI3_STANDALONE outside QEMU: only the fixed-width integer types
+ * are needed then.
  */
 #ifndef HW_MEGARAID_MPI3_H
 #define HW_MEGARAID_MPI3_H
 
+#ifdef MPI3_STANDALONE
+#define QEMU_PACKED __attribute__((packed))
+#define QEMU_BUILD_BUG_ON(x) _Static_assert(!(x), "not " #x)
+#else
 #include "qemu/osdep.h"
+#endif
 
 /* ---- System interface registers (BAR0) ---- */
 
