@@ -18,10 +18,10 @@ pkgs=(
     seabios qemu-system-data
     clang libclang-rt-14-dev mdadm
     man-db groff-base
-    gnu-efi ovmf mtools dosfstools fdisk
+    gnu-efi ovmf mtools dosfstools fdisk grub-efi-amd64-bin grub-common
 )
-# (gnu-efi: the option ROM's UEFI driver; ovmf, mtools, dosfstools, fdisk:
-# its boot test, tests/uefi/boot-test.sh)
+# (gnu-efi: the option ROM's UEFI driver; ovmf, mtools, dosfstools, fdisk,
+# grub-efi-amd64-bin: its boot tests, tests/uefi/)
 bpo=(meson python3-pycotap)
 
 missing=()

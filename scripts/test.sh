@@ -153,6 +153,13 @@ if scripts/build-qemu.sh qemu-system-x86_64 qemu-img "${qtests[@]}" \
     grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
     count_tap "$out" "uefi: boot from a VD" "$rc"
     stage_add "uefi: boot from a VD" "log: $out"
+    # ... and a Linux system with its root on a RAID 5 VD (guest image 6.12)
+    out=build/uefi-linux.tap
+    tests/uefi/boot-linux.sh 6.12 >"$out" 2>&1
+    rc=$?
+    grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
+    count_tap "$out" "uefi: Linux root on a RAID 5 VD" "$rc"
+    stage_add "uefi: Linux root on a RAID 5 VD" "log: $out"
 else
     tail -n 40 build/qemu-build.log
     fail_stage "QEMU build" "log: build/qemu-build.log"
