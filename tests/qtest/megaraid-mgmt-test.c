@@ -1817,11 +1817,12 @@ static void test_import_replay(void)
 }
 
 /*
- * FOREIGN IMPORT whose journal cannot be read (its header is not ours):
- * the cache does not start, the reply is an I/O error and nothing of the
- * import is left: no VD, the drives still foreign, on the drives too.
+ * FOREIGN IMPORT or CLEAR (@op; @ev: the event it logs when done) whose
+ * journal cannot be read (its header is not ours): the cache does not
+ * start, the reply is an I/O error and nothing of the change is left: no
+ * VD, the drives still foreign, on the drives too.
  */
-static void test_import_fail(void)
+static void foreign_fail(uint32_t op, uint16_t ev)
 {
     g_autofree char *props = NULL;
     uint8_t junk[512];
@@ -1851,8 +1852,8 @@ static void test_import_fail(void)
                             "file.filename=%s", jnl);
     m = mr_start(&r, props);
     g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
-    g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0, 0, 0,
-                       NULL, 0), ==, MGMT_STAT_IO_ERROR);
+    g_assert_cmphex(mg(m, op, MGMT_NONE32, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_IO_ERROR);
     mr_pump_events(m, 100);
     g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
     g_assert_cmpuint(vd_count(m), ==, 0);
@@ -1861,7 +1862,7 @@ static void test_import_fail(void)
     }
     OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
     g_assert_cmpuint(mg_list()->total, ==, 2);
-    g_assert_false(evlog_has(m, 0x0502, -1));       /* not imported */
+    g_assert_false(evlog_has(m, ev, -1));           /* not done */
     /* nothing on the drives changed */
     {
         RaidConfig *cfg = rig_load(&r);
@@ -1869,6 +1870,75 @@ static void test_import_fail(void)
         g_assert_cmpuint(cfg->seq, ==, seq);
         g_assert_true(cfg->vds[0].used);
         raid_config_free(cfg);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+    unlink(jnl);
+    g_free(jnl);
+}
+
+static void test_import_fail(void)
+{
+    foreign_fail(MGMT_OP_FOREIGN_IMPORT, 0x0502);
+}
+
+/* The same for FOREIGN CLEAR: the old configuration is left, foreign. */
+static void test_foreign_clear_fail(void)
+{
+    foreign_fail(MGMT_OP_FOREIGN_CLEAR, 0x0503);
+}
+
+/*
+ * FOREIGN CLEAR of a whole foreign configuration starts the cache: its
+ * journal (behind a throttle node: one request per second of the virtual
+ * clock, which only the test moves) is read and a new generation written
+ * in a coroutine.  QMP answers within 50 ms and no reply comes; once the
+ * clock runs the reply is OK, every drive unconfigured good, also on the
+ * drives and after a restart.
+ */
+static void test_foreign_clear_wait(void)
+{
+    g_autofree char *props = NULL;
+    int64_t worst;
+    char *jnl;
+    Rig r;
+    MR *m;
+
+    rig_create_cached(&r, 2, 2, 0, RAID_LEVEL_1, RAID_CACHE_WRITE_BACK);
+    rig_tmp_paths(&jnl, 1, "megaraid-mgmt-jnl");
+    h_img_create("raw", NULL, jnl, "8M");
+    props = g_strdup_printf(",serial=OTHERCTRL0000001,cache-size=4M,"
+                            "journal=jnl0 -object throttle-group,id=tgj,"
+                            "x-iops-total=1 -blockdev driver=file,"
+                            "node-name=jnlf,filename=%s -blockdev "
+                            "driver=throttle,node-name=jnl0,"
+                            "throttle-group=tgj,file=jnlf", jnl);
+    m = mr_start(&r, props);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
+    mg_submit(m, MGMT_OP_FOREIGN_CLEAR, MGMT_NONE32, 0);
+    worst = mg_waits_in_coroutine(m, NULL);
+    g_test_message("QMP while the clear's cache start waits: %" PRId64
+                   " us at most", worst);
+    mg_wait_ok(m);
+    g_assert_true(evlog_has(m, 0x0503, -1));        /* cleared */
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    for (int i = 0; i < 2; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
+    }
+    OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
+    g_assert_cmpuint(mg_list()->total, ==, 0);
+    mr_stop(&r);
+    {
+        RaidConfig *cfg = rig_load(&r);
+
+        /* (read as the first controller's: foreign to it) */
+        g_assert_false(cfg->vds[0].used);
+        raid_config_free(cfg);
+    }
+    m = mr_start(&r, ",serial=OTHERCTRL0000001");
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    for (int i = 0; i < 2; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
     }
     mr_stop(&r);
     rig_destroy(&r);
@@ -2137,6 +2207,10 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/job-stop-wait", test_job_stop_wait);
     qtest_add_func("/megaraid-mgmt/import-replay", test_import_replay);
     qtest_add_func("/megaraid-mgmt/import-fail", test_import_fail);
+    qtest_add_func("/megaraid-mgmt/foreign-clear-wait",
+                   test_foreign_clear_wait);
+    qtest_add_func("/megaraid-mgmt/foreign-clear-fail",
+                   test_foreign_clear_fail);
     qtest_add_func("/megaraid-mgmt/locate", test_locate);
     qtest_add_func("/megaraid-mgmt/copyback", test_copyback);
     return g_test_run();

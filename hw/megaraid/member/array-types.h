@@ -163,7 +163,9 @@ struct MRArray {
      * is done its VDs are hidden (mr_core_vd, management) and management
      * changes are refused busy; while the journal is read (which may
      * fail and undo the import) the metadata writer holds its passes too
-     * (adopt_hold), so the drives keep the foreign configuration.
+     * (adopt_hold), so the drives keep the foreign configuration.  A
+     * FOREIGN CLEAR of a whole foreign configuration is adopting too
+     * while it starts the cache (the configuration still foreign).
      */
     bool adopting;
     bool adopt_hold;
