@@ -114,6 +114,8 @@ struct MRVirtualDisk {
     int64_t job_last_model_ms;
     /* The host paused the job (management): mr_jobs_kick() leaves it. */
     bool job_paused;
+    /* vdN-job "none" asked its job to stop; it has not ended yet. */
+    bool job_aborting;
     /*
      * The metadata pass (MRArray.meta_asked) that records the last change
      * of the VD's members: its writes are acknowledged once it is done.
@@ -202,7 +204,8 @@ struct MRArray {
     bool meta_closing;          /* mr_array_cleanup: no wiped callbacks */
     unsigned drive_reads;       /* hot-plugged drives being read */
     struct MRCfgLater *cfg_later;       /* started, reply not yet claimed */
-    unsigned cfg_later_busy;            /* mr_cfg_later() coroutines */
+    /* mr_cfg_later() coroutines, and QOM stops waiting for a job */
+    unsigned cfg_later_busy;
     /* properties of the controller, owned here */
     uint8_t rebuild_rate;       /* percent, 0..100: rebuilds */
     uint8_t cc_rate;            /* ... consistency checks */
