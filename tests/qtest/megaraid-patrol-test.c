@@ -245,18 +245,22 @@ static uint8_t pr_state(FU *m, uint32_t *iterations)
     return qtest_readb(m->qts, m->buf + 4);
 }
 
+/* A RAID 5 of four drives on the 9500, as *@h; returns its host layer. */
+static FU *pr_start(const RaidHostOps *ops, Rig *r, RaidHost **h)
+{
+    rig_create(r, 4, 4, 0, RAID_LEVEL_5);
+    *h = rh_start(ops, r, NULL);
+    return (*h)->priv;
+}
+
 static void test_9500_dcmds(const void *opaque)
 {
-    const RaidHostOps *ops = opaque;
     uint8_t props[208];
     uint32_t it;
     Rig r;
     RaidHost *h;
-    FU *m;
+    FU *m = pr_start(opaque, &r, &h);
 
-    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    h = rh_start(ops, &r, NULL);
-    m = h->priv;
     g_assert_cmpuint(pr_state(m, &it), ==, 0);          /* stopped */
     g_assert_cmpuint(it, ==, 0);
     qtest_memset(m->qts, m->buf, 0xAA, sizeof(props));
@@ -351,61 +355,54 @@ static void pr_unthrottle(RaidHost *h)
     }
 }
 
-/* PR_STOP completes once the pass has ended, not before. */
-static void test_9500_stop_held(const void *opaque)
-{
-    uint64_t mfi;
-    uint32_t it;
-    Rig r;
-    RaidHost *h;
-    FU *m;
-
-    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    h = rh_start(opaque, &r, NULL);
-    m = h->priv;
-    mfi = alloc(m, 256);
-    pr_stop_held(h, m, mfi);
-    pr_unthrottle(h);
-    g_assert_cmpuint(reply(m, 0), ==, 64);
-    g_assert_cmphex(rd8(m, mfi + 2), ==, 0);
-    g_assert_cmpuint(pr_state(m, &it), ==, 0);          /* stopped */
-    g_assert_cmpuint(it, ==, 0);
-    rh_stop(&r);
-    rig_destroy(&r);
-}
-
 /*
- * A reset (doorbell abort, then a new IOC INIT) while PR_STOP is held:
- * the pass still ends, but the stop's completion belongs to the session
- * that is gone and is dropped: no reply for it, its frame untouched.
+ * PR_STOP completes once the pass has ended, not before.  With @reset, a
+ * doorbell abort and a new IOC INIT while it is held: the pass still
+ * ends, but the stop's completion belongs to the session that is gone
+ * and is dropped: no reply for it, its frame untouched.
  */
-static void test_9500_stop_reset(const void *opaque)
+static void pr_stop_case(const RaidHostOps *ops, bool reset)
 {
-    uint64_t mfi;
     uint16_t smid;
     uint32_t it;
     Rig r;
     RaidHost *h;
-    FU *m;
+    FU *m = pr_start(ops, &r, &h);
+    uint64_t mfi = alloc(m, 256);
 
-    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    h = rh_start(opaque, &r, NULL);
-    m = h->priv;
-    mfi = alloc(m, 256);
     pr_stop_held(h, m, mfi);
-    wr(m, R_DOORBELL, 0x07);
-    g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);       /* READY */
-    ioc_init(m);
+    if (reset) {
+        wr(m, R_DOORBELL, 0x07);
+        g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);   /* READY */
+        ioc_init(m);
+    }
     pr_unthrottle(h);
+    if (!reset) {
+        g_assert_cmpuint(reply(m, 0), ==, 64);
+        g_assert_cmphex(rd8(m, mfi + 2), ==, 0);
+    }
     for (int i = 0; i < 100 && pr_state(m, &it) != 0; i++) {
         rh_idle(h, 50);
     }
-    g_assert_cmpuint(pr_state(m, &it), ==, 0);
-    rh_idle(h, 200);
-    g_assert_false(reply_wait(m, 0, 100, &smid));
-    g_assert_cmphex(rd8(m, mfi + 2), ==, 0xFF);
+    g_assert_cmpuint(pr_state(m, &it), ==, 0);          /* stopped */
+    g_assert_cmpuint(it, ==, 0);
+    if (reset) {
+        rh_idle(h, 200);
+        g_assert_false(reply_wait(m, 0, 100, &smid));
+        g_assert_cmphex(rd8(m, mfi + 2), ==, 0xFF);
+    }
     rh_stop(&r);
     rig_destroy(&r);
+}
+
+static void test_9500_stop_held(const void *opaque)
+{
+    pr_stop_case(opaque, false);
+}
+
+static void test_9500_stop_reset(const void *opaque)
+{
+    pr_stop_case(opaque, true);
 }
 
 static const struct {
