@@ -1740,6 +1740,79 @@ static void test_job_stop_wait(void)
     rig_destroy(&r);
 }
 
+/*
+ * JOB CONTROL pause and stop of a copyback whose target is throttled
+ * (one write per 200 ms of the virtual clock): the copy's window cannot
+ * end, so each waits in a coroutine; QMP answers within 50 ms and no
+ * reply comes.  Once the clock runs the pause's reply says paused, not
+ * running; after a resume the stop's reply comes with the target
+ * unconfigured good again and the abort logged.  Started again, the
+ * host's vd0-job "none" returns at once and reads "stopping" until the
+ * clock runs, then "none", the target unconfigured good.
+ */
+static void test_copyback_stop_wait(void)
+{
+    MgmtJobStatus js;
+    int64_t worst, t0;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 6, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    OK(set_rate(m, 1));
+    OK(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_START, 4));
+    qts_throttle_writes(m->qts, "hd4", 5);
+    OK(set_rate(m, 100));
+    for (int round = 0; round < 2; round++) {
+        bool pause = round == 0;
+
+        g_usleep(300 * 1000);
+        g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_COPYBACK);
+        mg_submit4(m, MGMT_OP_JOB_CONTROL, 4, MGMT_JOB_COPYBACK,
+                   pause ? MGMT_JOB_PAUSE : MGMT_JOB_STOP, 0);
+        worst = mg_waits_in_coroutine(m, NULL);
+        g_test_message("QMP while the copyback's %s waits: %" PRId64
+                       " us at most", pause ? "pause" : "stop", worst);
+        mg_wait_ok(m);
+        if (pause) {
+            js = mg_reply_job(m);
+            g_assert_cmpuint(js.job, ==, MGMT_JOB_COPYBACK);
+            g_assert_cmpuint(js.paused, ==, 1);
+            g_assert_cmpuint(js.running, ==, 0);
+            g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_COPYBACK);
+            OK(job(m, 4, MGMT_JOB_COPYBACK, MGMT_JOB_RESUME, 0));
+            continue;
+        }
+        g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+        g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+        g_assert_true(evlog_has(m, MR_EV_JOB_ABORTED, 0));
+    }
+    /* (its metadata goes to the throttled target too: the clock runs) */
+    mg_submit4(m, MGMT_OP_JOB_CONTROL, 2, MGMT_JOB_COPYBACK,
+               MGMT_JOB_START, 4);
+    mg_wait_ok(m);
+    g_usleep(300 * 1000);
+    t0 = g_get_monotonic_time();
+    qts_qom_set_str(m->qts, CTRL, "vd0-job", "none");
+    g_assert_cmpint(g_get_monotonic_time() - t0, <, 50 * 1000);
+    for (int i = 0; i < 400; i++) {
+        g_autofree char *st = qts_qom_get_str(m->qts, CTRL, "vd0-job");
+
+        if (i == 0) {
+            g_assert_cmpstr(st, ==, "stopping");
+        } else if (strcmp(st, "stopping")) {
+            g_assert_cmpstr(st, ==, "none");
+            break;
+        }
+        qtest_clock_step(m->qts, 100 * 1000 * 1000);
+        g_usleep(10 * 1000);
+    }
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+    qts_throttle_writes(m->qts, "hd4", 0);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 /* While the import waits: its VD is not shown to the host yet. */
 static void import_hidden(MR *m)
 {
@@ -2205,6 +2278,8 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/delete-destage", test_delete_destage);
     qtest_add_func("/megaraid-mgmt/patrol", test_patrol);
     qtest_add_func("/megaraid-mgmt/job-stop-wait", test_job_stop_wait);
+    qtest_add_func("/megaraid-mgmt/copyback-stop-wait",
+                   test_copyback_stop_wait);
     qtest_add_func("/megaraid-mgmt/import-replay", test_import_replay);
     qtest_add_func("/megaraid-mgmt/import-fail", test_import_fail);
     qtest_add_func("/megaraid-mgmt/foreign-clear-wait",

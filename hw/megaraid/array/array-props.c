@@ -328,24 +328,41 @@ static void mr_vd_get_job(Object *obj, Visitor *v, const char *name,
                     raid_job_name(mr_vd_cfg(vd)->job.kind), errp);
 }
 
+typedef struct MRVdStop {
+    MRVirtualDisk *vd;
+    MRDrive *copy;              /* a copyback's drive: its group's copy */
+} MRVdStop;
+
 /*
  * The end of a "none": waits in a coroutine for the job's window (the
  * setter returned at once), then logs the abort and clears the cursor,
- * unless the VD is being deleted meanwhile.  Unplug and exit wait for it
+ * unless the VD is being deleted meanwhile; a copyback is dropped for
+ * its whole group (mr_array_copyback_stop).  Unplug and exit wait for it
  * (a->cfg_later_busy), a VD DELETE too (vd->job_stop_waiters).
  */
 static void coroutine_fn mr_vd_stop_job_co(void *opaque)
 {
-    MRVirtualDisk *vd = opaque;
+    MRVdStop *s = opaque;
+    MRVirtualDisk *vd = s->vd;
     MRArray *a = vd->array;
     RaidJobKind kind = mr_vd_cfg(vd)->job.kind;
+    bool copy = s->copy;
 
-    mr_jobs_stop(vd);                   /* waits in this coroutine */
+    if (copy) {
+        /* (false only if the copy ended meanwhile) */
+        mr_array_copyback_stop(a, s->copy, NULL);
+    } else {
+        mr_jobs_stop(vd);               /* waits in this coroutine */
+    }
+    g_free(s);
     vd->job_aborting = false;
     if (!vd->deleting) {
+        vd->job_paused = false;
+    }
+    /* (a job that ended first, in its last window, is not aborted) */
+    if (!vd->deleting && !copy && mr_vd_cfg(vd)->job.kind != RAID_JOB_NONE) {
         RaidVd *rv = mr_vd_cfg(vd);
 
-        vd->job_paused = false;
         a->hooks->jobs.event(vd, MR_EV_JOB_ABORTED, kind, 0);
         memset(&rv->job, 0, sizeof(rv->job));
         rv->seq++;
@@ -355,6 +372,22 @@ static void coroutine_fn mr_vd_stop_job_co(void *opaque)
     vd->job_stop_waiters--;
     a->cfg_later_busy--;
     aio_wait_kick();
+}
+
+/* Ask the stop now; the rest once the job has ended, in a coroutine. */
+static void mr_vd_stop_later(MRVirtualDisk *vd, MRDrive *copy)
+{
+    MRVdStop *s = g_new0(MRVdStop, 1);
+
+    s->vd = vd;
+    s->copy = copy;
+    vd->job_aborting = true;
+    vd->job_paused = true;              /* no kick starts it again */
+    vd->job_stop_waiters++;
+    vd->array->cfg_later_busy++;
+    mr_jobs_abort(vd);
+    aio_co_enter(qemu_get_aio_context(),
+                 qemu_coroutine_create(mr_vd_stop_job_co, s));
 }
 
 /*
@@ -395,7 +428,7 @@ static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
 
         /* the copyback of the whole drive group ends, not one VD's */
         if (d) {
-            mr_array_copyback_stop(vd->array, d, errp);
+            mr_vd_stop_later(vd, d);
             return;
         }
     }
@@ -408,14 +441,7 @@ static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
                    raid_job_percent(&rv->job));
         return;
     }
-    /* asked now; the rest once the job has ended, in a coroutine */
-    vd->job_aborting = true;
-    vd->job_paused = true;              /* no kick starts it again */
-    vd->job_stop_waiters++;
-    vd->array->cfg_later_busy++;
-    mr_jobs_abort(vd);
-    aio_co_enter(qemu_get_aio_context(),
-                 qemu_coroutine_create(mr_vd_stop_job_co, vd));
+    mr_vd_stop_later(vd, NULL);
 }
 
 static void mr_vd_set_job(Object *obj, Visitor *v, const char *name,
