@@ -1740,6 +1740,79 @@ static void test_job_stop_wait(void)
     rig_destroy(&r);
 }
 
+/*
+ * JOB CONTROL pause and stop of a copyback whose target is throttled
+ * (one write per 200 ms of the virtual clock): the copy's window cannot
+ * end, so each waits in a coroutine; QMP answers within 50 ms and no
+ * reply comes.  Once the clock runs the pause's reply says paused, not
+ * running; after a resume the stop's reply comes with the target
+ * unconfigured good again and the abort logged.  Started again, the
+ * host's vd0-job "none" returns at once and reads "stopping" until the
+ * clock runs, then "none", the target unconfigured good.
+ */
+static void test_copyback_stop_wait(void)
+{
+    MgmtJobStatus js;
+    int64_t worst, t0;
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 6, 4, 0, RAID_LEVEL_5);
+    m = mr_start(&r, NULL);
+    OK(set_rate(m, 1));
+    OK(job(m, 2, MGMT_JOB_COPYBACK, MGMT_JOB_START, 4));
+    qts_throttle_writes(m->qts, "hd4", 5);
+    OK(set_rate(m, 100));
+    for (int round = 0; round < 2; round++) {
+        bool pause = round == 0;
+
+        g_usleep(300 * 1000);
+        g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_COPYBACK);
+        mg_submit4(m, MGMT_OP_JOB_CONTROL, 4, MGMT_JOB_COPYBACK,
+                   pause ? MGMT_JOB_PAUSE : MGMT_JOB_STOP, 0);
+        worst = mg_waits_in_coroutine(m, NULL);
+        g_test_message("QMP while the copyback's %s waits: %" PRId64
+                       " us at most", pause ? "pause" : "stop", worst);
+        mg_wait_ok(m);
+        if (pause) {
+            js = mg_reply_job(m);
+            g_assert_cmpuint(js.job, ==, MGMT_JOB_COPYBACK);
+            g_assert_cmpuint(js.paused, ==, 1);
+            g_assert_cmpuint(js.running, ==, 0);
+            g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_COPYBACK);
+            OK(job(m, 4, MGMT_JOB_COPYBACK, MGMT_JOB_RESUME, 0));
+            continue;
+        }
+        g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+        g_assert_cmpuint(job_status(m, 0).job, ==, MGMT_JOB_NONE);
+        g_assert_true(evlog_has(m, MR_EV_JOB_ABORTED, 0));
+    }
+    /* (its metadata goes to the throttled target too: the clock runs) */
+    mg_submit4(m, MGMT_OP_JOB_CONTROL, 2, MGMT_JOB_COPYBACK,
+               MGMT_JOB_START, 4);
+    mg_wait_ok(m);
+    g_usleep(300 * 1000);
+    t0 = g_get_monotonic_time();
+    qts_qom_set_str(m->qts, CTRL, "vd0-job", "none");
+    g_assert_cmpint(g_get_monotonic_time() - t0, <, 50 * 1000);
+    for (int i = 0; i < 400; i++) {
+        g_autofree char *st = qts_qom_get_str(m->qts, CTRL, "vd0-job");
+
+        if (i == 0) {
+            g_assert_cmpstr(st, ==, "stopping");
+        } else if (strcmp(st, "stopping")) {
+            g_assert_cmpstr(st, ==, "none");
+            break;
+        }
+        qtest_clock_step(m->qts, 100 * 1000 * 1000);
+        g_usleep(10 * 1000);
+    }
+    g_assert_cmpuint(pd_state(m, 4), ==, MGMT_PD_UNCONF_GOOD);
+    qts_throttle_writes(m->qts, "hd4", 0);
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 /* While the import waits: its VD is not shown to the host yet. */
 static void import_hidden(MR *m)
 {
@@ -1817,11 +1890,12 @@ static void test_import_replay(void)
 }
 
 /*
- * FOREIGN IMPORT whose journal cannot be read (its header is not ours):
- * the cache does not start, the reply is an I/O error and nothing of the
- * import is left: no VD, the drives still foreign, on the drives too.
+ * FOREIGN IMPORT or CLEAR (@op; @ev: the event it logs when done) whose
+ * journal cannot be read (its header is not ours): the cache does not
+ * start, the reply is an I/O error and nothing of the change is left: no
+ * VD, the drives still foreign, on the drives too.
  */
-static void test_import_fail(void)
+static void foreign_fail(uint32_t op, uint16_t ev)
 {
     g_autofree char *props = NULL;
     uint8_t junk[512];
@@ -1851,8 +1925,8 @@ static void test_import_fail(void)
                             "file.filename=%s", jnl);
     m = mr_start(&r, props);
     g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
-    g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_IMPORT, MGMT_NONE32, 0, 0, 0,
-                       NULL, 0), ==, MGMT_STAT_IO_ERROR);
+    g_assert_cmphex(mg(m, op, MGMT_NONE32, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_IO_ERROR);
     mr_pump_events(m, 100);
     g_assert_null(mr_last_page(m, VD_HANDLE, EV_DEVICE_ADDED));
     g_assert_cmpuint(vd_count(m), ==, 0);
@@ -1861,7 +1935,7 @@ static void test_import_fail(void)
     }
     OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
     g_assert_cmpuint(mg_list()->total, ==, 2);
-    g_assert_false(evlog_has(m, 0x0502, -1));       /* not imported */
+    g_assert_false(evlog_has(m, ev, -1));           /* not done */
     /* nothing on the drives changed */
     {
         RaidConfig *cfg = rig_load(&r);
@@ -1869,6 +1943,75 @@ static void test_import_fail(void)
         g_assert_cmpuint(cfg->seq, ==, seq);
         g_assert_true(cfg->vds[0].used);
         raid_config_free(cfg);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+    unlink(jnl);
+    g_free(jnl);
+}
+
+static void test_import_fail(void)
+{
+    foreign_fail(MGMT_OP_FOREIGN_IMPORT, 0x0502);
+}
+
+/* The same for FOREIGN CLEAR: the old configuration is left, foreign. */
+static void test_foreign_clear_fail(void)
+{
+    foreign_fail(MGMT_OP_FOREIGN_CLEAR, 0x0503);
+}
+
+/*
+ * FOREIGN CLEAR of a whole foreign configuration starts the cache: its
+ * journal (behind a throttle node: one request per second of the virtual
+ * clock, which only the test moves) is read and a new generation written
+ * in a coroutine.  QMP answers within 50 ms and no reply comes; once the
+ * clock runs the reply is OK, every drive unconfigured good, also on the
+ * drives and after a restart.
+ */
+static void test_foreign_clear_wait(void)
+{
+    g_autofree char *props = NULL;
+    int64_t worst;
+    char *jnl;
+    Rig r;
+    MR *m;
+
+    rig_create_cached(&r, 2, 2, 0, RAID_LEVEL_1, RAID_CACHE_WRITE_BACK);
+    rig_tmp_paths(&jnl, 1, "megaraid-mgmt-jnl");
+    h_img_create("raw", NULL, jnl, "8M");
+    props = g_strdup_printf(",serial=OTHERCTRL0000001,cache-size=4M,"
+                            "journal=jnl0 -object throttle-group,id=tgj,"
+                            "x-iops-total=1 -blockdev driver=file,"
+                            "node-name=jnlf,filename=%s -blockdev "
+                            "driver=throttle,node-name=jnl0,"
+                            "throttle-group=tgj,file=jnlf", jnl);
+    m = mr_start(&r, props);
+    g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
+    mg_submit(m, MGMT_OP_FOREIGN_CLEAR, MGMT_NONE32, 0);
+    worst = mg_waits_in_coroutine(m, NULL);
+    g_test_message("QMP while the clear's cache start waits: %" PRId64
+                   " us at most", worst);
+    mg_wait_ok(m);
+    g_assert_true(evlog_has(m, 0x0503, -1));        /* cleared */
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    for (int i = 0; i < 2; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
+    }
+    OK(mg0(m, MGMT_OP_FOREIGN_SHOW));
+    g_assert_cmpuint(mg_list()->total, ==, 0);
+    mr_stop(&r);
+    {
+        RaidConfig *cfg = rig_load(&r);
+
+        /* (read as the first controller's: foreign to it) */
+        g_assert_false(cfg->vds[0].used);
+        raid_config_free(cfg);
+    }
+    m = mr_start(&r, ",serial=OTHERCTRL0000001");
+    g_assert_cmpuint(vd_count(m), ==, 0);
+    for (int i = 0; i < 2; i++) {
+        g_assert_cmpuint(pd_state(m, i), ==, MGMT_PD_UNCONF_GOOD);
     }
     mr_stop(&r);
     rig_destroy(&r);
@@ -2135,8 +2278,14 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-mgmt/delete-destage", test_delete_destage);
     qtest_add_func("/megaraid-mgmt/patrol", test_patrol);
     qtest_add_func("/megaraid-mgmt/job-stop-wait", test_job_stop_wait);
+    qtest_add_func("/megaraid-mgmt/copyback-stop-wait",
+                   test_copyback_stop_wait);
     qtest_add_func("/megaraid-mgmt/import-replay", test_import_replay);
     qtest_add_func("/megaraid-mgmt/import-fail", test_import_fail);
+    qtest_add_func("/megaraid-mgmt/foreign-clear-wait",
+                   test_foreign_clear_wait);
+    qtest_add_func("/megaraid-mgmt/foreign-clear-fail",
+                   test_foreign_clear_fail);
     qtest_add_func("/megaraid-mgmt/locate", test_locate);
     qtest_add_func("/megaraid-mgmt/copyback", test_copyback);
     return g_test_run();

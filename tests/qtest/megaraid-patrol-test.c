@@ -215,12 +215,13 @@ static void test_progress_stop(const void *opaque)
     g_assert_cmpuint(pct2, >, pct1);
     g_assert_cmpuint(pct2, <, 100);
     g_assert_null(strstr(st2, "drive=-1 "));
+    /* the stop returns at once; the pass ends at its window */
     qts_qom_set_str(h->qts, CTRL, "patrol-read", "stop");
     g_free(st);
     st = qts_qom_get_str(h->qts, CTRL, "patrol-read");
-    g_assert_cmpstr(st, ==, "stopped");
+    g_assert_true(!strcmp(st, "stopping") || !strcmp(st, "stopped"));
     g_free(st2);
-    st2 = patrol_status(h);
+    st2 = patrol_wait_stopped(h, 10);
     g_assert_nonnull(strstr(st2, "iterations=0 "));
     g_assert_true(patrol_event(h->qts, seen, "patrol-stopped", NULL, 0,
                                NULL));
@@ -244,18 +245,22 @@ static uint8_t pr_state(FU *m, uint32_t *iterations)
     return qtest_readb(m->qts, m->buf + 4);
 }
 
+/* A RAID 5 of four drives on the 9500, as *@h; returns its host layer. */
+static FU *pr_start(const RaidHostOps *ops, Rig *r, RaidHost **h)
+{
+    rig_create(r, 4, 4, 0, RAID_LEVEL_5);
+    *h = rh_start(ops, r, NULL);
+    return (*h)->priv;
+}
+
 static void test_9500_dcmds(const void *opaque)
 {
-    const RaidHostOps *ops = opaque;
     uint8_t props[208];
     uint32_t it;
     Rig r;
     RaidHost *h;
-    FU *m;
+    FU *m = pr_start(opaque, &r, &h);
 
-    rig_create(&r, 4, 4, 0, RAID_LEVEL_5);
-    h = rh_start(ops, &r, NULL);
-    m = h->priv;
     g_assert_cmpuint(pr_state(m, &it), ==, 0);          /* stopped */
     g_assert_cmpuint(it, ==, 0);
     qtest_memset(m->qts, m->buf, 0xAA, sizeof(props));
@@ -302,6 +307,104 @@ static void test_9500_dcmds(const void *opaque)
     rig_destroy(&r);
 }
 
+/*
+ * A pass that cannot end its window (every drive's reads throttled to
+ * one a second of the virtual clock, which nothing moves) and a PR_STOP
+ * posted at SMID 64 with its frame at @mfi: the stop is held (no reply,
+ * the frame's status untouched) while the main loop answers QMP within
+ * 50 ms and other DCMDs, and the pass reads "stopping".
+ */
+static void pr_stop_held(RaidHost *h, FU *m, uint64_t mfi)
+{
+    uint16_t smid;
+    uint32_t it;
+
+    qts_qom_set_int(h->qts, CTRL, "patrol-rate", 100);
+    for (int i = 0; i < 4; i++) {
+        g_autofree char *id = g_strdup_printf("hd%d", i);
+
+        qts_throttle_reads(h->qts, id, 1);
+    }
+    g_assert_cmphex(dcmd(m, FU_SMID_DCMD, PR_START, 0, 0, 0), ==, 0);
+    rh_idle(h, 300);
+    dcmd_post(m, 64, mfi, PR_STOP, 0, 0, 0, 0);
+    for (int i = 0; i < 5; i++) {
+        int64_t t0 = g_get_monotonic_time();
+        QDict *rsp = qtest_qmp(h->qts, "{'execute': 'query-megaraid'}");
+        g_autofree char *st = NULL;
+
+        g_assert_true(qdict_haskey(rsp, "return"));
+        qobject_unref(rsp);
+        g_assert_cmpint(g_get_monotonic_time() - t0, <, 50 * 1000);
+        g_assert_false(reply_wait(m, 0, 50, &smid));
+        g_assert_cmphex(rd8(m, mfi + 2), ==, 0xFF);
+        /* other DCMDs are answered: the pass still runs */
+        g_assert_cmpuint(pr_state(m, &it), ==, 2);
+        st = qts_qom_get_str(h->qts, CTRL, "patrol-read");
+        g_assert_cmpstr(st, ==, "stopping");
+    }
+}
+
+/* The pass's reads free again. */
+static void pr_unthrottle(RaidHost *h)
+{
+    for (int i = 0; i < 4; i++) {
+        g_autofree char *id = g_strdup_printf("hd%d", i);
+
+        qts_throttle_reads(h->qts, id, 0);
+    }
+}
+
+/*
+ * PR_STOP completes once the pass has ended, not before.  With @reset, a
+ * doorbell abort and a new IOC INIT while it is held: the pass still
+ * ends, but the stop's completion belongs to the session that is gone
+ * and is dropped: no reply for it, its frame untouched.
+ */
+static void pr_stop_case(const RaidHostOps *ops, bool reset)
+{
+    uint16_t smid;
+    uint32_t it;
+    Rig r;
+    RaidHost *h;
+    FU *m = pr_start(ops, &r, &h);
+    uint64_t mfi = alloc(m, 256);
+
+    pr_stop_held(h, m, mfi);
+    if (reset) {
+        wr(m, R_DOORBELL, 0x07);
+        g_assert_cmphex(rd(m, R_SP0) >> 28, ==, 0xB);   /* READY */
+        ioc_init(m);
+    }
+    pr_unthrottle(h);
+    if (!reset) {
+        g_assert_cmpuint(reply(m, 0), ==, 64);
+        g_assert_cmphex(rd8(m, mfi + 2), ==, 0);
+    }
+    for (int i = 0; i < 100 && pr_state(m, &it) != 0; i++) {
+        rh_idle(h, 50);
+    }
+    g_assert_cmpuint(pr_state(m, &it), ==, 0);          /* stopped */
+    g_assert_cmpuint(it, ==, 0);
+    if (reset) {
+        rh_idle(h, 200);
+        g_assert_false(reply_wait(m, 0, 100, &smid));
+        g_assert_cmphex(rd8(m, mfi + 2), ==, 0xFF);
+    }
+    rh_stop(&r);
+    rig_destroy(&r);
+}
+
+static void test_9500_stop_held(const void *opaque)
+{
+    pr_stop_case(opaque, false);
+}
+
+static void test_9500_stop_reset(const void *opaque)
+{
+    pr_stop_case(opaque, true);
+}
+
 static const struct {
     const char *name;
     GTestDataFunc fn;
@@ -333,6 +436,10 @@ int main(int argc, char **argv)
     if (qtest_has_device(fusion_host_ops.device)) {
         qtest_add_data_func("/megaraid-patrol/9500/dcmds", &fusion_host_ops,
                             test_9500_dcmds);
+        qtest_add_data_func("/megaraid-patrol/9500/stop-held",
+                            &fusion_host_ops, test_9500_stop_held);
+        qtest_add_data_func("/megaraid-patrol/9500/stop-reset",
+                            &fusion_host_ops, test_9500_stop_reset);
     }
     return g_test_run();
 }

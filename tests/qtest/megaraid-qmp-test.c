@@ -9,11 +9,13 @@
  * controller imports its array at machine start.
  */
 #include "qemu/osdep.h"
+#include <signal.h>
 #include "libqtest.h"
 #include "qemu/bswap.h"
 #include "qobject/qdict.h"
 #include "qobject/qlist.h"
 #include "qobject/qnum.h"
+#include "qobject/qstring.h"
 #include "hw/megaraid/evlog.h"
 
 #define NDRIVES         5       /* 0-2 RAID 5, 3 global spare, 4 blank */
@@ -481,6 +483,89 @@ static void test_check(void)
     qmp_rig_destroy(&r);
 }
 
+static pid_t check_stop_qemu;
+
+/* A qom-set that waited for the job: QEMU is killed, the test fails. */
+static void check_stop_hung(int sig)
+{
+    static const char why[] = "vd0-job=none did not return at once\n";
+
+    kill(check_stop_qemu, SIGKILL);
+    if (write(2, why, sizeof(why) - 1) < 0) {
+        /* the abort says enough */
+    }
+    abort();
+}
+
+/*
+ * vdN-job "none" of a check whose window cannot end (a member's reads
+ * throttled to one a second of the virtual clock, which nothing moves):
+ * the qom-set returns at once and only asks the stop; vdN-job reads
+ * "stopping" (QMP answering within 50 ms meanwhile), a second "none" is
+ * no error and a new check is refused.  With the reads free again the
+ * check ends: "none", the abort logged, no job in the query.
+ */
+static void test_check_stop(void)
+{
+    struct sigaction sa = { .sa_handler = check_stop_hung };
+    QmpRig r;
+    QDict *rsp, *v, *d;
+    Events ev = { .evs = g_ptr_array_new_with_free_func(qdict_free_fn) };
+    char *job = NULL;
+    int64_t t0;
+    int at;
+
+    qmp_rig_create(&r);
+    qmp_rig_start(&r);
+    qts_qom_set_int(r.qts, CTRL, "cc-rate", 100);
+    qts_throttle_reads(r.qts, "hd0", 1);
+    qts_qom_set_str(r.qts, CTRL, "vd0-job", "check");
+    at = events_wait(r.qts, &ev, 0, "job-started", "vd", 0, 10);
+    g_usleep(300 * 1000);
+    check_stop_qemu = qtest_pid(r.qts);
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm(20);
+    t0 = g_get_monotonic_time();
+    qts_qom_set_str(r.qts, CTRL, "vd0-job", "none");
+    g_test_message("qom-set vd0-job none: %" PRId64 " us",
+                   g_get_monotonic_time() - t0);
+    g_assert_cmpint(g_get_monotonic_time() - t0, <, 50 * 1000);
+    for (int i = 0; i < 5; i++) {
+        t0 = g_get_monotonic_time();
+        job = qts_qom_get_str(r.qts, CTRL, "vd0-job");
+        g_assert_cmpint(g_get_monotonic_time() - t0, <, 50 * 1000);
+        g_assert_cmpstr(job, ==, "stopping");
+        g_free(job);
+        g_usleep(50 * 1000);
+    }
+    qts_qom_set_str(r.qts, CTRL, "vd0-job", "none");
+    rsp = qts_qom_set(r.qts, CTRL, "vd0-job",
+                      QOBJECT(qstring_from_str("check")));
+    g_assert_true(qdict_haskey(rsp, "error"));
+    qobject_unref(rsp);
+    alarm(0);
+
+    qts_throttle_reads(r.qts, "hd0", 0);
+    for (int i = 0; i < 100; i++) {
+        job = qts_qom_get_str(r.qts, CTRL, "vd0-job");
+        if (strcmp(job, "stopping")) {
+            break;
+        }
+        g_free(job);
+        job = NULL;
+        g_usleep(100 * 1000);
+    }
+    g_assert_cmpstr(job, ==, "none");
+    g_free(job);
+    events_wait(r.qts, &ev, at, "job-aborted", "vd", 0, 10);
+    v = query_vd0(r.qts, &rsp, &d, 0);
+    g_assert_false(qdict_haskey(v, "job"));
+    qobject_unref(rsp);
+    g_ptr_array_free(ev.evs, true);
+    qmp_rig_destroy(&r);
+}
+
 /*
  * A member's bay and the spare's are empty at start: the query lists
  * both from the configuration (not present, no device path or identity)
@@ -656,6 +741,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-qmp/query", test_query);
     qtest_add_func("/megaraid-qmp/fail", test_fail);
     qtest_add_func("/megaraid-qmp/check", test_check);
+    qtest_add_func("/megaraid-qmp/check-stop", test_check_stop);
     qtest_add_func("/megaraid-qmp/missing", test_missing);
     qtest_add_func("/megaraid-qmp/hmp", test_hmp);
     qtest_add_func("/megaraid-qmp/none", test_none);

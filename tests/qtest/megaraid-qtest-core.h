@@ -108,11 +108,11 @@ static inline int64_t qts_qom_get_int(QTestState *qts, const char *path,
 
 /*
  * The drive named @key @name (key "id": the qdev id of a device with a
- * drive; "device": a -drive id) takes @iops writes a second, of the
- * virtual clock under qtest (0: unlimited).
+ * drive; "device": a -drive id) takes @rd reads and @wr writes a second,
+ * of the virtual clock under qtest (0: unlimited).
  */
-static inline void qts_throttle_drive(QTestState *qts, const char *key,
-                                      const char *name, int iops)
+static inline void qts_throttle_rw(QTestState *qts, const char *key,
+                                   const char *name, int rd, int wr)
 {
     QDict *args = qdict_new();
     QDict *rsp;
@@ -122,12 +122,19 @@ static inline void qts_throttle_drive(QTestState *qts, const char *key,
     qdict_put_int(args, "bps_rd", 0);
     qdict_put_int(args, "bps_wr", 0);
     qdict_put_int(args, "iops", 0);
-    qdict_put_int(args, "iops_rd", 0);
-    qdict_put_int(args, "iops_wr", iops);
+    qdict_put_int(args, "iops_rd", rd);
+    qdict_put_int(args, "iops_wr", wr);
     rsp = qtest_qmp(qts, "{'execute': 'block_set_io_throttle',"
                     " 'arguments': %p}", args);
     g_assert_true(qdict_haskey(rsp, "return"));
     qobject_unref(rsp);
+}
+
+/* The same for writes only: @iops writes a second. */
+static inline void qts_throttle_drive(QTestState *qts, const char *key,
+                                      const char *name, int iops)
+{
+    qts_throttle_rw(qts, key, name, 0, iops);
 }
 
 /*
@@ -155,6 +162,13 @@ static inline void qts_throttle_writes(QTestState *qts, const char *id,
                                        int iops)
 {
     qts_throttle_drive(qts, "id", id, iops);
+}
+
+/* ... and its reads (@iops a second; 0: unlimited). */
+static inline void qts_throttle_reads(QTestState *qts, const char *id,
+                                      int iops)
+{
+    qts_throttle_rw(qts, "id", id, iops, 0);
 }
 
 #endif

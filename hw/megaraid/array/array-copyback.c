@@ -16,6 +16,7 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "qemu/coroutine.h"
 #include "array.h"
 #include "trace.h"
 
@@ -145,9 +146,11 @@ bool mr_array_copyback_start(MRArray *a, MRDrive *src, MRDrive *dst,
     return true;
 }
 
-bool mr_array_copyback_stop(MRArray *a, MRDrive *d, Error **errp)
+bool coroutine_mixed_fn mr_array_copyback_stop(MRArray *a, MRDrive *d,
+                                               Error **errp)
 {
-    int pd = mr_array_pd_of(a, d), src, dst, dg;
+    MRVirtualDisk *vds[RAID_MAX_VDS];
+    int pd = mr_array_pd_of(a, d), src, dst, dg, n = 0;
 
     dg = raid_copyback_of_pd(a->cfg, pd, &src, &dst);
     if (dg < 0) {
@@ -155,16 +158,35 @@ bool mr_array_copyback_stop(MRArray *a, MRDrive *d, Error **errp)
                    "%u", d->slot);
         return false;
     }
+    /* every copy job of the group asked at once, then waited for */
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         MRVirtualDisk *vd = a->vds[v];
 
         if (vd && mr_vd_cfg(vd)->dg == dg &&
             mr_vd_cfg(vd)->job.kind == RAID_JOB_COPYBACK) {
-            mr_jobs_stop(vd);
-            vd->job_paused = false;
-            a->hooks->jobs.event(vd, MR_EV_JOB_ABORTED, RAID_JOB_COPYBACK,
-                                 0);
+            vd->job_paused = true;      /* no kick starts it again */
+            vd->job_stop_waiters++;     /* a VD DELETE waits for this */
+            mr_jobs_abort(vd);
+            vds[n++] = vd;
         }
+    }
+    for (int i = 0; i < n; i++) {
+        mr_jobs_stop(vds[i]);           /* yields in a coroutine */
+    }
+    for (int i = 0; i < n; i++) {
+        if (!vds[i]->deleting) {
+            vds[i]->job_paused = false;
+            if (mr_vd_cfg(vds[i])->job.kind == RAID_JOB_COPYBACK) {
+                a->hooks->jobs.event(vds[i], MR_EV_JOB_ABORTED,
+                                     RAID_JOB_COPYBACK, 0);
+            }
+        }
+        vds[i]->job_stop_waiters--;
+    }
+    /* (the copy's last window may have ended it meanwhile) */
+    pd = mr_array_pd_of(a, d);
+    if (raid_copyback_of_pd(a->cfg, pd, &src, &dst) != dg) {
+        return true;
     }
     raid_copyback_abandon(a->cfg, dst);
     /* stopped by hand: not started again by itself for this member */

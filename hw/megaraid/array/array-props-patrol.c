@@ -3,7 +3,8 @@
  *
  * megaraid-sim: the controller's QOM properties of patrol read
  * (jobs/patrol.c): patrol-read (write "start" or "stop"; reads the
- * state), patrol-rate and patrol-status.
+ * state: "stopping" from a stop until the pass has ended, as the stop
+ * returns at once), patrol-rate and patrol-status.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -23,7 +24,9 @@ static void mr_get_patrol_state(Object *obj, Visitor *v, const char *name,
     g_autofree char *s = NULL;
 
     mr_patrol_status(mr_patrol_obj_array(obj, opaque), &st);
-    s = g_strdup(st.running ? "running" : "stopped");
+    s = g_strdup(!st.running ? "stopped" :
+                 mr_patrol_stopping(mr_patrol_obj_array(obj, opaque)) ?
+                 "stopping" : "running");
     visit_type_str(v, name, &s, errp);
 }
 
@@ -39,7 +42,7 @@ static void mr_set_patrol_state(Object *obj, Visitor *v, const char *name,
     if (!strcmp(s, "start")) {
         mr_patrol_start(a, errp);
     } else if (!strcmp(s, "stop")) {
-        mr_patrol_stop(a);
+        mr_patrol_request_stop(a);      /* ends at its window */
     } else {
         error_setg(errp, "%s: patrol-read takes start or stop, not '%s'",
                    object_get_typename(obj), s);

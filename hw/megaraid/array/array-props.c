@@ -12,6 +12,9 @@
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
+#include "qemu/coroutine.h"
+#include "qemu/main-loop.h"
+#include "qemu/timer.h"
 #include "array.h"
 #include "trace.h"
 
@@ -318,8 +321,73 @@ static void mr_vd_get_policy(Object *obj, Visitor *v, const char *name,
 static void mr_vd_get_job(Object *obj, Visitor *v, const char *name,
                           void *opaque, Error **errp)
 {
-    mr_vd_visit_str(v, name, raid_job_name(mr_vd_cfg(opaque)->job.kind),
-                    errp);
+    MRVirtualDisk *vd = opaque;
+
+    /* a stop asked by "none" reads "stopping" until the job has ended */
+    mr_vd_visit_str(v, name, vd->job_aborting ? "stopping" :
+                    raid_job_name(mr_vd_cfg(vd)->job.kind), errp);
+}
+
+typedef struct MRVdStop {
+    MRVirtualDisk *vd;
+    MRDrive *copy;              /* a copyback's drive: its group's copy */
+} MRVdStop;
+
+/*
+ * The end of a "none": waits in a coroutine for the job's window (the
+ * setter returned at once), then logs the abort and clears the cursor,
+ * unless the VD is being deleted meanwhile; a copyback is dropped for
+ * its whole group (mr_array_copyback_stop).  Unplug and exit wait for it
+ * (a->cfg_later_busy), a VD DELETE too (vd->job_stop_waiters).
+ */
+static void coroutine_fn mr_vd_stop_job_co(void *opaque)
+{
+    MRVdStop *s = opaque;
+    MRVirtualDisk *vd = s->vd;
+    MRArray *a = vd->array;
+    RaidJobKind kind = mr_vd_cfg(vd)->job.kind;
+    bool copy = s->copy;
+
+    if (copy) {
+        /* (false only if the copy ended meanwhile) */
+        mr_array_copyback_stop(a, s->copy, NULL);
+    } else {
+        mr_jobs_stop(vd);               /* waits in this coroutine */
+    }
+    g_free(s);
+    vd->job_aborting = false;
+    if (!vd->deleting) {
+        vd->job_paused = false;
+    }
+    /* (a job that ended first, in its last window, is not aborted) */
+    if (!vd->deleting && !copy && mr_vd_cfg(vd)->job.kind != RAID_JOB_NONE) {
+        RaidVd *rv = mr_vd_cfg(vd);
+
+        a->hooks->jobs.event(vd, MR_EV_JOB_ABORTED, kind, 0);
+        memset(&rv->job, 0, sizeof(rv->job));
+        rv->seq++;
+        mr_array_refresh(a);
+        mr_array_store_async(a);
+    }
+    vd->job_stop_waiters--;
+    a->cfg_later_busy--;
+    aio_wait_kick();
+}
+
+/* Ask the stop now; the rest once the job has ended, in a coroutine. */
+static void mr_vd_stop_later(MRVirtualDisk *vd, MRDrive *copy)
+{
+    MRVdStop *s = g_new0(MRVdStop, 1);
+
+    s->vd = vd;
+    s->copy = copy;
+    vd->job_aborting = true;
+    vd->job_paused = true;              /* no kick starts it again */
+    vd->job_stop_waiters++;
+    vd->array->cfg_later_busy++;
+    mr_jobs_abort(vd);
+    aio_co_enter(qemu_get_aio_context(),
+                 qemu_coroutine_create(mr_vd_stop_job_co, s));
 }
 
 /*
@@ -327,7 +395,8 @@ static void mr_vd_get_job(Object *obj, Visitor *v, const char *name,
  * check stops at once; an initialization only with force (the VD's
  * parity stays unwritten where it did not reach); a rebuild is stopped
  * by failing its drive (its drive's state offline), which says what that
- * costs.  The stop waits for the job's window (mr_jobs_stop).
+ * costs.  The setter only asks the stop and returns; the job ends at its
+ * window (vdN-job reads "stopping" until then, mr_vd_stop_job_co).
  */
 static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
                            bool force, Error **errp)
@@ -335,6 +404,9 @@ static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
     RaidVd *rv = mr_vd_cfg(vd);
     RaidJobKind kind = rv->job.kind;
 
+    if (vd->job_aborting) {
+        return;                         /* asked already: "stopping" */
+    }
     if (kind == RAID_JOB_NONE) {
         error_setg(errp, "%s: %s: VD %d runs no job to stop",
                    object_get_typename(obj), name, vd->idx);
@@ -356,7 +428,7 @@ static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
 
         /* the copyback of the whole drive group ends, not one VD's */
         if (d) {
-            mr_array_copyback_stop(vd->array, d, errp);
+            mr_vd_stop_later(vd, d);
             return;
         }
     }
@@ -369,13 +441,7 @@ static void mr_vd_stop_job(Object *obj, MRVirtualDisk *vd, const char *name,
                    raid_job_percent(&rv->job));
         return;
     }
-    mr_jobs_stop(vd);
-    vd->job_paused = false;
-    vd->array->hooks->jobs.event(vd, MR_EV_JOB_ABORTED, kind, 0);
-    memset(&rv->job, 0, sizeof(rv->job));
-    rv->seq++;
-    mr_array_refresh(vd->array);
-    mr_array_store_async(vd->array);
+    mr_vd_stop_later(vd, NULL);
 }
 
 static void mr_vd_set_job(Object *obj, Visitor *v, const char *name,

@@ -224,7 +224,10 @@ void mr_array_vd_props(MRVirtualDisk *vd);
  * mr_array_copyback_auto: the same for every drive waiting
  * (MRArrayHooks.jobs.copyback); mr_array_copy_targets/_released: the
  * drives a change let go of are the host's again; start and stop from
- * the management (@d either drive of it); the QOM property "copyback".
+ * the management (@d either drive of it: the stop asks every copy job
+ * of the group to stop and waits for their windows, yielding in a
+ * coroutine, which is where its callers run it); the QOM property
+ * "copyback".
  */
 void mr_vd_copy_sync(MRVirtualDisk *vd, const int *pds, int n);
 bool mr_array_copyback_onto(MRArray *a, int pd);
@@ -233,7 +236,8 @@ bool *mr_array_copy_targets(MRArray *a);
 void mr_array_copy_released(MRArray *a, const bool *was);
 bool mr_array_copyback_start(MRArray *a, MRDrive *src, MRDrive *dst,
                              Error **errp);
-bool mr_array_copyback_stop(MRArray *a, MRDrive *d, Error **errp);
+bool coroutine_mixed_fn mr_array_copyback_stop(MRArray *a, MRDrive *d,
+                                               Error **errp);
 void mr_array_class_props_copyback(ObjectClass *oc, ptrdiff_t array_offset);
 
 #endif

@@ -443,8 +443,13 @@ static bool mr9500_dcmd(MR9500State *s, MR9500Mfi *m, uint8_t *status)
         if (cfg == MR9500_CFG_ANSWERED) {
             break;
         }
-        if (mr9500_pr_dcmd(s, m->f, opcode, &buf, &len, &st)) {
-            break;              /* patrol read: mr9500-pr.c */
+        /* patrol read: mr9500-pr.c */
+        cfg = mr9500_pr_dcmd(s, opcode, m->smid, m->queue, m->addr, m->f,
+                             &buf, &len, &st);
+        if (cfg == MR9500_CFG_HELD) {
+            return false;
+        } else if (cfg == MR9500_CFG_ANSWERED) {
+            break;
         }
         /* PD locate: mr9500-locate.c */
         cfg = mr9500_locate_dcmd(s, opcode, m->smid, m->queue, m->addr, m->f,

@@ -5,7 +5,9 @@
  * PR_GET_PROPERTIES, PR_SET_PROPERTIES, PR_START, PR_STOP) on the
  * firmware core's patrol read (include/hw/megaraid/patrol.h).  Layouts
  * as the MFI headers give them: the status is 16 bytes, the properties
- * 208 (64 LDs, 256 PDs).
+ * 208 (64 LDs, 256 PDs).  PR_STOP is held until the pass has ended (at
+ * its current window; the main loop goes on meanwhile); a reset in
+ * between drops it, as the host session that sent it is gone.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -93,8 +95,48 @@ static uint8_t mr9500_pr_set_props(MR9500State *s, const uint8_t *f)
     return MFI_STAT_OK;
 }
 
-bool mr9500_pr_dcmd(MR9500State *s, const uint8_t *f, uint32_t opcode,
-                    uint8_t **buf, uint32_t *len, uint8_t *status)
+/* A PR_STOP held until the pass has ended. */
+typedef struct MR9500PrStop {
+    MR9500State *s;
+    uint32_t held_epoch;        /* s->held_epoch when it came */
+    uint16_t smid;
+    uint8_t queue;
+    uint64_t mfi_addr;
+} MR9500PrStop;
+
+static void mr9500_pr_stopped(void *opaque)
+{
+    MR9500PrStop *h = opaque;
+    bool current = h->held_epoch == h->s->held_epoch;
+
+    trace_megaraid_9500_pr_stopped(h->smid, current);
+    if (current) {
+        mr9500_mfi_complete(h->s, h->smid, h->queue, h->mfi_addr,
+                            MFI_STAT_OK);
+    }
+    g_free(h);
+}
+
+static MR9500CfgAnswer mr9500_pr_stop(MR9500State *s, uint16_t smid,
+                                      uint8_t queue, uint64_t mfi_addr)
+{
+    MRArray *a = mr9500_pr_array(s);
+    MR9500PrStop *h = g_new0(MR9500PrStop, 1);
+
+    h->s = s;
+    h->held_epoch = s->held_epoch;
+    h->smid = smid;
+    h->queue = queue;
+    h->mfi_addr = mfi_addr;
+    mr_patrol_request_stop(a);
+    mr_patrol_when_stopped(a, mr9500_pr_stopped, h);
+    return MR9500_CFG_HELD;
+}
+
+MR9500CfgAnswer mr9500_pr_dcmd(MR9500State *s, uint32_t opcode,
+                               uint16_t smid, uint8_t queue,
+                               uint64_t mfi_addr, const uint8_t *f,
+                               uint8_t **buf, uint32_t *len, uint8_t *status)
 {
     MRArray *a = mr9500_pr_array(s);
     MRPatrolStatus st;
@@ -126,10 +168,12 @@ bool mr9500_pr_dcmd(MR9500State *s, const uint8_t *f, uint32_t opcode,
         }
         break;
     case MR_DCMD_PR_STOP:
-        mr_patrol_stop(a);
-        break;
+        if (!st.running) {
+            break;                      /* nothing to stop: OK now */
+        }
+        return mr9500_pr_stop(s, smid, queue, mfi_addr);
     default:
-        return false;
+        return MR9500_CFG_NOT_MINE;
     }
-    return true;
+    return MR9500_CFG_ANSWERED;
 }

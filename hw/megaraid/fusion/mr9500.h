@@ -302,9 +302,6 @@ void mr9500_ld_init(MR9500State *s);
 bool mr9500_ld_dcmd(MR9500State *s, uint32_t opcode, const uint8_t *mbox,
                     uint8_t **buf, uint32_t *len, uint8_t *status);
 void mr9500_ld_ctrl_info(MR9500State *s, uint8_t *ci, uint32_t npd);
-/* mr9500-pr.c: the PR_* DCMDs; false: not a patrol read DCMD */
-bool mr9500_pr_dcmd(MR9500State *s, const uint8_t *f, uint32_t opcode,
-                    uint8_t **buf, uint32_t *len, uint8_t *status);
 /* The VD with LD target id @tgt (its index, while exposed); NULL: none. */
 MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt);
 /* The unit of VD target @tgt; NULL with the MFI status to answer. */
@@ -324,6 +321,14 @@ typedef enum MR9500CfgAnswer {
     MR9500_CFG_ANSWERED,
     MR9500_CFG_HELD,
 } MR9500CfgAnswer;
+/*
+ * mr9500-pr.c: the PR_* DCMDs (NOT_MINE: not a patrol read DCMD; HELD:
+ * PR_STOP, until the pass has ended).
+ */
+MR9500CfgAnswer mr9500_pr_dcmd(MR9500State *s, uint32_t opcode,
+                               uint16_t smid, uint8_t queue,
+                               uint64_t mfi_addr, const uint8_t *f,
+                               uint8_t **buf, uint32_t *len, uint8_t *status);
 MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
                                 uint16_t smid, uint8_t queue,
                                 uint64_t mfi_addr, const uint8_t *f,

@@ -423,7 +423,7 @@ void mr_jobs_kick(MRVirtualDisk *vd)
     job_spawn(vd, announce);
 }
 
-void mr_jobs_stop(MRVirtualDisk *vd)
+void mr_jobs_abort(MRVirtualDisk *vd)
 {
     MRJobRun *r = vd->job_run;
 
@@ -434,6 +434,14 @@ void mr_jobs_stop(MRVirtualDisk *vd)
     if (r && r->sleeping) {
         qemu_co_sleep_wake(&r->sleep);
     }
+}
+
+void mr_jobs_stop(MRVirtualDisk *vd)
+{
+    if (!vd->job_co) {
+        return;
+    }
+    mr_jobs_abort(vd);
     if (qemu_in_coroutine()) {
         if (qemu_coroutine_self() == vd->job_co) {
             /* From the job itself (e.g. its row failed the target). */

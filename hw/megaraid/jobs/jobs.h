@@ -14,8 +14,13 @@
 
 /* Start (or resume) the VD's job coroutine if its cursor holds a job. */
 void mr_jobs_kick(MRVirtualDisk *vd);
-/* Stop the job coroutine (checkpointing the cursor) and wait for it. */
+/*
+ * Stop the job coroutine (checkpointing the cursor) and wait for it: in
+ * a coroutine it yields; on the main loop it polls (exit, unplug).
+ */
 void mr_jobs_stop(MRVirtualDisk *vd);
+/* Only ask it to stop (at its current window); no wait. */
+void mr_jobs_abort(MRVirtualDisk *vd);
 /* Start a job from the host (QOM): "check", "check-repair", "init". */
 bool mr_jobs_start(MRVirtualDisk *vd, RaidJobKind kind, bool repair,
                    Error **errp);

@@ -50,7 +50,13 @@ typedef struct MRPatrol {
     uint32_t corrected, uncorrectable;
     void *buf;
     QEMUTimer *timer;           /* mode auto: the next pass */
+    GSList *stopped;            /* MRPatrolWaiter: called when it ends */
 } MRPatrol;
+
+typedef struct MRPatrolWaiter {
+    MRPatrolStopped *cb;
+    void *opaque;
+} MRPatrolWaiter;
 
 static void mr_patrol_arm(MRArray *a);
 
@@ -276,6 +282,21 @@ static bool coroutine_fn mr_patrol_member(MRVirtualDisk *vd, uint32_t m)
     return true;
 }
 
+/* The pass has ended: whoever waits for it is told (in that order). */
+static void mr_patrol_call_stopped(MRArray *a)
+{
+    MRPatrol *p = mr_patrol(a);
+    GSList *list = g_slist_reverse(p->stopped);
+
+    p->stopped = NULL;
+    for (GSList *l = list; l; l = l->next) {
+        MRPatrolWaiter *w = l->data;
+
+        w->cb(w->opaque);
+    }
+    g_slist_free_full(list, g_free);
+}
+
 static void coroutine_fn mr_patrol_co(void *opaque)
 {
     MRArray *a = opaque;
@@ -318,6 +339,7 @@ static void coroutine_fn mr_patrol_co(void *opaque)
     p->buf = NULL;
     p->co = NULL;
     aio_wait_kick();
+    mr_patrol_call_stopped(a);
 }
 
 bool mr_patrol_start(MRArray *a, Error **errp)
@@ -368,7 +390,7 @@ bool mr_patrol_start(MRArray *a, Error **errp)
     return true;
 }
 
-void mr_patrol_stop(MRArray *a)
+void mr_patrol_request_stop(MRArray *a)
 {
     MRPatrol *p = a->patrol;
 
@@ -378,12 +400,43 @@ void mr_patrol_stop(MRArray *a)
     if (p->timer) {
         timer_del(p->timer);
     }
-    if (!p->co) {
+    if (!p->co || p->stop) {
         return;
     }
+    trace_megaraid_patrol_stop_requested(p->done_sectors);
     p->stop = true;
     if (p->sleeping) {
         qemu_co_sleep_wake(&p->sleep);
+    }
+}
+
+bool mr_patrol_stopping(MRArray *a)
+{
+    return a->patrol && a->patrol->co && a->patrol->stop;
+}
+
+void mr_patrol_when_stopped(MRArray *a, MRPatrolStopped *cb, void *opaque)
+{
+    MRPatrol *p = mr_patrol(a);
+    MRPatrolWaiter *w;
+
+    if (!p->co) {
+        cb(opaque);
+        return;
+    }
+    w = g_new0(MRPatrolWaiter, 1);
+    w->cb = cb;
+    w->opaque = opaque;
+    p->stopped = g_slist_prepend(p->stopped, w);
+}
+
+void mr_patrol_stop(MRArray *a)
+{
+    MRPatrol *p = a->patrol;
+
+    mr_patrol_request_stop(a);
+    if (!p || !p->co) {
+        return;
     }
     if (qemu_in_coroutine()) {
         while (p->co && p->co != qemu_coroutine_self()) {

@@ -114,6 +114,8 @@ struct MRVirtualDisk {
     int64_t job_last_model_ms;
     /* The host paused the job (management): mr_jobs_kick() leaves it. */
     bool job_paused;
+    /* vdN-job "none" asked its job to stop; it has not ended yet. */
+    bool job_aborting;
     /*
      * The metadata pass (MRArray.meta_asked) that records the last change
      * of the VD's members: its writes are acknowledged once it is done.
@@ -163,7 +165,9 @@ struct MRArray {
      * is done its VDs are hidden (mr_core_vd, management) and management
      * changes are refused busy; while the journal is read (which may
      * fail and undo the import) the metadata writer holds its passes too
-     * (adopt_hold), so the drives keep the foreign configuration.
+     * (adopt_hold), so the drives keep the foreign configuration.  A
+     * FOREIGN CLEAR of a whole foreign configuration is adopting too
+     * while it starts the cache (the configuration still foreign).
      */
     bool adopting;
     bool adopt_hold;
@@ -200,7 +204,8 @@ struct MRArray {
     bool meta_closing;          /* mr_array_cleanup: no wiped callbacks */
     unsigned drive_reads;       /* hot-plugged drives being read */
     struct MRCfgLater *cfg_later;       /* started, reply not yet claimed */
-    unsigned cfg_later_busy;            /* mr_cfg_later() coroutines */
+    /* mr_cfg_later() coroutines, and QOM stops waiting for a job */
+    unsigned cfg_later_busy;
     /* properties of the controller, owned here */
     uint8_t rebuild_rate;       /* percent, 0..100: rebuilds */
     uint8_t cc_rate;            /* ... consistency checks */

@@ -597,19 +597,20 @@ static void mr_cfg_wiped(MRArray *a, MRDrive *d, bool ok)
     mr_cfg_tell_drive(a, d);
 }
 
-bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
-                            Error **errp)
+/*
+ * The end of FOREIGN CLEAR, once the configuration has changed (PDs
+ * @changed, @nchanged of them): the event, the metadata of the drives
+ * now unconfigured good, the host told; another array's drives (hidden,
+ * outside the configuration) are blanked by the metadata writer before
+ * they are shown (mr_cfg_wiped), and a management reply waits for that
+ * pass.
+ */
+static void mr_cfg_clear_end(MRArray *a, BusState *bus, const int *changed,
+                             int nchanged)
 {
     g_autoptr(GPtrArray) extra = g_ptr_array_new();
-    int changed[RAID_MAX_PDS];
-    int nchanged = 0;
-    GError *gerr = NULL;
     BusChild *kid;
 
-    if (!a->cfg || !mr_array_foreign_count(a, bus)) {
-        error_setg(errp, "there is no foreign configuration");
-        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
-    }
     QTAILQ_FOREACH(kid, &bus->children, sibling) {
         MRDrive *d = MEGARAID_DRIVE(kid->child);
 
@@ -617,54 +618,88 @@ bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
             g_ptr_array_add(extra, d);
         }
     }
-    if (a->cfg->foreign) {
-        /* ours now, then every VD and spare of it goes */
-        if (!raid_config_import(a->cfg, a->ctrl_guid, &gerr)) {
-            return mr_cfg_gerr(errp, why, MR_CFG_INVALID, gerr);
-        }
-        for (int v = 0; v < RAID_MAX_VDS; v++) {
-            if (a->cfg->vds[v].used) {
-                raid_config_delete_vd(a->cfg, v, NULL);
-            }
-        }
-        for (int i = 0; i < a->cfg->npds; i++) {
-            if (a->cfg->pds[i].state == RAID_PD_HOT_SPARE) {
-                raid_config_remove_spare(a->cfg, i, NULL);
-            }
-            changed[nchanged++] = i;
-        }
-        if (!mr_cache_start(a, errp)) {
-            return mr_cfg_fail(why, MR_CFG_IO);
-        }
-    } else {
-        for (int i = 0; i < a->cfg->npds; i++) {
-            RaidPd *p = &a->cfg->pds[i];
-
-            if (p->state == RAID_PD_FOREIGN) {
-                p->spare_dg = -1;
-                raid_config_set_pd_state(a->cfg, i, RAID_PD_UNCONF_GOOD,
-                                         NULL);
-                changed[nchanged++] = i;
-            }
-        }
-    }
     trace_megaraid_cfg_foreign_clear(nchanged, extra->len);
     mr_ev_config(a, MR_EV_CFG_FOREIGN_CLEARED, nchanged + extra->len);
     raid_config_update_states(a->cfg);
     mr_array_changed(a);
-    if (!mr_cfg_store(a, changed, nchanged, why, errp)) {
-        return false;
-    }
+    mr_cfg_store(a, changed, nchanged, NULL, NULL);
     for (int i = 0; i < nchanged; i++) {
         mr_cfg_tell_drive(a, a->pd_drive[changed[i]]);
     }
-    /*
-     * Another array's drives: blank, in the metadata writer, before they
-     * are shown (mr_cfg_wiped); a management reply waits for that pass.
-     */
     for (guint i = 0; i < extra->len; i++) {
         mr_array_store_wipe(a, extra->pdata[i], mr_cfg_wiped);
     }
     mr_cfg_add_blank_drives(a, bus);
+}
+
+/*
+ * FOREIGN CLEAR of a whole foreign configuration, in a coroutine
+ * (mr_cfg_later): the cache starts first (the journal read, a new
+ * generation written; nothing of it belongs to a VD here), with the
+ * configuration still foreign and every command answered busy
+ * (a->adopting).  Only then does the configuration become ours, without
+ * its VDs and spares.  If the journal cannot be read nothing has changed
+ * and the reply is an I/O error.
+ */
+static bool coroutine_fn mr_cfg_clear_co(MRArray *a, void *opaque)
+{
+    BusState *bus = opaque;
+    int changed[RAID_MAX_PDS];
+    int nchanged = 0;
+    Error *err = NULL;
+    bool ok;
+
+    ok = mr_cache_start(a, &err);
+    a->adopting = false;
+    if (!ok) {
+        trace_megaraid_cfg_foreign_clear_failed(error_get_pretty(err));
+        warn_report_err(err);
+        return false;
+    }
+    /* (still foreign: every command was refused meanwhile) */
+    if (!raid_config_import(a->cfg, a->ctrl_guid, NULL)) {
+        return false;
+    }
+    for (int v = 0; v < RAID_MAX_VDS; v++) {
+        if (a->cfg->vds[v].used) {
+            raid_config_delete_vd(a->cfg, v, NULL);
+        }
+    }
+    for (int i = 0; i < a->cfg->npds; i++) {
+        if (a->cfg->pds[i].state == RAID_PD_HOT_SPARE) {
+            raid_config_remove_spare(a->cfg, i, NULL);
+        }
+        changed[nchanged++] = i;
+    }
+    mr_cfg_clear_end(a, bus, changed, nchanged);
+    return true;
+}
+
+bool mr_array_foreign_clear(MRArray *a, BusState *bus, MRCfgError *why,
+                            Error **errp)
+{
+    int changed[RAID_MAX_PDS];
+    int nchanged = 0;
+
+    if (!a->cfg || !mr_array_foreign_count(a, bus)) {
+        error_setg(errp, "there is no foreign configuration");
+        return mr_cfg_fail(why, MR_CFG_WRONG_STATE);
+    }
+    if (a->cfg->foreign) {
+        /* ours once the cache is up; busy until then */
+        a->adopting = true;
+        mr_cfg_later(a, mr_cfg_clear_co, bus);
+        return true;
+    }
+    for (int i = 0; i < a->cfg->npds; i++) {
+        RaidPd *p = &a->cfg->pds[i];
+
+        if (p->state == RAID_PD_FOREIGN) {
+            p->spare_dg = -1;
+            raid_config_set_pd_state(a->cfg, i, RAID_PD_UNCONF_GOOD, NULL);
+            changed[nchanged++] = i;
+        }
+    }
+    mr_cfg_clear_end(a, bus, changed, nchanged);
     return true;
 }

@@ -76,7 +76,10 @@ bool mr_array_pd_position(MRArray *a, int pd, int *dg, int *span, int *pos);
  * clear makes every foreign drive unconfigured good (its metadata is
  * replaced by ours; another array's drive is zeroed by the metadata
  * writer and shown to the host after that, so a management reply waiting
- * for the pass comes after the wipe).  @count: foreign drives there are.
+ * for the pass comes after the wipe).  Both start the cache of a whole
+ * foreign configuration in mr_cfg_later(), and change the configuration
+ * only once it is up (a failure leaves it foreign: an I/O error).
+ * @count: foreign drives there are.
  */
 int mr_array_foreign_count(MRArray *a, BusState *bus);
 bool mr_array_foreign_import(MRArray *a, BusState *bus, MRCfgError *why,

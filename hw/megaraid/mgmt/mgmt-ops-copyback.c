@@ -6,11 +6,15 @@
  * unconfigured-good drive, stop it (the new drive is unconfigured good
  * again, the member stays), pause and resume it.  The copyback is
  * array-copyback.c's and the RAID core's; the reply of a change waits
- * for its metadata (mr_mgmt_execute_async).
+ * for its metadata (mr_mgmt_execute_async).  A stop or a pause waits for
+ * the copy's current window in a coroutine (mr_cfg_later), and the reply
+ * after it.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "qemu/coroutine.h"
 #include "mgmt-ops.h"
+#include "array-config.h"
 #include "trace.h"
 
 static MRDrive *mgmt_cb_drive(MgmtCtx *c, int i, uint8_t *st)
@@ -47,6 +51,27 @@ static uint8_t mgmt_cb_reply(MgmtCtx *c, MRVirtualDisk *vd)
     return MGMT_STAT_OK;
 }
 
+/* The reply of a pause, once its jobs have stopped: their status then. */
+static void mgmt_cb_refill(MgmtCtx *c)
+{
+    MRDrive *d = mgmt_drive(c, c->mbox[0]);
+    int src, dst, dg;
+
+    if (d) {
+        dg = raid_copyback_of_pd(c->a->cfg, mr_array_pd_of(c->a, d), &src,
+                                 &dst);
+        mgmt_cb_reply(c, mgmt_cb_first(c->a, dg));
+    }
+}
+
+/* A stop, after the checks: the copy jobs waited for, the copy dropped. */
+static bool coroutine_fn mgmt_cb_stop_co(MRArray *a, void *opaque)
+{
+    /* (false only if the copy ended meanwhile: nothing left to stop) */
+    mr_array_copyback_stop(a, opaque, NULL);
+    return true;
+}
+
 static uint8_t mgmt_cb_start(MgmtCtx *c, MRDrive *src)
 {
     Error *err = NULL;
@@ -75,9 +100,9 @@ static uint8_t mgmt_cb_start(MgmtCtx *c, MRDrive *src)
 uint8_t mgmt_copyback_control(MgmtCtx *c)
 {
     uint32_t action = c->mbox[2];
+    MRVirtualDisk *paused[RAID_MAX_VDS];
     MRVirtualDisk *first;
-    Error *err = NULL;
-    int src, dst, dg;
+    int src, dst, dg, n = 0;
     uint8_t st;
     MRDrive *d;
 
@@ -107,13 +132,9 @@ uint8_t mgmt_copyback_control(MgmtCtx *c)
     trace_megaraid_mgmt_copyback(c->a->cfg->pds[src].slot,
                                  c->a->cfg->pds[dst].slot, action);
     if (action == MGMT_JOB_STOP) {
-        if (!mr_array_copyback_stop(c->a, d, &err)) {
-            trace_megaraid_mgmt_refused(c->opcode, error_get_pretty(err));
-            error_free(err);
-            return mgmt_refuse(c, MGMT_STAT_NO_JOB, MGMT_OFF_MBOX(0),
-                               c->mbox[0]);
-        }
-        return MGMT_STAT_OK;    /* no job left to report */
+        /* the reply after the stop, with no job left to report */
+        mr_cfg_later(c->a, mgmt_cb_stop_co, d);
+        return MGMT_STAT_OK;
     }
     for (int v = 0; v < RAID_MAX_VDS; v++) {
         MRVirtualDisk *vd = c->a->vds[v];
@@ -124,10 +145,15 @@ uint8_t mgmt_copyback_control(MgmtCtx *c)
         }
         vd->job_paused = action == MGMT_JOB_PAUSE;
         if (vd->job_paused) {
-            mr_jobs_stop(vd);
+            paused[n++] = vd;
         } else {
             mr_jobs_kick(vd);
         }
+    }
+    if (n) {
+        /* the reply once the copy jobs have stopped, with their status */
+        mr_cfg_stop_jobs(c->a, paused, n, NULL, NULL);
+        c->m->refill = mgmt_cb_refill;
     }
     return mgmt_cb_reply(c, first);
 }

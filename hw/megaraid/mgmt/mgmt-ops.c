@@ -370,7 +370,7 @@ static uint8_t mgmt_dispatch(MgmtCtx *c, const uint8_t *cmd, size_t cmd_len)
         return mgmt_refuse(c, MGMT_STAT_BUSY, MGMT_ERR_OFFSET_NONE, 0);
     }
     if (c->a->adopting) {
-        /* a FOREIGN IMPORT starts the cache of its VDs (its reply waits) */
+        /* a FOREIGN IMPORT or CLEAR starts the cache (its reply waits) */
         return mgmt_refuse(c, MGMT_STAT_BUSY, MGMT_ERR_OFFSET_NONE, 1);
     }
     trace_megaraid_mgmt_op(op->name, c->mbox[0], c->mbox[1], c->data_len);

@@ -38,8 +38,21 @@ typedef struct MRPatrolStatus {
 
 /* Start a pass (false + errp if one runs or there is nothing to read). */
 bool mr_patrol_start(MRArray *a, Error **errp);
-/* Stop the pass and wait for it (no-op if none). */
+/*
+ * Stop the pass and wait for it (no-op if none): in a coroutine it
+ * yields; on the main loop it polls (only machine exit and unplug).
+ */
 void mr_patrol_stop(MRArray *a);
+/*
+ * Ask the pass to stop without waiting: it ends at its current window.
+ * mr_patrol_stopping() is true from then until it has ended, and
+ * mr_patrol_when_stopped() calls @cb once it has (at once when no pass
+ * runs), on the main loop.
+ */
+void mr_patrol_request_stop(MRArray *a);
+bool mr_patrol_stopping(MRArray *a);
+typedef void MRPatrolStopped(void *opaque);
+void mr_patrol_when_stopped(MRArray *a, MRPatrolStopped *cb, void *opaque);
 void mr_patrol_status(MRArray *a, MRPatrolStatus *out);
 /* Stop the pass and free the state (the array goes away). */
 void mr_patrol_free(MRArray *a);
