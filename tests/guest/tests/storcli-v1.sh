@@ -17,7 +17,7 @@
 #@ mem 1024
 #@ smp 2
 #@ qmp
-#@ prepare . tests/guest/lib-mrcli.sh && mrcli_host_prepare @WORK@ sas 3 64M
+#@ prepare . tests/guest/lib-mrcli.sh; mrcli_host_prepare @WORK@ sas 3 64M
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
 #@ allow ^qemu-system-x86_64: warning: megaraid: drive in slot 1 failed \(set offline by the host\)$
