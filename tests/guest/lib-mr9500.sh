@@ -25,6 +25,24 @@ mr9500_vd_product() {
 # shellcheck disable=SC2034 # used by the tests that source this file
 MR9500_OCR_LINES='FW in FAULT state Fault code:0x5a5|resetting fusion adapter|Reset successful for scsi|Outstanding fastpath IOs'
 
+# mr9500_ocr CTRL: firmware fault 0x5a5 injected into the controller at
+# QOM path CTRL (QMP); megaraid_sas' watchdog (1 s) finds FAULT and
+# resets the controller, successfully, within 120 s.
+mr9500_ocr() {
+    qom_set "$1" inject-fault '"0x5a5"'
+    wait_dmesg 'Reset successful for scsi' 'killing adapter|Reset failed' 120 \
+        "a successful OCR"
+    log "OCR done after $((WAITED / 10)) s"
+}
+
+# mr9500_ocr_once CTRL: the controller counted one injected fault and
+# the driver logged one successful reset.
+mr9500_ocr_once() {
+    qom_get "$1" faults-injected
+    assert_eq "faults injected" 1 "$QOM"
+    assert_eq "successful resets" 1 "$(dmesg | grep -c 'Reset successful for scsi')"
+}
+
 # mr9500_driver_log [ALLOW-ERE]: megaraid_sas finished its probe (INIT
 # adapter done) and logged nothing that reads as a failure, except lines
 # matching ALLOW-ERE.

@@ -16,7 +16,11 @@
 # ==== host side ====
 
 # mrcli_host_prepare WORK IFACE N SIZE [CTRL-PROPERTIES]: a controller
-# raid0 with N blank drives d0..dN-1 of SIZE in slots 0..N-1.
+# raid0 with N blank drives d0..dN-1 of SIZE in slots 0..N-1.  A test
+# that needs nothing else on the host calls it from its header:
+#   #@ prepare . tests/guest/lib-mrcli.sh; mrcli_host_prepare @WORK@ sas 3 64M
+# (run.sh runs it under bash -euo pipefail; ';', not '&&', keeps -e on
+# inside the function).
 mrcli_host_prepare() {
     local work=$1 iface=$2 n=$3 size=$4 props=${5:-} i
     . tests/guest/lib-raid.sh

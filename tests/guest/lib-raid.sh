@@ -502,34 +502,17 @@ ctrl_disks() {
     done | sort -n
 }
 
-# wait_vds [SECONDS]: every VD of the layout is a disk (the index-th disk
-# of its controller); the map goes to /tmp/raid-devs for vd_dev.
+# vd_disk NAME: the VD's disk, the index-th disk of its controller
+# (nothing while there is none).
+vd_disk() {
+    ctrl_disks "$(vd_attr "$1" ctrl)" |
+        sed -n "$(($(vd_attr "$1" index) + 1))s/^[0-9]* //p"
+}
+
+# wait_vds [SECONDS]: every VD of the layout is a disk (vd_disk); the map
+# goes to /tmp/raid-devs for vd_dev.
 wait_vds() {
-    local t=$((${1:-60} * 5)) n d missing map
-    rm -f /tmp/raid-devs
-    while [ $t -gt 0 ]; do
-        missing=""
-        map=""
-        for n in $(vd_names); do
-            d=$(ctrl_disks "$(vd_attr "$n" ctrl)" |
-                sed -n "$(($(vd_attr "$n" index) + 1))s/^[0-9]* //p")
-            if [ -n "$d" ]; then
-                map="$map$n $d
-"
-            else
-                missing="$missing $n"
-            fi
-        done
-        if [ -z "$missing" ]; then
-            printf '%s' "$map" > /tmp/raid-devs
-            log "VDs present: $(echo "$map" | tr '\n' ' ')"
-            return 0
-        fi
-        sleep 0.2
-        t=$((t - 1))
-    done
-    lsscsi
-    fail "VDs not found:$missing"
+    wait_named VDs vd_names vd_disk /tmp/raid-devs "${1:-}"
 }
 
 # vd_dev NAME: /dev/sdX of the VD (after wait_vds).

@@ -200,31 +200,40 @@ qmp_send() {
     echo "@@MRSIM-QMP $MRSIM_TOKEN $*@@"
 }
 
-# wait_disks [SECONDS]: every expected disk has appeared (default 60 s).
-wait_disks() {
-    rm -f /tmp/mrsim-devs
-    _t=$((${1:-60} * 5))
-    while [ $_t -gt 0 ]; do
-        _missing=""
-        _map=""
-        for _n in $(disk_names); do
-            if _d=$(disk_dev "$_n"); then
-                _map="$_map$_n $_d
+# wait_named WHAT LIST FIND MAP [SECONDS]: every name the command LIST
+# prints has a device, the one the command "FIND NAME" prints (nothing,
+# or a failure, while it has none), within SECONDS (default 60); then the
+# file MAP (removed first) holds a "NAME DEVICE" line a name and the log
+# says "WHAT present: ...".  Else the test fails naming the missing ones.
+wait_named() {
+    rm -f "$4"
+    _wt=$((${5:-60} * 5))
+    while [ $_wt -gt 0 ]; do
+        _wmissing=""
+        _wmap=""
+        for _wn in $($2); do
+            if _wd=$($3 "$_wn") && [ -n "$_wd" ]; then
+                _wmap="$_wmap$_wn $_wd
 "
             else
-                _missing="$_missing $_n"
+                _wmissing="$_wmissing $_wn"
             fi
         done
-        if [ -z "$_missing" ]; then
-            printf '%s' "$_map" > /tmp/mrsim-devs
-            log "all disks present: $(echo "$_map" | tr "\n" " ")"
+        if [ -z "$_wmissing" ]; then
+            printf '%s' "$_wmap" > "$4"
+            log "$1 present: $(echo "$_wmap" | tr "\n" " ")"
             return 0
         fi
         sleep 0.2
-        _t=$((_t - 1))
+        _wt=$((_wt - 1))
     done
     lsscsi -s
-    fail "disks not found:$_missing"
+    fail "$1 not found:$_wmissing"
+}
+
+# wait_disks [SECONDS]: every expected disk has appeared (default 60 s).
+wait_disks() {
+    wait_named disks disk_names disk_dev /tmp/mrsim-devs "${1:-}"
 }
 
 # check_pattern NAME DEV: the sectors at the start, middle and end read

@@ -40,37 +40,12 @@ static char *img[NDRV];
 /* The controller and eight blank 16 MiB SAS drives in slots 0..7. */
 static MR *cfg_start(const char *opts)
 {
-    MR *m = g_new0(MR, 1);
-    GString *dev = g_string_new(NULL);
-
-    g_string_append_printf(dev, "-device megaraid-9500,id=raid0,addr=04.0,"
-                           "max-cmds=%d,queues=2%s ", MAX_CMDS, opts);
-    for (int i = 0; i < NDRV; i++) {
-        int fd = g_file_open_tmp("megaraid-9500-cfg-XXXXXX", &img[i], NULL);
-
-        g_assert(fd >= 0);
-        g_assert(ftruncate(fd, VD_DRIVE_BYTES) == 0);
-        close(fd);
-        g_string_append_printf(dev, "-drive if=none,id=d%d,format=raw,"
-                               "file=%s -device megaraid-drive,id=hd%d,"
-                               "bus=raid0.0,slot=%d,drive=d%d,interface=sas ",
-                               i, img[i], i, i, i);
-    }
-    fu_launch(m, dev->str);
-    g_string_free(dev, true);
-    ioc_init(m);
-    return m;
+    return blank_rig("cfg", img, NDRV, opts, NULL);
 }
 
 static void cfg_stop(MR *m)
 {
-    qtest_shutdown(m->qs);
-    g_free(m->dev);
-    g_free(m);
-    for (int i = 0; i < NDRV; i++) {
-        unlink(img[i]);
-        g_free(img[i]);
-    }
+    rig_end(m, img, NDRV);
 }
 
 /* ---- building a configuration as mfiutil does ---- */

@@ -49,37 +49,12 @@ static char *img[NDRV];
 /* The controller and four blank 16 MiB SAS drives in slots 0..3. */
 static FU *pd_start(void)
 {
-    FU *m = g_new0(FU, 1);
-    GString *dev = g_string_new(NULL);
-
-    g_string_append_printf(dev, "-device megaraid-9500,id=raid0,addr=04.0,"
-                           "max-cmds=%d,queues=2 ", MAX_CMDS);
-    for (int i = 0; i < NDRV; i++) {
-        int fd = g_file_open_tmp("megaraid-9500-pd-XXXXXX", &img[i], NULL);
-
-        g_assert(fd >= 0);
-        g_assert(ftruncate(fd, VD_DRIVE_BYTES) == 0);
-        close(fd);
-        g_string_append_printf(dev, "-drive if=none,id=d%d,format=raw,"
-                               "file=%s -device megaraid-drive,id=hd%d,"
-                               "bus=raid0.0,slot=%d,drive=d%d,interface=sas,"
-                               "serial=PDSER%d ", i, img[i], i, i, i, i);
-    }
-    fu_launch(m, dev->str);
-    g_string_free(dev, true);
-    ioc_init(m);
-    return m;
+    return blank_rig("pd", img, NDRV, "", "PDSER");
 }
 
 static void pd_stop(FU *m)
 {
-    qtest_shutdown(m->qs);
-    g_free(m->dev);
-    g_free(m);
-    for (int i = 0; i < NDRV; i++) {
-        unlink(img[i]);
-        g_free(img[i]);
-    }
+    rig_end(m, img, NDRV);
 }
 
 /* PD_GET_INFO of @pd into @pi (512 bytes); the MFI status. */

@@ -116,19 +116,12 @@ static const uint8_t *added(Events *e, uint16_t slot, uint8_t form)
 static uint16_t config(HMR *m, uint8_t type, uint8_t num, uint8_t action,
                        uint32_t address, uint8_t *out, uint32_t len)
 {
-    uint8_t f[48] = { 0 };
+    uint8_t f[H_CONFIG_LEN];
     uint64_t buf = m->buf + 0x8000;     /* the harness's scratch buffer */
     uint16_t st;
 
     qtest_memset(m->qts, buf, 0xEE, len);
-    stw_le_p(f, 0x30);
-    f[3] = 0x10;
-    f[0x0D] = num;
-    f[0x0E] = type;
-    f[0x0F] = action;
-    stw_le_p(f + 0x14, len / 4);
-    stl_le_p(f + 0x10, address);
-    h_put_sge(f + 0x20, buf, len, 0x08);
+    h_config_frame(f, 0x30, type, num, action, address, len / 4, buf, len);
     st = h_admin(m, f, sizeof(f));
     qtest_memread(m->qts, buf, out, len);
     return st;

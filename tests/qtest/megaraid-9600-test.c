@@ -1096,15 +1096,9 @@ enum { PG_IO_UNIT = 0x00, PG_IOC = 0x02, PG_DRIVER = 0x03 };
 static uint16_t mr_config(MR *m, uint8_t type, uint8_t num, uint8_t action,
                           uint16_t page_len, uint64_t buf, uint32_t len)
 {
-    uint8_t f[48] = { 0 };
+    uint8_t f[H_CONFIG_LEN];
 
-    stw_le_p(f, 0x30);
-    f[3] = 0x10;
-    f[0x0D] = num;
-    f[0x0E] = type;
-    f[0x0F] = action;
-    stw_le_p(f + 0x14, page_len);
-    h_put_sge(f + 0x20, buf, len, 0x08);
+    h_config_frame(f, 0x30, type, num, action, 0, page_len, buf, len);
     return mr_admin(m, f, sizeof(f), NULL);
 }
 
@@ -1354,16 +1348,10 @@ static void cfg_write_submit(MR *m, uint8_t type, uint8_t num,
                              uint32_t len)
 {
     uint64_t buf = h_alloc(m, 512);
-    uint8_t f[48] = { 0 };
+    uint8_t f[H_CONFIG_LEN];
 
     qtest_memwrite(m->qts, buf, page, len);
-    stw_le_p(f, 0x31);
-    f[3] = 0x10;
-    f[0x0D] = num;
-    f[0x0E] = type;
-    f[0x0F] = action;
-    stw_le_p(f + 0x14, len / 4);
-    h_put_sge(f + 0x20, buf, len, 0x08);
+    h_config_frame(f, 0x31, type, num, action, 0, len / 4, buf, len);
     h_submit_admin(m, f, sizeof(f));
 }
 

@@ -571,15 +571,55 @@ static inline FU *vd_rig(const char *tag, char **path, uint64_t *sectors)
     return vd_rig_opts(tag, path, sectors, "");
 }
 
-static inline void vd_rig_end(FU *m, char **path)
+/* QEMU stopped, then the @n images at @path removed. */
+static inline void rig_end(FU *m, char **path, int n)
 {
     qtest_shutdown(m->qs);
     g_free(m->dev);
     g_free(m);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < n; i++) {
         unlink(path[i]);
         g_free(path[i]);
     }
+}
+
+static inline void vd_rig_end(FU *m, char **path)
+{
+    rig_end(m, path, 3);
+}
+
+/*
+ * The blank rig: @n blank VD_DRIVE_BYTES SAS drives hd0.. in slots
+ * 0..@n-1 on new images (@tag in their names, their paths into @path;
+ * drive i's serial @serial followed by i, unless @serial is NULL) behind
+ * a megaraid-9500 (@opts: more controller properties), its IOC
+ * initialised.  rig_end() ends it.
+ */
+static inline FU *blank_rig(const char *tag, char **path, int n,
+                            const char *opts, const char *serial)
+{
+    g_autofree char *tmpl = g_strdup_printf("megaraid-9500-%s", tag);
+    FU *m = g_new0(FU, 1);
+    GString *dev = g_string_new(NULL);
+
+    rig_tmp_paths(path, n, tmpl);
+    g_string_append_printf(dev, "-device megaraid-9500,id=raid0,addr=04.0,"
+                           "max-cmds=%d,queues=2%s ", MAX_CMDS, opts);
+    for (int i = 0; i < n; i++) {
+        g_assert(truncate(path[i], VD_DRIVE_BYTES) == 0);
+        g_string_append_printf(dev, "-drive if=none,id=d%d,format=raw,"
+                               "file=%s -device megaraid-drive,id=hd%d,"
+                               "bus=raid0.0,slot=%d,drive=d%d,interface=sas",
+                               i, path[i], i, i, i);
+        if (serial) {
+            g_string_append_printf(dev, ",serial=%s%d", serial, i);
+        }
+        g_string_append_c(dev, ' ');
+    }
+    fu_launch(m, dev->str);
+    g_string_free(dev, true);
+    ioc_init(m);
+    return m;
 }
 
 /* Post READ(10)/WRITE(10) to LD target @tgt as an LD I/O frame. */

@@ -349,6 +349,28 @@ static inline void h_put_sge(uint8_t *p, uint64_t addr, uint32_t len,
     p[15] = flags;
 }
 
+/*
+ * An MPI3 CONFIG request (function 10h) in @f (H_CONFIG_LEN bytes): host
+ * tag @tag, page @type/@num, @action, page address @address, page length
+ * @page_len dwords, the page's buffer @len bytes at @buf.
+ */
+#define H_CONFIG_LEN    48
+static inline void h_config_frame(uint8_t *f, uint16_t tag, uint8_t type,
+                                  uint8_t num, uint8_t action,
+                                  uint32_t address, uint16_t page_len,
+                                  uint64_t buf, uint32_t len)
+{
+    memset(f, 0, H_CONFIG_LEN);
+    stw_le_p(f, tag);
+    f[3] = 0x10;
+    f[0x0D] = num;
+    f[0x0E] = type;
+    f[0x0F] = action;
+    stl_le_p(f + 0x10, address);
+    stw_le_p(f + 0x14, page_len);
+    h_put_sge(f + 0x20, buf, len, 0x08);
+}
+
 /* The IOC INIT frame for this host's free queues. */
 static inline void h_ioc_init_frame(HMR *m, uint8_t *f)
 {

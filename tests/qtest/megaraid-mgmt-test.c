@@ -1421,15 +1421,11 @@ static void test_delete_destage(void)
     rig_create_cached(&r, 2, 2, 0, RAID_LEVEL_1, RAID_CACHE_WRITE_BACK);
     rig_tmp_paths(&jnl, 1, "megaraid-mgmt-jnl");
     h_img_create("qcow2", NULL, jnl, "8M");
-    props = g_strdup_printf(",cache-size=4M,journal=jnl0 -blockdev driver="
-                            "qcow2,node-name=jnl0,file.driver=file,"
-                            "file.filename=%s", jnl);
+    props = journal_props(jnl, "");
     m = mr_start(&r, props);
     wp = qom_get_str(m, CTRL, "vd0-write-policy");
     g_assert_cmpstr(wp, ==, "write-back");
-    qom_set_int(m, CTRL, "cache-flush-interval", 255);
-    write_extents(m, 60);
-    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+    write_extents_held(m, 60);
     qts_throttle_writes(m->qts, "hd1", 5);
 
     sa.sa_handler = mg_stall_alarm;
@@ -1840,13 +1836,9 @@ static void test_import_replay(void)
     rig_create_cached(&r, 2, 2, 0, RAID_LEVEL_1, RAID_CACHE_WRITE_BACK);
     rig_tmp_paths(jnl, 2, "megaraid-mgmt-jnl");
     h_img_create("qcow2", "preallocation=metadata", jnl[0], "8M");
-    props = g_strdup_printf(",cache-size=4M,journal=jnl0 -blockdev driver="
-                            "qcow2,node-name=jnl0,file.driver=file,"
-                            "file.filename=%s", jnl[0]);
+    props = journal_props(jnl[0], "");
     m = mr_start(&r, props);
-    qom_set_int(m, CTRL, "cache-flush-interval", 255);
-    write_extents(m, 62);
-    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+    write_extents_held(m, 62);
     g_assert_cmpint(qom_get_int(m, CTRL, "journal-records"), >, 0);
     /* the kill: the drives and the journal as they are now */
     rig_copy(&c, &r, "megaraid-mgmt-copy");
@@ -1854,10 +1846,7 @@ static void test_import_replay(void)
     mr_stop(&r);
 
     /* another controller: foreign until imported, the journal untouched */
-    props2 = g_strdup_printf(",serial=OTHERCTRL0000001,cache-size=4M,"
-                             "journal=jnl0 -blockdev driver=qcow2,"
-                             "node-name=jnl0,file.driver=file,"
-                             "file.filename=%s", jnl[1]);
+    props2 = journal_props(jnl[1], ",serial=OTHERCTRL0000001");
     m = mr_start(&c, props2);
     g_assert_cmpuint(vd_count(m), ==, 0);
     g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);

@@ -27,13 +27,6 @@ static char *tmp_file(const char *prefix)
     return path;
 }
 
-static char *journal_props(const char *jnl, const char *extra)
-{
-    return g_strdup_printf(",cache-size=4M,journal=jnl0%s "
-                           "-blockdev driver=qcow2,node-name=jnl0,"
-                           "file.driver=file,file.filename=%s", extra, jnl);
-}
-
 /*
  * Write-back data that only the cache and its qcow2 journal hold, then
  * "kill -9": the drives and the journal as they are at that moment go to
@@ -56,9 +49,7 @@ static void journal_replay(const char *img_opts, const char *ctrl)
     m = mr_start(&r, props);
     wp = qom_get_str(m, CTRL, "vd0-write-policy");
     g_assert_cmpstr(wp, ==, "write-back");
-    qom_set_int(m, CTRL, "cache-flush-interval", 255);
-    write_extents(m, 40);
-    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+    write_extents_held(m, 40);
     g_assert_cmpint(qom_get_int(m, CTRL, "journal-records"), >=,
                     ARRAY_SIZE(extents));
 

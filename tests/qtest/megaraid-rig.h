@@ -329,6 +329,28 @@ static inline void write_extents(MR *m, uint8_t seed)
     rh_write_extents(m->host, seed);
 }
 
+/*
+ * write_extents() with the destage held off (cache-flush-interval 255):
+ * the write-back cache now holds dirty lines.
+ */
+static inline void write_extents_held(MR *m, uint8_t seed)
+{
+    qom_set_int(m, CTRL, "cache-flush-interval", 255);
+    write_extents(m, seed);
+    g_assert_cmpint(qom_get_int(m, CTRL, "cache-dirty-bytes"), >, 0);
+}
+
+/*
+ * Controller properties for a 4 MiB cache with its journal on the qcow2
+ * image @jnl (node jnl0), @extra before the -blockdev.
+ */
+static inline char *journal_props(const char *jnl, const char *extra)
+{
+    return g_strdup_printf(",cache-size=4M,journal=jnl0%s "
+                           "-blockdev driver=qcow2,node-name=jnl0,"
+                           "file.driver=file,file.filename=%s", extra, jnl);
+}
+
 static inline void check_extents(MR *m, uint8_t seed)
 {
     rh_check_extents(m->host, seed);

@@ -6,19 +6,12 @@
  * must return exactly the writes submitted before them, and at the end the
  * parity must be consistent (a full check and reads with members left out).
  */
-#include <errno.h>
-#include <string.h>
-#include "raid/raid.h"
+#include "test-mem-exec.h"
 
 #define STRIP 128u
 #define ROWS 32u
 #define SECTOR RAID_SECTOR_SIZE
 #define IN_FLIGHT 12
-
-typedef struct Pending {
-    RaidIOComplete *cb;
-    void *ctx;
-} Pending;
 
 typedef struct Array {
     RaidLayout l;
@@ -26,7 +19,7 @@ typedef struct Array {
     uint8_t *mem[RAID_MAX_MEMBERS];
     RaidStripeLocks *locks;
     RaidBufPool *pool;
-    GArray *pending;
+    GArray *pending;            /* MemPending */
     GRand *rand;
     uint8_t *ref;
     unsigned in_flight, done_reads, done_writes, waited;
@@ -39,83 +32,8 @@ typedef struct Req {
     uint8_t *data;              /* host buffer */
     uint8_t *expect;            /* reads: the reference when submitted */
     size_t len;
+    MemExec x;                  /* its member I/O */
 } Req;
-
-static void defer(Array *a, RaidIOComplete *cb, void *ctx)
-{
-    Pending p = { cb, ctx };
-
-    g_array_append_val(a->pending, p);
-}
-
-static void c_rw(void *o, uint32_t m, uint64_t lba, uint32_t n, RaidIOBuf b,
-                 RaidIOComplete *cb, void *ctx, bool w)
-{
-    Req *r = o;
-    uint8_t *buf = b.ptr ? b.ptr : r->data + b.host_off;
-
-    /*
-     * data moves at submission, completion comes later in random order:
-     * overlapping unlocked plans would see each other half done
-     */
-    if (w) {
-        memcpy(r->a->mem[m] + lba * SECTOR, buf, n * SECTOR);
-    } else {
-        memcpy(buf, r->a->mem[m] + lba * SECTOR, n * SECTOR);
-    }
-    defer(r->a, cb, ctx);
-}
-
-static void c_read(void *o, uint32_t m, uint64_t lba, uint32_t n,
-                   RaidIOBuf b, RaidIOComplete *cb, void *ctx)
-{
-    c_rw(o, m, lba, n, b, cb, ctx, false);
-}
-
-static void c_write(void *o, uint32_t m, uint64_t lba, uint32_t n,
-                    RaidIOBuf b, RaidIOComplete *cb, void *ctx)
-{
-    c_rw(o, m, lba, n, b, cb, ctx, true);
-}
-
-static void c_flush(void *o, uint32_t m, RaidIOComplete *cb, void *ctx)
-{
-    defer(((Req *)o)->a, cb, ctx);
-}
-
-static void c_discard(void *o, uint32_t m, uint64_t lba, uint32_t n,
-                      RaidIOComplete *cb, void *ctx)
-{
-    Req *r = o;
-
-    memset(r->a->mem[m] + lba * SECTOR, 0, n * SECTOR);
-    defer(r->a, cb, ctx);
-}
-
-static void c_from_host(void *o, uint64_t off, void *dst, size_t len)
-{
-    memcpy(dst, ((Req *)o)->data + off, len);
-}
-
-static void c_to_host(void *o, uint64_t off, const void *src, size_t len)
-{
-    memcpy(((Req *)o)->data + off, src, len);
-}
-
-static void *c_alloc(void *o, size_t len)
-{
-    return raid_buf_pool_get(((Req *)o)->a->pool, len);
-}
-
-static void c_free(void *o, void *buf, size_t len)
-{
-    raid_buf_pool_put(((Req *)o)->a->pool, buf, len);
-}
-
-static const RaidExecOps c_ops = {
-    c_read, c_write, c_flush, c_discard, c_from_host, c_to_host,
-    c_alloc, c_free,
-};
 
 static void req_done(void *opaque, const RaidRunResult *res)
 {
@@ -143,7 +61,7 @@ static void req_start(void *opaque)
 {
     Req *r = opaque;
 
-    raid_run_start(r->plan, RAID_PARITY_ISAL, &c_ops, r, req_done, r);
+    raid_run_start(r->plan, RAID_PARITY_ISAL, &mem_ops, &r->x, req_done, r);
 }
 
 static void submit(Array *a, RaidOp op, uint64_t lba, uint64_t n)
@@ -155,6 +73,10 @@ static void submit(Array *a, RaidOp op, uint64_t lba, uint64_t n)
     r->a = a;
     r->len = n * SECTOR;
     r->data = g_malloc(r->len);
+    r->x = (MemExec) {
+        .mem = a->mem, .host = r->data, .pending = a->pending,
+        .fail_member = -1, .pool = a->pool,
+    };
     if (op == RAID_OP_READ) {
         r->expect = g_memdup2(a->ref + lba * SECTOR, r->len);
     } else if (op == RAID_OP_WRITE) {
@@ -183,11 +105,7 @@ static void submit(Array *a, RaidOp op, uint64_t lba, uint64_t n)
 
 static void complete_one(Array *a)
 {
-    guint i = g_rand_int_range(a->rand, 0, a->pending->len);
-    Pending p = g_array_index(a->pending, Pending, i);
-
-    g_array_remove_index_fast(a->pending, i);
-    p.cb(p.ctx, 0);
+    mem_complete(a->pending, g_rand_int_range(a->rand, 0, a->pending->len));
 }
 
 static void drain(Array *a)
@@ -247,7 +165,7 @@ static void run(gconstpointer opaque)
     }
     a.locks = raid_stripe_locks_new();
     a.pool = raid_buf_pool_new(16 << 20);
-    a.pending = g_array_new(false, false, sizeof(Pending));
+    a.pending = g_array_new(false, false, sizeof(MemPending));
     a.rand = g_rand_new_with_seed(g_test_rand_int());
     a.ref = g_malloc0(a.l.vd_sectors * SECTOR);  /* zero members: consistent */
     if (c->missing >= 0) {

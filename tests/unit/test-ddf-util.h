@@ -16,6 +16,16 @@
 
 #define TEST_CTRL_GUID "LSI     MRSIM00000000001"
 
+/* Test @fn on @data as @prefix/LEVEL, LEVEL the name of RAID level @level. */
+static inline void test_add_level(const char *prefix, RaidLevel level,
+                                  const void *data, GTestDataFunc fn)
+{
+    g_autofree char *p = g_strdup_printf("%s/%s", prefix,
+                                         raid_level_name(level));
+
+    g_test_add_data_func(p, data, fn);
+}
+
 /* VD size test_config_new() asks for, in sectors (0: all the space). */
 static uint64_t test_vd_size;
 

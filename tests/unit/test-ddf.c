@@ -889,9 +889,8 @@ int main(int argc, char **argv)
     g_test_add_func("/ddf/codec-round-trip", test_codec_round_trip);
     g_test_add_func("/ddf/pick-copy", test_pick_copy);
     for (size_t i = 0; i < G_N_ELEMENTS(levels); i++) {
-        g_autofree char *p = g_strdup_printf("/ddf/files-round-trip/%s",
-                                             raid_level_name(levels[i].level));
-        g_test_add_data_func(p, &levels[i], test_files_round_trip);
+        test_add_level("/ddf/files-round-trip", levels[i].level, &levels[i],
+                       test_files_round_trip);
     }
     g_test_add_func("/ddf/corruption", test_corruption);
     g_test_add_func("/ddf/garbage", test_garbage);
@@ -903,9 +902,8 @@ int main(int argc, char **argv)
     g_test_add_func("/ddf/perf", test_perf);
     g_test_add_func("/ddf/mdadm-states", test_mdadm_states);
     for (size_t i = 0; i < 5; i++) {
-        g_autofree char *p = g_strdup_printf("/ddf/mdadm-examine/%s",
-                                             raid_level_name(levels[i].level));
-        g_test_add_data_func(p, &levels[i], test_mdadm_examine);
+        test_add_level("/ddf/mdadm-examine", levels[i].level, &levels[i],
+                       test_mdadm_examine);
     }
     return g_test_run();
 }

@@ -421,9 +421,8 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-        g_autofree char *p = g_strdup_printf("/job/check-rebuild/%s",
-                                             raid_level_name(cases[i].level));
-        g_test_add_data_func(p, &cases[i], test_jobs);
+        test_add_level("/job/check-rebuild", cases[i].level, &cases[i],
+                       test_jobs);
     }
     g_test_add_func("/job/init", test_init_job);
     g_test_add_func("/job/bgi", test_bgi);

@@ -5,9 +5,7 @@
  * failures), of the stripe locks, and of the runner with an executor that
  * completes asynchronously and out of order.
  */
-#include <errno.h>
-#include <string.h>
-#include "raid/raid.h"
+#include "test-mem-exec.h"
 
 #define STRIP 128u
 #define SECTOR RAID_SECTOR_SIZE
@@ -560,83 +558,6 @@ static void test_locks(void)
 
 /* ---- runner with deferred, reordered completions ------------------------- */
 
-typedef struct Pending {
-    RaidIOComplete *cb;
-    void *ctx;
-    int ret;
-} Pending;
-
-typedef struct MemExec {
-    uint8_t *mem[8];
-    uint8_t *host;
-    GArray *pending;
-    int fail_member;
-} MemExec;
-
-static void mem_queue(MemExec *x, RaidIOComplete *cb, void *ctx, int ret)
-{
-    Pending p = { cb, ctx, ret };
-
-    g_array_append_val(x->pending, p);
-}
-
-static void mem_rw(MemExec *x, uint32_t m, uint64_t lba, uint32_t n,
-                   RaidIOBuf b, RaidIOComplete *cb, void *ctx, bool w)
-{
-    uint8_t *buf = b.ptr ? b.ptr : x->host + b.host_off;
-
-    if ((int)m == x->fail_member) {
-        mem_queue(x, cb, ctx, -EIO);
-        return;
-    }
-    if (w) {
-        memcpy(x->mem[m] + lba * SECTOR, buf, n * SECTOR);
-    } else {
-        memcpy(buf, x->mem[m] + lba * SECTOR, n * SECTOR);
-    }
-    mem_queue(x, cb, ctx, 0);
-}
-
-static void mem_read(void *o, uint32_t m, uint64_t lba, uint32_t n,
-                     RaidIOBuf b, RaidIOComplete *cb, void *ctx)
-{
-    mem_rw(o, m, lba, n, b, cb, ctx, false);
-}
-
-static void mem_write(void *o, uint32_t m, uint64_t lba, uint32_t n,
-                      RaidIOBuf b, RaidIOComplete *cb, void *ctx)
-{
-    mem_rw(o, m, lba, n, b, cb, ctx, true);
-}
-
-static void mem_flush(void *o, uint32_t m, RaidIOComplete *cb, void *ctx)
-{
-    mem_queue(o, cb, ctx, 0);
-}
-
-static void mem_discard(void *o, uint32_t m, uint64_t lba, uint32_t n,
-                        RaidIOComplete *cb, void *ctx)
-{
-    MemExec *x = o;
-
-    memset(x->mem[m] + lba * SECTOR, 0, n * SECTOR);
-    mem_queue(o, cb, ctx, 0);
-}
-
-static void mem_from_host(void *o, uint64_t off, void *dst, size_t len)
-{
-    memcpy(dst, ((MemExec *)o)->host + off, len);
-}
-
-static void mem_to_host(void *o, uint64_t off, const void *src, size_t len)
-{
-    memcpy(((MemExec *)o)->host + off, src, len);
-}
-
-static const RaidExecOps mem_ops = {
-    mem_read, mem_write, mem_flush, mem_discard, mem_from_host, mem_to_host,
-};
-
 static void run_done(void *opaque, const RaidRunResult *res)
 {
     *(RaidRunResult *)opaque = *res;
@@ -646,10 +567,7 @@ static void run_done(void *opaque, const RaidRunResult *res)
 static void drain(MemExec *x)
 {
     while (x->pending->len) {
-        Pending p = g_array_index(x->pending, Pending, x->pending->len - 1);
-
-        g_array_remove_index(x->pending, x->pending->len - 1);
-        p.cb(p.ctx, p.ret);
+        mem_complete(x->pending, x->pending->len - 1);
     }
 }
 
@@ -673,7 +591,8 @@ static void test_runner_async(void)
 {
     RaidLayout l;
     RaidMemberState st[8] = { 0 };
-    MemExec x = { .fail_member = -1 };
+    uint8_t *mem[8] = { 0 };
+    MemExec x = { .mem = mem, .fail_member = -1 };
     size_t vd;
     uint8_t *data, *back;
     RaidRunResult res;
@@ -683,7 +602,7 @@ static void test_runner_async(void)
     for (int m = 0; m < 6; m++) {
         x.mem[m] = g_malloc0(16 * STRIP * SECTOR);
     }
-    x.pending = g_array_new(false, false, sizeof(Pending));
+    x.pending = g_array_new(false, false, sizeof(MemPending));
     data = g_malloc(vd);
     back = g_malloc(vd);
     for (size_t i = 0; i < vd; i++) {

@@ -22,20 +22,11 @@
 #@ mem 1024
 #@ smp 2
 #@ qmp
-#@ prepare bash tests/guest/tests/mfi-tools.sh --host-prepare @WORK@
+#@ prepare . tests/guest/lib-mrcli.sh; mrcli_host_prepare @WORK@ sas 8 64M
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
 #@ allow ^qemu-system-x86_64: warning: megaraid: drive in slot 1 failed.*$
 
-# ---- host part ----
-if [ "${1:-}" = --host-prepare ]; then
-    set -euo pipefail
-    . tests/guest/lib-mrcli.sh
-    mrcli_host_prepare "$2" sas 8 64M
-    exit 0
-fi
-
-# ---- guest part ----
 . /mrsim/lib-mrcli.sh
 . /mrsim/lib-mfi.sh
 

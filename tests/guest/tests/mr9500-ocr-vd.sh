@@ -37,7 +37,6 @@ fi
 . /mrsim/lib-mr9500.sh
 
 CTRL=/machine/peripheral/c0
-OCR_LINES=$MR9500_OCR_LINES
 
 need_driver megaraid_sas
 wait_vds 120
@@ -52,18 +51,12 @@ wait_io_flowing "$dev" /tmp/fio-v5.out
 sleep 2
 fio_running v5 || { cat /tmp/fio-v5.out; fail "fio ended before the fault"; }
 log "firmware fault with fio running on VD v5 ($(disk_io_done "$dev") requests done)"
-qom_set "$CTRL" inject-fault '"0x5a5"'
-
-wait_dmesg 'Reset successful for scsi' 'killing adapter|Reset failed' 120 \
-    "a successful OCR"
-log "OCR done after $((WAITED / 10)) s"
+mr9500_ocr "$CTRL"
 fio_wait v5
 
-qom_get "$CTRL" faults-injected
-assert_eq "faults injected" 1 "$QOM"
-assert_eq "successful resets" 1 "$(dmesg | grep -c 'Reset successful for scsi')"
+mr9500_ocr_once "$CTRL"
 expect_vd v5 state '^optimal$'
-mr9500_driver_log "$OCR_LINES"
+mr9500_driver_log "$MR9500_OCR_LINES"
 
 # the VD after the reset: a new fio, the same data after a cold read
 fio_start v5 8M
@@ -73,4 +66,4 @@ _s1=$SUM
 echo 3 > /proc/sys/vm/drop_caches
 vd_sum v5
 assert_eq "v5 reads the same twice after the OCR" "$_s1" "$SUM"
-check_dmesg "$OCR_LINES"
+check_dmesg "$MR9500_OCR_LINES"

@@ -14,7 +14,8 @@
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
-#@ prepare bash tests/guest/tests/mr9600-strict-pages.sh --host-prepare @WORK@
+# (the host: a RAID 5 VD over three NVMe drives on a second card)
+#@ prepare . tests/guest/lib-raid.sh; raid_host_begin @WORK@; raid_host_ctrl raid0; raid_host_group vd raid5 nvme 3 0
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
 #@ disk nvme 32M vendor=NVMe serial=SPNVME0
@@ -29,17 +30,6 @@
 #@ qemu -device megaraid-drive,bus=jbod.0,slot=3,drive=satassd,interface=sata,serial=SPSATA0
 #@ qemu -device megaraid-drive,bus=jbod.0,slot=4,drive=satahdd,interface=sata,media=hdd,serial=SPSATA1
 
-# ---- host part: a RAID 5 VD over three NVMe drives on a second card ----
-if [ "${1:-}" = --host-prepare ]; then
-    set -euo pipefail
-    . tests/guest/lib-raid.sh
-    raid_host_begin "$2"
-    raid_host_ctrl raid0
-    raid_host_group vd raid5 nvme 3 0
-    exit 0
-fi
-
-# ---- guest part ----
 . /mrsim/lib-raid.sh
 . /mrsim/lib-mr9600.sh
 

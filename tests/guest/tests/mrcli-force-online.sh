@@ -12,21 +12,12 @@
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
-#@ prepare bash tests/guest/tests/mrcli-force-online.sh --host-prepare @WORK@
+#@ prepare . tests/guest/lib-mrcli.sh; mrcli_host_prepare @WORK@ sas 3 64M
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
 #@ allow ^qemu-system-x86_64: warning: megaraid: drive in slot 1 failed \(set offline by the host\)$
 #@ check python3 tests/guest/mrcli-json-check.py @WORK@/serial.log --min 10
 
-# ---- host part ----
-if [ "${1:-}" = --host-prepare ]; then
-    set -euo pipefail
-    . tests/guest/lib-mrcli.sh
-    mrcli_host_prepare "$2" sas 3 64M
-    exit 0
-fi
-
-# ---- guest part ----
 . /mrsim/lib-mrcli.sh
 
 mr_guest_start 3

@@ -13,21 +13,12 @@
 #@ timeout 1500
 #@ mem 1024
 #@ smp 2
-#@ prepare bash tests/guest/tests/mrcli-rebuild.sh --host-prepare @WORK@
+#@ prepare . tests/guest/lib-mrcli.sh; mrcli_host_prepare @WORK@ nvme 5 64M
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
 #@ allow ^qemu-system-x86_64: warning: megaraid: drive in slot [123] failed \(set offline by the host\)$
 #@ check python3 tests/guest/mrcli-json-check.py @WORK@/serial.log --min 15
 
-# ---- host part ----
-if [ "${1:-}" = --host-prepare ]; then
-    set -euo pipefail
-    . tests/guest/lib-mrcli.sh
-    mrcli_host_prepare "$2" nvme 5 64M
-    exit 0
-fi
-
-# ---- guest part ----
 . /mrsim/lib-mrcli.sh
 
 mr_guest_start 5

@@ -12,23 +12,12 @@
 #@ mem 1024
 #@ smp 2
 #@ qmp
-#@ prepare bash tests/guest/tests/raid-demo.sh --host-prepare @WORK@
+# The host: a low rebuild rate, so that the rebuild can be watched (at
+# the default 30 % a 64 MiB drive rebuilds in about two seconds).
+#@ prepare . tests/guest/lib-raid.sh; raid_host_begin @WORK@; raid_host_ctrl raid0 rebuild-rate=5; RAID_DRIVE_SIZE=64M raid_host_group demo raid5 nvme 8 1
 #@ qemu-args @WORK@/qemu-all.args
 #@ qemu-args @WORK@/qemu-p1.args
 
-# ---- host part ----
-if [ "${1:-}" = --host-prepare ]; then
-    set -euo pipefail
-    . tests/guest/lib-raid.sh
-    raid_host_begin "$2"
-    # A low rebuild rate, so that the rebuild can be watched (at the
-    # default 30 % a 64 MiB drive rebuilds in about two seconds).
-    raid_host_ctrl raid0 rebuild-rate=5
-    RAID_DRIVE_SIZE=64M raid_host_group demo raid5 nvme 8 1
-    exit 0
-fi
-
-# ---- guest part ----
 . /mrsim/lib-raid.sh
 . /mrsim/lib-mr9600.sh
 

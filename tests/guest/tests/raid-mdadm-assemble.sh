@@ -51,18 +51,14 @@ if [ "${1:-}" = --host-prepare ]; then
     # shellcheck disable=SC3040
     set -o pipefail
     work=$2
-    hfail() {
-        echo "raid-mdadm-assemble --host-prepare: $*" >&2
-        exit 1
-    }
+    . tests/guest/host-lib.sh
+    host_part "raid-mdadm-assemble --host-prepare"
     # mimg WHAT ARGS...: megaraid-img ARGS, which must succeed.
     mimg() {
         _what=$1
         shift
         "$img" "$@" || hfail "$_what: megaraid-img $1 failed (status $?)"
     }
-    img=$(tests/guest/host-megaraid-img.sh) ||
-        hfail "no megaraid-img (tests/guest/host-megaraid-img.sh failed)"
     head -c 8M /dev/urandom > "$work/ref.img"
     [ "$(stat -c %s "$work/ref.img")" = 8388608 ] ||
         hfail "short reference data $work/ref.img"

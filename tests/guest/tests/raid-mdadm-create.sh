@@ -38,17 +38,13 @@ if [ "${1:-}" = --host-prepare ] || [ "${1:-}" = --host-check ]; then
     # shellcheck disable=SC3040
     set -o pipefail
     work=$2
-    hfail() {
-        echo "raid-mdadm-create $1: $2" >&2
-        exit 1
-    }
-    img=$(tests/guest/host-megaraid-img.sh) ||
-        hfail "$1" "no megaraid-img (tests/guest/host-megaraid-img.sh failed)"
+    . tests/guest/host-lib.sh
+    host_part "raid-mdadm-create $1"
 fi
 if [ "${1:-}" = --host-prepare ]; then
     head -c 8M /dev/urandom > "$work/ref.img"
     [ "$(stat -c %s "$work/ref.img")" = 8388608 ] ||
-        hfail --host-prepare "short reference data $work/ref.img"
+        hfail "short reference data $work/ref.img"
     for set in $SETS; do
         name=${set%%:*}
         n=${set##*:}
@@ -63,7 +59,7 @@ if [ "${1:-}" = --host-prepare ]; then
 fi
 if [ "${1:-}" = --host-check ]; then
     [ "$(stat -c %s "$work/ref.img")" = 8388608 ] ||
-        hfail --host-check "no 8 MiB reference data in $work/ref.img"
+        hfail "no 8 MiB reference data in $work/ref.img"
     for set in $SETS; do
         name=${set%%:*}
         level=${set#*:}
@@ -73,7 +69,7 @@ if [ "${1:-}" = --host-check ]; then
         i=0
         while [ $i -lt "$n" ]; do
             [ -f "$work/${name}m$i.img" ] ||
-                hfail --host-check "$name: member image ${name}m$i.img is missing"
+                hfail "$name: member image ${name}m$i.img is missing"
             members="$members $work/${name}m$i.img"
             i=$((i + 1))
         done
@@ -81,28 +77,28 @@ if [ "${1:-}" = --host-check ]; then
         # shellcheck disable=SC2086
         "$img" show $members > "$work/$name.show" 2>&1 || {
             cat "$work/$name.show"
-            hfail --host-check "$name: megaraid-img show failed"
+            hfail "$name: megaraid-img show failed"
         }
         cat "$work/$name.show"
         grep -q FOREIGN "$work/$name.show" ||
-            hfail --host-check "$name: megaraid-img does not see mdadm's set as foreign"
+            hfail "$name: megaraid-img does not see mdadm's set as foreign"
         want="'m$name': RAID${level#raid}, optimal"
         grep -qF "$want" "$work/$name.show" ||
-            hfail --host-check "$name: no VD $want in megaraid-img show"
+            hfail "$name: no VD $want in megaraid-img show"
         # shellcheck disable=SC2086
         "$img" import $members ||
-            hfail --host-check "$name: megaraid-img import of mdadm's $level failed"
+            hfail "$name: megaraid-img import of mdadm's $level failed"
         rc=0
         # shellcheck disable=SC2086
         "$img" check $members || rc=$?
         [ $rc = 0 ] ||
-            hfail --host-check "$name: megaraid-img check of mdadm's $level failed (status $rc; 3: inconsistent rows)"
+            hfail "$name: megaraid-img check of mdadm's $level failed (status $rc; 3: inconsistent rows)"
         rm -f "$work/$name.back"
         # shellcheck disable=SC2086
         "$img" read -l 8M -O "$work/$name.back" $members ||
-            hfail --host-check "$name: megaraid-img read of mdadm's $level failed"
+            hfail "$name: megaraid-img read of mdadm's $level failed"
         cmp "$work/ref.img" "$work/$name.back" ||
-            hfail --host-check "$name: megaraid-img reads mdadm's $level back different from the reference data"
+            hfail "$name: megaraid-img reads mdadm's $level back different from the reference data"
         echo "== $name: megaraid-img reads mdadm's $level back identical"
     done
     exit 0

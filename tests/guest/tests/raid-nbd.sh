@@ -96,12 +96,8 @@ fi
 if [ "${1:-}" = --host-check ]; then
     set -euo pipefail
     work=$2
-    hfail() {
-        echo "raid-nbd --host-check: $*" >&2
-        exit 1
-    }
-    img=$(tests/guest/host-megaraid-img.sh) ||
-        hfail "no megaraid-img (tests/guest/host-megaraid-img.sh failed)"
+    . tests/guest/host-lib.sh
+    host_part "raid-nbd --host-check"
     imgs=()
     for id in $NBD_DRIVES; do
         imgs+=("$work/$id.img")
