@@ -828,7 +828,7 @@ static void test_ses_fault(void)
 {
     char *path[3];
     RigLayout l = {
-        .n = 3, .nmem = 2,
+        .n = 3, .nmem = 2, .nspare = 1,
         .spec = { .level = RAID_LEVEL_1, .name = "ses-r1" },
         .settled = true,
     };
@@ -846,21 +846,44 @@ static void test_ses_fault(void)
     }
     h_launch(m, ",sas-transport=on", args->str);
     h_bringup(m);
-    /* members 0 and 1 online, the JBOD in bay 2: no fault */
+    uint8_t pg[256];
+    int n;
+
+    /* members 0 and 1 online, the spare in bay 2: no fault, no rebuild */
     for (int i = 0; i < 3; i++) {
         ses_slot(m, i, el);
         g_assert_cmphex(el[0] & 0x0F, ==, 0x01);
+        g_assert_cmphex(el[1] & 0x22, ==, i == 2 ? 0x20 : 0);   /* spare */
         g_assert_cmphex(el[3] & 0x60, ==, 0);
     }
+    ses_page(m, 0x02, pg, sizeof(pg));
+    g_assert_cmphex(pg[1] & 0x02, ==, 0);
     qom_set_str(m, "/machine/peripheral/hd1", "state", "offline");
     ses_slot(m, 1, el);
     g_assert_cmphex(el[0] & 0x0F, ==, 0x02);            /* critical */
     g_assert_cmphex(el[3] & 0x40, ==, 0x40);            /* FAULT SENSED */
     g_assert_true(qom_bool(m, "hd1", "fault-led"));
     g_assert_true(qmp_drive_bool(m, "hd1", "fault-led"));
+    ses_page(m, 0x02, pg, sizeof(pg));
+    g_assert_cmphex(pg[1] & 0x02, ==, 0x02);            /* CRIT */
     ses_slot(m, 0, el);
     g_assert_cmphex(el[3] & 0x60, ==, 0);
     g_assert_false(qom_bool(m, "hd0", "fault-led"));
+    /*
+     * The spare takes over: REBUILD/REMAP while it is rebuilt (qtest's
+     * virtual clock stands still, so the paced rebuild waits).
+     */
+    for (n = 0; n < 500; n++) {
+        ses_slot(m, 2, el);
+        if (el[1] & 0x02) {
+            break;
+        }
+        g_usleep(10000);
+    }
+    g_assert_cmpint(n, <, 500);
+    g_assert_true(qom_bool(m, "hd2", "rebuild-led"));
+    g_assert_true(qmp_drive_bool(m, "hd2", "rebuild-led"));
+    g_assert_false(qom_bool(m, "hd2", "fault-led"));
     h_stop(m);
     for (int i = 0; i < 3; i++) {
         unlink(path[i]);

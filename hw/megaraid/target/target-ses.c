@@ -191,15 +191,15 @@ static int ses_page_config(MRSes *ses, uint8_t *buf)
     return ses_page_done(buf, SES_PG_CONFIG, t + 4 - buf);
 }
 
-/* The status element of bay @slot. */
-static void ses_slot_status(MRSes *ses, uint32_t slot, uint8_t *el)
+/* The status element of bay @slot; true if its drive has failed. */
+static bool ses_slot_status(MRSes *ses, uint32_t slot, uint8_t *el)
 {
     MRDrive *d = ses->slot_drive(ses->opaque, slot);
     MRDriveLeds l;
 
     if (!d) {
         el[0] = SES_ST_NOT_INSTALLED;
-        return;
+        return false;
     }
     mr_drive_leds(d, &l);
     el[0] = l.failed ? SES_ST_CRITICAL : SES_ST_OK;
@@ -209,15 +209,18 @@ static void ses_slot_status(MRSes *ses, uint32_t slot, uint8_t *el)
     el[2] = l.locate ? 0x02 : 0;        /* IDENT */
     el[3] = (l.failed ? 0x40 : 0) |     /* FAULT SENSED */
             (l.fault_requested ? 0x20 : 0);     /* FAULT REQSTD */
+    return l.failed;
 }
 
 static int ses_page_status(MRSes *ses, uint8_t *buf)
 {
     uint8_t *el = buf + SES_HDR_BYTES + SES_ELEM_BYTES;   /* past overall */
+    bool critical = false;
 
     for (uint32_t i = 0; i < ses->num_slots; i++, el += SES_ELEM_BYTES) {
-        ses_slot_status(ses, i, el);
+        critical |= ses_slot_status(ses, i, el);
     }
+    buf[1] = critical ? 0x02 : 0;       /* CRIT: an element is critical */
     return ses_page_done(buf, SES_PG_STATUS, el - buf);
 }
 
