@@ -11,8 +11,9 @@
 # from QOM is what the guest reads; a fault requested through sysfs
 # shows in QOM and page 2; a RAID 1 member (slots 0 and 1) failed through
 # QOM shows Fault sensed in page 2 and its slot's sysfs fault, while the
-# other member's bay stays dark; the kernel log stays clean.  Debian's
-# ledmon (ledctl) is not in the image: see docs/sas-topology.md.
+# other member's bay stays dark; the kernel log stays clean.  (Debian's
+# ledmon drives directly attached disks through SGPIO over SMP, not
+# SES: see docs/sas-topology.md.)
 #@ kernels 6.12 6.1 7.2
 #@ timeout 900
 #@ mem 1024
