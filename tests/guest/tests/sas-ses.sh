@@ -11,7 +11,10 @@
 # from QOM is what the guest reads; a fault requested through sysfs
 # shows in QOM and page 2; a RAID 1 member (slots 0 and 1) failed through
 # QOM shows Fault sensed in page 2 and its slot's sysfs fault, while the
-# other member's bay stays dark; the kernel log stays clean.  (Debian's
+# other member's bay stays dark; the SAS JBOD pulled with its locate on
+# empties its bay and a drive put in its place links to its own disk with
+# its LEDs dark; after a host reset (sg_reset -H) the links and controls
+# are as before; the kernel log stays clean.  (Debian's
 # ledmon drives directly attached disks through SGPIO over SMP, not
 # SES: see docs/sas-topology.md.)
 #@ kernels 6.12 6.1 7.2
@@ -34,6 +37,7 @@ if [ "${1:-}" = --host-prepare ]; then
         truncate -s 32M "$2/${_j%:*}.img"
         raid_host_drive "${_j%:*}" "${_j#*:}"
     done
+    raid_host_blank jb4 32M
     exit 0
 fi
 
@@ -171,5 +175,44 @@ expect_led r1-m0 false false
 sg_ses --index=0 --page=2 "$SG" | grep -q 'Fault sensed=0' ||
     fail "slot 0 of the healthy member shows a fault"
 
-mr9600_driver_log
-check_dmesg
+# Pull the SAS JBOD with its locate LED on: the bay empties, its link
+# goes; a new drive in the bay links to its own disk, its LEDs dark.
+echo 1 > "$ENC/Slot02/locate"
+qmp_ok '{"execute":"device_del","arguments":{"id":"jb2"}}'
+drive_gone jb2
+_t=0
+while [ -e "$ENC/Slot02/device" ]; do
+    _t=$((_t + 1))
+    [ $_t -lt 300 ] || fail "Slot02 still links a device after the pull"
+    sleep 0.2
+done
+sg_ses --index=2 --page=2 "$SG" | grep -q 'status: Not installed' ||
+    fail "slot 2 is not empty after the pull"
+assert_eq "Slot02/locate of the empty bay" 0 "$(cat "$ENC/Slot02/locate")"
+drive_insert jb4 raid0 2 sas
+_t=0
+until JB4=$(sd_of_drive jb4) && [ -e "$ENC/Slot02/device/block/$JB4" ]; do
+    _t=$((_t + 1))
+    [ $_t -lt 300 ] || { ls -l "$ENC/Slot02/"; fail "Slot02 does not link the new drive's disk"; }
+    sleep 0.2
+done
+log "Slot02 -> $JB4 (jb4, inserted)"
+expect_led jb4 false false
+assert_eq "Slot02/locate of the new drive" 0 "$(cat "$ENC/Slot02/locate")"
+
+# A host reset: the SEP, the enclosure and its links stay as they were.
+ls -l "$ENC"/Slot0[0-3]/ > /tmp/ses.before 2>&1
+sg_reset -H "$SG" || fail "sg_reset -H failed"
+wait_dmesg 'newly added devices after soft reset completed' \
+    'unrecoverable|reset failed' 120 "the device refresh after the reset"
+[ -e "$ENC/Slot03/device/block/$JB3" ] || fail "Slot03 lost its disk after the reset"
+[ -e "$ENC/Slot02/device/block/$JB4" ] || fail "Slot02 lost its disk after the reset"
+echo 1 > "$ENC/Slot03/locate"
+expect_led jb3 true false
+echo 0 > "$ENC/Slot03/locate"
+expect_led jb3 false false
+log "the enclosure after the host reset as before"
+
+# (the host reset's lines, as in mr9600-reset)
+mr9600_driver_log 'mpi3mr[0-9]+: (controller reset is triggered by error handling|diag fault reset due to error handling\(0x4\)|soft reset due to error handling\(0x4\)|fault code\(0x0000F000\): Additional code: \(0x00000000:0x00000000:0x00000000\))$'
+check_dmesg 'mpi3mr[0-9]+: (diag fault reset due to error handling\(0x4\)|fault code\(0x0000F000\): Additional code: \(0x00000000:0x00000000:0x00000000\))$'
