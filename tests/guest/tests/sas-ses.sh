@@ -4,19 +4,19 @@
 # enclosure.  Linux's unmodified ses driver binds to it (an enclosure on
 # the driver's non-transport channel) and /sys/class/enclosure has one
 # SlotNN per bay (the model's 16 phys); the bays of the two JBOD drives
-# (SAS in slot 2, SATA in slot 3) link to their sd disks, found by the
-# SAS address page 0Ah gives; sg_ses lists the slots; the locate LED
-# written through sysfs (SlotNN/locate) and through sg_ses --set/--clear
-# ident is what QOM (locate-led) and query-megaraid show, and a locate set
-# from QOM is what the guest reads; a fault requested through sysfs
-# shows in QOM and page 2; a RAID 1 member (slots 0 and 1) failed through
-# QOM shows Fault sensed in page 2 and its slot's sysfs fault, while the
-# other member's bay stays dark; the SAS JBOD pulled with its locate on
-# empties its bay and a drive put in its place links to its own disk with
-# its LEDs dark; after a host reset (sg_reset -H) the links and controls
-# are as before; the kernel log stays clean.  (Debian's
-# ledmon drives directly attached disks through SGPIO over SMP, not
-# SES: see docs/sas-topology.md.)
+# (SAS in slot 2, SATA in slot 3) link to their sd disks, found by the SAS
+# address page 0Ah gives; sg_ses lists the slots; the locate LED written
+# through sysfs (SlotNN/locate) and through sg_ses --set/--clear ident is
+# what QOM (locate-led) and query-megaraid show, and a locate set from QOM
+# is what the guest reads, and so is mrcli's start/stop locate; a fault
+# requested through sysfs shows in QOM and page 2; a RAID 1 member (slots
+# 0 and 1) failed through QOM shows Fault sensed in page 2 and its slot's
+# sysfs fault, while the other member's bay stays dark; the SAS JBOD
+# pulled with its locate on empties its bay and a drive put in its place
+# links to its own disk with its LEDs dark; after a host reset (sg_reset
+# -H) the links and controls are as before; the kernel log stays clean.
+# (Debian's ledmon drives directly attached disks through SGPIO over SMP,
+# not SES: see docs/sas-topology.md.)
 #@ kernels 6.12 6.1 7.2
 #@ timeout 900
 #@ mem 1024
@@ -153,6 +153,17 @@ drive_set jb3 locate-led true
 assert_eq "Slot03/locate after QOM" 1 "$(cat "$ENC/Slot03/locate")"
 drive_set jb3 locate-led false
 assert_eq "Slot03/locate cleared from QOM" 0 "$(cat "$ENC/Slot03/locate")"
+
+# mrcli's locate (the management protocol's PD_LOCATE, as storcli's) is
+# the same LED.
+mrcli /c0/e0/s3 start locate > /tmp/mrcli.out || { cat /tmp/mrcli.out; fail "mrcli start locate"; }
+assert_eq "Slot03/locate after mrcli start locate" 1 "$(cat "$ENC/Slot03/locate")"
+echo 0 > "$ENC/Slot03/locate"
+expect_led jb3 false false
+mrcli /c0/e0/s3 start locate > /tmp/mrcli.out || { cat /tmp/mrcli.out; fail "mrcli start locate"; }
+mrcli /c0/e0/s3 stop locate > /tmp/mrcli.out || { cat /tmp/mrcli.out; fail "mrcli stop locate"; }
+assert_eq "Slot03/locate after mrcli stop locate" 0 "$(cat "$ENC/Slot03/locate")"
+log "mrcli start/stop locate and the SES slot agree"
 
 # A fault requested by the guest.
 echo 1 > "$ENC/Slot02/fault" || fail "writing Slot02/fault"
