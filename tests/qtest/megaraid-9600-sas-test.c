@@ -823,6 +823,77 @@ static void test_ses_hostile(void)
     h_stop(m);
 }
 
+/*
+ * Random Enclosure Control pages of the right size against a model of
+ * the two drives' LEDs, and random SES CDBs: page 2 and QOM follow the
+ * model, every request gets a reply, and the SEP still answers.
+ */
+static void test_ses_random(void)
+{
+    HMR *m = ses_start();
+    GRand *r = g_rand_new_with_seed(23);
+    static const char *const ids[SES_SLOTS] = { [0] = "hd0", [2] = "hd1" };
+    bool ident[SES_SLOTS] = { 0 }, fault[SES_SLOTS] = { 0 };
+    uint8_t pg[8 + 4 * (SES_SLOTS + 1)], st[256], buf[600];
+    uint8_t inq[36], cdb[16] = { 0x12, 0, 0, 0, sizeof(inq) };
+
+    for (int it = 0; it < 100; it++) {
+        for (size_t i = 0; i < sizeof(pg); i++) {
+            pg[i] = g_rand_int_range(r, 0, 256);
+        }
+        pg[0] = 0x02;
+        stw_be_p(pg + 2, sizeof(pg) - 4);
+        stl_be_p(pg + 4, 0);
+        g_assert_cmphex(ses_send(m, pg, sizeof(pg)).status, ==, 0);
+        for (int i = 0; i < SES_SLOTS; i++) {
+            const uint8_t *el = pg + 8 + 4 * (i + 1);
+
+            if (ids[i] && (el[0] & 0x80)) {
+                ident[i] = el[2] & 0x02;
+                fault[i] = el[3] & 0x20;
+            }
+        }
+        ses_page(m, 0x02, st, sizeof(st));
+        for (int i = 0; i < SES_SLOTS; i++) {
+            const uint8_t *el = st + 8 + 4 * (i + 1);
+
+            g_assert_cmphex(el[2] & 0x02, ==, ident[i] ? 0x02 : 0);
+            g_assert_cmphex(el[3] & 0x60, ==, fault[i] ? 0x20 : 0);
+            if (ids[i] && it % 10 == 0) {
+                g_assert_cmpint(qom_bool(m, ids[i], "locate-led"), ==,
+                                ident[i]);
+                g_assert_cmpint(qom_bool(m, ids[i], "fault-led"), ==,
+                                fault[i]);
+            }
+        }
+    }
+    /* random RECEIVE/SEND DIAGNOSTIC CDBs with random data */
+    for (int it = 0; it < 200; it++) {
+        uint8_t c[16] = { g_rand_boolean(r) ? 0x1C : 0x1D };
+        uint32_t len = g_rand_int_range(r, 0, sizeof(buf));
+        bool write = c[0] == 0x1D;
+        ScsiRes res;
+
+        for (int i = 1; i < 6; i++) {
+            c[i] = g_rand_int_range(r, 0, 256);
+        }
+        for (size_t i = 0; i < len; i++) {
+            buf[i] = g_rand_int_range(r, 0, 256);
+        }
+        if (write && len >= 4 && g_rand_boolean(r)) {
+            buf[0] = g_rand_boolean(r) ? 0x02 : buf[0];
+            stw_be_p(buf + 2, len - 4);
+        }
+        res = ses_cmd(m, c, write, buf, len);
+        g_assert_true(res.status == 0 || (res.status == 0x02 &&
+                                          res.key == 0x05));
+    }
+    g_assert_cmphex(ses_cmd(m, cdb, false, inq, sizeof(inq)).status, ==, 0);
+    g_assert_cmphex(inq[0], ==, 0x0D);
+    g_rand_free(r);
+    h_stop(m);
+}
+
 /* A failed member: the firmware lights its fault LED. */
 static void test_ses_fault(void)
 {
@@ -903,6 +974,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/sas/ses-pages", test_ses_pages);
     qtest_add_func("/megaraid-9600/sas/ses-leds", test_ses_leds);
     qtest_add_func("/megaraid-9600/sas/ses-hostile", test_ses_hostile);
+    qtest_add_func("/megaraid-9600/sas/ses-random", test_ses_random);
     qtest_add_func("/megaraid-9600/sas/ses-fault", test_ses_fault);
     return g_test_run();
 }
