@@ -44,7 +44,7 @@ flock 9
 boot_modules="scsi_mod sd_mod sg scsi_transport_sas mpi3mr megaraid_sas
     virtio_pci virtio_scsi virtio_blk nvme ext4 crc32c_generic crc32c-intel
     libcrc32c"
-extra_modules="md_mod raid0 raid1 raid10 raid456"
+extra_modules="md_mod raid0 raid1 raid10 raid456 ses"
 modules="$boot_modules $extra_modules"
 # Modules that newer kernels no longer have (crc32c became a library in
 # 6.14; ext4 pulls in what it needs): left out when the kernel lacks them.

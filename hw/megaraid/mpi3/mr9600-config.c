@@ -324,6 +324,10 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
         mr9600_vd_page0(s, u, p);
         return;
     }
+    if (u->ses) {
+        mr9600_ses_page0(s, p);
+        return;
+    }
     p->parent_dev_handle = cpu_to_le16(MPI3_DEVICE0_PARENT_INVALID);
     p->slot = cpu_to_le16(u->slot);
     p->enclosure_handle = 0;

@@ -3,7 +3,8 @@
  *
  * megaraid-sim: megaraid-9600 enclosures (sas-transport=on): the card's
  * own virtual enclosure of the bays on its phys (handle 1, a slot per
- * phy, logical ID the controller's SAS address), its Enclosure page 0
+ * phy, logical ID the controller's SAS address, its SES device
+ * mr9600-ses.c's), its Enclosure page 0
  * and the ENCLOSURE DEVICE ADDED event sent when the host enables events,
  * before PORT ENABLE's devices, so that each device's EnclosureHandle names
  * an enclosure the host knows.
@@ -22,7 +23,7 @@ static void mr9600_encl_page0(MR9600State *s, MPI3EnclosurePage0 *p)
     p->num_slots = cpu_to_le16(mr9600_sas_num_phys(s));
     p->io_unit_port = 0xFF;             /* the controller's own */
     p->enclosure_level = 0;
-    p->sep_dev_handle = 0;              /* no SES device */
+    p->sep_dev_handle = cpu_to_le16(mr9600_ses_handle(s));
     p->chassis_slot = 0;
 }
 

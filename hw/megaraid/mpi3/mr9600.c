@@ -530,6 +530,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     mr9600_queues_init(s);
     mr9600_requests_init(s);
     mr9600_fault_init(s);
+    mr9600_ses_realize(s);
     if (!mr9600_array_realize(s, errp)) {
         goto fail;
     }
@@ -543,6 +544,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
 
 fail:
     /* e.g. a hot-plugged card's bad journal: device_add fails */
+    mr9600_ses_exit(s);
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     mr9600_fault_exit(s);
@@ -566,6 +568,7 @@ static void mr9600_exit(PCIDevice *pci)
     AIO_WAIT_WHILE(NULL, s->shutdown_flushes);
     mr9600_pel_exit(s);
     mr9600_array_unrealize(s);
+    mr9600_ses_exit(s);
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     mr9600_fault_exit(s);

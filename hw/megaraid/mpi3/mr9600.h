@@ -19,6 +19,7 @@
 #include "hw/megaraid/drive.h"
 #include "hw/megaraid/target.h"
 #include "hw/megaraid/fw-core.h"
+#include "hw/megaraid/ses.h"
 
 #define TYPE_MEGARAID_9600 "megaraid-9600"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
@@ -257,6 +258,9 @@ struct MR9600State {
      * by mr9600-mgmt.c at first use.
      */
     MRCore core;
+
+    /* the SES device of the card's enclosure (mr9600-ses.c) */
+    MRSes ses;
 };
 
 /* mr9600.c */
@@ -369,6 +373,14 @@ void mr9600_sas_port_enable(MR9600State *s);
 uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
                                 uint8_t *buf);
 void mr9600_encl_events_enabled(MR9600State *s);
+
+/* mr9600-ses.c: the SEP of the card's enclosure (sas-transport=on) */
+#define MR9600_SEP_HANDLE       0x2FF   /* below the VDs', no drive's */
+void mr9600_ses_realize(MR9600State *s);
+void mr9600_ses_exit(MR9600State *s);
+/* The SEP's handle, 0: none. */
+uint16_t mr9600_ses_handle(MR9600State *s);
+void mr9600_ses_page0(MR9600State *s, MPI3DevicePage0 *p);
 
 /* mr9600-devices.c */
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);

@@ -18,6 +18,7 @@
 #include "qmp-megaraid.h"
 #include "hw/megaraid/nv-drive.h"
 #include "hw/megaraid/patrol.h"
+#include "hw/megaraid/array/drive-leds.h"
 #include "trace.h"
 
 static const char *const mr_qmp_cv_names[] = {
@@ -148,6 +149,7 @@ static void mr_qmp_drive_cfg(MegaraidDriveInfo *di, const RaidConfig *cfg,
 static MegaraidDriveInfo *mr_qmp_drive(MRArray *a, MRDrive *d)
 {
     MegaraidDriveInfo *di = g_new0(MegaraidDriveInfo, 1);
+    MRDriveLeds leds;
 
     di->slot = d->slot;
     di->present = true;
@@ -161,7 +163,10 @@ static MegaraidDriveInfo *mr_qmp_drive(MRArray *a, MRDrive *d)
     di->model = g_strdup(d->unit.model);
     di->serial = g_strdup(d->unit.serial);
     di->firmware = g_strdup(d->unit.firmware);
-    di->locate = d->locate;
+    mr_drive_leds(d, &leds);
+    di->locate = leds.locate;
+    di->fault_led = leds.fault;
+    di->rebuild_led = leds.rebuild;
     if (a->cfg) {
         mr_qmp_drive_cfg(di, a->cfg, mr_array_pd_of(a, d));
     }

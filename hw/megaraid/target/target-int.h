@@ -58,6 +58,11 @@ typedef struct MRTargetReq MRTargetReq;
 void mr_target_good(MRTargetReq *req);
 void mr_target_fail(MRTargetReq *req, const MRSense *s);
 void mr_target_aborted(MRTargetReq *req);
+/* Send at most @alloc bytes of the @n in @buf, then complete GOOD. */
+void mr_target_send(MRTargetReq *req, const uint8_t *buf, uint32_t n,
+                    uint32_t alloc);
+/* target-ses.c: a command to an enclosure's SES device */
+void mr_ses_execute(MRTargetReq *req);
 uint32_t mr_target_avail(MRTargetReq *req);
 uint32_t mr_target_fetch(MRTargetReq *req, void *buf, uint32_t len);
 bool mr_target_ready(MRTargetReq *req, MRSense *s);

@@ -99,8 +99,8 @@ static void mr_target_copy_out(MRTargetReq *req, const uint8_t *buf,
     }
 }
 
-static void mr_target_send(MRTargetReq *req, const uint8_t *buf, uint32_t n,
-                           uint32_t alloc)
+void mr_target_send(MRTargetReq *req, const uint8_t *buf, uint32_t n,
+                    uint32_t alloc)
 {
     mr_target_copy_out(req, buf, n, alloc);
     mr_target_good(req);
@@ -462,6 +462,10 @@ void mr_target_execute(MRTargetReq *req)
         return;
     }
 
+    if (u->ses) {
+        mr_ses_execute(req);            /* an enclosure's SES device */
+        return;
+    }
     if (mr_target_emulate(req)) {
         return;
     }

@@ -88,6 +88,12 @@ struct MRDrive {
      */
     bool locate;
     QEMUTimer *locate_timer;        /* NULL: none armed */
+    /*
+     * The fault LED as the host asked for it (SES RQST FAULT, QOM
+     * "fault-led"); the firmware lights it besides while the drive has
+     * failed (array/drive-leds.c).
+     */
+    bool fault_led;
 };
 
 /* Number of bays the card offers for each interface kind. */

@@ -7,13 +7,15 @@
  * An MRUnit is what the SCSI target (target.h) executes commands on: its
  * identity (INQUIRY, VPD pages), its geometry (READ CAPACITY, block
  * limits), the state the guest changes through mode pages and what the log
- * pages count.  Exactly one of drive and vd is set:
+ * pages count.  Exactly one of drive, vd and ses is set:
  *
  *  - a JBOD drive: the MRDrive's own unit (MRDrive.unit, filled at
  *    realize); media access, injected media errors, fault injection and
  *    the timing profile go through unit->drive;
  *  - a RAID virtual disk: MRVirtualDisk.unit, filled by the array when
- *    the VD is made (array.c); media access goes to the VD's data path.
+ *    the VD is made (array.c); media access goes to the VD's data path;
+ *  - an enclosure's SES device (ses.h): no medium, the target's SES
+ *    device server (target-ses.c) answers it.
  *
  * A host interface finds units by its own addressing (MPI3: device
  * handles) and hands them to the target in MRTargetReq.unit.
@@ -116,6 +118,7 @@ typedef struct MRUnit {
     /* what backs the unit: exactly one is set */
     struct MRDrive *drive;      /* JBOD drive: unit embedded in it */
     struct MRVirtualDisk *vd;   /* RAID VD: unit owned by it */
+    struct MRSes *ses;          /* SES device: unit embedded in it */
 } MRUnit;
 
 #endif
