@@ -91,8 +91,10 @@ if [ $# -eq 0 ]; then
 fi
 ninja -C "$bld" "$@"
 
-# The controller's option ROM (firmware/uefi: the UEFI boot driver), where
-# this QEMU looks its firmware files up: megaraid-9600's default romfile.
+# The controllers' option ROMs (firmware/uefi: the UEFI boot driver), where
+# this QEMU looks its firmware files up: their default romfiles.
 "$top/firmware/uefi/build.sh" "$top/build/rom" >/dev/null
-install -D -m 0644 "$top/build/rom/megaraid-9600-efi.rom" \
-    "$bld/qemu-bundle/usr/local/share/qemu/megaraid-9600-efi.rom"
+for rom in megaraid-9600-efi.rom megaraid-9500-efi.rom; do
+    install -D -m 0644 "$top/build/rom/$rom" \
+        "$bld/qemu-bundle/usr/local/share/qemu/$rom"
+done

@@ -146,20 +146,33 @@ if scripts/build-qemu.sh qemu-system-x86_64 qemu-img "${qtests[@]}" \
     grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
     count_tap "$out" "docs: command lines" "$rc"
     stage_add "docs: command lines" "log: $out"
-    # the option ROM: OVMF boots from a VD through our UEFI driver
-    out=build/uefi-boot.tap
-    tests/uefi/boot-test.sh >"$out" 2>&1
-    rc=$?
-    grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
-    count_tap "$out" "uefi: boot from a VD" "$rc"
-    stage_add "uefi: boot from a VD" "log: $out"
-    # ... and a Linux system with its root on a RAID 5 VD (guest image 6.12)
-    out=build/uefi-linux.tap
-    tests/uefi/boot-linux.sh 6.12 >"$out" 2>&1
-    rc=$?
-    grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
-    count_tap "$out" "uefi: Linux root on a RAID 5 VD" "$rc"
-    stage_add "uefi: Linux root on a RAID 5 VD" "log: $out"
+    # the option ROMs: OVMF (bookworm's, and sid's: tests/uefi/fetch-ovmf.sh)
+    # boots from a VD through our UEFI driver, on each controller
+    sid_ovmf=$(tests/uefi/fetch-ovmf.sh 2>build/fetch-ovmf.log) || sid_ovmf=""
+    [ -n "$sid_ovmf" ] || fail_stage "uefi: sid's OVMF" "log: build/fetch-ovmf.log"
+    for c in megaraid-9600 megaraid-9500; do
+        for fw in /usr/share/OVMF/OVMF_CODE_4M.fd $sid_ovmf; do
+            case "$fw" in /usr/share/*) v=bookworm ;; *) v=sid ;; esac
+            out=build/uefi-boot-$c-$v.tap
+            tests/uefi/boot-test.sh --controller "$c" "$fw" >"$out" 2>&1
+            rc=$?
+            grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
+            count_tap "$out" "uefi: boot from a VD ($c, $v OVMF)" "$rc"
+            stage_add "uefi: boot from a VD ($c, $v OVMF)" "log: $out"
+        done
+    done
+    # ... and a Linux system with its root on a RAID 5 VD: mpi3mr on the
+    # 6.12 guest kernel, megaraid_sas on 6.1
+    for ck in megaraid-9600:6.12 megaraid-9500:6.1; do
+        out=build/uefi-linux-${ck%:*}.tap
+        tests/uefi/boot-linux.sh --controller "${ck%:*}" "${ck#*:}" \
+            >"$out" 2>&1
+        rc=$?
+        grep -E '^(not ok|ok)' "$out" | sed 's/^/   /'
+        count_tap "$out" "uefi: Linux root on a RAID 5 VD (${ck%:*}, ${ck#*:})" "$rc"
+        stage_add "uefi: Linux root on a RAID 5 VD (${ck%:*}, ${ck#*:})" \
+            "log: $out"
+    done
 else
     tail -n 40 build/qemu-build.log
     fail_stage "QEMU build" "log: build/qemu-build.log"

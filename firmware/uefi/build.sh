@@ -10,7 +10,9 @@
 #
 #   firmware/uefi/build.sh OUT-DIR [--app]
 #
-# Outputs: OUT-DIR/megaraid-9600-efi.rom (and .efi), OUT-DIR/blkio-app.efi
+# Outputs: OUT-DIR/megaraid-9600-efi.rom and megaraid-9500-efi.rom (the
+# same driver, megaraid-efi.efi, under each controller's PCI ids),
+# OUT-DIR/blkio-app.efi
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: build.sh OUT-DIR [--app]}
@@ -49,11 +51,13 @@ build() {
 }
 
 src=$top/firmware/uefi
-build megaraid-9600-efi efi-bsdrv-x86_64 "$src/driver.c" "$src/ioc.c" \
-    "$src/passthru.c"
+# One driver for both controllers, wrapped once per device id.
+build megaraid-efi efi-bsdrv-x86_64 "$src/driver.c" "$src/ioc.c" \
+    "$src/fusion.c" "$src/passthru.c"
 "$top/scripts/mk-efirom.py" --vendor 0x1000 --device 0x00a5 \
-    --class 0x010400 "$out/megaraid-9600-efi.efi" \
-    "$out/megaraid-9600-efi.rom"
+    --class 0x010400 "$out/megaraid-efi.efi" "$out/megaraid-9600-efi.rom"
+"$top/scripts/mk-efirom.py" --vendor 0x1000 --device 0x10e2 \
+    --class 0x010400 "$out/megaraid-efi.efi" "$out/megaraid-9500-efi.rom"
 if [ "$app" = --app ]; then
     build blkio-app efi-app-x86_64 "$top/tests/uefi/blkio-app.c"
 fi

@@ -7,10 +7,19 @@
  * PORT ENABLE) with the waits the IOC reports, discovery of the exposed
  * devices through Device Page 0, SCSI IO through a bounce buffer, and the
  * message unit reset that hands the IOC back to the OS driver in RESET.
- * Every ring, reply frame, sense buffer and the bounce buffer live in one
- * PciIo common buffer, mapped once.
+ * Every ring, reply frame and sense buffer lives in the driver's one DMA
+ * area (driver.c).
  */
 #include "mr-efi.h"
+
+/* Ring sizes (entries); the admin reply ring also takes events. */
+#define MR_AREQ_N           8
+#define MR_AREP_N           16
+#define MR_OREQ_N           8
+#define MR_OREP_N           16
+#define MR_RFREE_N          17          /* reply frames: one slot kept free */
+#define MR_SFREE_N          9           /* sense buffers */
+#define MR_REPLY_FRAME      128
 
 /* Layout of the DMA area (bytes from its start). */
 #define OFF_AREQ        0x0000
@@ -47,40 +56,12 @@ typedef struct {
     UINT8 frame[MR_REPLY_FRAME];    /* ADDRESS replies */
 } MR_REPLY;
 
-static UINT32 rd32(MR_CTRL *c, UINT32 off)
-{
-    UINT32 v = 0xFFFFFFFF;
-
-    c->pci->Mem.Read(c->pci, EfiPciIoWidthUint32, 0, off, 1, &v);
-    return v;
-}
-
-static void wr32(MR_CTRL *c, UINT32 off, UINT32 v)
-{
-    c->pci->Mem.Write(c->pci, EfiPciIoWidthUint32, 0, off, 1, &v);
-}
-
-static UINT8 *host(MR_CTRL *c, UINTN off)
-{
-    return (UINT8 *)c->dma_host + off;
-}
-
-static UINT64 bus(MR_CTRL *c, UINTN off)
-{
-    return c->dma_dev + off;
-}
-
-static void barrier(void)
-{
-    asm volatile("mfence" : : : "memory");
-}
-
 /* Wait until (IOC status & mask) == want, or FAULT; microseconds. */
 static EFI_STATUS wait_status(MR_CTRL *c, UINT32 mask, UINT32 want,
                               UINT64 us)
 {
     for (UINT64 t = 0;; t += 1000) {
-        UINT32 st = rd32(c, MPI3_REG_IOC_STATUS);
+        UINT32 st = mr_rd32(c, MPI3_REG_IOC_STATUS);
 
         if ((st & mask) == want) {
             return EFI_SUCCESS;
@@ -106,23 +87,23 @@ static EFI_STATUS soft_reset(MR_CTRL *c)
     static const UINT32 keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
 
     for (UINTN i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        wr32(c, MPI3_REG_WRITE_SEQUENCE, keys[i]);
+        mr_wr32(c, MPI3_REG_WRITE_SEQUENCE, keys[i]);
     }
-    wr32(c, MPI3_REG_HOST_DIAG, rd32(c, MPI3_REG_HOST_DIAG) |
+    mr_wr32(c, MPI3_REG_HOST_DIAG, mr_rd32(c, MPI3_REG_HOST_DIAG) |
          MPI3_HOST_DIAG_ACTION_SOFT_RESET << MPI3_HOST_DIAG_RESET_ACTION_SHIFT);
-    wr32(c, MPI3_REG_WRITE_SEQUENCE, 0x4);      /* lock again */
+    mr_wr32(c, MPI3_REG_WRITE_SEQUENCE, 0x4);      /* lock again */
     return wait_status(c, MPI3_IOC_STATUS_FAULT | MPI3_IOC_STATUS_READY, 0,
                        ready_us(c));
 }
 
 /* The message unit reset: the IOC back in RESET, rings forgotten. */
-void mr_ioc_reset_regs(MR_CTRL *c)
+static void mpi3_reset(MR_CTRL *c)
 {
-    UINT32 cfg = rd32(c, MPI3_REG_IOC_CONFIG);
+    UINT32 cfg = mr_rd32(c, MPI3_REG_IOC_CONFIG);
 
     c->up = FALSE;
     if (cfg & MPI3_IOC_CONFIG_ENABLE_IOC) {
-        wr32(c, MPI3_REG_IOC_CONFIG, cfg & ~MPI3_IOC_CONFIG_ENABLE_IOC);
+        mr_wr32(c, MPI3_REG_IOC_CONFIG, cfg & ~MPI3_IOC_CONFIG_ENABLE_IOC);
         wait_status(c, MPI3_IOC_STATUS_READY, 0, ready_us(c));
     }
 }
@@ -140,18 +121,18 @@ static void put_sge(UINT8 *p, UINT64 addr, UINT32 len)
 
 static void return_frame(MR_CTRL *c, UINT64 addr)
 {
-    ((UINT64 *)host(c, OFF_RFREE))[c->rfree_host] = addr;
+    ((UINT64 *)mr_dma(c, OFF_RFREE))[c->rfree_host] = addr;
     c->rfree_host = (c->rfree_host + 1) % MR_RFREE_N;
-    barrier();
-    wr32(c, MPI3_REG_REPLY_FREE_HOST_INDEX, c->rfree_host);
+    mr_barrier();
+    mr_wr32(c, MPI3_REG_REPLY_FREE_HOST_INDEX, c->rfree_host);
 }
 
 static void return_sense(MR_CTRL *c, UINT64 addr)
 {
-    ((UINT64 *)host(c, OFF_SFREE))[c->sfree_host] = addr;
+    ((UINT64 *)mr_dma(c, OFF_SFREE))[c->sfree_host] = addr;
     c->sfree_host = (c->sfree_host + 1) % MR_SFREE_N;
-    barrier();
-    wr32(c, MPI3_REG_SENSE_FREE_HOST_INDEX, c->sfree_host);
+    mr_barrier();
+    mr_wr32(c, MPI3_REG_SENSE_FREE_HOST_INDEX, c->sfree_host);
 }
 
 /* The next reply of a ring, if its phase says it is there. */
@@ -160,14 +141,14 @@ static BOOLEAN take_reply(MR_CTRL *c, UINTN ring, UINT32 n, UINT32 *ci,
 {
     /* volatile: the IOC writes the descriptor while this polls it */
     volatile MPI3ReplyDescriptor *d =   /* (polled: see above) */
-        (volatile MPI3ReplyDescriptor *)host(c, ring) + *ci; /* (polled) */
+        (volatile MPI3ReplyDescriptor *)mr_dma(c, ring) + *ci; /* (polled) */
     UINT16 flags = d->reply_flags;
     UINT64 frame;
 
     if ((flags & MPI3_REPLY_DESCRIPT_FLAGS_PHASE) != (*phase ? 1 : 0)) {
         return FALSE;
     }
-    barrier();
+    mr_barrier();
     r->type = flags & MPI3_REPLY_DESCRIPT_FLAGS_TYPE_MASK;
     r->tag = d->host_tag;
     r->ioc_status = 0;
@@ -175,10 +156,10 @@ static BOOLEAN take_reply(MR_CTRL *c, UINTN ring, UINT32 n, UINT32 *ci,
         r->ioc_status = d->status.ioc_status & 0x7FFF;
     } else if (r->type == MPI3_REPLY_DESCRIPT_FLAGS_TYPE_ADDRESS) {
         frame = d->reply_frame_address;
-        if (frame >= bus(c, OFF_FRAMES) &&
-            frame + MR_REPLY_FRAME <= bus(c, OFF_FRAMES) +
+        if (frame >= mr_bus(c, OFF_FRAMES) &&
+            frame + MR_REPLY_FRAME <= mr_bus(c, OFF_FRAMES) +
                                       MR_RFREE_N * MR_REPLY_FRAME) {
-            CopyMem(r->frame, host(c, frame - c->dma_dev), MR_REPLY_FRAME);
+            CopyMem(r->frame, mr_dma(c, frame - c->dma_dev), MR_REPLY_FRAME);
             r->tag = ((MPI3DefaultReply *)r->frame)->host_tag;
             r->ioc_status = ((MPI3DefaultReply *)r->frame)->ioc_status &
                             0x7FFF;
@@ -192,7 +173,7 @@ static BOOLEAN take_reply(MR_CTRL *c, UINTN ring, UINT32 n, UINT32 *ci,
     if (*ci == 0) {
         *phase = !*phase;
     }
-    wr32(c, ci_reg, *ci);
+    mr_wr32(c, ci_reg, *ci);
     return TRUE;
 }
 
@@ -212,7 +193,7 @@ static EFI_STATUS wait_reply(MR_CTRL *c, BOOLEAN op, UINT16 tag,
         if (got) {
             continue;           /* an event, or a late reply: dropped */
         }
-        if (rd32(c, MPI3_REG_IOC_STATUS) & MPI3_IOC_STATUS_FAULT) {
+        if (mr_rd32(c, MPI3_REG_IOC_STATUS) & MPI3_IOC_STATUS_FAULT) {
             return EFI_DEVICE_ERROR;
         }
         if (us && t >= us) {
@@ -232,15 +213,15 @@ static UINT16 new_tag(MR_CTRL *c)
 static EFI_STATUS admin(MR_CTRL *c, VOID *frame, UINTN len, MR_REPLY *r,
                         UINT64 us)
 {
-    UINT8 *slot = host(c, OFF_AREQ + c->areq_pi * MPI3_REQUEST_FRAME_SIZE);
+    UINT8 *slot = mr_dma(c, OFF_AREQ + c->areq_pi * MPI3_REQUEST_FRAME_SIZE);
     UINT16 tag = new_tag(c);
 
     ((MPI3RequestHeader *)frame)->host_tag = tag;
     ZeroMem(slot, MPI3_REQUEST_FRAME_SIZE);
     CopyMem(slot, frame, len);
     c->areq_pi = (c->areq_pi + 1) % MR_AREQ_N;
-    barrier();
-    wr32(c, ADMIN_REQ_PI, c->areq_pi);
+    mr_barrier();
+    mr_wr32(c, ADMIN_REQ_PI, c->areq_pi);
     return wait_reply(c, FALSE, tag, r, us);
 }
 
@@ -263,15 +244,16 @@ static EFI_STATUS enable_admin(MR_CTRL *c)
 
     c->areq_pi = c->arep_ci = 0;
     c->arep_phase = TRUE;
-    ZeroMem(host(c, OFF_AREP), MR_AREP_N * MPI3_REPLY_DESCRIPTOR_SIZE);
-    wr32(c, MPI3_REG_ADMIN_Q_NUM_ENTRIES, MR_AREP_N << 16 | MR_AREQ_N);
-    wr32(c, MPI3_REG_ADMIN_REQ_Q_ADDR_LO, (UINT32)bus(c, OFF_AREQ));
-    wr32(c, MPI3_REG_ADMIN_REQ_Q_ADDR_HI, (UINT32)(bus(c, OFF_AREQ) >> 32));
-    wr32(c, MPI3_REG_ADMIN_REPLY_Q_ADDR_LO, (UINT32)bus(c, OFF_AREP));
-    wr32(c, MPI3_REG_ADMIN_REPLY_Q_ADDR_HI,
-         (UINT32)(bus(c, OFF_AREP) >> 32));
-    cfg = rd32(c, MPI3_REG_IOC_CONFIG);
-    wr32(c, MPI3_REG_IOC_CONFIG, cfg | MPI3_IOC_CONFIG_ENABLE_IOC);
+    ZeroMem(mr_dma(c, OFF_AREP), MR_AREP_N * MPI3_REPLY_DESCRIPTOR_SIZE);
+    mr_wr32(c, MPI3_REG_ADMIN_Q_NUM_ENTRIES, MR_AREP_N << 16 | MR_AREQ_N);
+    mr_wr32(c, MPI3_REG_ADMIN_REQ_Q_ADDR_LO, (UINT32)mr_bus(c, OFF_AREQ));
+    mr_wr32(c, MPI3_REG_ADMIN_REQ_Q_ADDR_HI,
+            (UINT32)(mr_bus(c, OFF_AREQ) >> 32));
+    mr_wr32(c, MPI3_REG_ADMIN_REPLY_Q_ADDR_LO, (UINT32)mr_bus(c, OFF_AREP));
+    mr_wr32(c, MPI3_REG_ADMIN_REPLY_Q_ADDR_HI,
+         (UINT32)(mr_bus(c, OFF_AREP) >> 32));
+    cfg = mr_rd32(c, MPI3_REG_IOC_CONFIG);
+    mr_wr32(c, MPI3_REG_IOC_CONFIG, cfg | MPI3_IOC_CONFIG_ENABLE_IOC);
     return wait_status(c, MPI3_IOC_STATUS_READY, MPI3_IOC_STATUS_READY,
                        ready_us(c));
 }
@@ -279,14 +261,14 @@ static EFI_STATUS enable_admin(MR_CTRL *c)
 static EFI_STATUS ioc_facts(MR_CTRL *c)
 {
     MPI3IOCFactsRequest f;
-    MPI3IOCFactsData *d = (MPI3IOCFactsData *)host(c, OFF_SCRATCH);
+    MPI3IOCFactsData *d = (MPI3IOCFactsData *)mr_dma(c, OFF_SCRATCH);
     EFI_STATUS st;
     UINT32 max;
 
     ZeroMem(&f, sizeof(f));
     ZeroMem(d, sizeof(*d));
     f.hdr.function = MPI3_FUNCTION_IOC_FACTS;
-    put_sge((UINT8 *)&f.sgl, bus(c, OFF_SCRATCH), sizeof(*d));
+    put_sge((UINT8 *)&f.sgl, mr_bus(c, OFF_SCRATCH), sizeof(*d));
     st = admin_ok(c, &f, sizeof(f), ready_us(c));
     if (EFI_ERROR(st)) {
         return st;
@@ -299,33 +281,33 @@ static EFI_STATUS ioc_facts(MR_CTRL *c)
 static EFI_STATUS ioc_init(MR_CTRL *c)
 {
     MPI3IOCInitRequest f;
-    UINT64 *rfree = (UINT64 *)host(c, OFF_RFREE);
-    UINT64 *sfree = (UINT64 *)host(c, OFF_SFREE);
+    UINT64 *rfree = (UINT64 *)mr_dma(c, OFF_RFREE);
+    UINT64 *sfree = (UINT64 *)mr_dma(c, OFF_SFREE);
     EFI_STATUS st;
 
     for (UINT32 i = 0; i < MR_RFREE_N - 1; i++) {
-        rfree[i] = bus(c, OFF_FRAMES + i * MR_REPLY_FRAME);
+        rfree[i] = mr_bus(c, OFF_FRAMES + i * MR_REPLY_FRAME);
     }
     for (UINT32 i = 0; i < MR_SFREE_N - 1; i++) {
-        sfree[i] = bus(c, OFF_SENSE + i * MR_SENSE_LEN);
+        sfree[i] = mr_bus(c, OFF_SENSE + i * MR_SENSE_LEN);
     }
     ZeroMem(&f, sizeof(f));
     f.hdr.function = MPI3_FUNCTION_IOC_INIT;
-    f.mpi_version = rd32(c, MPI3_REG_VERSION);
+    f.mpi_version = mr_rd32(c, MPI3_REG_VERSION);
     f.who_init = WHO_INIT_ROM_BIOS;
     f.reply_free_queue_depth = MR_RFREE_N;
-    f.reply_free_queue_address = bus(c, OFF_RFREE);
+    f.reply_free_queue_address = mr_bus(c, OFF_RFREE);
     f.sense_buffer_free_queue_depth = MR_SFREE_N;
     f.sense_buffer_length = MR_SENSE_LEN;
-    f.sense_buffer_free_queue_address = bus(c, OFF_SFREE);
+    f.sense_buffer_free_queue_address = mr_bus(c, OFF_SFREE);
     st = admin_ok(c, &f, sizeof(f), ready_us(c));
     if (EFI_ERROR(st)) {
         return st;
     }
     c->rfree_host = MR_RFREE_N - 1;
     c->sfree_host = MR_SFREE_N - 1;
-    wr32(c, MPI3_REG_REPLY_FREE_HOST_INDEX, c->rfree_host);
-    wr32(c, MPI3_REG_SENSE_FREE_HOST_INDEX, c->sfree_host);
+    mr_wr32(c, MPI3_REG_REPLY_FREE_HOST_INDEX, c->rfree_host);
+    mr_wr32(c, MPI3_REG_SENSE_FREE_HOST_INDEX, c->sfree_host);
     return EFI_SUCCESS;
 }
 
@@ -340,7 +322,7 @@ static EFI_STATUS create_queue(MR_CTRL *c, BOOLEAN reply)
     f.queue_id = 1;
     /* a reply queue without interrupts on vector 0; requests reply to 1 */
     f.reply_queue_id_or_msix = reply ? 0 : 1;
-    f.base_address = bus(c, reply ? OFF_OREP : OFF_OREQ);
+    f.base_address = mr_bus(c, reply ? OFF_OREP : OFF_OREQ);
     return admin_ok(c, &f, sizeof(f), ready_us(c));
 }
 
@@ -354,12 +336,12 @@ static EFI_STATUS port_enable(MR_CTRL *c)
     return admin_ok(c, &f, sizeof(f), 300ULL * 1000000);
 }
 
-EFI_STATUS mr_ioc_start(MR_CTRL *c)
+static EFI_STATUS mpi3_start(MR_CTRL *c)
 {
-    UINT32 st = rd32(c, MPI3_REG_IOC_STATUS);
+    UINT32 st = mr_rd32(c, MPI3_REG_IOC_STATUS);
     EFI_STATUS rc;
 
-    c->timeout_s = (rd32(c, MPI3_REG_IOC_INFO_LO) >>
+    c->timeout_s = (mr_rd32(c, MPI3_REG_IOC_INFO_LO) >>
                     MPI3_IOC_INFO_TIMEOUT_SHIFT) * 2;
     if (c->timeout_s < 10) {
         c->timeout_s = 10;
@@ -373,9 +355,9 @@ EFI_STATUS mr_ioc_start(MR_CTRL *c)
             return rc;
         }
     } else {
-        mr_ioc_reset_regs(c);
+        mpi3_reset(c);
     }
-    wr32(c, MPI3_REG_IOC_STATUS, MPI3_IOC_STATUS_RESET_HISTORY);
+    mr_wr32(c, MPI3_REG_IOC_STATUS, MPI3_IOC_STATUS_RESET_HISTORY);
     rc = enable_admin(c);
     if (!EFI_ERROR(rc)) {
         rc = ioc_facts(c);
@@ -385,7 +367,7 @@ EFI_STATUS mr_ioc_start(MR_CTRL *c)
     }
     c->oreq_pi = c->orep_ci = 0;
     c->orep_phase = TRUE;
-    ZeroMem(host(c, OFF_OREP), MR_OREP_N * MPI3_REPLY_DESCRIPTOR_SIZE);
+    ZeroMem(mr_dma(c, OFF_OREP), MR_OREP_N * MPI3_REPLY_DESCRIPTOR_SIZE);
     if (!EFI_ERROR(rc)) {
         rc = create_queue(c, TRUE);
     }
@@ -396,16 +378,11 @@ EFI_STATUS mr_ioc_start(MR_CTRL *c)
         rc = port_enable(c);
     }
     if (EFI_ERROR(rc)) {
-        mr_ioc_reset_regs(c);
+        mpi3_reset(c);
         return rc;
     }
     c->up = TRUE;
     return EFI_SUCCESS;
-}
-
-void mr_ioc_stop(MR_CTRL *c)
-{
-    mr_ioc_reset_regs(c);
 }
 
 /* ---- discovery ---- */
@@ -418,20 +395,20 @@ static EFI_STATUS device_page0(MR_CTRL *c, UINT32 page_address,
     EFI_STATUS st;
 
     ZeroMem(&f, sizeof(f));
-    ZeroMem(host(c, OFF_SCRATCH), sizeof(*pg));
+    ZeroMem(mr_dma(c, OFF_SCRATCH), sizeof(*pg));
     f.hdr.function = MPI3_FUNCTION_CONFIG;
     f.page_type = MPI3_CONFIG_PAGETYPE_DEVICE;
     f.page_number = 0;
     f.action = MPI3_CONFIG_ACTION_READ_CURRENT;
     f.page_address = page_address;
     f.page_length = sizeof(*pg) / 4;
-    put_sge((UINT8 *)&f.sgl, bus(c, OFF_SCRATCH), sizeof(*pg));
+    put_sge((UINT8 *)&f.sgl, mr_bus(c, OFF_SCRATCH), sizeof(*pg));
     st = admin(c, &f, sizeof(f), &r, ready_us(c));
     if (EFI_ERROR(st)) {
         return st;
     }
     *ioc_status = r.ioc_status;
-    CopyMem(pg, host(c, OFF_SCRATCH), sizeof(*pg));
+    CopyMem(pg, mr_dma(c, OFF_SCRATCH), sizeof(*pg));
     return EFI_SUCCESS;
 }
 
@@ -455,7 +432,7 @@ static BOOLEAN offered(const MPI3DevicePage0 *pg)
     }
 }
 
-EFI_STATUS mr_ioc_discover(MR_CTRL *c)
+static EFI_STATUS mpi3_discover(MR_CTRL *c)
 {
     MPI3DevicePage0 pg;
     UINT16 handle = 0xFFFF, ios;
@@ -477,9 +454,9 @@ EFI_STATUS mr_ioc_discover(MR_CTRL *c)
             MR_TARGET *t = &c->targets[c->ntargets++];
 
             t->handle = pg.dev_handle;
-            t->form = pg.device_form;
-            t->vd_state = pg.device_specific.vd.vd_state;
-            t->raid_level = pg.device_specific.vd.raid_level;
+            t->vd = pg.device_form == MPI3_DEVICE_DEVFORM_VD;
+            t->vd_state = t->vd ? pg.device_specific.vd.vd_state & 3 : 0;
+            t->raid_level = t->vd ? pg.device_specific.vd.raid_level : 0;
         }
     }
     return EFI_SUCCESS;
@@ -487,12 +464,7 @@ EFI_STATUS mr_ioc_discover(MR_CTRL *c)
 
 /* ---- SCSI IO ---- */
 
-VOID *mr_ioc_bounce(MR_CTRL *c)
-{
-    return host(c, OFF_BOUNCE);
-}
-
-EFI_STATUS mr_ioc_scsi(MR_CTRL *c, const MR_TARGET *t,
+static EFI_STATUS mpi3_scsi(MR_CTRL *c, const MR_TARGET *t,
                        EFI_EXT_SCSI_PASS_THRU_SCSI_REQUEST_PACKET *pkt,
                        UINT32 len, MR_SCSI_RESULT *res, UINT64 timeout_us)
 {
@@ -502,7 +474,7 @@ EFI_STATUS mr_ioc_scsi(MR_CTRL *c, const MR_TARGET *t,
     UINT16 tag = new_tag(c);
     EFI_STATUS st;
 
-    f = (MPI3SCSIIORequest *)host(c, OFF_OREQ +
+    f = (MPI3SCSIIORequest *)mr_dma(c, OFF_OREQ +
                                   c->oreq_pi * MPI3_REQUEST_FRAME_SIZE);
     ZeroMem(f, sizeof(*f));
     f->hdr.host_tag = tag;
@@ -521,115 +493,72 @@ EFI_STATUS mr_ioc_scsi(MR_CTRL *c, const MR_TARGET *t,
     f->data_length = len;
     CopyMem(f->cdb, pkt->Cdb, pkt->CdbLength);
     if (len) {
-        put_sge((UINT8 *)&f->sgl[0], bus(c, OFF_BOUNCE), len);
+        put_sge((UINT8 *)&f->sgl[0], mr_bus(c, OFF_BOUNCE), len);
     }
     c->oreq_pi = (c->oreq_pi + 1) % MR_OREQ_N;
-    barrier();
-    wr32(c, OP_REQ_PI, c->oreq_pi);
+    mr_barrier();
+    mr_wr32(c, OP_REQ_PI, c->oreq_pi);
 
     st = wait_reply(c, TRUE, tag, &r, timeout_us);
     if (EFI_ERROR(st)) {
         return st;
     }
     ZeroMem(res, sizeof(*res));
-    res->ioc_status = r.ioc_status;
     res->transfer_count = len;
     if (r.type != MPI3_REPLY_DESCRIPT_FLAGS_TYPE_ADDRESS) {
+        res->host = r.ioc_status == MPI3_IOCSTATUS_SUCCESS ? MR_HOST_OK
+                                                         : MR_HOST_ERROR;
         return EFI_SUCCESS;
+    }
+    switch (r.ioc_status) {
+    case MPI3_IOCSTATUS_SUCCESS:
+        res->host = MR_HOST_OK;
+        break;
+    case MPI3_IOCSTATUS_SCSI_DATA_UNDERRUN:
+    case MPI3_IOCSTATUS_SCSI_DATA_OVERRUN:
+        res->host = MR_HOST_UNDERRUN;
+        break;
+    case MPI3_IOCSTATUS_SCSI_DEVICE_NOT_THERE:
+    case MPI3_IOCSTATUS_SCSI_INVALID_DEVHANDLE:
+        res->host = MR_HOST_NO_DEVICE;
+        break;
+    default:
+        res->host = MR_HOST_ERROR;
+        break;
     }
     rep = (MPI3SCSIIOReply *)r.frame;
     res->scsi_status = rep->scsi_status;
     res->transfer_count = rep->transfer_count < len ? rep->transfer_count
                                                     : len;
-    if (rep->sense_data_buffer_address >= bus(c, OFF_SENSE) &&
+    if (rep->sense_data_buffer_address >= mr_bus(c, OFF_SENSE) &&
         rep->sense_data_buffer_address + MR_SENSE_LEN <=
-        bus(c, OFF_SENSE) + MR_SFREE_N * MR_SENSE_LEN) {
+        mr_bus(c, OFF_SENSE) + MR_SFREE_N * MR_SENSE_LEN) {
         UINTN off = rep->sense_data_buffer_address - c->dma_dev;
 
         if ((rep->scsi_state & MPI3_SCSI_STATE_SENSE_NOT_AVAILABLE) ==
             MPI3_SCSI_STATE_SENSE_VALID && rep->sense_count) {
             res->sense_count = rep->sense_count < MR_SENSE_LEN
                                ? rep->sense_count : MR_SENSE_LEN;
-            CopyMem(host(c, OFF_SCRATCH), host(c, off), res->sense_count);
+            CopyMem(mr_dma(c, OFF_SCRATCH), mr_dma(c, off), res->sense_count);
         }
         return_sense(c, rep->sense_data_buffer_address);
     }
     return EFI_SUCCESS;
 }
 
-/* The sense data of the last SCSI IO (res->sense_count bytes). */
-UINT8 *mr_ioc_sense(MR_CTRL *c)
+static UINTN mpi3_dma_size(MR_CTRL *c)
 {
-    return host(c, OFF_SCRATCH);
+    c->bounce_off = OFF_BOUNCE;
+    c->scratch_off = OFF_SCRATCH;
+    return DMA_BYTES;
 }
 
-/* ---- DMA area ---- */
-
-EFI_STATUS mr_ioc_dma_alloc(MR_CTRL *c)
-{
-    UINTN bytes;
-    EFI_STATUS st;
-
-    c->dma_pages = EFI_SIZE_TO_PAGES(DMA_BYTES);
-    st = c->pci->AllocateBuffer(c->pci, AllocateAnyPages,
-                                EfiBootServicesData, c->dma_pages,
-                                &c->dma_host, 0);
-    if (EFI_ERROR(st)) {
-        c->dma_host = NULL;
-        return st;
-    }
-    ZeroMem(c->dma_host, c->dma_pages * EFI_PAGE_SIZE);
-    bytes = c->dma_pages * EFI_PAGE_SIZE;
-    st = c->pci->Map(c->pci, EfiPciIoOperationBusMasterCommonBuffer,
-                     c->dma_host, &bytes, &c->dma_dev, &c->dma_map);
-    if (EFI_ERROR(st) || bytes < DMA_BYTES) {
-        if (!EFI_ERROR(st)) {
-            c->pci->Unmap(c->pci, c->dma_map);
-            st = EFI_OUT_OF_RESOURCES;
-        }
-        c->pci->FreeBuffer(c->pci, c->dma_pages, c->dma_host);
-        c->dma_host = NULL;
-        c->dma_map = NULL;
-    }
-    return st;
-}
-
-void mr_ioc_dma_free(MR_CTRL *c)
-{
-    if (c->dma_map) {
-        c->pci->Unmap(c->pci, c->dma_map);
-        c->dma_map = NULL;
-    }
-    if (c->dma_host) {
-        c->pci->FreeBuffer(c->pci, c->dma_pages, c->dma_host);
-        c->dma_host = NULL;
-    }
-}
-
-/* One line for the console: what the controller offers. */
-CHAR16 *mr_ioc_describe(MR_CTRL *c)
-{
-    static const CHAR16 *const state[] = {
-        L"offline", L"partially degraded", L"degraded", L"optimal",
-    };
-    CHAR16 *line = PoolPrint(L"MegaRAID 9600 (MPI3) boot driver: %d "
-                             L"disk(s)", c->ntargets);
-
-    for (UINT32 i = 0; line && i < c->ntargets; i++) {
-        const MR_TARGET *t = &c->targets[i];
-        CHAR16 *more;
-
-        if (t->form == MPI3_DEVICE_DEVFORM_VD) {
-            more = PoolPrint(L"%s; target %d: VD RAID %d %s%s", line, i,
-                             t->raid_level,
-                             state[t->vd_state & 3],
-                             t->vd_state != MPI3_DEVICE0_VD_STATE_OPTIMAL
-                             ? L" (WARNING: not optimal)" : L"");
-        } else {
-            more = PoolPrint(L"%s; target %d: JBOD drive", line, i);
-        }
-        FreePool(line);
-        line = more;
-    }
-    return line;
-}
+const MR_OPS mr_mpi3_ops = {
+    .name = L"MegaRAID 9600 (MPI3)",
+    .device_id = 0x00A5,
+    .dma_size = mpi3_dma_size,
+    .start = mpi3_start,
+    .reset = mpi3_reset,
+    .discover = mpi3_discover,
+    .scsi = mpi3_scsi,
+};

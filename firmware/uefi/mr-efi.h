@@ -6,9 +6,11 @@
  * UEFI Extended SCSI Pass Thru protocol's definitions (UEFI 2.x, section
  * "Extended SCSI Pass Thru Protocol"; gnu-efi 3.0.15 has none) and the
  * functions the three parts of the driver give each other:
- *   driver.c    Driver Binding, Component Name 2, ExitBootServices
- *   ioc.c       the IOC: bring-up, queues, requests, discovery
- *   passthru.c  EFI_EXT_SCSI_PASS_THRU_PROTOCOL over ioc.c
+ *   driver.c    Driver Binding, Component Name 2, ExitBootServices, the
+ *               DMA area and the console line
+ *   ioc.c       megaraid-9600 (MPI 3.0): bring-up, queues, discovery, I/O
+ *   fusion.c    megaraid-9500 (Fusion/MFI): the same
+ *   passthru.c  EFI_EXT_SCSI_PASS_THRU_PROTOCOL over either (MR_OPS)
  */
 #ifndef MR_EFI_H
 #define MR_EFI_H
@@ -18,6 +20,7 @@
 
 #define MPI3_STANDALONE
 #include "hw/megaraid/mpi3.h"
+#include "hw/megaraid/mfi.h"
 
 /* ---- EFI_EXT_SCSI_PASS_THRU_PROTOCOL (UEFI specification) ---- */
 
@@ -100,44 +103,82 @@ struct _EFI_EXT_SCSI_PASS_THRU_PROTOCOL {
 #define MR_SIGNATURE        0x3639524d  /* "MR96" */
 #define MR_MAX_TARGETS      64          /* VDs and JBOD drives offered */
 
-/* Ring sizes (entries); the admin reply ring also takes events. */
-#define MR_AREQ_N           8
-#define MR_AREP_N           16
-#define MR_OREQ_N           8
-#define MR_OREP_N           16
-#define MR_RFREE_N          17          /* reply frames: one slot kept free */
-#define MR_SFREE_N          9           /* sense buffers */
-#define MR_REPLY_FRAME      128
 #define MR_SENSE_LEN        256
 /* Largest transfer a request carries (the bounce buffer). */
 #define MR_MAX_XFER         (256 * 1024)
 
-typedef struct {
-    UINT16 handle;              /* MPI3 device handle */
-    UINT8 form;                 /* MPI3_DEVICE_DEVFORM_* */
-    UINT8 vd_state;             /* VDs: MPI3_DEVICE0_VD_STATE_* */
-    UINT8 raid_level;           /* VDs */
-} MR_TARGET;
+/* VD states, as both interfaces number them (offline .. optimal). */
+#define MR_VD_OFFLINE       0
+#define MR_VD_OPTIMAL       3
 
 typedef struct {
+    UINT16 handle;              /* MPI3 device handle, or the LD's target */
+    BOOLEAN vd;                 /* a VD (else a JBOD drive) */
+    UINT8 vd_state;             /* VDs: MR_VD_* (0..3) */
+    UINT8 raid_level;           /* VDs: 0, 1, 5, 6, 10, 50, 60 */
+} MR_TARGET;
+
+/* Result of one SCSI command, the same for both interfaces. */
+typedef enum {
+    MR_HOST_OK,
+    MR_HOST_UNDERRUN,           /* less data moved: transfer_count says */
+    MR_HOST_NO_DEVICE,          /* the target is gone */
+    MR_HOST_ERROR,
+} MR_HOST_STATUS;
+
+typedef struct {
+    MR_HOST_STATUS host;
+    UINT8 scsi_status;
+    UINT32 transfer_count;
+    UINT32 sense_count;         /* sense data in the scratch area */
+} MR_SCSI_RESULT;
+
+typedef struct MR_CTRL MR_CTRL;
+
+/* What a personality gives the rest of the driver. */
+typedef struct {
+    const CHAR16 *name;         /* "MegaRAID 9600 (MPI3)" */
+    UINT16 device_id;           /* PCI 1000:xxxx */
+    UINTN (*dma_size)(MR_CTRL *c);      /* sets bounce_off, scratch_off */
+    EFI_STATUS (*start)(MR_CTRL *c);    /* to operational */
+    void (*reset)(MR_CTRL *c);          /* back to RESET/READY */
+    EFI_STATUS (*discover)(MR_CTRL *c); /* fills targets[] */
+    EFI_STATUS (*scsi)(MR_CTRL *c, const MR_TARGET *t,
+                       EFI_EXT_SCSI_PASS_THRU_SCSI_REQUEST_PACKET *pkt,
+                       UINT32 len, MR_SCSI_RESULT *res, UINT64 timeout_us);
+} MR_OPS;
+
+struct MR_CTRL {
     UINT32 signature;
+    const MR_OPS *ops;
     EFI_HANDLE controller;
     EFI_PCI_IO_PROTOCOL *pci;
     UINT64 saved_attributes;
     BOOLEAN attributes_saved;
 
-    /* One common DMA buffer holds every ring and the bounce buffer. */
+    /*
+     * One common DMA buffer (below 4 GiB) holds every ring and frame of
+     * the personality, a scratch area (sense data, pages, DCMD data) and
+     * the bounce buffer.
+     */
     VOID *dma_host;
     UINT64 dma_dev;             /* its bus address */
     UINTN dma_pages;
     VOID *dma_map;
+    UINTN bounce_off, scratch_off;
 
+    /* MPI3 */
     UINT32 areq_pi, arep_ci, oreq_pi, orep_ci;
     BOOLEAN arep_phase, orep_phase;
     UINT32 rfree_host, sfree_host;
     UINT16 next_tag;
-    UINT32 timeout_s;           /* IOC ready timeout (IOC Information) */
-    UINT32 max_xfer;            /* bytes, from IOC FACTS and the bounce */
+    /* Fusion */
+    UINT32 max_cmds;
+    UINTN frames_bytes;         /* the request frames at the area's start */
+    UINT32 reply_ci;
+
+    UINT32 timeout_s;           /* how long the IOC may take to be ready */
+    UINT32 max_xfer;            /* bytes, from the IOC and the bounce */
     BOOLEAN up;                 /* IOC operational */
 
     MR_TARGET targets[MR_MAX_TARGETS];
@@ -147,32 +188,21 @@ typedef struct {
     EFI_EXT_SCSI_PASS_THRU_PROTOCOL pass_thru;
     EFI_EXT_SCSI_PASS_THRU_MODE mode;
     EFI_EVENT exit_event;
-} MR_CTRL;
+};
 
 #define MR_FROM_PASS_THRU(p) \
     ((MR_CTRL *)((UINT8 *)(p) - __builtin_offsetof(MR_CTRL, pass_thru)))
 
-/* Result of one SCSI IO. */
-typedef struct {
-    UINT16 ioc_status;
-    UINT8 scsi_status;
-    UINT32 transfer_count;
-    UINT32 sense_count;
-} MR_SCSI_RESULT;
+/* driver.c */
+UINT8 *mr_dma(MR_CTRL *c, UINTN off);
+UINT64 mr_bus(MR_CTRL *c, UINTN off);
+void mr_barrier(void);
+UINT32 mr_rd32(MR_CTRL *c, UINT32 off);
+void mr_wr32(MR_CTRL *c, UINT32 off, UINT32 v);
 
-/* ioc.c */
-EFI_STATUS mr_ioc_dma_alloc(MR_CTRL *c);
-void mr_ioc_dma_free(MR_CTRL *c);
-EFI_STATUS mr_ioc_start(MR_CTRL *c);
-void mr_ioc_stop(MR_CTRL *c);
-void mr_ioc_reset_regs(MR_CTRL *c);
-EFI_STATUS mr_ioc_discover(MR_CTRL *c);
-EFI_STATUS mr_ioc_scsi(MR_CTRL *c, const MR_TARGET *t,
-                       EFI_EXT_SCSI_PASS_THRU_SCSI_REQUEST_PACKET *pkt,
-                       UINT32 len, MR_SCSI_RESULT *res, UINT64 timeout_us);
-VOID *mr_ioc_bounce(MR_CTRL *c);
-UINT8 *mr_ioc_sense(MR_CTRL *c);
-CHAR16 *mr_ioc_describe(MR_CTRL *c);
+/* ioc.c, fusion.c */
+extern const MR_OPS mr_mpi3_ops;
+extern const MR_OPS mr_fusion_ops;
 
 /* passthru.c */
 void mr_pass_thru_init(MR_CTRL *c);

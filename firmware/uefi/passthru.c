@@ -1,7 +1,8 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
- * megaraid-sim option ROM: EFI_EXT_SCSI_PASS_THRU_PROTOCOL over the IOC.
+ * megaraid-sim option ROM: EFI_EXT_SCSI_PASS_THRU_PROTOCOL over the IOC
+ * (either personality, through MR_OPS).
  * Each device the IOC offers (a VD that is not offline, a JBOD drive) is
  * target N (its place in discovery order), LUN 0, and its device path node
  * is SCSI(N,0).  Firmware's SCSI bus and disk drivers build Block I/O on
@@ -37,7 +38,7 @@ static void fill_sense(MR_CTRL *c,
         n = pkt->SenseDataLength;
     }
     if (n && pkt->SenseData) {
-        CopyMem(pkt->SenseData, mr_ioc_sense(c), n);
+        CopyMem(pkt->SenseData, mr_dma(c, c->scratch_off), n);
     }
     pkt->SenseDataLength = n;
 }
@@ -85,19 +86,19 @@ static EFI_STATUS EFIAPI pass_thru(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *This,
     }
     if (!c->up) {
         /* a request timed out earlier: bring the IOC up again first */
-        st = mr_ioc_start(c);
+        st = c->ops->start(c);
         if (EFI_ERROR(st)) {
             return EFI_DEVICE_ERROR;
         }
     }
     if (write && len) {
-        CopyMem(mr_ioc_bounce(c), buf, len);
+        CopyMem(mr_dma(c, c->bounce_off), buf, len);
     }
     /* Timeout is in 100 ns units; 0 means none, bounded here all the same */
     us = pkt->Timeout ? (pkt->Timeout + 9) / 10 : DEFAULT_TIMEOUT_US;
-    st = mr_ioc_scsi(c, t, pkt, len, &res, us);
+    st = c->ops->scsi(c, t, pkt, len, &res, us);
     if (st == EFI_TIMEOUT || st == EFI_DEVICE_ERROR) {
-        mr_ioc_reset_regs(c);   /* no late reply lands in a reused slot */
+        c->ops->reset(c);       /* no late reply lands in a reused slot */
         pkt->HostAdapterStatus = st == EFI_TIMEOUT
             ? EFI_EXT_SCSI_STATUS_HOST_ADAPTER_TIMEOUT_COMMAND
             : EFI_EXT_SCSI_STATUS_HOST_ADAPTER_OTHER;
@@ -105,7 +106,7 @@ static EFI_STATUS EFIAPI pass_thru(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *This,
         return st;
     }
     if (!write && res.transfer_count) {
-        CopyMem(buf, mr_ioc_bounce(c), res.transfer_count);
+        CopyMem(buf, mr_dma(c, c->bounce_off), res.transfer_count);
     }
     if (write) {
         pkt->OutTransferLength = res.transfer_count;
@@ -114,19 +115,17 @@ static EFI_STATUS EFIAPI pass_thru(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *This,
     }
     pkt->TargetStatus = res.scsi_status;
     fill_sense(c, pkt, &res);
-    switch (res.ioc_status) {
-    case MPI3_IOCSTATUS_SUCCESS:
+    switch (res.host) {
+    case MR_HOST_OK:
         pkt->HostAdapterStatus = EFI_EXT_SCSI_STATUS_HOST_ADAPTER_OK;
+        /* a CHECK CONDITION is the target's: the caller reads the sense */
         return EFI_SUCCESS;
-    case MPI3_IOCSTATUS_SCSI_DATA_UNDERRUN:
-    case MPI3_IOCSTATUS_SCSI_DATA_OVERRUN:
+    case MR_HOST_UNDERRUN:
         /* the lengths say how much moved */
         pkt->HostAdapterStatus =
             EFI_EXT_SCSI_STATUS_HOST_ADAPTER_DATA_OVERRUN_UNDERRUN;
-        return res.scsi_status == MPI3_SCSI_STATUS_GOOD ? EFI_SUCCESS
-                                                       : EFI_DEVICE_ERROR;
-    case MPI3_IOCSTATUS_SCSI_DEVICE_NOT_THERE:
-    case MPI3_IOCSTATUS_SCSI_INVALID_DEVHANDLE:
+        return res.scsi_status == 0 ? EFI_SUCCESS : EFI_DEVICE_ERROR;
+    case MR_HOST_NO_DEVICE:
         pkt->HostAdapterStatus =
             EFI_EXT_SCSI_STATUS_HOST_ADAPTER_SELECTION_TIMEOUT;
         return EFI_TIMEOUT;
@@ -246,8 +245,8 @@ static EFI_STATUS EFIAPI reset_channel(EFI_EXT_SCSI_PASS_THRU_PROTOCOL *This)
 {
     MR_CTRL *c = MR_FROM_PASS_THRU(This);
 
-    mr_ioc_reset_regs(c);
-    return EFI_ERROR(mr_ioc_start(c)) ? EFI_DEVICE_ERROR : EFI_SUCCESS;
+    c->ops->reset(c);
+    return EFI_ERROR(c->ops->start(c)) ? EFI_DEVICE_ERROR : EFI_SUCCESS;
 }
 
 static EFI_STATUS EFIAPI reset_target_lun(

@@ -8,7 +8,7 @@
 # member failed, the hot spare's rebuild followed to the end, then a reset;
 # the second boot checks the files.  Prints one TAP line per check.
 #
-#   boot-linux.py TOP WORK KERNEL-RELEASE
+#   boot-linux.py TOP WORK KERNEL-RELEASE [CONTROLLER]
 import json
 import os
 import re
@@ -19,6 +19,16 @@ import sys
 import time
 
 top, work, krel = sys.argv[1:4]
+model = sys.argv[4] if len(sys.argv) > 4 else "megaraid-9600"
+# the boot driver's banner, the OS driver, and what that driver says when
+# it finds the controller as the boot driver left it
+banner, driver, handed_back = {
+    "megaraid-9600": (r"MegaRAID 9600 \(MPI3\) boot driver", "mpi3mr",
+                      r"controller is in reset state during detection"),
+    "megaraid-9500": (r"MegaRAID 9500 \(Fusion\) boot driver",
+                      "megaraid_sas", r"FW now in Ready state|"
+                      r"Waiting for FW to come to ready state"),
+}[model]
 log_path = os.path.join(work, "console.log")
 results = []
 
@@ -87,18 +97,20 @@ def dmesg_of(boot_at):
 
 def check_dmesg(boot, at):
     kl = dmesg_of(at)
-    mpi = [l for l in kl.splitlines() if "mpi3mr" in l]
-    check(len(mpi) > 0, "boot %d: mpi3mr's kernel log is there (%d lines)" %
-          (boot, len(mpi)))
+    mpi = [l for l in kl.splitlines() if driver in l]
+    check(len(mpi) > 0, "boot %d: %s's kernel log is there (%d lines)" %
+          (boot, driver, len(mpi)))
     # err and worse, and splats, anywhere in the kernel log
     bad = [l for l in kl.splitlines()
            if re.match(r"<[0-3]>", l) or
            re.search(r"WARNING:|UBSAN|BUG:|Call Trace", l)]
     check(not bad, "boot %d: no error line in the kernel log%s" %
           (boot, (": " + " | ".join(bad[:3])) if bad else ""))
-    found = [l for l in mpi if re.search(r"reset state", l)]
-    check(len(found) > 0, "boot %d: mpi3mr found the controller in reset "
-          "state (as the boot driver left it)" % boot)
+    found = [l for l in mpi if re.search(handed_back, l)]
+    check(len(found) > 0, "boot %d: %s found the controller as the boot "
+          "driver left it (%s)" % (boot, driver,
+                                   found[0].split("]", 1)[-1].strip()
+                                   if found else "not said"))
 
 
 vars_fd = os.path.join(work, "vars.fd")
@@ -113,7 +125,7 @@ args = [os.path.join(top, "build/qemu/qemu-system-x86_64"),
         "-drive", "if=pflash,format=raw,unit=1,file=" + vars_fd,
         "-serial", "file:" + log_path,
         "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
-        "-device", "megaraid-9600,id=raid0,bootindex=0"]
+        "-device", model + ",id=raid0,bootindex=0"]
 for i, name in enumerate(["d0", "d1", "d2", "s"]):
     args += ["-drive", "if=none,id=%s,file=%s/%s.img,format=raw" %
              (name, work, name),
@@ -124,8 +136,8 @@ qemu = subprocess.Popen(args, stdout=open(os.path.join(work, "qemu.out"), "w"),
 try:
     q = Qmp(qmp_path, time.time() + 30)
     t0 = time.time()
-    m = wait_console(r"MegaRAID 9600 \(MPI3\) boot driver: 1 disk\(s\); "
-                     r"target 0: VD RAID 5 optimal", 120)
+    m = wait_console(banner + r": 1 disk\(s\); target 0: VD RAID 5 optimal",
+                     120)
     check(m is not None, "the boot driver offers the RAID 5 VD")
     m = wait_console(r"MRSIM-ROOT-UP boot=1 root=(\S+)", 400)
     check(m is not None, "GRUB and Linux booted from the VD, root mounted "
@@ -158,8 +170,8 @@ try:
           "the system still writes after the rebuild")
     reset_at = len(console())
     q.cmd("system_reset")
-    m = wait_console(r"MegaRAID 9600 \(MPI3\) boot driver: 1 disk\(s\); "
-                     r"target 0: VD RAID 5 optimal", 120, reset_at)
+    m = wait_console(banner + r": 1 disk\(s\); target 0: VD RAID 5 optimal",
+                     120, reset_at)
     check(m is not None, "after the reset the boot driver offers the "
           "rebuilt VD")
     m = wait_console(r"MRSIM-ROOT-UP boot=2", 400, reset_at)

@@ -12,11 +12,19 @@
 # VD and checks every file written before.  tests/uefi/boot-linux.py
 # drives QEMU; this script builds the disk.
 #
-#   tests/uefi/boot-linux.sh [KERNEL]     (default 6.12; tests/guest kernels)
+#   tests/uefi/boot-linux.sh [--controller megaraid-9600|megaraid-9500]
+#                            [KERNEL]     (default 6.12; tests/guest kernels)
+#
+# On megaraid-9500 the kernel's driver is megaraid_sas.
 #
 # Prints TAP and "N passed, N failed".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+model=megaraid-9600
+if [ "${1:-}" = --controller ]; then
+    model=$2
+    shift 2
+fi
 kver=${1:-6.12}
 img=$top/build/core/megaraid-img
 work=$(mktemp -d /tmp/mrsim-linux.XXXXXX)
@@ -54,7 +62,7 @@ cat >"$ird/init" <<'EOF'
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-modprobe -a mpi3mr sd_mod ext4
+modprobe -a mpi3mr megaraid_sas sd_mod ext4
 dev=""
 for _ in $(seq 120); do
     dev=$(findfs LABEL=mrsimroot 2>/dev/null) && break
@@ -160,7 +168,7 @@ dd if="$work/root.img" of="$disk" bs=512 seek=133120 conv=notrunc status=none
     >/dev/null || die "megaraid-img could not write the disk to the VD"
 rm -rf "$work/ird-src" "$work/ird"
 
-python3 "$top/tests/uefi/boot-linux.py" "$top" "$work" "$kmods" |
+python3 "$top/tests/uefi/boot-linux.py" "$top" "$work" "$kmods" "$model" |
     tee "$work/tap"
 if [ "${PIPESTATUS[0]}" -eq 0 ]; then
     if "$img" check "$d/d0.img" "$d/d1.img" "$d/d2.img" "$d/s.img" \

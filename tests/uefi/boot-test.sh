@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # The option ROM's fast boot test (under a minute under TCG): OVMF loads
-# the megaraid-9600 UEFI driver from the controller's ROM, the driver
-# brings the IOC up and offers the VD, OVMF's SCSI disk driver gives it
+# the UEFI driver from the controller's ROM (megaraid-9600 by default,
+# or megaraid-9500), the driver brings the IOC up and offers the VD, OVMF's SCSI disk driver gives it
 # Block I/O and the boot manager starts \EFI\BOOT\BOOTX64.EFI from the
 # VD's EFI system partition: tests/uefi/blkio-app.c, which reads a nonce,
 # writes through Block I/O (one 1 MiB write the driver must have split)
@@ -13,13 +13,24 @@
 # the RAID 1 failed (no bootable device, QEMU still answers and quits
 # cleanly), and the ROM given to another device model (nothing happens).
 #
-#   tests/uefi/boot-test.sh [OVMF_CODE.fd]
+#   tests/uefi/boot-test.sh [--controller megaraid-9600|megaraid-9500]
+#                           [OVMF_CODE.fd]
 #
 # Prints TAP ("ok"/"not ok" lines, the plan last) and ends with "N passed,
 # N failed".  Needs build/qemu (scripts/build-qemu.sh),
 # build/core/megaraid-img, gnu-efi, ovmf, mtools, dosfstools, fdisk.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+model=megaraid-9600
+if [ "${1:-}" = --controller ]; then
+    model=$2
+    shift 2
+fi
+case "$model" in
+megaraid-9600) banner="MegaRAID 9600 (MPI3) boot driver" ;;
+megaraid-9500) banner="MegaRAID 9500 (Fusion) boot driver" ;;
+*) echo "boot-test: --controller megaraid-9600 or megaraid-9500" >&2; exit 2 ;;
+esac
 code=${1:-/usr/share/OVMF/OVMF_CODE_4M.fd}
 vars_tmpl=${code%CODE_4M.fd}VARS_4M.fd
 qemu=$top/build/qemu/qemu-system-x86_64
@@ -45,7 +56,7 @@ done
     echo "0 passed, 1 failed"
     exit 1
 }
-rom=$work/rom/megaraid-9600-efi.rom
+rom=$work/rom/$model-efi.rom
 
 # The disk the VD holds: GPT, an 8 MiB EFI system partition at 1 MiB with
 # the app as its default boot loader, the nonce at LBA 101.
@@ -69,13 +80,16 @@ d1=$work/d1.img
     { echo "boot-test: megaraid-img could not build the VD"
       echo "0 passed, 1 failed"; exit 1; }
 
+# What the firmware prints when no device booted: bookworm's OVMF starts
+# its built-in shell, newer ones (no shell) say so.
+gave_up='starting Boot[0-9A-F]* "EFI Internal Shell"|No bootable option or device was found'
+
 # qmp_quit SOCKET LOG OUT: once LOG shows the firmware gave up on every
-# boot device (it starts its built-in shell; at most 180 s), query-status
-# and quit over QMP; the replies in OUT.
+# boot device (at most 180 s), query-status and quit over QMP; the replies
+# in OUT.
 qmp_quit() {
     for _ in $(seq 180); do
-        grep -aq 'starting Boot[0-9A-F]* "EFI Internal Shell"' "$2" \
-            2>/dev/null && break
+        grep -aEq "$gave_up" "$2" 2>/dev/null && break
         sleep 1
     done
     python3 - "$1" >"$3" 2>&1 <<'QMP'
@@ -108,7 +122,7 @@ boot() {
 }
 
 # The controller's default romfile: the ROM build-qemu.sh installed.
-ctrl=(-device megaraid-9600,id=raid0,bootindex=0
+ctrl=(-device "$model,id=raid0,bootindex=0"
       -drive if=none,id=d0,file="$d0",format=raw
       -device megaraid-drive,id=hd0,bus=raid0.0,slot=0,drive=d0
       -drive if=none,id=d1,file="$d1",format=raw
@@ -125,7 +139,7 @@ if [ $rc -eq 0 ]; then
 else
     bad "QEMU ended with $rc after ${secs}s: $(tail -c 300 "$work/vd.out")"
 fi
-if grep -aq "MegaRAID 9600 (MPI3) boot driver: 1 disk(s); target 0: VD RAID 1 optimal" "$log"; then
+if grep -aq "$banner: 1 disk(s); target 0: VD RAID 1 optimal" "$log"; then
     ok "the driver's banner names the RAID 1 VD"
 else
     bad "no driver banner for the VD in the console log"
@@ -186,8 +200,8 @@ qmp_quit "$work/off.qmp" "$work/off.log" "$work/off.qmpout" &
 boot off "${ctrl[@]}"
 rc=$?
 wait
-if grep -aq "MegaRAID 9600 (MPI3) boot driver: 0 disk(s)" "$work/off.log" &&
-   grep -aq '"EFI Internal Shell"' "$work/off.log" &&
+if grep -aq "$banner: 0 disk(s)" "$work/off.log" &&
+   grep -aEq "$gave_up" "$work/off.log" &&
    ! grep -aq "MRSIM-TOKEN" "$work/off.log"; then
     ok "an offline VD is not offered and nothing boots"
 else
@@ -205,7 +219,7 @@ boot norom "${ctrl[@]/bootindex=0/romfile=}"
 rc=$?
 wait
 if [ $rc -eq 0 ] && ! grep -aq "boot driver" "$work/norom.log" &&
-   grep -aq '"EFI Internal Shell"' "$work/norom.log"; then
+   grep -aEq "$gave_up" "$work/norom.log"; then
     ok "romfile= leaves the controller without its boot driver"
 else
     bad "romfile=: rc $rc, $(grep -a "boot driver" "$work/norom.log" | head -n2)"
@@ -223,10 +237,10 @@ else
 fi
 
 # ---- 6. the ROM builds to the same bytes twice, and is the one installed
-cmp -s "$rom" "$top/build/qemu/qemu-bundle/usr/local/share/qemu/megaraid-9600-efi.rom" ||
+cmp -s "$rom" "$top/build/qemu/qemu-bundle/usr/local/share/qemu/$model-efi.rom" ||
     bad "the installed ROM is not this tree's (run scripts/build-qemu.sh)"
 "$top/firmware/uefi/build.sh" "$work/rom2" >/dev/null 2>&1
-if cmp -s "$rom" "$work/rom2/megaraid-9600-efi.rom"; then
+if cmp -s "$rom" "$work/rom2/$model-efi.rom"; then
     ok "the ROM is reproducible"
 else
     bad "two builds of the ROM differ"

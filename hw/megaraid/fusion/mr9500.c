@@ -10,6 +10,7 @@
  * table.
  */
 #include "qemu/osdep.h"
+#include "system/system.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 #include "qemu/module.h"
@@ -463,6 +464,9 @@ static void mr9500_instance_init(Object *obj)
     s->model_str = g_strdup("h755n-front");
     s->fast_path = true;
     mr_core_instance_init(&s->core);
+    /* the firmware boots from the controller's LDs in this order */
+    device_add_bootindex_property(obj, &s->bootindex, "bootindex", NULL,
+                                  DEVICE(obj));
 }
 
 static void mr9500_instance_finalize(Object *obj)
@@ -493,6 +497,8 @@ static void mr9500_class_init(ObjectClass *oc, void *data)
     pc->vendor_id = MR9500_VENDOR_ID;
     pc->device_id = MR9500_DEVICE_ID;
     pc->class_id = PCI_CLASS_STORAGE_RAID;
+    /* the UEFI boot driver (firmware/uefi), as the card's option ROM */
+    pc->romfile = "megaraid-9500-efi.rom";
     rc->phases.hold = mr9500_reset_hold;
     hc->plug = mr9500_plug;
     hc->unplug = mr9500_unplug;

@@ -117,6 +117,7 @@ typedef struct MR9500State {
     PCIDevice parent_obj;
 
     MemoryRegion mmio;
+    int32_t bootindex;          /* the option ROM's LDs in the boot order */
 
     /* properties */
     char *model_str;
