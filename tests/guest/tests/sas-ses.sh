@@ -17,7 +17,7 @@
 # -H) the links and controls are as before; the kernel log stays clean.
 # (Debian's ledmon drives directly attached disks through SGPIO over SMP,
 # not SES: see docs/sas-topology.md.)
-#@ kernels 6.12 6.1 7.2
+#@ kernels 6.12 7.2
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
