@@ -9,7 +9,9 @@
 # writes through Block I/O (one 1 MiB write the driver must have split)
 # and powers off.  Checked: the driver's banner line, the app's PASS line,
 # the written data read back on the host through the RAID core, and a
-# clean `megaraid-img check`.  Then the negative cases: both members of
+# clean `megaraid-img check`.  Then the IOC in FAULT at power-on (the
+# driver resets it and boots), a degraded VD (boots, with a warning), and
+# the negative cases: both members of
 # the RAID 1 failed (no bootable device, QEMU still answers and quits
 # cleanly), and the ROM given to another device model (nothing happens).
 #
@@ -106,6 +108,29 @@ for cmd in ("qmp_capabilities", "query-status", "quit"):
 QMP
 }
 
+# qmp_run SOCKET OUT JSON...: each command over QMP (connecting as soon
+# as the socket is there), the replies in OUT.
+qmp_run() {
+    local sock=$1 out=$2
+    shift 2
+    python3 - "$sock" "$@" >"$out" 2>&1 <<'QMP'
+import json, socket, sys, time
+for _ in range(100):
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(sys.argv[1])
+        break
+    except OSError:
+        time.sleep(0.1)
+f = s.makefile("rw")
+f.readline()
+for cmd in ['{"execute": "qmp_capabilities"}'] + sys.argv[2:]:
+    f.write(cmd + "\n")
+    f.flush()
+    print(f.readline().strip())
+QMP
+}
+
 # boot NAME DEVICE-ARGS...: OVMF with the given devices, console on
 # $work/NAME.log; returns QEMU's exit status (timeout: 124).
 boot() {
@@ -175,7 +200,30 @@ else
     bad "megaraid-img check: $(tail -n3 "$work/check.out")"
 fi
 
-# ---- 2. one member failed: the degraded VD boots, with a warning
+# ---- 2. the IOC in FAULT when the firmware starts (injected while the
+# machine waits, -S): the driver resets it and boots as before
+nonce=$((nonce + 1))
+printf 'MRSIM-IN %010d' "$nonce" >"$work/nonce.bin"
+truncate -s 512 "$work/nonce.bin"
+"$img" write -o $((101 * 512)) -i "$work/nonce.bin" "$d0" "$d1" \
+    >"$work/write.out" 2>&1 ||
+    bad "megaraid-img write (fault case): $(tail -n2 "$work/write.out")"
+qmp_run "$work/fault.qmp" "$work/fault.qmpout" \
+    '{"execute": "qom-set", "arguments": {"path": "/machine/peripheral/raid0", "property": "inject-fault", "value": "0x123"}}' \
+    '{"execute": "cont"}' &
+boot fault "${ctrl[@]}" -S
+wait
+if grep -q '"error"' "$work/fault.qmpout"; then
+    bad "inject-fault over QMP: $(grep error "$work/fault.qmpout" | head -c 300)"
+elif grep -aq "$banner: 1 disk(s); target 0: VD RAID 1 optimal" \
+        "$work/fault.log" &&
+     grep -aq "MRSIM-TOKEN $nonce PASS" "$work/fault.log"; then
+    ok "an IOC in FAULT at power-on is reset by the driver, and boots"
+else
+    bad "IOC in FAULT: $(grep -a "boot driver\|MRSIM" "$work/fault.log" | tr -d '\r' | head -n3)"
+fi
+
+# ---- 3. one member failed: the degraded VD boots, with a warning
 "$img" fail -d "$d0" "$d0" "$d1" >"$work/fail.out" 2>&1 ||
     bad "megaraid-img fail: $(tail -n2 "$work/fail.out")"
 nonce=$((nonce + 1))
@@ -193,7 +241,7 @@ else
     bad "degraded VD: $(grep -a "boot driver\|MRSIM" "$work/degraded.log" | tr -d '\r' | head -n3)"
 fi
 
-# ---- 3. both members failed: no bootable device, QEMU healthy
+# ---- 4. both members failed: no bootable device, QEMU healthy
 "$img" fail -d "$d1" "$d0" "$d1" >>"$work/fail.out" 2>&1 ||
     bad "megaraid-img fail: $(tail -n2 "$work/fail.out")"
 qmp_quit "$work/off.qmp" "$work/off.log" "$work/off.qmpout" &
@@ -213,7 +261,7 @@ else
     bad "QEMU with no bootable device: rc $rc, $(head -c 300 "$work/off.qmpout")"
 fi
 
-# ---- 4. romfile= (empty) takes the ROM away: no driver, nothing boots
+# ---- 5. romfile= (empty) takes the ROM away: no driver, nothing boots
 qmp_quit "$work/norom.qmp" "$work/norom.log" "$work/norom.qmpout" &
 boot norom "${ctrl[@]/bootindex=0/romfile=}"
 rc=$?
@@ -225,7 +273,7 @@ else
     bad "romfile=: rc $rc, $(grep -a "boot driver" "$work/norom.log" | head -n2)"
 fi
 
-# ---- 5. the ROM on another device model: nothing binds, nothing breaks
+# ---- 6. the ROM on another device model: nothing binds, nothing breaks
 qmp_quit "$work/other.qmp" "$work/other.log" "$work/other.qmpout" &
 boot other -device megasas,romfile="$rom"
 rc=$?
@@ -236,7 +284,7 @@ else
     bad "the ROM on a megasas: rc $rc, $(head -c 200 "$work/other.out")"
 fi
 
-# ---- 6. the ROM builds to the same bytes twice, and is the one installed
+# ---- 7. the ROM builds to the same bytes twice, and is the one installed
 cmp -s "$rom" "$top/build/qemu/qemu-bundle/usr/local/share/qemu/$model-efi.rom" ||
     bad "the installed ROM is not this tree's (run scripts/build-qemu.sh)"
 "$top/firmware/uefi/build.sh" "$work/rom2" >/dev/null 2>&1
