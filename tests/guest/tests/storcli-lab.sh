@@ -87,6 +87,27 @@ wait_job_end() {
     done
 }
 
+# scsi_settle: until the guest's set of SCSI disks has not changed for
+# 3 s (at most 30 s).  A drive that becomes unconfigured good is a JBOD
+# disk on the 9500 (megaraid_sas scans it in and reads its partition
+# table): using it in an array before that is over fails the scan's reads,
+# which the log scan would rightly count as I/O errors.
+scsi_settle() {
+    local t=0 same=0 last="" now
+
+    while [ $same -lt 3 ] && [ $t -lt 30 ]; do
+        now=$(ls /sys/class/scsi_disk 2>/dev/null | tr '\n' ' ')
+        if [ "$now" = "$last" ]; then
+            same=$((same + 1))
+        else
+            same=0
+            last=$now
+        fi
+        sleep 1
+        t=$((t + 1))
+    done
+}
+
 mr_guest_start 4
 CTRL=/machine/peripheral/raid0
 qom_get "$CTRL" copyback
@@ -172,12 +193,14 @@ cmp /tmp/b /tmp/b2 ||
 echo "== replace by hand: 252:3 (the spare, removed) takes 252:0's place"
 st "/c0/e$E/s3" delete hotsparedrive
 expect_drive d3 state '^unconfigured-good$'
+scsi_settle
 st "/c0/e$E/s0" replace replacedrive=$E:3
 job_status copyback 3
 [ "$JS" != "Not in progress" ] || expect_drive d3 state '^online$'
 wait_job_end copyback 3
 expect_drive d3 state '^online$'
 expect_drive d0 state '^unconfigured-good$'
+scsi_settle
 st /c0/v0 show
 has '"Optl"' || fail "VD 0 is not optimal after the replace"
 st "/c0/e$E/s0" show
