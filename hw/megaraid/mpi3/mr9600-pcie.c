@@ -8,17 +8,20 @@
  * Advanced Error Reporting (so that QEMU's pcie_aer_inject_error reaches
  * the guest's error recovery) and the Device Serial Number.
  *
- * An FLR, or the return from D3hot, resets the IOC by the same path as any
- * device reset (the class's reset handler), and the IOC then reports Reset
- * History in IOC Status, as the card's firmware does after a reset the host
- * driver did not start itself through the system interface: mpi3mr's
- * watchdog sees it and re-initialises.  A power-on or bus reset reports no
- * history.
+ * An FLR, a hot reset from the port above (its Secondary Bus Reset: what
+ * the host's AER recovery does after a fatal error) and the return from
+ * D3hot reset the IOC by the same path as any device reset (the class's
+ * reset handler); after them the IOC reports Reset History in IOC Status,
+ * as the card's firmware does after a reset the host driver did not start
+ * through the system interface (mpi3mr's watchdog sees it and
+ * re-initialises), and "ioc-resets" counts them.  A power-on (machine)
+ * reset reports no history and starts the count again.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "hw/pci/pcie.h"
 #include "hw/pci/pcie_aer.h"
+#include "hw/pci/pci_bridge.h"
 #include "mr9600.h"
 #include "trace.h"
 
@@ -76,16 +79,21 @@ void mr9600_pcie_exit(MR9600State *s)
 bool mr9600_pcie_reset(MR9600State *s)
 {
     PCIDevice *pci = PCI_DEVICE(s);
+    PCIDevice *port = pci_bridge_get_device(pci_get_bus(pci));
     uint16_t devctl = pci_get_word(pci->config + pci->exp.exp_cap +
                                    PCI_EXP_DEVCTL);
-    bool function_reset = s->pm_reset || (devctl & PCI_EXP_DEVCTL_BCR_FLR);
+    bool flr = devctl & PCI_EXP_DEVCTL_BCR_FLR;
+    bool hot = port && (pci_get_word(port->config + PCI_BRIDGE_CONTROL) &
+                        PCI_BRIDGE_CTL_BUS_RESET);
+    bool pm = s->pm_reset;
 
-    if (devctl & PCI_EXP_DEVCTL_BCR_FLR) {
-        trace_megaraid_9600_flr();
+    if (flr || hot || pm) {
+        trace_megaraid_9600_function_reset(flr ? "FLR" :
+                                           hot ? "hot reset" : "D3hot -> D0");
     }
     s->pm_reset = false;
     pcie_cap_deverr_reset(pci);
-    return function_reset;
+    return flr || hot || pm;
 }
 
 static void mr9600_config_write(PCIDevice *pci, uint32_t addr, uint32_t val,

@@ -422,14 +422,21 @@ static void mr9600_bh(void *opaque)
 static void mr9600_reset_hold(Object *obj, ResetType type)
 {
     MR9600State *s = MEGARAID_9600(obj);
+    /* FLR, hot reset, D3hot -> D0 (mr9600-pcie.c); else power-on */
+    bool function_reset = mr9600_pcie_reset(s);
+    uint32_t resets;
 
     mr9600_ioc_reset(s);
+    resets = s->ioc_resets;
     mr9600_fault_reset(s);
-    /*
-     * A power-on or bus reset reports no reset history (the driver sees
-     * RESET); a function-level one does (mr9600-pcie.c).
-     */
-    s->ioc_status = mr9600_pcie_reset(s) ? MPI3_IOC_STATUS_RESET_HISTORY : 0;
+    if (function_reset) {
+        /* counted, and the driver sees RESET with Reset History */
+        s->ioc_resets = resets;
+        s->ioc_status = MPI3_IOC_STATUS_RESET_HISTORY;
+    } else {
+        /* a power-on reset reports no history; the driver sees RESET */
+        s->ioc_status = 0;
+    }
     s->ioc_config = MPI3_IOC_CONFIG_ENTRY_SIZES;
     s->admin_q_num_entries = 0;
     s->admin_req_addr = 0;
