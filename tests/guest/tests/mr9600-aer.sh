@@ -28,7 +28,7 @@
 #@ allow mpi3mr 0000:01:00\.0: (AER: )?PCIe Bus Error: severity=Uncorrectable \((Non-Fatal|Fatal)\), type=(Transaction Layer, \(Receiver ID\)|Inaccessible, \(Unregistered Agent ID\))$
 #@ allow mpi3mr 0000:01:00\.0: +device \[1000:00a5\] error status/mask=00001000/[0-9a-f]{8}$
 #@ allow mpi3mr 0000:01:00\.0: +\[12\] TLP +\(First\)$
-#@ allow mpi3mr 0000:01:00\.0: AER: +TLP Header: 0x0{8} 0x0{8} 0x0{8} 0x0{8}$
+#@ allow mpi3mr 0000:01:00\.0: AER: +TLP Header: (0x)?0{8} (0x)?0{8} (0x)?0{8} (0x)?0{8}$
 # device_del under fio (f): the writes in flight when the disks go.
 #@ allow (I/O|device offline) error, dev sd[a-z]+, sector [0-9]+ op 0x1:\(WRITE\)
 
