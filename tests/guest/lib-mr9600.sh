@@ -113,3 +113,67 @@ mr9600_resets_ok() {
     fi
     log "$1 controller reset(s), each successful"
 }
+
+# ---- a JBOD drive and a RAID VD under fio (mr9600-faults, mr9600-aer) ----
+
+# mr9600_find_disks JBOD-MODEL: JB and VD, the JBOD disk of that INQUIRY
+# model and the VD (the default model's product), /dev/sdX or "".
+mr9600_find_disks() {
+    JB=""
+    VD=""
+    for _b in /sys/block/sd*; do
+        [ -e "$_b/device/model" ] || continue
+        _model=$(trim < "$_b/device/model")
+        [ "$_model" != "$1" ] || JB=/dev/${_b##*/}
+        [ "$_model" != MR9670W-16i ] || VD=/dev/${_b##*/}
+    done
+}
+
+# mr9600_wait_jbod_vd JBOD-MODEL: waits (120 s) until both are there.
+mr9600_wait_jbod_vd() {
+    _t=0
+    while mr9600_find_disks "$1"; [ -z "$JB" ] || [ -z "$VD" ]; do
+        _t=$((_t + 1))
+        [ $_t -lt 600 ] || { lsscsi; fail "JBOD ($JB) or VD ($VD) not found"; }
+        sleep 0.2
+    done
+}
+
+# mr9600_driver_resets: the controller resets the driver has started.
+mr9600_driver_resets() {
+    dmesg | grep -c 'mpi3mr[0-9]*: controller reset is triggered'
+}
+
+# mr9600_device_resets QOM-PATH: prints the controller's ioc-resets.
+mr9600_device_resets() {
+    qom_get "$1" ioc-resets
+    echo "$QOM"
+}
+
+# mr9600_fio_start [DISK...]: verifying writers (fio_verify 16M, plus the
+# words of $MR9600_FIO_ARGS) on the disks (default: $JB and $VD), in the
+# background; returns once I/O completes on each.
+mr9600_fio_start() {
+    FIO_DISKS=${*:-$JB $VD}
+    for _d in $FIO_DISKS; do
+        _n=${_d#/dev/}
+        # shellcheck disable=SC2086 # a list of fio options
+        ( fio_verify "$_d" 16M ${MR9600_FIO_ARGS:-} > "/tmp/fio.$_n" 2>&1
+          echo $? > "/tmp/fio.$_n.rc" ) &
+    done
+    for _d in $FIO_DISKS; do
+        wait_io_flowing "$_d" "/tmp/fio.${_d#/dev/}"
+    done
+}
+
+# mr9600_fio_check WHAT: every writer of mr9600_fio_start ended and
+# verified everything.
+mr9600_fio_check() {
+    wait
+    for _d in $FIO_DISKS; do
+        _n=${_d#/dev/}
+        _rc=$(cat "/tmp/fio.$_n.rc")
+        [ "$_rc" = 0 ] || { cat "/tmp/fio.$_n"; fail "$1: fio on $_d failed ($_rc)"; }
+    done
+    log "$1: fio verified on $FIO_DISKS"
+}

@@ -244,7 +244,8 @@ void mr9600_fault_class_init(ObjectClass *oc)
         "requests are lost; reads the number still to lose");
     mr9600_fault_add_uint32(oc, "ioc-resets",
         offsetof(MR9600State, ioc_resets), false,
-        "message unit, soft and firmware resets of the IOC since start");
+        "message unit, soft and firmware resets of the IOC, and FLRs, hot "
+        "resets and D3hot -> D0 of the function, since start");
     mr9600_fault_add_uint32(oc, "faults-injected",
         offsetof(MR9600State, fault_injected), false,
         "faults injected with inject-fault since start");

@@ -3,7 +3,7 @@
  *
  * megaraid-sim: the megaraid-9600 PCI function.  Owns the PCI identity and
  * the model family table, BAR0 with the MPI 3.0 system interface
- * registers, MSI-X, the Device Serial Number capability, the IOC state
+ * registers, MSI-X, the IOC state
  * machine (reset, ready, fault, message unit reset, soft reset, diag
  * fault), shutdown notification, the property table and realize checks.
  */
@@ -25,8 +25,6 @@
 
 #define MR9600_VENDOR_ID        0x1000
 #define MR9600_DEVICE_ID        0x00A5
-#define MR9600_PCIE_CAP_OFFSET  0x80
-#define MR9600_DSN_CAP_OFFSET   0x100
 
 /* Write Sequence keys that unlock the Host Diagnostic register. */
 static const uint8_t mr9600_diag_keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
@@ -425,11 +423,21 @@ static void mr9600_bh(void *opaque)
 static void mr9600_reset_hold(Object *obj, ResetType type)
 {
     MR9600State *s = MEGARAID_9600(obj);
+    /* FLR, hot reset, D3hot -> D0 (mr9600-pcie.c); else power-on */
+    bool function_reset = mr9600_pcie_reset(s);
+    uint32_t resets;
 
     mr9600_ioc_reset(s);
+    resets = s->ioc_resets;
     mr9600_fault_reset(s);
-    /* A cold reset reports no reset history; the driver sees RESET. */
-    s->ioc_status = 0;
+    if (function_reset) {
+        /* counted, and the driver sees RESET with Reset History */
+        s->ioc_resets = resets;
+        s->ioc_status = MPI3_IOC_STATUS_RESET_HISTORY;
+    } else {
+        /* a power-on reset reports no history; the driver sees RESET */
+        s->ioc_status = 0;
+    }
     s->ioc_config = MPI3_IOC_CONFIG_ENTRY_SIZES;
     s->admin_q_num_entries = 0;
     s->admin_req_addr = 0;
@@ -510,13 +518,11 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     pci_register_bar(pci, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->mmio);
 
-    if (pcie_endpoint_cap_init(pci, MR9600_PCIE_CAP_OFFSET) < 0) {
-        error_setg(errp, "megaraid-9600: cannot add the PCIe capability");
+    if (!mr9600_pcie_realize(s, errp)) {
         return;
     }
-    pcie_dev_ser_num_init(pci, MR9600_DSN_CAP_OFFSET, s->dsn);
-
     if (msix_init_exclusive_bar(pci, s->msix_vectors, 2, errp)) {
+        mr9600_pcie_exit(s);
         return;
     }
     for (unsigned i = 0; i < s->msix_vectors; i++) {
@@ -551,6 +557,7 @@ fail:
     qemu_bh_delete(s->bh);
     qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
+    mr9600_pcie_exit(s);
 }
 
 static void mr9600_exit(PCIDevice *pci)
@@ -575,6 +582,7 @@ static void mr9600_exit(PCIDevice *pci)
     qemu_bh_delete(s->bh);
     qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
+    mr9600_pcie_exit(s);
 }
 
 static const Property mr9600_props[] = {
@@ -670,6 +678,7 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     mr_core_class_init(oc, offsetof(MR9600State, core));
     mr9600_hotplug_class_init(oc);
     mr9600_fault_class_init(oc);
+    mr9600_pcie_class_init(oc);
     mr_class_mark_read_only(oc);
 }
 

@@ -229,6 +229,9 @@ struct MR9600State {
     QEMUTimer *pel_timer;       /* WAIT with a wait time */
     Notifier pel_notifier;      /* new entries of array.evlog */
 
+    /* PCIe function (mr9600-pcie.c) */
+    bool pm_reset;              /* the reset under way is D3hot -> D0 */
+
     /* fault injection (mr9600-fault.c) */
     uint32_t fault_drop_replies; /* replies still to lose */
     uint32_t fault_save_ms;     /* snapdump phase of an injected fault */
@@ -335,6 +338,12 @@ void mr9600_tm_put(MR9600State *s, MR9600TaskMgmt *tm, bool posted);
 bool mr9600_array_realize(MR9600State *s, Error **errp);
 void mr9600_array_unrealize(MR9600State *s);
 void mr9600_vd_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *pg);
+
+/* mr9600-pcie.c */
+bool mr9600_pcie_realize(MR9600State *s, Error **errp);
+void mr9600_pcie_exit(MR9600State *s);
+bool mr9600_pcie_reset(MR9600State *s);
+void mr9600_pcie_class_init(ObjectClass *oc);
 
 /* mr9600-fault.c */
 void mr9600_fault_init(MR9600State *s);

@@ -41,22 +41,7 @@ J0=/machine/peripheral/j0
 
 need_driver mpi3mr
 # The JBOD drive and the VD, by their INQUIRY identity.
-find_disks() {
-    JB=""; VD=""
-    for _b in /sys/block/sd*; do
-        [ -e "$_b/device/model" ] || continue
-        case "$(trim < "$_b/device/model")" in
-        MRFAULTJ0) JB=/dev/${_b##*/} ;;
-        MR9670W-16i) VD=/dev/${_b##*/} ;;
-        esac
-    done
-}
-_t=0
-while find_disks; [ -z "$JB" ] || [ -z "$VD" ]; do
-    _t=$((_t + 1))
-    [ $_t -lt 600 ] || { lsscsi; fail "JBOD ($JB) or VD ($VD) not found"; }
-    sleep 0.2
-done
+mr9600_wait_jbod_vd MRFAULTJ0
 log "JBOD $JB, RAID 1 VD $VD"
 # Commands time out after 15 s instead of the driver's 60 (lost replies,
 # an unresponsive drive), error handling commands after 10 s.
@@ -65,42 +50,13 @@ for _d in "$JB" "$VD"; do
     echo 10 > "/sys/block/${_d#/dev/}/device/eh_timeout"
 done
 
-driver_resets() {
-    dmesg | grep -c 'mpi3mr[0-9]*: controller reset is triggered'
-}
-device_resets() {
-    qom_get "$CTRL" ioc-resets
-    echo "$QOM"
-}
 
-# fio_start [DISK...]: verifying writers on the disks (default: the JBOD
-# drive and the VD), in the background.
-fio_start() {
-    FIO_DISKS=${*:-$JB $VD}
-    for _d in $FIO_DISKS; do
-        _n=${_d#/dev/}
-        ( fio_verify "$_d" 16M > "/tmp/fio.$_n" 2>&1
-          echo $? > "/tmp/fio.$_n.rc" ) &
-    done
-    # both under way
-    sleep 1
-}
-# fio_check WHAT: both writers ended and verified everything.
-fio_check() {
-    wait
-    for _d in $FIO_DISKS; do
-        _n=${_d#/dev/}
-        _rc=$(cat "/tmp/fio.$_n.rc")
-        [ "$_rc" = 0 ] || { cat "/tmp/fio.$_n"; fail "$1: fio on $_d failed ($_rc)"; }
-    done
-    log "$1: fio verified on $FIO_DISKS"
-}
 
 # wait_resets N: the driver has started N controller resets in all and
 # finished as many successfully (within 120 s).
 wait_resets() {
     _t=0
-    while [ "$(driver_resets)" -lt "$1" ] ||
+    while [ "$(mr9600_driver_resets)" -lt "$1" ] ||
           [ "$(dmesg | grep -c 'mpi3mr[0-9]*: controller reset is successful')" -lt "$1" ]; do
         _t=$((_t + 1))
         [ $_t -lt 1200 ] || fail "controller reset $1 did not happen or did not end"
@@ -108,26 +64,26 @@ wait_resets() {
     done
 }
 
-r0=$(driver_resets)
-d0=$(device_resets)
+r0=$(mr9600_driver_resets)
+d0=$(mr9600_device_resets "$CTRL")
 log "start: driver resets $r0, device resets $d0"
 
 # 1. BUSY and TASK SET FULL: retried by the midlayer, nothing else.
 for _st in busy task-set-full; do
     qom_set "$J0" inject-status "\"$_st:25\""
-    fio_start
-    fio_check "$_st"
+    mr9600_fio_start
+    mr9600_fio_check "$_st"
     qom_get "$J0" inject-status
     assert_eq "injected $_st all consumed" "" "$QOM"
 done
 
 # 2. A slow drive: 300 ms per command for a while.
 qom_set "$J0" delay-ms 300
-fio_start
+mr9600_fio_start
 sleep 3
 qom_set "$J0" delay-ms 0
-fio_check "delay-ms 300"
-assert_eq "controller resets after BUSY and delay" "$r0" "$(driver_resets)"
+mr9600_fio_check "delay-ms 300"
+assert_eq "controller resets after BUSY and delay" "$r0" "$(mr9600_driver_resets)"
 
 # 3. An unresponsive drive: its commands time out, the driver's error
 # handling aborts them (ABORT TASK on 7.x, a device (LUN) reset before);
@@ -136,7 +92,7 @@ eh_tms() {
     dmesg | grep -cE 'Device\(lun\) Reset is issued|attempting abort task'
 }
 n_lr=$(eh_tms)
-fio_start
+mr9600_fio_start
 qom_set "$J0" unresponsive true
 _t=0
 while [ "$(eh_tms)" -le "$n_lr" ]; do
@@ -146,54 +102,54 @@ while [ "$(eh_tms)" -le "$n_lr" ]; do
 done
 qom_set "$J0" unresponsive false
 log "abort or device reset seen, drive answers again"
-fio_check "unresponsive drive"
+mr9600_fio_check "unresponsive drive"
 dmesg | grep -qE 'device\(LUN\) reset is SUCCESS|Abort Task SUCCEEDED' ||
     fail "the abort or device reset of the unresponsive drive did not succeed"
 
 # 4. IOC FAULT with a code and info words: fault watchdog, soft reset.
-r1=$(driver_resets)
-fio_start
+r1=$(mr9600_driver_resets)
+mr9600_fio_start
 qom_set "$CTRL" inject-fault '"0x5a17:0x11:0x22:0x33"'
 wait_resets $((r1 + 1))
-fio_check "IOC fault 0x5A17"
+mr9600_fio_check "IOC fault 0x5A17"
 dmesg | grep -qE 'mpi3mr[0-9]+: fault code\(0x00005A17\): Additional code: \(0x00000011:0x00000022:0x00000033\)' ||
     fail "the driver did not report the injected fault code and info"
-assert_eq "controller resets after the fault" $((r1 + 1)) "$(driver_resets)"
+assert_eq "controller resets after the fault" $((r1 + 1)) "$(mr9600_driver_resets)"
 
 # 5. PREPARE FOR RESET, then the firmware resets itself.
-fio_start
+mr9600_fio_start
 qom_set "$CTRL" inject-prepare-reset true
 wait_resets $((r1 + 2))
-fio_check "prepare for reset"
-assert_eq "controller resets after the firmware reset" $((r1 + 2)) "$(driver_resets)"
+mr9600_fio_check "prepare for reset"
+assert_eq "controller resets after the firmware reset" $((r1 + 2)) "$(mr9600_driver_resets)"
 
 # 6. A lost reply (of the JBOD's: only it has I/O): the command times
 # out; the abort (7.x), LUN and target resets fail (the device no longer
 # has the command, the driver still owns it) and error handling resets
 # the controller.
-r2=$(driver_resets)
+r2=$(mr9600_driver_resets)
 qom_set "$CTRL" drop-replies 1
-fio_start "$JB"
+mr9600_fio_start "$JB"
 wait_resets $((r2 + 1))
-fio_check "one reply dropped"
+mr9600_fio_check "one reply dropped"
 qom_get "$CTRL" drop-replies
 assert_eq "the reply was dropped" 0 "$QOM"
-assert_eq "controller resets after the lost reply" $((r2 + 1)) "$(driver_resets)"
+assert_eq "controller resets after the lost reply" $((r2 + 1)) "$(mr9600_driver_resets)"
 
 # Every controller reset succeeded (the LUN and target resets of the lost
 # reply's command fail, as they must: the driver still owns it), and the
 # device saw as many resets (for the firmware's own reset the driver
 # issues none: it re-initializes the IOC the firmware reset).
-_trig=$(driver_resets)
+_trig=$(mr9600_driver_resets)
 _ok=$(dmesg | grep -c 'mpi3mr[0-9]*: controller reset is successful')
 assert_eq "successful controller resets" "$_trig" "$_ok"
 assert_eq "controller resets in all" $((r0 + 3)) "$_trig"
-assert_eq "IOC resets the device saw" $((d0 + $(driver_resets) - r0)) \
-    "$(device_resets)"
+assert_eq "IOC resets the device saw" $((d0 + $(mr9600_driver_resets) - r0)) \
+    "$(mr9600_device_resets "$CTRL")"
 # What the driver logs for these faults, and nothing else it flags.
 mr9600_driver_log 'mpi3mr[0-9]+: (fault code\(0x00005A17\): Additional code: \(0x00000011:0x00000022:0x00000033\)|fault code\(0x0000F000\): Additional code: \(0x00000000:0x00000000:0x00000000\)|controller reset is triggered by error handling|(diag fault|soft) reset due to error handling\(0x4\)|device has 1 pending commands, device\(LUN\) reset is failed|device\(LUN\) reset is FAILED for scmd\([0-9a-f]+\)|target has 1 pending commands, target reset is failed|target reset is FAILED for scmd\([0-9a-f]+\)|Abort task failed\. scmd \(0x[0-9a-f]+\) was not terminated|Abort Task FAILED for scmd \(0x[0-9a-f]+\))$'
 check_disks_visible() {
-    find_disks
+    mr9600_find_disks MRFAULTJ0
     [ -n "$JB" ] && [ -n "$VD" ] || { lsscsi; fail "a disk is gone after the faults"; }
 }
 check_disks_visible
