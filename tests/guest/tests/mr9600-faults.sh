@@ -94,6 +94,9 @@ eh_tms() {
 n_lr=$(eh_tms)
 mr9600_fio_start
 qom_set "$J0" unresponsive true
+# One command surely reaches the silent drive (fio may have written its
+# last block before the qom-set landed); mr9600_fio_check waits for it.
+dd if="$JB" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &
 _t=0
 while [ "$(eh_tms)" -le "$n_lr" ]; do
     _t=$((_t + 1))
