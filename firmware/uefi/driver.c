@@ -50,6 +50,22 @@ void mr_barrier(void)
     asm volatile("mfence" : : : "memory");
 }
 
+/* The key sequence that unlocks the host diagnostic register (both IOCs). */
+void mr_diag_unlock(MR_CTRL *c, UINT32 write_seq_reg)
+{
+    static const UINT32 keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
+
+    for (UINTN i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        mr_wr32(c, write_seq_reg, keys[i]);
+    }
+}
+
+/* How long the IOC may take to become ready, in microseconds. */
+UINT64 mr_ready_us(MR_CTRL *c)
+{
+    return (UINT64)c->timeout_s * 1000000;
+}
+
 static const MR_OPS *personality(UINT16 device_id)
 {
     for (UINTN i = 0; i < sizeof(personalities) / sizeof(personalities[0]);

@@ -52,20 +52,17 @@ static EFI_STATUS wait_state(MR_CTRL *c, UINT32 want, UINT64 us)
 /* To READY: doorbell abort from OPERATIONAL, diagnostic reset from FAULT. */
 static EFI_STATUS to_ready(MR_CTRL *c)
 {
-    static const UINT32 keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
     UINT32 st = fw_state(c);
 
     c->up = FALSE;
     mr_wr32(c, MFI_REG_INTR_MASK, 0xFFFFFFFF);  /* polled */
     if (st == MFI_STATE_FAULT) {
-        for (UINTN i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-            mr_wr32(c, MFI_REG_WRITE_SEQ, keys[i]);
-        }
+        mr_diag_unlock(c, MFI_REG_WRITE_SEQ);
         mr_wr32(c, MFI_REG_HOST_DIAG, MFI_DIAG_RESET_ADAPTER);
     } else if (st != MFI_STATE_READY) {
         mr_wr32(c, MFI_REG_DOORBELL, MFI_DB_ABORT | MFI_DB_READY);
     }
-    return wait_state(c, MFI_STATE_READY, (UINT64)c->timeout_s * 1000000);
+    return wait_state(c, MFI_STATE_READY, mr_ready_us(c));
 }
 
 static void fusion_reset(MR_CTRL *c)
@@ -75,17 +72,16 @@ static void fusion_reset(MR_CTRL *c)
 
 static UINTN fusion_dma_size(MR_CTRL *c)
 {
-    UINT32 sp0;
+    UINT32 max_cmds;
 
     c->timeout_s = 180;
     to_ready(c);
-    sp0 = mr_rd32(c, MFI_REG_SCRATCH0);
-    c->max_cmds = sp0 & MFI_SP0_MAX_CMDS_MASK;
-    if (c->max_cmds < 2 || c->max_cmds > 8192) {
-        c->max_cmds = 8192;     /* room for the largest the IOC may ask */
+    max_cmds = mr_rd32(c, MFI_REG_SCRATCH0) & MFI_SP0_MAX_CMDS_MASK;
+    if (max_cmds < 2 || max_cmds > 8192) {
+        max_cmds = 8192;        /* room for the largest the IOC may ask */
     }
     /* SMIDs 0 .. 2 (max_cmds - 1), 256 bytes each, as IOC INIT checks */
-    c->frames_bytes = ((2 * (c->max_cmds - 1) + 1) * MPT_FRAME_SIZE + 4095) &
+    c->frames_bytes = ((2 * (max_cmds - 1) + 1) * MPT_FRAME_SIZE + 4095) &
                       ~(UINTN)4095;
     c->bounce_off = OFF_BOUNCE(c);
     c->scratch_off = OFF_SCRATCH(c);
@@ -201,7 +197,7 @@ static EFI_STATUS fusion_start(MR_CTRL *c)
     /* the IOC writes the status byte: read it volatile (polled) */
     for (UINT32 t = 0; ((volatile UINT8 *)init)[MFI_HDR_STATUS] == 0xFF; /**/
          t++) {
-        if (t >= c->timeout_s * 1000) {
+        if (t * 1000ULL >= mr_ready_us(c)) {
             return EFI_TIMEOUT;
         }
         BS->Stall(1000);

@@ -46,7 +46,6 @@ _Static_assert(OFF_SENSE + MR_SFREE_N * MR_SENSE_LEN <= OFF_BOUNCE,
 #define OP_REP_CI       (MPI3_REG_DOORBELL_BASE + 12)
 
 #define WHO_INIT_ROM_BIOS   0x02
-#define EVENT_TAG           0xFFFF
 #define POLL_US             10
 
 typedef struct {
@@ -76,24 +75,15 @@ static EFI_STATUS wait_status(MR_CTRL *c, UINT32 mask, UINT32 want,
     }
 }
 
-static UINT64 ready_us(MR_CTRL *c)
-{
-    return (UINT64)c->timeout_s * 1000000;
-}
-
 /* Out of FAULT: the diagnostic soft reset. */
 static EFI_STATUS soft_reset(MR_CTRL *c)
 {
-    static const UINT32 keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
-
-    for (UINTN i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-        mr_wr32(c, MPI3_REG_WRITE_SEQUENCE, keys[i]);
-    }
+    mr_diag_unlock(c, MPI3_REG_WRITE_SEQUENCE);
     mr_wr32(c, MPI3_REG_HOST_DIAG, mr_rd32(c, MPI3_REG_HOST_DIAG) |
          MPI3_HOST_DIAG_ACTION_SOFT_RESET << MPI3_HOST_DIAG_RESET_ACTION_SHIFT);
     mr_wr32(c, MPI3_REG_WRITE_SEQUENCE, 0x4);      /* lock again */
     return wait_status(c, MPI3_IOC_STATUS_FAULT | MPI3_IOC_STATUS_READY, 0,
-                       ready_us(c));
+                       mr_ready_us(c));
 }
 
 /* The message unit reset: the IOC back in RESET, rings forgotten. */
@@ -104,7 +94,7 @@ static void mpi3_reset(MR_CTRL *c)
     c->up = FALSE;
     if (cfg & MPI3_IOC_CONFIG_ENABLE_IOC) {
         mr_wr32(c, MPI3_REG_IOC_CONFIG, cfg & ~MPI3_IOC_CONFIG_ENABLE_IOC);
-        wait_status(c, MPI3_IOC_STATUS_READY, 0, ready_us(c));
+        wait_status(c, MPI3_IOC_STATUS_READY, 0, mr_ready_us(c));
     }
 }
 
@@ -255,7 +245,7 @@ static EFI_STATUS enable_admin(MR_CTRL *c)
     cfg = mr_rd32(c, MPI3_REG_IOC_CONFIG);
     mr_wr32(c, MPI3_REG_IOC_CONFIG, cfg | MPI3_IOC_CONFIG_ENABLE_IOC);
     return wait_status(c, MPI3_IOC_STATUS_READY, MPI3_IOC_STATUS_READY,
-                       ready_us(c));
+                       mr_ready_us(c));
 }
 
 static EFI_STATUS ioc_facts(MR_CTRL *c)
@@ -269,7 +259,7 @@ static EFI_STATUS ioc_facts(MR_CTRL *c)
     ZeroMem(d, sizeof(*d));
     f.hdr.function = MPI3_FUNCTION_IOC_FACTS;
     put_sge((UINT8 *)&f.sgl, mr_bus(c, OFF_SCRATCH), sizeof(*d));
-    st = admin_ok(c, &f, sizeof(f), ready_us(c));
+    st = admin_ok(c, &f, sizeof(f), mr_ready_us(c));
     if (EFI_ERROR(st)) {
         return st;
     }
@@ -300,7 +290,7 @@ static EFI_STATUS ioc_init(MR_CTRL *c)
     f.sense_buffer_free_queue_depth = MR_SFREE_N;
     f.sense_buffer_length = MR_SENSE_LEN;
     f.sense_buffer_free_queue_address = mr_bus(c, OFF_SFREE);
-    st = admin_ok(c, &f, sizeof(f), ready_us(c));
+    st = admin_ok(c, &f, sizeof(f), mr_ready_us(c));
     if (EFI_ERROR(st)) {
         return st;
     }
@@ -323,7 +313,7 @@ static EFI_STATUS create_queue(MR_CTRL *c, BOOLEAN reply)
     /* a reply queue without interrupts on vector 0; requests reply to 1 */
     f.reply_queue_id_or_msix = reply ? 0 : 1;
     f.base_address = mr_bus(c, reply ? OFF_OREP : OFF_OREQ);
-    return admin_ok(c, &f, sizeof(f), ready_us(c));
+    return admin_ok(c, &f, sizeof(f), mr_ready_us(c));
 }
 
 static EFI_STATUS port_enable(MR_CTRL *c)
@@ -403,7 +393,7 @@ static EFI_STATUS device_page0(MR_CTRL *c, UINT32 page_address,
     f.page_address = page_address;
     f.page_length = sizeof(*pg) / 4;
     put_sge((UINT8 *)&f.sgl, mr_bus(c, OFF_SCRATCH), sizeof(*pg));
-    st = admin(c, &f, sizeof(f), &r, ready_us(c));
+    st = admin(c, &f, sizeof(f), &r, mr_ready_us(c));
     if (EFI_ERROR(st)) {
         return st;
     }

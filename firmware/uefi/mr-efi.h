@@ -173,7 +173,6 @@ struct MR_CTRL {
     UINT32 rfree_host, sfree_host;
     UINT16 next_tag;
     /* Fusion */
-    UINT32 max_cmds;
     UINTN frames_bytes;         /* the request frames at the area's start */
     UINT32 reply_ci;
 
@@ -183,7 +182,6 @@ struct MR_CTRL {
 
     MR_TARGET targets[MR_MAX_TARGETS];
     UINT32 ntargets;
-    UINT8 last_target[TARGET_MAX_BYTES];
 
     EFI_EXT_SCSI_PASS_THRU_PROTOCOL pass_thru;
     EFI_EXT_SCSI_PASS_THRU_MODE mode;
@@ -197,6 +195,8 @@ struct MR_CTRL {
 UINT8 *mr_dma(MR_CTRL *c, UINTN off);
 UINT64 mr_bus(MR_CTRL *c, UINTN off);
 void mr_barrier(void);
+void mr_diag_unlock(MR_CTRL *c, UINT32 write_seq_reg);
+UINT64 mr_ready_us(MR_CTRL *c);
 UINT32 mr_rd32(MR_CTRL *c, UINT32 off);
 void mr_wr32(MR_CTRL *c, UINT32 off, UINT32 v);
 
