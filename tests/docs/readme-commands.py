@@ -40,11 +40,14 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'lib'))
+from qmp import Qmp  # noqa: E402 (tests/lib/qmp.py)
 
 MARK = '<!-- test: commands -->'
 CMD_TIMEOUT = 180
@@ -87,37 +90,6 @@ def logical(lines):
     if cur.strip():
         cmds.append(cur.strip())
     return cmds
-
-
-class Qmp:
-    def __init__(self, path, timeout):
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                self.s = socket.socket(socket.AF_UNIX)
-                self.s.connect(path)
-                break
-            except OSError:
-                self.s.close()
-                if time.monotonic() > deadline:
-                    raise RuntimeError('no QMP socket after %d s' % timeout)
-                time.sleep(0.1)
-        self.s.settimeout(timeout)
-        self.f = self.s.makefile('rw')
-        json.loads(self.f.readline())          # the greeting
-        self.cmd('qmp_capabilities')
-
-    def cmd(self, name, **args):
-        self.f.write(json.dumps({'execute': name, 'arguments': args}) + '\n')
-        self.f.flush()
-        while True:
-            r = json.loads(self.f.readline())
-            if 'return' in r or 'error' in r:
-                return r
-
-    def close(self):
-        self.f.close()
-        self.s.close()
 
 
 def qmp_step(qmp, comment):

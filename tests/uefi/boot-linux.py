@@ -9,14 +9,16 @@
 # the second boot checks the files.  Prints one TAP line per check.
 #
 #   boot-linux.py TOP WORK KERNEL-RELEASE [CONTROLLER]
-import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "lib"))
+from qmp import Qmp  # noqa: E402 (tests/lib/qmp.py)
 
 top, work, krel = sys.argv[1:4]
 model = sys.argv[4] if len(sys.argv) > 4 else "megaraid-9600"
@@ -39,31 +41,8 @@ def check(ok, what):
     return ok
 
 
-class Qmp:
-    def __init__(self, path, deadline):
-        while True:
-            try:
-                self.s = socket.socket(socket.AF_UNIX)
-                self.s.connect(path)
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.2)
-        self.f = self.s.makefile("rw")
-        self.f.readline()
-        self.cmd("qmp_capabilities")
-
-    def cmd(self, name, **args):
-        self.f.write(json.dumps({"execute": name, "arguments": args}) + "\n")
-        self.f.flush()
-        while True:
-            r = json.loads(self.f.readline())
-            if "return" in r or "error" in r:
-                return r
-
-    def qom_get(self, path, prop):
-        return self.cmd("qom-get", path=path, property=prop).get("return")
+def qom_get(q, path, prop):
+    return q.cmd("qom-get", path=path, property=prop).get("return")
 
 
 def console():
@@ -96,6 +75,8 @@ def dmesg_of(boot_at):
 
 
 def check_dmesg(boot, at):
+    # the root's init prints the kernel log right after its first line
+    wait_console(r"@@MRSIM-DMESG-END@@", 60, at)
     kl = dmesg_of(at)
     mpi = [l for l in kl.splitlines() if driver in l]
     check(len(mpi) > 0, "boot %d: %s's kernel log is there (%d lines)" %
@@ -134,7 +115,7 @@ for i, name in enumerate(["d0", "d1", "d2", "s"]):
 qemu = subprocess.Popen(args, stdout=open(os.path.join(work, "qemu.out"), "w"),
                         stderr=subprocess.STDOUT)
 try:
-    q = Qmp(qmp_path, time.time() + 30)
+    q = Qmp(qmp_path, 30)
     t0 = time.time()
     m = wait_console(banner + r": 1 disk\(s\); target 0: VD RAID 5 optimal",
                      120)
@@ -151,14 +132,14 @@ try:
     check(m is not None, "the running system writes to its root")
     q.cmd("qom-set", path="/machine/peripheral/hd1", property="state",
           value="offline")
-    st = q.qom_get("/machine/peripheral/raid0", "vd0-state")
-    spare = q.qom_get("/machine/peripheral/hd3", "state")
+    st = qom_get(q, "/machine/peripheral/raid0", "vd0-state")
+    spare = qom_get(q, "/machine/peripheral/hd3", "state")
     check(st == "degraded" and spare == "rebuild",
           "a member failed under the running system: VD %s, spare %s" %
           (st, spare))
     deadline = time.time() + 600
     while time.time() < deadline and qemu.poll() is None:
-        st = q.qom_get("/machine/peripheral/raid0", "vd0-state")
+        st = qom_get(q, "/machine/peripheral/raid0", "vd0-state")
         if st == "optimal":
             break
         time.sleep(2)

@@ -86,6 +86,14 @@ d1=$work/d1.img
 # its built-in shell, newer ones (no shell) say so.
 gave_up='starting Boot[0-9A-F]* "EFI Internal Shell"|No bootable option or device was found'
 
+# qmp_run SOCKET OUT JSON...: each command over QMP (tests/lib/qmp.py,
+# connecting as soon as the socket is there), the replies in OUT.
+qmp_run() {
+    local sock=$1 out=$2
+    shift 2
+    python3 "$top/tests/lib/qmp.py" "$sock" "$@" >"$out" 2>&1
+}
+
 # qmp_quit SOCKET LOG OUT: once LOG shows the firmware gave up on every
 # boot device (at most 180 s), query-status and quit over QMP; the replies
 # in OUT.
@@ -94,41 +102,7 @@ qmp_quit() {
         grep -aEq "$gave_up" "$2" 2>/dev/null && break
         sleep 1
     done
-    python3 - "$1" >"$3" 2>&1 <<'QMP'
-import json, socket, sys
-s = socket.socket(socket.AF_UNIX)
-s.settimeout(10)
-s.connect(sys.argv[1])
-f = s.makefile("rw")
-f.readline()
-for cmd in ("qmp_capabilities", "query-status", "quit"):
-    f.write(json.dumps({"execute": cmd}) + "\n")
-    f.flush()
-    print(f.readline().strip())
-QMP
-}
-
-# qmp_run SOCKET OUT JSON...: each command over QMP (connecting as soon
-# as the socket is there), the replies in OUT.
-qmp_run() {
-    local sock=$1 out=$2
-    shift 2
-    python3 - "$sock" "$@" >"$out" 2>&1 <<'QMP'
-import json, socket, sys, time
-for _ in range(100):
-    try:
-        s = socket.socket(socket.AF_UNIX)
-        s.connect(sys.argv[1])
-        break
-    except OSError:
-        time.sleep(0.1)
-f = s.makefile("rw")
-f.readline()
-for cmd in ['{"execute": "qmp_capabilities"}'] + sys.argv[2:]:
-    f.write(cmd + "\n")
-    f.flush()
-    print(f.readline().strip())
-QMP
+    qmp_run "$1" "$3" '{"execute": "query-status"}' '{"execute": "quit"}'
 }
 
 # boot NAME DEVICE-ARGS...: OVMF with the given devices, console on
