@@ -75,6 +75,7 @@ typedef struct MR9600Model {
     MRCoreModel core;           /* name, product, vendor, subsystem ids */
     MR9600Personality personality;
     uint32_t ports;
+    bool sas_transport;         /* sas-transport=auto: on */
 } MR9600Model;
 
 typedef struct MR9600Request MR9600Request;
@@ -159,7 +160,8 @@ struct MR9600State {
     uint16_t msix_vectors;
     uint16_t max_outstanding;
     uint32_t ready_timeout;     /* seconds */
-    bool sas_transport;         /* sas-transport: MULTIPATH cleared */
+    OnOffAuto sas_transport_prop;   /* sas-transport */
+    bool sas_transport;         /* its value: MULTIPATH cleared */
     int32_t bootindex;          /* the option ROM's disks in the boot order */
 
     const MR9600Model *model;
