@@ -8,7 +8,8 @@
  * expander's split in two), the expander's Device page 0, SAS Expander
  * pages 0 and 1 in each form, the drives' Device page 0 behind it, the
  * controller phys of the wide port, Enclosure page 0 of its enclosure,
- * and the list of a drive pulled and plugged behind it.  Offsets are
+ * the list of a drive pulled and plugged behind it; SMP PASSTHROUGH
+ * to it: every function, its results and hostile frames.  Offsets are
  * written from the MPI 3.0 interface description, not taken from the
  * device's header.
  */
@@ -233,7 +234,7 @@ static void test_discovery(void)
     g_assert_cmphex(pe.ev[1].frame[0x11], ==, 0x0B);
     en = pe.ev[1].frame + EV_DATA;
     g_assert_cmphex(ldq_le_p(en + 0x08), ==, EXP_SAS_ADDR);
-    g_assert_cmphex(lduw_le_p(en + 0x10), ==, 0x4000);   /* SAS, no SEP */
+    g_assert_cmphex(lduw_le_p(en + 0x10), ==, 0x4010);   /* SAS, present */
     g_assert_cmphex(lduw_le_p(en + 0x12), ==, EXP_ENCL);
     g_assert_cmpuint(lduw_le_p(en + 0x14), ==, 24);          /* slots */
     g_assert_cmpuint(en[0x18], ==, 0);                       /* port */
@@ -466,6 +467,279 @@ static void test_hotplug(void)
     h_stop(m);
 }
 
+/* ---- SMP PASSTHROUGH ---- */
+
+typedef struct Smp {
+    uint16_t status;
+    uint16_t len;               /* response data length of the reply */
+    uint8_t r[1024];
+} Smp;
+
+/* SMP PASSTHROUGH of request @q (@qlen bytes) to @addr, @rlen back. */
+static void smp_sge(HMR *m, uint64_t addr, const uint8_t *q, uint32_t qlen,
+                    uint32_t rlen, uint8_t qflags, Smp *out)
+{
+    uint8_t f[64] = { 0 };
+    uint64_t qb = m->buf + 0x4000, rb = m->buf + 0x6000;
+    HDesc d;
+
+    stw_le_p(f, 0x51);
+    f[3] = 0x22;
+    stq_le_p(f + 0x18, addr);
+    stq_le_p(f + 0x20, qb);
+    stl_le_p(f + 0x28, qlen);
+    f[0x2F] = qflags;
+    stq_le_p(f + 0x30, rb);
+    stl_le_p(f + 0x38, rlen);
+    f[0x3F] = 0x08;                             /* simple, end of list */
+    if (qlen) {
+        qtest_memwrite(m->qts, qb, q, MIN(qlen, 0x2000));
+    }
+    /* (16 bytes beyond the buffer show what the device wrote past it) */
+    qtest_memset(m->qts, rb, 0xEE, MIN(rlen + 16, sizeof(out->r)));
+    h_submit_admin(m, f, sizeof(f));
+    do {
+        g_assert(h_admin_reply(m, &d, 5000));
+    } while (d.tag == 0xFFFF);
+    g_assert_cmphex(d.tag, ==, 0x51);
+    out->status = d.status;
+    out->len = d.type == H_DT_ADDRESS ? lduw_le_p(d.frame + 0x10) : 0;
+    memset(out->r, 0, sizeof(out->r));
+    qtest_memread(m->qts, rb, out->r, MIN(rlen + 16, sizeof(out->r)));
+}
+
+static void smp(HMR *m, const uint8_t *q, uint32_t qlen, Smp *out)
+{
+    smp_sge(m, EXP_SAS_ADDR, q, qlen, 1024, 0x08, out);
+    g_assert_cmphex(out->status, ==, 0);
+    g_assert_cmphex(out->r[0], ==, 0x41);
+    g_assert_cmphex(out->r[1], ==, q[1]);
+}
+
+/* DISCOVER (SAS-2) of @phy. */
+static void discover(HMR *m, uint8_t phy, Smp *out)
+{
+    uint8_t q[12] = { 0x40, 0x10, 0x1A, 0x02 };
+
+    q[9] = phy;
+    smp(m, q, sizeof(q), out);
+}
+
+static void phy_control(HMR *m, uint8_t phy, uint8_t op, uint16_t cc,
+                        Smp *out)
+{
+    uint8_t q[40] = { 0x40, 0x91, 0x00, 0x09 };
+
+    stw_be_p(q + 4, cc);
+    q[9] = phy;
+    q[10] = op;
+    smp(m, q, sizeof(q), out);
+}
+
+static void test_smp_functions(void)
+{
+    Events pe = { 0 };
+    HMR *m = exp_start(&pe);
+    static const uint8_t rg[4] = { 0x40, 0x00, 0x11, 0x00 };
+    static const uint8_t rm[4] = { 0x40, 0x01, 0x00, 0x00 };
+    uint8_t el[12] = { 0x40, 0x11, 0x06, 0x02 }, p[64];
+    Smp r;
+
+    /* REPORT GENERAL: 28 phys, the expander's address, change count 0 */
+    smp(m, rg, sizeof(rg), &r);
+    g_assert_cmpuint(r.len, ==, 72);
+    g_assert_cmphex(r.r[2], ==, 0);
+    g_assert_cmphex(r.r[3], ==, 0x11);
+    g_assert_cmpuint(lduw_be_p(r.r + 4), ==, 0);
+    g_assert_cmphex(r.r[8] & 0x80, ==, 0x80);
+    g_assert_cmpuint(r.r[9], ==, 28);
+    g_assert_cmphex(ldq_be_p(r.r + 12), ==, EXP_SAS_ADDR);
+    /* REPORT MANUFACTURER INFORMATION as the driver sends it: 60 bytes */
+    smp_sge(m, EXP_SAS_ADDR, rm, 4, 60, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0);
+    g_assert_cmpuint(r.len, ==, 60);
+    g_assert_cmphex(r.r[2], ==, 0);
+    g_assert_cmphex(r.r[8] & 1, ==, 1);
+    g_assert_cmpmem(r.r + 12, 8, "BROADCOM", 8);
+    g_assert_cmpmem(r.r + 20, 16, "SAS4x28         ", 16);
+    g_assert_cmpmem(r.r + 36, 4, "0100", 4);
+    g_assert_cmpmem(r.r + 40, 8, "BROADCOM", 8);
+
+    /* DISCOVER: SAS drive, SATA drive, vacant, the controller's lane */
+    discover(m, 0, &r);
+    g_assert_cmpuint(r.len, ==, 100);
+    g_assert_cmphex(r.r[2], ==, 0);
+    g_assert_cmpuint(r.r[9], ==, 0);
+    g_assert_cmphex(r.r[12] >> 4, ==, 1);               /* end device */
+    g_assert_cmphex(r.r[13] & 0xF, ==, 0xB);
+    g_assert_cmphex(r.r[15], ==, 0x08);                 /* SSP target */
+    g_assert_cmphex(ldq_be_p(r.r + 16), ==, EXP_SAS_ADDR);
+    g_assert_cmphex(ldq_be_p(r.r + 24), ==, WWN_E0);
+    g_assert_cmphex(r.r[41], ==, 0xCC);
+    g_assert_cmphex(r.r[44] & 0xF, ==, 0);              /* direct */
+    discover(m, 1, &r);
+    g_assert_cmphex(r.r[13] & 0xF, ==, 0xA);
+    g_assert_cmphex(r.r[15], ==, 0x01);                 /* SATA device */
+    g_assert_cmphex(ldq_be_p(r.r + 24), ==, WWN_E1);
+    discover(m, 2, &r);
+    g_assert_cmphex(r.r[12] >> 4, ==, 0);
+    g_assert_cmphex(r.r[13] & 0xF, ==, 0);
+    g_assert_cmphex(ldq_be_p(r.r + 24), ==, 0);
+    discover(m, 25, &r);
+    g_assert_cmphex(r.r[12] >> 4, ==, 1);
+    g_assert_cmphex(r.r[13] & 0xF, ==, 0xC);
+    g_assert_cmphex(r.r[14], ==, 0x0E);                 /* initiators */
+    g_assert_cmphex(ldq_be_p(r.r + 24), ==, HOST_SAS_ADDR);
+    g_assert_cmpuint(r.r[32], ==, 1);                   /* ctrl phy 1 */
+    g_assert_cmphex(r.r[44] & 0xF, ==, 1);              /* subtractive */
+    discover(m, 28, &r);
+    g_assert_cmphex(r.r[2], ==, 0x10);                  /* no such phy */
+    g_assert_cmpuint(r.len, ==, 4);
+
+    /* REPORT PHY ERROR LOG: counters 0 */
+    el[9] = 3;
+    smp(m, el, sizeof(el), &r);
+    g_assert_cmpuint(r.len, ==, 28);
+    g_assert_cmphex(r.r[2], ==, 0);
+    g_assert_cmpuint(r.r[9], ==, 3);
+    for (int i = 12; i < 28; i++) {
+        g_assert_cmphex(r.r[i], ==, 0);
+    }
+    el[9] = 200;
+    smp(m, el, sizeof(el), &r);
+    g_assert_cmphex(r.r[2], ==, 0x10);
+
+    /* PHY CONTROL: disable the vacant phy 2, then a link reset */
+    phy_control(m, 2, 0x03, 0, &r);
+    g_assert_cmphex(r.r[2], ==, 0);
+    g_assert_cmpuint(r.len, ==, 4);
+    discover(m, 2, &r);
+    g_assert_cmphex(r.r[13] & 0xF, ==, 0x1);            /* disabled */
+    g_assert_cmpuint(lduw_be_p(r.r + 4), ==, 1);        /* change count */
+    g_assert_cmphex(read_page(m, 0x21, 1, 0x10000000 | 2 << 16 | EXP_HANDLE,
+                              p, 48), ==, 0);
+    g_assert_cmphex(p[0x1F], ==, 0x11);
+    g_assert_cmphex(read_page(m, 0x21, 0, 0x20000000 | EXP_HANDLE, p, 64),
+                    ==, 0);
+    g_assert_cmpuint(lduw_le_p(p + 0x20), ==, 1);
+    phy_control(m, 2, 0x01, 1, &r);                     /* expected cc 1 */
+    g_assert_cmphex(r.r[2], ==, 0);
+    discover(m, 2, &r);
+    g_assert_cmphex(r.r[13] & 0xF, ==, 0);
+    g_assert_cmpuint(lduw_be_p(r.r + 4), ==, 2);
+    phy_control(m, 2, 0x02, 0, &r);                     /* hard reset */
+    g_assert_cmphex(r.r[2], ==, 0);
+    phy_control(m, 2, 0x05, 0, &r);                     /* clear log */
+    g_assert_cmphex(r.r[2], ==, 0);
+    /*
+     * refused: a drive's phy, the port's, an unknown operation, a stale
+     * change count, no such phy
+     */
+    phy_control(m, 0, 0x03, 0, &r);
+    g_assert_cmphex(r.r[2], ==, 0x02);
+    phy_control(m, 24, 0x03, 0, &r);
+    g_assert_cmphex(r.r[2], ==, 0x02);
+    phy_control(m, 3, 0x04, 0, &r);
+    g_assert_cmphex(r.r[2], ==, 0x13);
+    phy_control(m, 3, 0x03, 1, &r);
+    g_assert_cmphex(r.r[2], ==, 0x04);
+    phy_control(m, 28, 0x01, 0, &r);
+    g_assert_cmphex(r.r[2], ==, 0x10);
+    discover(m, 0, &r);
+    g_assert_cmphex(r.r[13] & 0xF, ==, 0xB);            /* still up */
+    h_stop(m);
+}
+
+static void test_smp_hostile(void)
+{
+    Events pe = { 0 };
+    HMR *m = exp_start(&pe);
+    uint8_t q[16] = { 0x40, 0x10, 0x00, 0x03 };
+    g_autofree uint8_t *big = g_malloc0(2048);
+    Smp r;
+
+    /* unknown function; wrong request lengths */
+    q[1] = 0x20;
+    q[3] = 0;
+    smp(m, q, 4, &r);
+    g_assert_cmphex(r.r[2], ==, 0x01);
+    g_assert_cmpuint(r.len, ==, 4);
+    q[1] = 0x10;
+    q[3] = 3;
+    smp(m, q, 16, &r);
+    g_assert_cmphex(r.r[2], ==, 0x03);
+    q[3] = 2;
+    smp(m, q, 8, &r);
+    g_assert_cmphex(r.r[2], ==, 0x03);
+    q[1] = 0x00;
+    q[3] = 1;
+    smp(m, q, 8, &r);
+    g_assert_cmphex(r.r[2], ==, 0x03);
+    /* a truncated response: what fits, DATA OVERRUN */
+    q[3] = 0;
+    smp_sge(m, EXP_SAS_ADDR, q, 4, 8, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0x0091);
+    g_assert_cmpuint(r.len, ==, 8);
+    g_assert_cmphex(r.r[8], ==, 0xEE);
+    /* allocated response length shorter than the response */
+    q[2] = 1;
+    smp(m, q, 4, &r);
+    g_assert_cmpuint(r.len, ==, 8);
+    /* not SMP requests: frame type, too short, too long */
+    q[0] = 0x41;
+    smp_sge(m, EXP_SAS_ADDR, q, 4, 64, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0x0090);
+    q[0] = 0x40;
+    smp_sge(m, EXP_SAS_ADDR, q, 2, 64, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0x0090);
+    big[0] = 0x40;
+    smp_sge(m, EXP_SAS_ADDR, big, 2048, 64, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0x0090);
+    /* no such SAS address: the controller's, a drive's, none */
+    smp_sge(m, HOST_SAS_ADDR, q, 4, 64, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0x0043);
+    smp_sge(m, WWN_E0, q, 4, 64, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0x0043);
+    /* SGEs: a chain element, zero length, outside guest memory */
+    smp_sge(m, EXP_SAS_ADDR, q, 4, 64, 0x28, &r);
+    g_assert_cmphex(r.status, ==, 0x0003);
+    smp_sge(m, EXP_SAS_ADDR, q, 0, 64, 0x08, &r);
+    g_assert_cmphex(r.status, ==, 0x0003);
+    {
+        uint8_t f[64] = { 0 };
+
+        stw_le_p(f, 0x52);
+        f[3] = 0x22;
+        stq_le_p(f + 0x18, EXP_SAS_ADDR);
+        stq_le_p(f + 0x20, 0xFFFFFFFFFFFF0000ULL);
+        stl_le_p(f + 0x28, 4);
+        f[0x2F] = 0x08;
+        stq_le_p(f + 0x30, m->buf);
+        stl_le_p(f + 0x38, 64);
+        f[0x3F] = 0x08;
+        g_assert_cmphex(h_admin(m, f, sizeof(f)), ==, 0x0003);
+    }
+    /* random frames: every one answered, the device alive after */
+    for (int i = 0; i < 300; i++) {
+        uint32_t len = g_test_rand_int_range(0, 64);
+        uint8_t fr[64];
+
+        for (uint32_t k = 0; k < sizeof(fr); k++) {
+            fr[k] = g_test_rand_int_range(0, 256);
+        }
+        fr[0] = i % 8 ? 0x40 : fr[0];
+        fr[1] = i % 3 ? (uint8_t[]){ 0x00, 0x01, 0x10, 0x11, 0x91 }[i % 5]
+                      : fr[1];
+        smp_sge(m, EXP_SAS_ADDR, fr, len, g_test_rand_int_range(0, 200),
+                0x08, &r);
+        g_assert(r.status == 0 || r.status == 0x0003 || r.status == 0x0090 ||
+                 r.status == 0x0091);
+    }
+    discover(m, 1, &r);
+    g_assert_cmphex(ldq_be_p(r.r + 24), ==, WWN_E1);
+    h_stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -473,5 +747,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/expander/discovery", test_discovery);
     qtest_add_func("/megaraid-9600/expander/pages", test_pages);
     qtest_add_func("/megaraid-9600/expander/hotplug", test_hotplug);
+    qtest_add_func("/megaraid-9600/expander/smp", test_smp_functions);
+    qtest_add_func("/megaraid-9600/expander/smp-hostile", test_smp_hostile);
     return g_test_run();
 }

@@ -275,22 +275,16 @@ static void mr9600_exp_pg0(MR9600State *s, MRExpander *e, uint8_t *buf)
     stq_le_p(buf + 0x10, mr9600_exp_address(s, e));
     stw_le_p(buf + 0x1C, mr9600_exp_handle(e));
     stw_le_p(buf + 0x1E, MR9600_CTRL_HANDLE);   /* parent */
+    stw_le_p(buf + 0x20, e->change_count);
     buf[0x24] = e->phys;
     buf[0x25] = 1;                              /* SAS level */
 }
 
 /* What expander phy @phy of @e is attached to. */
-typedef struct MR9600ExpPhy {
-    uint16_t handle;            /* 0: nothing */
-    uint16_t device_info;
-    uint8_t rate;               /* logical = physical */
-    uint8_t attached_phy;
-} MR9600ExpPhy;
-
-static MR9600ExpPhy mr9600_exp_phy(MR9600State *s, MRExpander *e,
-                                   uint32_t phy)
+MR9600ExpPhyView mr9600_exp_phy_view(MR9600State *s, MRExpander *e,
+                                     uint32_t phy)
 {
-    MR9600ExpPhy r = { 0 };
+    MR9600ExpPhyView r = { 0 };
     MRUnit *u;
 
     if (phy >= mr_expander_drive_phys(e)) {
@@ -300,6 +294,7 @@ static MR9600ExpPhy mr9600_exp_phy(MR9600State *s, MRExpander *e,
                         MPI3_SAS_DEVICE_INFO_SMP_INITIATOR;
         r.rate = MR9600_EXP_PORT_RATE;
         r.attached_phy = e->port + phy - mr_expander_drive_phys(e);
+        r.sas_address = mr9600_sas_address(s);
         return r;
     }
     u = mr9600_exp_phy_unit(s, e, phy);
@@ -310,6 +305,8 @@ static MR9600ExpPhy mr9600_exp_phy(MR9600State *s, MRExpander *e,
                          MPI3_SAS_DEVICE_INFO_STP_SATA_TARGET :
                          MPI3_SAS_DEVICE_INFO_SSP_TARGET);
         r.rate = mr9600_unit_link_rate(u);
+        r.sas_address = u->wwn;
+        r.sata = u->iface == MR_IF_SATA;
     }
     return r;
 }
@@ -317,7 +314,7 @@ static MR9600ExpPhy mr9600_exp_phy(MR9600State *s, MRExpander *e,
 static void mr9600_exp_pg1(MR9600State *s, MRExpander *e, uint32_t phy,
                            uint8_t *buf)
 {
-    MR9600ExpPhy a = mr9600_exp_phy(s, e, phy);
+    MR9600ExpPhyView a = mr9600_exp_phy_view(s, e, phy);
 
     buf[0x08] = e->port;
     buf[0x0C] = e->phys;
@@ -328,6 +325,9 @@ static void mr9600_exp_pg1(MR9600State *s, MRExpander *e, uint32_t phy,
     stw_le_p(buf + 0x18, a.device_info);
     stw_le_p(buf + 0x1C, mr9600_exp_handle(e));
     buf[0x1F] = (a.rate << 4) | a.rate;
+    if (e->phy_disabled & (1ULL << phy)) {
+        buf[0x1F] = 0x11;                       /* disabled (SMP) */
+    }
     buf[0x20] = phy;
     buf[0x21] = a.attached_phy;
 }
@@ -402,7 +402,9 @@ static void mr9600_exp_encl_page0(MR9600State *s, MRExpander *e,
                                   MPI3EnclosurePage0 *p)
 {
     p->enclosure_logical_id = cpu_to_le64(mr9600_exp_address(s, e));
+    /* present: the host keeps only enclosures flagged so */
     p->flags = cpu_to_le16(MPI3_ENCLS0_FLAGS_ENCL_TYPE_SAS |
+                           MPI3_ENCLS0_FLAGS_ENCL_DEV_PRESENT |
                            MPI3_ENCLS0_FLAGS_MNG_UNKNOWN);
     p->enclosure_handle = cpu_to_le16(mr9600_exp_encl_handle(e));
     p->num_slots = cpu_to_le16(mr_expander_drive_phys(e));
@@ -555,7 +557,7 @@ static void mr9600_exp_own_lists(MR9600State *s, MRExpander *e)
         ev.hdr.exp_status = MPI3_EVENT_SAS_TOPO_ES_RESPONDING;
         ev.hdr.io_unit_port = e->port;
         for (uint32_t i = 0; i < n; i++) {
-            MR9600ExpPhy a = mr9600_exp_phy(s, e, start + i);
+            MR9600ExpPhyView a = mr9600_exp_phy_view(s, e, start + i);
 
             en[i].attached_dev_handle = cpu_to_le16(a.handle);
             if (a.handle == MR9600_CTRL_HANDLE) {

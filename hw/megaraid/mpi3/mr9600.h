@@ -414,6 +414,19 @@ void mr9600_exp_encl_events(MR9600State *s);
 void mr9600_exp_announce(MR9600State *s);
 void mr9600_exp_port_enable(MR9600State *s);
 bool mr9600_exp_topo_event(MR9600State *s, MRUnit *u, bool present);
+typedef struct MR9600ExpPhyView {
+    uint16_t handle;            /* 0: nothing; MR9600_CTRL_HANDLE: port */
+    uint16_t device_info;
+    uint8_t rate;               /* logical = physical */
+    uint8_t attached_phy;
+    uint64_t sas_address;       /* the attached device's */
+    bool sata;
+} MR9600ExpPhyView;
+MR9600ExpPhyView mr9600_exp_phy_view(MR9600State *s, MRExpander *e,
+                                     uint32_t phy);
+
+/* mr9600-smp.c */
+void mr9600_smp_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-devices.c */
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);

@@ -40,6 +40,10 @@ struct MRExpander {
     char *product;
     char *revision;
 
+    /* state the host changes (SMP PHY CONTROL) */
+    uint64_t phy_disabled;      /* bit n: phy n disabled */
+    uint16_t change_count;      /* expander change count */
+
     struct MRBus *bus;          /* the controller's drive bus */
     QLIST_ENTRY(MRExpander) next;
 };
