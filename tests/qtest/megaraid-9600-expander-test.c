@@ -53,21 +53,6 @@ typedef struct Events {
     HDesc ev[32];
 } Events;
 
-static uint16_t admin_events(HMR *m, const void *f, size_t len, Events *e)
-{
-    HDesc d;
-
-    h_submit_admin(m, f, len);
-    for (;;) {
-        g_assert(h_admin_reply(m, &d, 5000));
-        if (d.tag != 0xFFFF) {
-            return d.status;
-        }
-        g_assert_cmpint(e->n, <, 32);
-        e->ev[e->n++] = d;
-    }
-}
-
 static HMR *exp_start(Events *pe)
 {
     HMR *m = g_new0(HMR, 1);
@@ -77,11 +62,13 @@ static HMR *exp_start(Events *pe)
     h_launch(m, ",sas-transport=on", rig);
     h_init(m);
     h_event_notify_frame(f, NULL);
-    g_assert_cmphex(admin_events(m, f, sizeof(f), &en), ==, 0);
+    g_assert_cmphex(h_admin_events(m, f, sizeof(f), en.ev, &en.n,
+                                   ARRAY_SIZE(en.ev)), ==, 0);
     memset(f, 0, sizeof(f));
     stw_le_p(f, 1);
     f[3] = 0x03;                                /* PORT ENABLE */
-    g_assert_cmphex(admin_events(m, f, 12, pe), ==, 0);
+    g_assert_cmphex(h_admin_events(m, f, 12, pe->ev, &pe->n,
+                                   ARRAY_SIZE(pe->ev)), ==, 0);
     return m;
 }
 
@@ -721,6 +708,7 @@ static void test_smp_hostile(void)
     }
     /* random frames: every one answered, the device alive after */
     for (int i = 0; i < 300; i++) {
+        static const uint8_t funcs[] = { 0x00, 0x01, 0x10, 0x11, 0x91 };
         uint32_t len = g_test_rand_int_range(0, 64);
         uint8_t fr[64];
 
@@ -728,8 +716,7 @@ static void test_smp_hostile(void)
             fr[k] = g_test_rand_int_range(0, 256);
         }
         fr[0] = i % 8 ? 0x40 : fr[0];
-        fr[1] = i % 3 ? (uint8_t[]){ 0x00, 0x01, 0x10, 0x11, 0x91 }[i % 5]
-                      : fr[1];
+        fr[1] = i % 3 ? funcs[i % 5] : fr[1];
         smp_sge(m, EXP_SAS_ADDR, fr, len, g_test_rand_int_range(0, 200),
                 0x08, &r);
         g_assert(r.status == 0 || r.status == 0x0003 || r.status == 0x0090 ||

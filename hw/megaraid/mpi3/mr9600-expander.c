@@ -462,19 +462,30 @@ bool mr9600_exp_encl_page(MR9600State *s, uint32_t page_address,
     return true;
 }
 
+/* Every expander, by handle. */
+#define MR9600_EXP_FOREACH(s, e) \
+    for (MRExpander *e = mr9600_exp_next(s, 0xFFFF); e; \
+         e = mr9600_exp_next(s, mr9600_exp_handle(e)))
+
+/* An event whose data is config page @p (its header set here). */
+static void mr9600_exp_page_event(MR9600State *s, uint8_t event,
+                                  uint8_t page_type, void *p, size_t len)
+{
+    mr9600_config_page_header(page_type, 0, len, p);
+    mr9600_send_event(s, event, p, len);
+}
+
 /* After the card's ENCLOSURE DEVICE ADDED: each expander's enclosure. */
 void mr9600_exp_encl_events(MR9600State *s)
 {
-    for (MRExpander *e = mr9600_exp_next(s, 0xFFFF); e;
-         e = mr9600_exp_next(s, mr9600_exp_handle(e))) {
+    MR9600_EXP_FOREACH(s, e) {
         MPI3EnclosurePage0 p = { 0 };
 
-        mr9600_config_page_header(MPI3_CONFIG_PAGETYPE_ENCLOSURE, 0,
-                                  sizeof(p), &p.header);
         mr9600_exp_encl_page0(s, e, &p);
         trace_megaraid_9600_encl_added(mr9600_exp_encl_handle(e),
                                        mr_expander_drive_phys(e));
-        mr9600_send_event(s, MPI3_EVENT_ENCL_DEVICE_ADDED, &p, sizeof(p));
+        mr9600_exp_page_event(s, MPI3_EVENT_ENCL_DEVICE_ADDED,
+                              MPI3_CONFIG_PAGETYPE_ENCLOSURE, &p, sizeof(p));
     }
 }
 
@@ -483,16 +494,14 @@ void mr9600_exp_encl_events(MR9600State *s)
 /* PORT ENABLE, before the drives' DEVICE ADDED: each expander's. */
 void mr9600_exp_announce(MR9600State *s)
 {
-    for (MRExpander *e = mr9600_exp_next(s, 0xFFFF); e;
-         e = mr9600_exp_next(s, mr9600_exp_handle(e))) {
+    MR9600_EXP_FOREACH(s, e) {
         MPI3DevicePage0 p = { 0 };
 
-        mr9600_config_page_header(MPI3_CONFIG_PAGETYPE_DEVICE, 0,
-                                  sizeof(p), &p.header);
         mr9600_exp_page0_of(s, e, &p);
         trace_megaraid_9600_exp_added(mr9600_exp_handle(e),
                                       mr9600_exp_address(s, e), e->phys);
-        mr9600_send_event(s, MPI3_EVENT_DEVICE_ADDED, &p, sizeof(p));
+        mr9600_exp_page_event(s, MPI3_EVENT_DEVICE_ADDED,
+                              MPI3_CONFIG_PAGETYPE_DEVICE, &p, sizeof(p));
     }
 }
 
@@ -578,8 +587,7 @@ static void mr9600_exp_own_lists(MR9600State *s, MRExpander *e)
 /* PORT ENABLE, after the controller phys' lists: each expander's. */
 void mr9600_exp_port_enable(MR9600State *s)
 {
-    for (MRExpander *e = mr9600_exp_next(s, 0xFFFF); e;
-         e = mr9600_exp_next(s, mr9600_exp_handle(e))) {
+    MR9600_EXP_FOREACH(s, e) {
         mr9600_exp_ctrl_list(s, e);
         mr9600_exp_own_lists(s, e);
     }
