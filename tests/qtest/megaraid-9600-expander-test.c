@@ -190,6 +190,12 @@ static void test_errors(void)
           "drive phys" },
         { ",sas-transport=on -device megaraid-expander,controller=nosuch",
           "nosuch" },
+        { ",sas-transport=on -device megaraid-9500,id=r5 "
+          "-device megaraid-expander,controller=r5",
+          "controller=r5 does not take expanders" },
+        { ",sas-transport=on -device ich9-ahci,id=t0 "
+          "-device megaraid-expander,controller=t0",
+          "controller=t0 is not a megaraid controller" },
     };
 
     for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
