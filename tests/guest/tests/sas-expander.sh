@@ -9,7 +9,10 @@
 # device of the host; fio verifies through the expander; a host reset
 # (sg_reset -H) leaves the topology as it was; the driver log is clean.
 # smp_utils answer through /dev/bsg/expander-H:0.
-# (The driver's transport code is the same in 6.1: 7.2 only.)
+# 7.2 only for now: 6.1's driver reads a drive's rate from SAS Expander
+# page 1 (the qtest covers the page) and cuts the expander's vendor to 7
+# characters; this test less its SMP part passed on 6.1 by hand (its
+# image has no smp_utils yet).
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
