@@ -147,9 +147,11 @@ grep -q "number of phys: 28" /tmp/rg || { cat /tmp/rg; fail "REPORT GENERAL: not
 grep -qi "enclosure logical identifier (hex): *${EXPADDR#0x}" /tmp/rg ||
     grep -qi "${EXPADDR#0x}" /tmp/rg || { cat /tmp/rg; fail "REPORT GENERAL: enclosure id"; }
 smp_rep_manufacturer "$BSG" > /tmp/rm || fail "smp_rep_manufacturer failed"
-grep -q "vendor identification: BROADCOM" /tmp/rm &&
-    grep -q "product identification: SAS4x28" /tmp/rm ||
-    { cat /tmp/rm; fail "REPORT MANUFACTURER strings"; }
+if ! grep -q "vendor identification: BROADCOM" /tmp/rm ||
+   ! grep -q "product identification: SAS4x28" /tmp/rm; then
+    cat /tmp/rm
+    fail "REPORT MANUFACTURER strings"
+fi
 smp_discover "$BSG" > /tmp/disc || fail "smp_discover failed"
 for _a in 5000c50000a0e000 5000c50000a0e010 5000c50000a0e020 "${HOSTADDR#0x}"; do
     grep -qi "$_a" /tmp/disc || { cat /tmp/disc; fail "smp_discover: no $_a"; }
