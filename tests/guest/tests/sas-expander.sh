@@ -160,7 +160,19 @@ smp_discover -p 6 "$BSG" > /tmp/disc6 || fail "smp_discover -p 6 failed"
 grep -qi "attached SAS address: 0x5000c50000a0e020" /tmp/disc6 ||
     { cat /tmp/disc6; fail "DISCOVER phy 6: attached address"; }
 smp_rep_phy_err_log -p 0 "$BSG" > /dev/null || fail "smp_rep_phy_err_log failed"
-log "smp_utils: REPORT GENERAL, REPORT MANUFACTURER, DISCOVER, PHY ERROR LOG ok"
+# PHY CONTROL: the vacant phy 2 disabled and back by a link reset; a
+# drive's phy is not taken down
+smp_phy_control --phy=2 --op=dis "$BSG" || fail "PHY CONTROL disable of phy 2"
+smp_discover "$BSG" > /tmp/disc
+grep -q "phy   2:.:disabled" /tmp/disc || { cat /tmp/disc; fail "phy 2 not disabled"; }
+smp_phy_control --phy=2 --op=lr "$BSG" || fail "PHY CONTROL link reset of phy 2"
+smp_discover "$BSG" > /tmp/disc
+! grep -q "phy   2:.:disabled" /tmp/disc || { cat /tmp/disc; fail "phy 2 still disabled"; }
+! smp_phy_control --phy=0 --op=dis "$BSG" 2> /dev/null ||
+    fail "PHY CONTROL disabled the phy of drive d0"
+smp_discover -p 0 "$BSG" | grep -qi "attached SAS address: 0x5000c50000a0e000" ||
+    fail "phy 0 lost its drive"
+log "smp_utils: REPORT GENERAL, REPORT MANUFACTURER, DISCOVER, PHY ERROR LOG, PHY CONTROL ok"
 
 # A host reset: the driver refreshes ports, expanders and devices.
 mr9600_reset_keeps topology "$(disk_dev d0)"
