@@ -63,17 +63,7 @@ static HMR *sas_start(bool on)
 /* Submit an admin frame; keep the events before its reply. */
 static uint16_t admin_events(HMR *m, const void *f, size_t len, Events *e)
 {
-    HDesc d;
-
-    h_submit_admin(m, f, len);
-    for (;;) {
-        g_assert(h_admin_reply(m, &d, 5000));
-        if (d.tag != 0xFFFF) {
-            return d.status;
-        }
-        g_assert_cmpint(e->n, <, 16);
-        e->ev[e->n++] = d;
-    }
+    return h_admin_events(m, f, len, e->ev, &e->n, ARRAY_SIZE(e->ev));
 }
 
 /*

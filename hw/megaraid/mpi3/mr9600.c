@@ -553,6 +553,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     if (!mr9600_array_realize(s, errp)) {
         goto fail;
     }
+    mr9600_exp_realize(s);              /* the bus exists from here on */
     if (!mr9600_pel_realize(s, errp)) {
         mr9600_array_unrealize(s);
         goto fail;
