@@ -49,6 +49,9 @@ struct MRDrive {
     char *media_str;            /* "ssd" | "hdd" */
     char *perf_str;             /* timing: performance profile name */
     uint64_t modelled_capacity; /* timing: bytes, 0 = the profile's */
+    /* NVMe: memory page size and maximum data transfer size, bytes */
+    uint32_t nvme_page_size;
+    uint32_t nvme_mdts;
 
     /*
      * The drive's SCSI logical unit (unit.h): the properties vendor,
