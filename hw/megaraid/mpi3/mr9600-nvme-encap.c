@@ -581,6 +581,10 @@ static uint16_t mr_nvme_io(MR9600State *s, MRDrive *d, MR9600Request *r,
             trace_megaraid_9600_err_nvme_nsid(c->opcode, c->nsid);
             return NVME_INVALID_NSID;
         }
+        if (len > d->nvme_mdts) {
+            trace_megaraid_9600_err_nvme_mdts(len, d->nvme_mdts);
+            return NVME_INVALID_FIELD;
+        }
         if (slba >= u->num_blocks || nlb > u->num_blocks - slba) {
             trace_megaraid_9600_err_nvme_lba(slba, nlb, u->num_blocks);
             return NVME_LBA_RANGE;
