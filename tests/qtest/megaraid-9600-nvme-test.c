@@ -10,7 +10,8 @@
  * success descriptor or, when the command failed or the request asks for
  * it, the NVMe completion entry in an error reply; bad opcodes, bad and
  * misaligned PRPs, SGLs too short, transfers above MDTS or beyond the
- * namespace, a SAS drive and an unknown handle; the drive's nvme-page-size
+ * namespace, a SAS drive and an unknown handle; a target reset aborting
+ * an NVMe Read the drive holds; the drive's nvme-page-size
  * and nvme-mdts properties.  Offsets come from the MPI 3.0 and NVMe
  * interface descriptions, not from the device's headers.
  */
@@ -465,6 +466,47 @@ static void test_oversize(void)
     h_stop(m);
 }
 
+/*
+ * TARGET RESET with an NVMe Read held by the drive's delay-ms: the Read
+ * completes first, aborted (the NVMe entry in an error reply), counted in
+ * the reset's TerminationCount.
+ */
+static void test_target_reset(void)
+{
+    HMR *m = nv_start(NULL);
+    uint16_t h = m->handles[0];
+    uint64_t buf = nv_pages(m, 1);
+    uint8_t f[96] = { 0 }, tm[32] = { 0 };
+    HDesc d;
+
+    qom_set_int(m, "/machine/peripheral/hd0", "delay-ms", 3000);
+    stw_le_p(f, 0x79);
+    f[3] = 0x24;
+    stw_le_p(f + 0x0A, h);
+    stw_le_p(f + 0x0C, 64);
+    stl_le_p(f + 0x20, 0x02 | 0x1234u << 16);       /* Read, cid 0x1234 */
+    stl_le_p(f + 0x24, 1);
+    stq_le_p(f + 0x20 + 24, buf);
+    stl_le_p(f + 0x20 + 48, 7);                     /* 8 blocks */
+    h_submit_admin(m, f, sizeof(f));
+    stw_le_p(tm, 5);
+    tm[3] = 0x21;
+    stw_le_p(tm + 0x0A, h);
+    tm[0x0E] = 0x03;                                /* TARGET RESET */
+    h_submit_admin(m, tm, sizeof(tm));
+    g_assert_true(h_admin_reply(m, &d, 2000));
+    g_assert_cmphex(d.tag, ==, 0x79);
+    g_assert_cmpint(d.type, ==, H_DT_ADDRESS);
+    g_assert_cmphex(ldl_le_p(d.frame + 28) >> 17, ==, 0x0007);
+    g_assert_true(h_admin_reply(m, &d, 2000));
+    g_assert_cmphex(d.tag, ==, 5);
+    g_assert_cmphex(d.status, ==, 0);
+    g_assert_cmpuint(ldl_le_p(d.frame + 0x10), ==, 1);
+    qom_set_int(m, "/machine/peripheral/hd0", "delay-ms", 0);
+    nv_expect(nv_rw(m, h, false, 0, 8, 0, buf, 0), S_OK);
+    h_stop(m);
+}
+
 static void test_props(void)
 {
     static const struct {
@@ -502,6 +544,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/nvme/bad-prp", test_bad_prp);
     qtest_add_func("/megaraid-9600/nvme/targets", test_targets);
     qtest_add_func("/megaraid-9600/nvme/oversize", test_oversize);
+    qtest_add_func("/megaraid-9600/nvme/target-reset", test_target_reset);
     qtest_add_func("/megaraid-9600/nvme/props", test_props);
     return g_test_run();
 }

@@ -303,11 +303,16 @@ static void mr_nvme_complete(MR9600State *s, MR9600Request *r, uint16_t st,
     uint16_t tag = r->host_tag;
     uint16_t flags = r->nvme_flags;
     uint16_t cid = r->nvme_cid;
+    MR9600TaskMgmt *tm = r->tm;
 
     trace_megaraid_9600_nvme_encap_done(tag, r->dev_handle, r->nvme_opcode,
                                         st);
     mr9600_request_release(s, r);
-    if (st == NVME_SUCCESS &&
+    if (tm && st == NVME_ABORT_REQUESTED) {
+        tm->termination_count++;
+    }
+    /* a task management request waits for this reply: a frame carries it */
+    if (st == NVME_SUCCESS && !tm &&
         !(flags & MPI3_NVME_FLAGS_FORCE_ADMIN_ERR_REPLY_ALL)) {
         mr9600_post_success(s, 0, tag);
         return;
@@ -321,7 +326,7 @@ static void mr_nvme_complete(MR9600State *s, MR9600Request *r, uint16_t st,
     /* command identifier, phase tag 1, status */
     rep.nvme_completion_entry[3] = cpu_to_le32(cid | 1u << 16 |
                                                (uint32_t)st << 17);
-    mr9600_post_frame(s, 0, &rep, sizeof(rep), NULL);
+    mr9600_post_frame(s, 0, &rep, sizeof(rep), tm);
 }
 
 /* A command answered from a buffer (Identify, Get Log Page): copy it out. */
@@ -552,7 +557,12 @@ static void mr_nvme_io_done(MRTargetReq *treq)
 
     if (r->generation != s->generation) {
         /* the IOC was reset while this ran: nothing is posted */
+        MR9600TaskMgmt *tm = r->tm;
+
         mr9600_request_release(s, r);
+        if (tm) {
+            mr9600_tm_put(s, tm, false);
+        }
         return;
     }
     mr_nvme_complete(s, r, mr_nvme_scsi_status(r), 0);
