@@ -12,7 +12,7 @@
  * misaligned PRPs, SGLs too short, transfers above MDTS or beyond the
  * namespace, a SAS drive and an unknown handle; a target reset aborting
  * an NVMe Read the drive holds; the drive's nvme-page-size
- * and nvme-mdts properties.  Offsets come from the MPI 3.0 and NVMe
+ * and nvme-mdts properties (Device Page 0, Identify, 8 KiB PRP pages).  Offsets come from the MPI 3.0 and NVMe
  * interface descriptions, not from the device's headers.
  */
 #include "qemu/osdep.h"
@@ -466,6 +466,65 @@ static void test_oversize(void)
     h_stop(m);
 }
 
+/* Device Page 0 of @handle (64 bytes) into @page; its IOC status */
+static uint16_t nv_device_page0(HMR *m, uint16_t handle, uint8_t *page)
+{
+    uint64_t buf = h_alloc(m, 64);
+    uint8_t f[H_CONFIG_LEN];
+    uint16_t st;
+
+    h_config_frame(f, 6, 0x12, 0, 0x02, 0x20000000u | handle, 64 / 4, buf,
+                   64);
+    qtest_memset(m->qts, buf, 0, 64);
+    st = h_admin(m, f, sizeof(f));
+    qtest_memread(m->qts, buf, page, 64);
+    return st;
+}
+
+/*
+ * 8 KiB pages and a 64 KiB MDTS: Device Page 0 reports them (and SGL
+ * support), Identify's MDTS follows, the PRP walk uses 8 KiB pages.
+ */
+static void test_page_8k(void)
+{
+    HMR *m = nv_start("-global megaraid-drive.nvme-page-size=8192 "
+                      "-global megaraid-drive.nvme-mdts=65536");
+    uint16_t h = m->handles[0];
+    const uint32_t big = 8192, len = 20 * 1024;
+    uint64_t pages = (h_alloc(m, 6 * big) + big - 1) & ~(uint64_t)(big - 1);
+    uint64_t list = nv_pages(m, 1);
+    g_autofree uint8_t *src = g_malloc(len);
+    g_autofree uint8_t *dst = g_malloc(len);
+    uint8_t pg[64], id[PG];
+
+    g_assert_cmphex(nv_device_page0(m, h, pg), ==, 0);
+    g_assert_cmpint(pg[0x27], ==, 0x01);                /* PCIe form */
+    g_assert_cmpuint(ldl_le_p(pg + 0x28 + 8), ==, 65536);   /* MDTS */
+    g_assert_cmphex(ldl_le_p(pg + 0x28 + 12) & 1, ==, 1);   /* SGL */
+    g_assert_cmpint(pg[0x28 + 19], ==, 13);             /* 2^13 pages */
+    nv_expect(nv_identify(m, h, 1, 0, pages, 0), S_OK);
+    qtest_memread(m->qts, pages, id, sizeof(id));
+    g_assert_cmpint(id[77], ==, 4);
+
+    /* PRP1 4 KiB into an 8 KiB page, then two list entries of 8 KiB */
+    fill(src, len, 21);
+    qtest_memwrite(m->qts, pages + 0x1000, src, 0x1000);
+    qtest_memwrite(m->qts, pages + 3 * big, src + 0x1000, big);
+    qtest_memwrite(m->qts, pages + 2 * big, src + 0x1000 + big, big);
+    qtest_writeq(m->qts, list, pages + 3 * big);
+    qtest_writeq(m->qts, list + 8, pages + 2 * big);
+    nv_expect(nv_rw(m, h, true, 300, len / 512, 0, pages + 0x1000, list),
+              S_OK);
+    nv_flush(m, h);
+    image_read(m, 300, dst, len);
+    g_assert_cmpmem(dst, len, src, len);
+    /* an entry on a 4 KiB boundary is not a page start here */
+    qtest_writeq(m->qts, list + 8, pages + 2 * big + 0x1000);
+    nv_expect(nv_rw(m, h, false, 300, len / 512, 0, pages + 0x1000, list),
+              S_PRP_OFFSET);
+    h_stop(m);
+}
+
 /*
  * TARGET RESET with an NVMe Read held by the drive's delay-ms: the Read
  * completes first, aborted (the NVMe entry in an error reply), counted in
@@ -544,6 +603,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/nvme/bad-prp", test_bad_prp);
     qtest_add_func("/megaraid-9600/nvme/targets", test_targets);
     qtest_add_func("/megaraid-9600/nvme/oversize", test_oversize);
+    qtest_add_func("/megaraid-9600/nvme/page-8k", test_page_8k);
     qtest_add_func("/megaraid-9600/nvme/target-reset", test_target_reset);
     qtest_add_func("/megaraid-9600/nvme/props", test_props);
     return g_test_run();
