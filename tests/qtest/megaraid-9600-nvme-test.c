@@ -11,9 +11,10 @@
  * it, the NVMe completion entry in an error reply; bad opcodes, bad and
  * misaligned PRPs, SGLs too short, transfers above MDTS or beyond the
  * namespace, a SAS drive and an unknown handle; a target reset aborting
- * an NVMe Read the drive holds; the drive's nvme-page-size
- * and nvme-mdts properties (Device Page 0, Identify, 8 KiB PRP pages).  Offsets come from the MPI 3.0 and NVMe
- * interface descriptions, not from the device's headers.
+ * an NVMe Read the drive holds; the drive's nvme-page-size and nvme-mdts
+ * properties (Device Page 0, Identify, 8 KiB PRP pages).  Offsets come
+ * from the MPI 3.0 and NVMe interface descriptions, not from the device's
+ * headers.
  */
 #include "qemu/osdep.h"
 #include "megaraid-harness.h"
