@@ -4,17 +4,17 @@
  * megaraid-sim: qtest of megaraid-9600's NVMe ENCAPSULATED request as
  * mpi3mr's BSG pass-through sends it on the admin queue: Identify
  * (controller, namespace, active namespace list), Get Log Page (SMART,
- * error information, an unknown page), Write / Read / Flush through PRP
- * lists crossing pages and through NVMe SGLs (a last segment of data
- * blocks), the data found in the drive's image; the completion as a
- * success descriptor or, when the command failed or the request asks for
- * it, the NVMe completion entry in an error reply; bad opcodes, bad and
- * misaligned PRPs, SGLs too short, transfers above MDTS or beyond the
- * namespace, a SAS drive and an unknown handle; a target reset aborting
- * an NVMe Read the drive holds; the drive's nvme-page-size and nvme-mdts
- * properties (Device Page 0, Identify, 8 KiB PRP pages).  Offsets come
- * from the MPI 3.0 and NVMe interface descriptions, not from the device's
- * headers.
+ * error information with the commands that failed, an unknown page),
+ * Write / Read / Flush through PRP lists crossing pages and through NVMe
+ * SGLs (a last segment of data blocks), the data found in the drive's
+ * image; the completion as a success descriptor or, when the command
+ * failed or the request asks for it, the NVMe completion entry in an
+ * error reply; bad opcodes, bad and misaligned PRPs, SGLs too short,
+ * transfers above MDTS or beyond the namespace, a SAS drive and an
+ * unknown handle; a target reset aborting an NVMe Read the drive holds;
+ * the drive's nvme-page-size and nvme-mdts properties (Device Page 0,
+ * Identify, 8 KiB PRP pages).  Offsets come from the MPI 3.0 and NVMe
+ * interface descriptions, not from the device's headers.
  */
 #include "qemu/osdep.h"
 #include "megaraid-harness.h"
@@ -369,7 +369,8 @@ static void test_bad_opcode(void)
 {
     HMR *m = nv_start(NULL);
     uint16_t h = m->handles[0];
-    uint8_t sqe[64];
+    uint64_t buf = nv_pages(m, 1);
+    uint8_t sqe[64], log[256];
 
     sqe_init(sqe, 0x7f, 0, 1);
     nv_expect(nv_send(m, h, F_ADMIN, sqe), S_INV_OPCODE);
@@ -385,6 +386,22 @@ static void test_bad_opcode(void)
     nv_expect(nv_send(m, h, F_ADMIN, sqe), S_INV_FIELD);
     stl_le_p(sqe, 0x06 | 1 << 8 | 0x1234u << 16);
     nv_expect(nv_send(m, h, F_ADMIN, sqe), S_INV_FIELD);
+
+    /* the six failures in the error log, newest first, and in SMART */
+    nv_expect(nv_get_log(m, h, 0x01, 256, buf), S_OK);
+    qtest_memread(m->qts, buf, log, 256);
+    g_assert_cmpuint(ldq_le_p(log), ==, 6);             /* error count */
+    g_assert_cmphex(lduw_le_p(log + 8), ==, 0);         /* admin SQ */
+    g_assert_cmphex(lduw_le_p(log + 10), ==, 0x1234);   /* CID */
+    g_assert_cmphex(lduw_le_p(log + 12), ==, S_INV_FIELD << 1 | 1);
+    g_assert_cmpuint(ldq_le_p(log + 64), ==, 5);
+    g_assert_cmpuint(ldq_le_p(log + 128), ==, 4);
+    g_assert_cmphex(lduw_le_p(log + 128 + 8), ==, 1);   /* I/O SQ */
+    g_assert_cmphex(lduw_le_p(log + 128 + 12), ==, S_INV_OPCODE << 1 | 1);
+    g_assert_cmpuint(ldq_le_p(log + 192), ==, 3);
+    nv_expect(nv_get_log(m, h, 0x02, 512, buf), S_OK);
+    qtest_memread(m->qts, buf + 176, log, 8);
+    g_assert_cmpuint(ldq_le_p(log), ==, 6);
     h_stop(m);
 }
 

@@ -11,7 +11,8 @@
  * admin commands the firmware answers for the drive (Identify: controller,
  * namespace, active namespace list, namespace identification descriptors;
  * Get Log Page: error information, SMART / health, firmware slot, the
- * health numbers the drive's SCSI logs report), the NVM commands Read,
+ * health numbers the drive's SCSI logs report, the drive's log of the
+ * commands that failed), the NVM commands Read,
  * Write and Flush, translated to the drive's SCSI target so they take
  * the JBOD's own data path, and the completion: a success descriptor, or
  * the NVMe completion queue entry in an MPI3 NVMe encapsulated error
@@ -60,7 +61,7 @@
 #define NVME_LOG_ERROR_INFO         0x01
 #define NVME_LOG_SMART_INFO         0x02
 #define NVME_LOG_FW_SLOT_INFO       0x03
-#define NVME_ERROR_LOG_ENTRIES      4       /* Identify ELPE + 1 */
+#define NVME_ERROR_LOG_ENTRIES      MR_NVME_ERROR_LOG   /* ELPE + 1 */
 #define NVME_LOG_MAX_BYTES          512
 
 #define NVME_MPSMIN                 4096    /* CAP.MPSMIN: MDTS unit */
@@ -295,6 +296,24 @@ static uint16_t mr_nvme_map(MR9600State *s, MRDrive *d, const MRNvmeCmd *c,
 
 /* ---- completion ---- */
 
+/* A failed command goes into the drive's error information log. */
+static void mr_nvme_log_error(MR9600Request *r, uint16_t st, bool admin)
+{
+    MRDrive *d = r->nvme_drive;
+    uint8_t *e = d->nvme_error_log[0];
+
+    memmove(d->nvme_error_log[1], d->nvme_error_log[0],
+            sizeof(d->nvme_error_log[0]) * (MR_NVME_ERROR_LOG - 1));
+    memset(e, 0, sizeof(d->nvme_error_log[0]));
+    stq_le_p(e, ++d->nvme_error_count);
+    stw_le_p(e + 8, admin ? 0 : 1);             /* SQID */
+    stw_le_p(e + 10, r->nvme_cid);
+    stw_le_p(e + 12, st << 1 | 1);              /* status, phase tag */
+    stw_le_p(e + 14, 0xffff);                   /* no parameter location */
+    stq_le_p(e + 16, r->nvme_lba);
+    stl_le_p(e + 24, r->nvme_nsid);
+}
+
 static void mr_nvme_complete(MR9600State *s, MR9600Request *r, uint16_t st,
                              uint32_t dw0)
 {
@@ -307,6 +326,9 @@ static void mr_nvme_complete(MR9600State *s, MR9600Request *r, uint16_t st,
 
     trace_megaraid_9600_nvme_encap_done(tag, r->dev_handle, r->nvme_opcode,
                                         st);
+    if (st != NVME_SUCCESS && st != NVME_ABORT_REQUESTED) {
+        mr_nvme_log_error(r, st, admin);
+    }
     mr9600_request_release(s, r);
     if (tm && st == NVME_ABORT_REQUESTED) {
         tm->termination_count++;
@@ -469,6 +491,7 @@ static void mr_nvme_smart_log(MRDrive *d, uint8_t *b)
     stq_le_p(b + 112, h.start_stop_cycles);     /* power cycles */
     stq_le_p(b + 128, h.power_on_hours);
     stq_le_p(b + 160, h.uncorrected_errors);    /* media errors */
+    stq_le_p(b + 176, d->nvme_error_count);     /* error log entries */
     stw_le_p(b + 200, h.temp_c + 273);  /* temperature sensor 1 */
 }
 
@@ -486,7 +509,9 @@ static uint16_t mr_nvme_get_log(MR9600State *s, MRDrive *d, MR9600Request *r,
 
     switch (lid) {
     case NVME_LOG_ERROR_INFO:
-        size = NVME_ERROR_LOG_ENTRIES * 64;     /* no error recorded */
+        size = sizeof(d->nvme_error_log);
+        QEMU_BUILD_BUG_ON(sizeof(d->nvme_error_log) > sizeof(log));
+        memcpy(log, d->nvme_error_log, size);
         break;
     case NVME_LOG_SMART_INFO:
         if (c->nsid != 0 && c->nsid != 1 && c->nsid != NVME_NSID_ALL) {
@@ -578,6 +603,9 @@ static uint16_t mr_nvme_io(MR9600State *s, MRDrive *d, MR9600Request *r,
     uint8_t *cdb = r->treq.cdb;
     uint16_t st;
 
+    if (c->opcode != NVME_CMD_FLUSH) {
+        r->nvme_lba = slba;
+    }
     if (c->opcode == NVME_CMD_FLUSH) {
         if (c->nsid != 1 && c->nsid != NVME_NSID_ALL) {
             trace_megaraid_9600_err_nvme_nsid(c->opcode, c->nsid);
@@ -683,6 +711,9 @@ void mr9600_nvme_encap(MR9600State *s, const uint8_t *frame)
     r->nvme_cid = c.cid;
     r->nvme_flags = flags;
     r->nvme_opcode = c.opcode;
+    r->nvme_nsid = c.nsid;
+    r->nvme_lba = 0;
+    r->nvme_drive = d;
     if (c.fuse) {
         trace_megaraid_9600_err_nvme_field(c.opcode, 0, c.cdw[0]);
         st = NVME_INVALID_FIELD;

@@ -133,6 +133,9 @@ struct MR9600Request {
     uint16_t nvme_cid;
     uint16_t nvme_flags;
     uint8_t nvme_opcode;
+    uint32_t nvme_nsid;
+    uint64_t nvme_lba;          /* Read/Write: its SLBA, for the error log */
+    MRDrive *nvme_drive;
 };
 
 struct MR9600TaskMgmt {
