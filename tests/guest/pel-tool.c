@@ -22,7 +22,7 @@
  *                                  nsze N lbads N"
  *   pel-tool nvme HANDLE smart     Get Log Page SMART: "temperature C
  *                                  power_on_hours N power_cycles N
- *                                  media_errors N critical 0xW"
+ *                                  media_errors N critical 0xW errors N"
  *   pel-tool nvme HANDLE write|read LBA NLB SEED [sgl]
  *                                  Write the pattern SEED / Read and check
  *                                  it ("match"), PRPs or (sgl) an NVMe SGL
@@ -329,8 +329,9 @@ static void nvme_smart(uint16_t h)
     nvme_ok("Get Log Page SMART", nvme_cmd(h, 1, sqe, NULL, 0, log,
                                            sizeof(log)));
     printf("temperature %d power_on_hours %u power_cycles %u media_errors "
-           "%u critical 0x%02x\n", (int)le16(log + 1) - 273, le32(log + 128),
-           le32(log + 112), le32(log + 160), log[0]);
+           "%u critical 0x%02x errors %u\n", (int)le16(log + 1) - 273,
+           le32(log + 128), le32(log + 112), le32(log + 160), log[0],
+           le32(log + 176));
 }
 
 static void nvme_rw(uint16_t h, int write, uint32_t lba, uint32_t nlb,

@@ -65,7 +65,7 @@ assert_match "SMART power-on hours as smartctl's" " power_on_hours $poh " "$out"
 [ -z "$cyc" ] || assert_match "SMART power cycles as smartctl's start-stop" \
     " power_cycles $cyc " "$out"
 assert_match "SMART no critical warning, no media error" \
-    " media_errors 0 critical 0x00$" "$out"
+    " media_errors 0 critical 0x00 errors 0$" "$out"
 
 # Write, Read back, Flush: PRPs (24 KiB: three driver buffers, a PRP list)
 assert_cmd "Write 48 blocks at 4096 (PRP)" $tool nvme "$h" write 4096 48 0x5a
@@ -89,6 +89,8 @@ assert_eq "unknown admin opcode: INVALID OPCODE (DNR)" "ioc 0x0 status 0x4001" \
     "$($tool nvme "$h" raw admin 0x7f)"
 assert_eq "unknown I/O opcode: INVALID OPCODE (DNR)" "ioc 0x0 status 0x4001" \
     "$($tool nvme "$h" raw io 0x7e)"
+assert_match "the two failures in SMART's error log count" " errors 2$" \
+    "$($tool nvme "$h" smart)"
 # The SAS drive: with PRPs the driver refuses it itself (no PCIe page
 # size for it), with an SGL the request reaches the IOC, which refuses it.
 assert_eq "the SAS drive, PRP form: the driver refuses" 1 \
