@@ -13,8 +13,8 @@
 # the drive does not know answers INVALID OPCODE in the completion the
 # driver copies back; the SAS drive beside it is refused (by the driver
 # for PRPs, by the IOC with INVALID FUNCTION for an SGL).
-# 7.2 only: the pass-through and its PRP/SGL builders are those of
-# mpi3mr 8.x; the device's side is the same for every kernel.
+# 7.2 only: the newest driver's pass-through and PRP/SGL builders (read
+# from its source); the device's side is the same for every kernel.
 #@ kernels 7.2
 #@ timeout 600
 #@ mem 1024
