@@ -10,14 +10,16 @@
  * image; the completion as a success descriptor or, when the command
  * failed or the request asks for it, the NVMe completion entry in an
  * error reply; bad opcodes, bad and misaligned PRPs, SGLs too short,
- * transfers above MDTS or beyond the namespace, a SAS drive and an
- * unknown handle; a target reset aborting an NVMe Read the drive holds;
- * the drive's nvme-page-size and nvme-mdts properties (Device Page 0,
- * Identify, 8 KiB PRP pages).  Offsets come from the MPI 3.0 and NVMe
- * interface descriptions, not from the device's headers.
+ * transfers above MDTS or beyond the namespace, a SAS drive, a VD, its
+ * members and spare, an unknown handle; a target reset aborting an NVMe
+ * Read the drive holds; the drive's nvme-page-size and nvme-mdts
+ * properties (Device Page 0, Identify, 8 KiB PRP pages).  Offsets come
+ * from the MPI 3.0 and NVMe interface descriptions, not from the device's
+ * headers.
  */
 #include "qemu/osdep.h"
 #include "megaraid-harness.h"
+#include "megaraid-rig.h"
 
 #define F_ADMIN         0x0001      /* submission queue: admin */
 #define F_FORCE_REPLY   0x0002      /* error reply even on success */
@@ -584,6 +586,32 @@ static void test_target_reset(void)
     h_stop(m);
 }
 
+/* A RAID 1 VD, its members and its spare: the IOC refuses them all */
+static void test_vd(void)
+{
+    uint8_t f[96] = { 0 };
+    Rig r;
+    MR *m;
+
+    rig_create(&r, 3, 2, 1, RAID_LEVEL_1);
+    m = mr_start(&r, NULL);
+    stw_le_p(f, 0x7a);
+    f[3] = 0x24;
+    stw_le_p(f + 0x0C, 64);
+    stw_le_p(f + 0x0E, F_ADMIN);
+    stl_le_p(f + 0x20, 0x06 | 0x1234u << 16);       /* Identify */
+    stl_le_p(f + 0x20 + 40, 1);
+    stq_le_p(f + 0x20 + 24, m->buf);
+    stw_le_p(f + 0x0A, VD_HANDLE);
+    g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0x0001);
+    for (uint16_t h = 1; h <= 3; h++) {
+        stw_le_p(f + 0x0A, h);
+        g_assert_cmphex(mr_admin(m, f, sizeof(f)), ==, 0x0043);
+    }
+    mr_stop(&r);
+    rig_destroy(&r);
+}
+
 static void test_props(void)
 {
     static const struct {
@@ -623,6 +651,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/nvme/oversize", test_oversize);
     qtest_add_func("/megaraid-9600/nvme/page-8k", test_page_8k);
     qtest_add_func("/megaraid-9600/nvme/target-reset", test_target_reset);
+    qtest_add_func("/megaraid-9600/nvme/vd", test_vd);
     qtest_add_func("/megaraid-9600/nvme/props", test_props);
     return g_test_run();
 }
