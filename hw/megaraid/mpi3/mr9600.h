@@ -131,6 +131,13 @@ struct MR9600Request {
     MR9600TaskMgmt *tm;
     QEMUSGList sg;
     MRTargetReq treq;
+    /* NVMe ENCAPSULATED (mr9600-nvme-encap.c): what its completion needs */
+    uint16_t nvme_cid;
+    uint16_t nvme_flags;
+    uint8_t nvme_opcode;
+    uint32_t nvme_nsid;
+    uint64_t nvme_lba;          /* Read/Write: its SLBA, for the error log */
+    MRDrive *nvme_drive;
 };
 
 struct MR9600TaskMgmt {
@@ -329,6 +336,9 @@ void mr9600_config_page_header(uint8_t type, uint8_t number, uint16_t bytes,
 void mr9600_requests_init(MR9600State *s);
 void mr9600_requests_free(MR9600State *s);
 bool mr9600_request_available(MR9600State *s);
+MR9600Request *mr9600_request_take(MR9600State *s, uint16_t qid, uint16_t tag,
+                                   uint16_t handle, uint32_t dlen);
+void mr9600_request_release(MR9600State *s, MR9600Request *r);
 void mr9600_scsi_io(MR9600State *s, uint16_t req_qid, const uint8_t *frame);
 void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req);
 void mr9600_requests_abort_all(MR9600State *s);
@@ -385,6 +395,9 @@ void mr9600_sas_port_enable(MR9600State *s);
 uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
                                 uint8_t *buf);
 void mr9600_encl_events_enabled(MR9600State *s);
+
+/* mr9600-nvme-encap.c: NVMe ENCAPSULATED for NVMe JBOD drives */
+void mr9600_nvme_encap(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-ses.c: the SEP of the card's enclosure (sas-transport=on) */
 #define MR9600_SEP_HANDLE       0x2FF   /* below the VDs', no drive's */
