@@ -17,7 +17,9 @@
  * assertion in QEMU fails the test through libqtest.
  *
  * CI runs MRSIM_FUZZ_ITERS (default 400) batches from MRSIM_FUZZ_SEED
- * (default 1) on each of MRSIM_FUZZ_RUNS (default 2) machines; longer
+ * (default 1) on each of MRSIM_FUZZ_RUNS (default 2) machines (every
+ * second one a 9600-16e eHBA with the SAS transport personality and an
+ * expander with a drive behind it); longer
  * by hand, e.g. on the ASan build:
  *   MRSIM_FUZZ_ITERS=20000 MRSIM_FUZZ_SEED=$RANDOM \
  *     QTEST_QEMU_BINARY=./qemu-system-x86_64 \
@@ -656,23 +658,33 @@ static void fuzz_split_log(const char *dir, const char *log, uint32_t seed,
     g_string_free(batch, true);
 }
 
-static void fuzz_run(uint32_t seed, uint32_t iters)
+static void fuzz_run(uint32_t seed, uint32_t iters, bool sas)
 {
     const char *rec = g_getenv("MRSIM_FUZZ_RECORD");
     g_autofree char *log = rec ? g_strdup_printf("%s/seed-%u.log", rec, seed)
                                : NULL;
     g_autofree char *more = log ? g_strdup_printf("-qtest-log %s", log)
                                 : g_strdup("");
-    g_autofree char *args = fuzz_args(more);
+    g_autofree char *base = fuzz_args(more);
+    /*
+     * Every second machine is an eHBA (sas-transport on by default) with
+     * an expander and a drive behind it: the SAS pages, SES, SMP and the
+     * controller's phy control take the same frames.
+     */
+    g_autofree char *args = sas ? g_strdup_printf(
+        "%s -device megaraid-expander,id=ex1,controller=raid0,enclosure=1,"
+        "port=8 -blockdev driver=null-co,node-name=n3,size=67108864,"
+        "read-zeroes=on -device megaraid-drive,id=hd3,bus=raid0.0,"
+        "enclosure=1,slot=0,drive=n3,interface=sas", base) : g_strdup(base);
     g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func(g_free);
-    HMR *m;
+    HMR *m = g_new0(HMR, 1);
     Fuzz z = { .tag = 0x100 };
     uint32_t counts[11] = { 0 };
 
     if (rec) {
         g_assert(g_mkdir_with_parents(rec, 0755) == 0);
     }
-    m = h_start(args);
+    h_launch_disk(m, sas ? ",model=9600-16e" : NULL, args);
     z.m = m;
     fuzz_seed = seed;
     fuzz_file = NULL;
@@ -807,7 +819,7 @@ static void test_fuzz(void)
     uint32_t runs = env_u32("MRSIM_FUZZ_RUNS", 2);
 
     for (uint32_t r = 0; r < runs; r++) {
-        fuzz_run(seed + r, iters);
+        fuzz_run(seed + r, iters, r % 2);
     }
 }
 
