@@ -350,10 +350,12 @@ static void test_pages(void)
     g_assert_cmphex(read_page(m, 0x24, 0, 0, p, 36), ==, ST_CFG_INVALID_PAGE);
     g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | 0x3FE, p, 64), ==,
                     ST_CFG_INVALID_PAGE);
-    /* the SAS pages are read-only in this firmware */
+    /* SAS IO Unit page 0 and the phy pages are read-only */
     g_assert_cmphex(read_page(m, 0x20, 1, 0, p, 212), ==, 0);
-    g_assert_cmphex(config(m, 0x20, 1, 3, 0, p, 212), ==,
+    g_assert_cmphex(config(m, 0x20, 0, 3, 0, p, 336), ==,
                     ST_CFG_INVALID_ACTION);          /* WRITE CURRENT */
+    g_assert_cmphex(config(m, 0x23, 0, 3, 0, p, 36), ==,
+                    ST_CFG_INVALID_ACTION);
     g_assert_cmphex(config(m, 0x20, 0, 1, 0, p, 336), ==,
                     ST_CFG_INVALID_ACTION);          /* READ DEFAULT */
     g_assert_cmphex(read_page(m, 0x23, 0, 0, p, 36), ==, 0);
@@ -955,6 +957,499 @@ static void test_ses_fault(void)
     }
 }
 
+/* ------------------------------------------- the controller's phys */
+
+#define ST_INVALID_SGL          0x0003
+#define ST_CFG_INVALID_DATA     0x0023
+#define IOU1_LEN        212     /* 20 + 16 phys * 12 */
+#define IOU1_PHY(i)     (20 + (i) * 12)
+
+/*
+ * Write SAS IO Unit page 1 from @pg (@len bytes, @dwords in the request)
+ * with @action; the events before the reply into *e.
+ */
+static uint16_t iou1_write(HMR *m, uint8_t action, const uint8_t *pg,
+                           uint32_t len, uint16_t dwords, Events *e)
+{
+    uint8_t f[H_CONFIG_LEN];
+    uint64_t buf = m->buf + 0x8000;
+
+    qtest_memwrite(m->qts, buf, pg, len);
+    h_config_frame(f, 0x31, 0x20, 1, action, 0, dwords, buf, len);
+    e->n = 0;
+    return admin_events(m, f, sizeof(f), e);
+}
+
+/* Write page 1 as the driver does: read current, change @phy, write. */
+static uint16_t set_phy(HMR *m, int phy, uint8_t flags, uint8_t rates,
+                        Events *e)
+{
+    uint8_t pg[IOU1_LEN];
+
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+    pg[IOU1_PHY(phy) + 2] = flags;
+    pg[IOU1_PHY(phy) + 3] = rates;
+    return iou1_write(m, 3, pg, sizeof(pg), sizeof(pg) / 4, e);
+}
+
+/* The one topology list of @e: its phy, handle, link rate and status. */
+static void assert_topo(Events *e, int i, int phy, uint16_t handle,
+                        uint8_t rate, uint8_t status)
+{
+    const uint8_t *t = e->ev[i].frame + EV_DATA;
+
+    g_assert_cmphex(e->ev[i].frame[0x11], ==, 0x16);
+    g_assert_cmpuint(t[0x08], ==, 1);
+    g_assert_cmpuint(t[0x09], ==, phy);
+    g_assert_cmpuint(t[0x0B], ==, phy);
+    g_assert_cmphex(lduw_le_p(t + 0x0C), ==, handle);
+    g_assert_cmphex(t[0x0E], ==, rate);
+    g_assert_cmphex(t[0x0F], ==, status);
+}
+
+/* The topology lists and DEVICE ADDEDs of @e (LOG DATA dropped). */
+static void topo_only(Events *e)
+{
+    int n = 0;
+
+    for (int i = 0; i < e->n; i++) {
+        if (e->ev[i].frame[0x11] == 0x16 || e->ev[i].frame[0x11] == 0x07) {
+            e->ev[n++] = e->ev[i];
+        }
+    }
+    e->n = n;
+}
+
+/* The driver's removal handshake for @h: target reset, REMOVE DEVICE. */
+static void remove_handshake(HMR *m, uint16_t h)
+{
+    uint8_t tm[32] = { 0 }, rm[64] = { 0 };
+
+    stw_le_p(tm, 8);
+    tm[3] = 0x21;
+    stw_le_p(tm + 0x0A, h);
+    stw_le_p(tm + 0x0C, 0xFFFF);
+    tm[0x0E] = 0x03;
+    g_assert_cmphex(h_admin(m, tm, sizeof(tm)), ==, 0);
+    stw_le_p(rm, 9);
+    rm[3] = 0x08;
+    rm[0x0B] = 0x10;
+    stw_le_p(rm + 0x30, h);
+    g_assert_cmphex(h_admin(m, rm, sizeof(rm)), ==, 0);
+}
+
+/* Phy page 0 of @phy: attached handle, programmed and negotiated rate. */
+static void assert_phy0(HMR *m, int phy, uint16_t h, uint8_t prog,
+                        uint8_t neg)
+{
+    uint8_t p[36];
+
+    g_assert_cmphex(read_page(m, 0x23, 0, phy, p, sizeof(p)), ==, 0);
+    g_assert_cmphex(lduw_le_p(p + 0x0C), ==, h);
+    g_assert_cmphex(p[0x14], ==, prog);
+    g_assert_cmphex(p[0x15], ==, 0xCA);
+    g_assert_cmphex(p[0x1C], ==, neg);
+}
+
+static uint8_t phy_changes(HMR *m, int phy)
+{
+    uint8_t p[36];
+
+    g_assert_cmphex(read_page(m, 0x23, 0, phy, p, sizeof(p)), ==, 0);
+    return p[0x16];
+}
+
+static void test_phy_rates(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t pg[IOU1_LEN], d0[64];
+    uint16_t h0, h2;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    h2 = handle_of(m, 2);
+    /* every copy starts at 22.5 / 6.0, enabled */
+    for (uint8_t action = 1; action <= 4; action += (action == 2 ? 2 : 1)) {
+        g_assert_cmphex(config(m, 0x20, 1, action, 0, pg, sizeof(pg)), ==,
+                        0);
+        g_assert_cmphex(pg[3], ==, 0x20);       /* persistent */
+        g_assert_cmphex(pg[IOU1_PHY(0) + 2], ==, 0);
+        g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xCA);
+    }
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 0);
+
+    /* maximum 6.0 on the SAS drive's phy: 12 -> 6, PHY CHANGED 0xAB */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xAA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 0, h0, 0xAB, 0x03);
+    assert_phy0(m, 0, h0, 0xAA, 0xAA);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | h0, d0, 64), ==, 0);
+    g_assert_cmphex(d0[0x3B], ==, 0xAA);
+    g_assert_cmphex(read_page(m, 0x20, 0, 0, pg, 336), ==, 0);
+    g_assert_cmphex(pg[16 + 3], ==, 0xAA);
+    /* the persistent copy follows only its own write */
+    g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+    g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xCA);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+    g_assert_cmphex(iou1_write(m, 5, pg, sizeof(pg), sizeof(pg) / 4, &e),
+                    ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+    g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xAA);
+    /* the same rates again: no change, no list */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xAA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    /* back to 22.5: 6 -> 12 */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    assert_topo(&e, 0, 0, h0, 0xBA, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+
+    /* minimum 22.5 on the SATA drive's phy: negotiation fails */
+    g_assert_cmphex(set_phy(m, 2, 0, 0xCC, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 2, h2, 0x2A, 0x02);
+    assert_phy0(m, 2, 0, 0xCC, 0x22);
+    g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | h2, d0, 64), ==,
+                    ST_CFG_INVALID_PAGE);
+    remove_handshake(m, h2);
+    /* 12.0 minimum still fails a 6 Gb/s drive, without a new list */
+    g_assert_cmphex(set_phy(m, 2, 0, 0xCB, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    assert_phy0(m, 2, 0, 0xCB, 0x22);
+    /* 6.0 again: the drive comes back, DEVICE ADDED then PHY CHANGED */
+    g_assert_cmphex(set_phy(m, 2, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 2);
+    g_assert_cmphex(e.ev[0].frame[0x11], ==, 0x07);
+    h2 = lduw_le_p(e.ev[0].frame + EV_DATA + 0x08);
+    g_assert_cmphex(lduw_le_p(e.ev[0].frame + EV_DATA + 0x0C), ==, 2);
+    g_assert_cmphex(e.ev[0].frame[EV_DATA + 0x3B], ==, 0xAA);
+    assert_topo(&e, 1, 2, h2, 0xA0, 0x03);
+    assert_phy0(m, 2, h2, 0xCA, 0xAA);
+    g_assert_cmphex(handle_of(m, 2), ==, h2);
+    h_stop(m);
+}
+
+static void test_phy_disable(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t pg[336];
+    uint16_t h0;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    g_assert_cmphex(set_phy(m, 0, 0x08, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 0, h0, 0x1B, 0x02);      /* disabled, was 12 */
+    assert_phy0(m, 0, 0, 0xCA, 0x11);
+    g_assert_cmphex(read_page(m, 0x20, 0, 0, pg, 336), ==, 0);
+    g_assert_cmphex(pg[16 + 2], ==, 0x08);
+    g_assert_cmphex(pg[16 + 3], ==, 0x11);
+    g_assert_cmphex(lduw_le_p(pg + 16 + 8), ==, 0);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, IOU1_LEN), ==, 0);
+    g_assert_cmphex(pg[IOU1_PHY(0) + 2], ==, 0x08);
+    /* until the handshake the handle is the old drive's */
+    g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | h0, pg, 64), ==,
+                    ST_CFG_INVALID_PAGE);
+    remove_handshake(m, h0);
+    /* a link reset of a disabled phy: nothing comes up */
+    {
+        uint8_t rq[64] = { 0 };
+
+        stw_le_p(rq, 9);
+        rq[3] = 0x08;
+        rq[0x0B] = 0x21;
+        rq[0x38] = 0x01;
+        rq[0x39] = 0;
+        e.n = 0;
+        g_assert_cmphex(admin_events(m, rq, sizeof(rq), &e), ==, 0);
+        topo_only(&e);
+        g_assert_cmpint(e.n, ==, 0);
+    }
+    /* enabled again: the drive is back with its handle and rate */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 2);
+    g_assert_cmphex(e.ev[0].frame[0x11], ==, 0x07);
+    g_assert_cmphex(lduw_le_p(e.ev[0].frame + EV_DATA + 0x08), ==, h0);
+    g_assert_cmphex(ldq_le_p(e.ev[0].frame + EV_DATA + 0x28), ==, WWN_SAS0);
+    assert_topo(&e, 1, 0, h0, 0xB0, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+
+    /* disabled, then pulled: no list for a drive the host lost already */
+    g_assert_cmphex(set_phy(m, 0, 0x08, 0xCA, &e), ==, 0);
+    remove_handshake(m, h0);
+    qtest_qmp_device_del_send(m->qts, "hd0");
+    qtest_qmp_eventwait(m->qts, "DEVICE_DELETED");
+    assert_phy0(m, 0, 0, 0xCA, 0);
+    g_assert_cmphex(set_phy(m, 0, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    h_stop(m);
+}
+
+/* A page 1 write of @pg must fail with @st and change nothing. */
+static void assert_refused(HMR *m, const uint8_t *pg, uint32_t len,
+                           uint16_t dwords, uint16_t st)
+{
+    uint8_t before[IOU1_LEN], after[IOU1_LEN];
+    Events e = { 0 };
+
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, before, sizeof(before)), ==, 0);
+    g_assert_cmphex(iou1_write(m, 3, pg, len, dwords, &e), ==, st);
+    g_assert_cmphex(iou1_write(m, 5, pg, len, dwords, &e), ==, st);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, after, sizeof(after)), ==, 0);
+    g_assert(!memcmp(before, after, sizeof(after)));
+    assert_phy0(m, 0, handle_of(m, 0), 0xCA, 0xBB);
+}
+
+static void test_phy_write_hostile(void)
+{
+    static const uint8_t bad_rates[] = {
+        0xAC, 0xBC, 0xAB,       /* minimum above maximum */
+        0xC9, 0xC8, 0xC0,       /* minimum below 6.0 */
+        0xDA, 0xFA, 0x9A, 0x0A, /* maximum outside 6.0 - 22.5 */
+        0x00, 0xFF, 0xCD,
+    };
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    uint8_t good[IOU1_LEN], pg[IOU1_LEN];
+
+    bringup(m, &en, &pe);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, good, sizeof(good)), ==, 0);
+    for (size_t i = 0; i < sizeof(bad_rates); i++) {
+        memcpy(pg, good, sizeof(pg));
+        pg[IOU1_PHY(i % 16) + 3] = bad_rates[i];
+        assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4,
+                       ST_CFG_INVALID_DATA);
+    }
+    /* the phy count is not this controller's */
+    memcpy(pg, good, sizeof(pg));
+    pg[0x10] = 15;
+    assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_CFG_INVALID_DATA);
+    /* other fields than PHY DISABLE and the rates */
+    for (int off = 8; off < IOU1_LEN; off++) {
+        int k = off < 20 ? -1 : (off - 20) % 12;
+
+        if (off == 0x10 || k == 3) {
+            continue;
+        }
+        memcpy(pg, good, sizeof(pg));
+        pg[off] ^= k == 2 ? 0x41 : 0x01;
+        assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_INVALID_FIELD);
+    }
+    /* a header naming another page */
+    memcpy(pg, good, sizeof(pg));
+    pg[6] = 0x21;
+    assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_CFG_INVALID_PAGE);
+    memcpy(pg, good, sizeof(pg));
+    stw_le_p(pg + 4, 52);
+    assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_CFG_INVALID_PAGE);
+    /* request lengths: the page's dwords, a buffer that holds it */
+    assert_refused(m, good, sizeof(good), 52, ST_INVALID_FIELD);
+    assert_refused(m, good, sizeof(good), 0, ST_INVALID_FIELD);
+    assert_refused(m, good, 100, sizeof(good) / 4, ST_INVALID_SGL);
+    h_stop(m);
+}
+
+/* IO UNIT CONTROL SAS PHY CONTROL of @phy with @action; events into *e. */
+static uint16_t phy_control(HMR *m, uint8_t action, uint8_t phy, Events *e)
+{
+    uint8_t rq[64] = { 0 };
+
+    stw_le_p(rq, 9);
+    rq[3] = 0x08;
+    rq[0x0B] = 0x21;
+    rq[0x38] = action;
+    rq[0x39] = phy;
+    e->n = 0;
+    return admin_events(m, rq, sizeof(rq), e);
+}
+
+static void test_phy_control(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t pg[IOU1_LEN];
+    uint16_t h0 = 0, h2;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    h2 = handle_of(m, 2);
+    /* link reset (sysfs link_reset) and hard reset (hard_reset) */
+    g_assert_cmphex(phy_control(m, 1, 0, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 0, h0, 0xBB, 0x03);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    g_assert_cmphex(phy_control(m, 2, 2, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 2, h2, 0xAA, 0x03);
+    g_assert_cmpuint(phy_changes(m, 2), ==, 1);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+    /* an empty phy: SUCCESS, no link comes up */
+    g_assert_cmphex(phy_control(m, 1, 1, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmphex(phy_control(m, 0, 3, &e), ==, 0);     /* NOP */
+    /* no such phy, no such action */
+    g_assert_cmphex(phy_control(m, 1, 16, &e), ==, ST_INVALID_FIELD);
+    g_assert_cmphex(phy_control(m, 2, 255, &e), ==, ST_INVALID_FIELD);
+    for (int a = 3; a < 256; a += (a < 8 ? 1 : 61)) {
+        if (a != 5) {
+            g_assert_cmphex(phy_control(m, a, 0, &e), ==, ST_INVALID_FIELD);
+        }
+    }
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    h_stop(m);
+
+    /* without the SAS transport there is no phy to control */
+    m = sas_start(false);
+    bringup(m, &en, &pe);
+    g_assert_cmphex(phy_control(m, 1, 0, &e), ==, ST_INVALID_FIELD);
+    memset(pg, 0, sizeof(pg));
+    g_assert_cmphex(config(m, 0x20, 1, 3, 0, pg, IOU1_LEN), ==,
+                    ST_CFG_INVALID_PAGE);
+    h_stop(m);
+}
+
+static const char *const counter_props[] = {
+    "invalid-dword-count", "running-disparity-error-count",
+    "loss-of-dword-sync-count", "phy-reset-problem-count",
+};
+
+static void assert_counters(HMR *m, int phy, uint32_t base)
+{
+    uint8_t p[28];
+
+    g_assert_cmphex(read_page(m, 0x23, 1, phy, p, sizeof(p)), ==, 0);
+    for (int k = 0; k < 4; k++) {
+        g_autofree char *name = g_strdup_printf("phy%d-%s", phy,
+                                                counter_props[k]);
+        uint32_t want = base ? base + k : 0;
+
+        g_assert_cmpuint((uint32_t)ldl_le_p(p + 0x0C + 4 * k), ==, want);
+        g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0", name),
+                         ==, want);
+    }
+}
+
+static void test_phy_counters(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+
+    bringup(m, &en, &pe);
+    assert_counters(m, 3, 0);
+    for (int k = 0; k < 4; k++) {
+        g_autofree char *name = g_strdup_printf("phy3-%s", counter_props[k]);
+        g_autofree char *name15 = g_strdup_printf("phy15-%s",
+                                                  counter_props[k]);
+
+        qom_set_int(m, "/machine/peripheral/raid0", name, 1000 + k);
+        qom_set_int(m, "/machine/peripheral/raid0", name15,
+                    0xFFFFFFF0u + k);
+    }
+    assert_counters(m, 3, 1000);
+    assert_counters(m, 15, 0xFFFFFFF0u);
+    assert_counters(m, 2, 0);
+    /* phy 16 does not exist on the -16i; negative and too large refused */
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "phy16-invalid-dword-count", "1"));
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "phy3-invalid-dword-count", "\"x\""));
+    assert_counters(m, 3, 1000);
+    /* they survive a controller reset */
+    h_soft_reset(m);
+    bringup(m, &en, &pe);
+    assert_counters(m, 3, 1000);
+    /* CLEAR ERROR LOG clears one phy's */
+    g_assert_cmphex(phy_control(m, 5, 3, &e), ==, 0);
+    assert_counters(m, 3, 0);
+    assert_counters(m, 15, 0xFFFFFFF0u);
+    h_stop(m);
+}
+
+/*
+ * A RAID 1 member's phy disabled: the member is missing (as a pull),
+ * the VD degraded; enabled again, the drive returns as an inserted one.
+ */
+static void test_phy_member(void)
+{
+    char *path[2];
+    RigLayout l = {
+        .n = 2, .nmem = 2,
+        .spec = { .level = RAID_LEVEL_1, .name = "phy-r1" },
+        .settled = true,
+    };
+    g_autoptr(GString) args = g_string_new("");
+    HMR *m = g_new0(HMR, 1);
+    Events e = { 0 };
+    g_autofree char *st0 = NULL;
+    g_autofree char *st1 = NULL;
+    g_autofree char *st2 = NULL;
+
+    rig_tmp_paths(path, 2, "megaraid-9600-phy-test");
+    rig_write_ddf(path, &l, NULL);
+    for (int i = 0; i < 2; i++) {
+        g_string_append_printf(args, "-drive if=none,id=d%d,format=raw,"
+                               "file=%s -device megaraid-drive,id=hd%d,"
+                               "bus=raid0.0,slot=%d,drive=d%d,"
+                               "interface=sas ", i, path[i], i, i, i);
+    }
+    h_launch(m, ",sas-transport=on", args->str);
+    h_bringup(m);
+    st0 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
+    g_assert_cmpstr(st0, ==, "optimal");
+    g_assert_cmphex(set_phy(m, 1, 0x08, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    g_assert_cmphex(e.ev[0].frame[EV_DATA + 0x0F], ==, 0x02);
+    st1 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
+    g_assert_cmpstr(st1, ==, "degraded");
+    assert_phy0(m, 1, 0, 0xCA, 0x11);
+    remove_handshake(m, lduw_le_p(e.ev[0].frame + EV_DATA + 0x0C));
+    g_assert_cmphex(set_phy(m, 1, 0, 0xCA, &e), ==, 0);
+    /*
+     * Back on the wire, it is a drive inserted into the degraded array's
+     * bay: rebuilt (qtest's clock stands still: the rebuild waits).
+     */
+    g_assert_cmpuint(phy_changes(m, 1), ==, 2);
+    for (int n = 0; n < 500; n++) {
+        g_free(st2);
+        st2 = qom_get_str(m, "/machine/peripheral/hd1", "state");
+        if (!strcmp(st2, "rebuild")) {
+            break;
+        }
+        g_usleep(10000);
+    }
+    g_assert_cmpstr(st2, ==, "rebuild");
+    g_free(st1);
+    st1 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
+    g_assert_cmpstr(st1, ==, "degraded");
+    h_stop(m);
+    for (int i = 0; i < 2; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -963,6 +1458,13 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/sas/pages", test_pages);
     qtest_add_func("/megaraid-9600/sas/off", test_off_has_no_sas_pages);
     qtest_add_func("/megaraid-9600/sas/hotplug", test_hotplug);
+    qtest_add_func("/megaraid-9600/sas/phy-rates", test_phy_rates);
+    qtest_add_func("/megaraid-9600/sas/phy-disable", test_phy_disable);
+    qtest_add_func("/megaraid-9600/sas/phy-write-hostile",
+                   test_phy_write_hostile);
+    qtest_add_func("/megaraid-9600/sas/phy-control", test_phy_control);
+    qtest_add_func("/megaraid-9600/sas/phy-counters", test_phy_counters);
+    qtest_add_func("/megaraid-9600/sas/phy-member", test_phy_member);
     qtest_add_func("/megaraid-9600/sas/ses-device", test_ses_device);
     qtest_add_func("/megaraid-9600/sas/ses-pages", test_ses_pages);
     qtest_add_func("/megaraid-9600/sas/ses-leds", test_ses_leds);

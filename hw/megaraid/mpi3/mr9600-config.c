@@ -96,7 +96,8 @@ static const MR9600Page mr9600_pages[] = {
       NULL, true },
     { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
       NULL, true },
-    { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 1, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
+    /* its phys' flags and rates are mr9600-phyctl.c's */
+    { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 1, MPI3_CONFIG_PAGEATTR_PERSISTENT, 0,
       NULL, true },
     { MPI3_CONFIG_PAGETYPE_SAS_PHY, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
       NULL, true },
@@ -557,6 +558,30 @@ static uint16_t mr9600_write_page(MR9600State *s, const MR9600Page *pg,
     return MPI3_IOCSTATUS_SUCCESS;
 }
 
+/* SAS IO Unit page 1 (its length by the model): checked, then applied */
+static uint16_t mr9600_sas_iounit1_write(MR9600State *s,
+                                         const MPI3ConfigRequest *req,
+                                         uint64_t addr, uint32_t len)
+{
+    uint16_t bytes = mr9600_sas_page_bytes(s, req->page_type, 1);
+    uint8_t buf[MR9600_PAGE_MAX];
+
+    if (le16_to_cpu(req->page_length) != bytes / 4) {
+        trace_megaraid_9600_err_config_write(req->page_type, 1, 0,
+                                             "request page length");
+        return MPI3_IOCSTATUS_INVALID_FIELD;
+    }
+    if (len < bytes) {
+        trace_megaraid_9600_err_config_write(req->page_type, 1, len,
+                                             "buffer shorter than the page");
+        return MPI3_IOCSTATUS_INVALID_SGL;
+    }
+    if (pci_dma_read(PCI_DEVICE(s), addr, buf, bytes) != MEMTX_OK) {
+        return MPI3_IOCSTATUS_INVALID_SGL;
+    }
+    return mr9600_phyctl_write_iounit1(s, req->action, buf, bytes);
+}
+
 void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
 {
     const MR9600Page *pg = mr9600_find_page(req->page_type, req->page_number);
@@ -595,6 +620,10 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
             break;
         }
         st = mr9600_build_page(s, pg, page_address, buf);
+        if (st == MPI3_IOCSTATUS_SUCCESS &&
+            pg->type == MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT && pg->number == 1) {
+            mr9600_phyctl_iounit1(s, req->action, buf);
+        }
         if (st == MPI3_IOCSTATUS_SUCCESS && pg->fields) {
             memcpy(buf + 8, mr9600_cfg_copy(s, pg, req->action) + 8,
                    pg->bytes - 8);
@@ -606,6 +635,10 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
         break;
     case MPI3_CONFIG_ACTION_WRITE_CURRENT:
     case MPI3_CONFIG_ACTION_WRITE_PERSISTENT:
+        if (pg->type == MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT && pg->number == 1) {
+            st = mr9600_sas_iounit1_write(s, req, addr, len);
+            break;
+        }
         if (pg->attr == MPI3_CONFIG_PAGEATTR_READ_ONLY || !pg->fields ||
             (req->action == MPI3_CONFIG_ACTION_WRITE_PERSISTENT &&
              pg->attr != MPI3_CONFIG_PAGEATTR_PERSISTENT)) {

@@ -164,7 +164,7 @@ static bool mr9600_handle_free(MR9600State *s, uint32_t h)
  * handle waits for the host's REMOVE DEVICE) does not take the handle of
  * a bay of enclosures 0 to 2 (at most 752) before that bay's drive comes.
  */
-static uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d)
+uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d)
 {
     uint32_t want = 1 + d->enclosure * 256 + d->slot;
 
@@ -249,7 +249,9 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     uint16_t h = d->unit.host_id;
 
     trace_megaraid_9600_drive_unplug(h, d->slot);
-    mr_core_drive_unplugging(&s->core, d);
+    if (!mr9600_phyctl_unplug(s, d)) {
+        mr_core_drive_unplugging(&s->core, d);
+    }
     if (h && h < MR9600_MAX_DEV_HANDLE && s->handles[h] == &d->unit) {
         mr9600_requests_cancel(s, h, true, 0, NULL);
         s->handles[h] = NULL;

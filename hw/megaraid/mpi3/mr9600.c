@@ -537,6 +537,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     mr9600_requests_init(s);
     mr9600_fault_init(s);
     mr9600_ses_realize(s);
+    mr9600_phyctl_realize(s);
     if (!mr9600_array_realize(s, errp)) {
         goto fail;
     }

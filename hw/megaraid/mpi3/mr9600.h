@@ -140,6 +140,23 @@ struct MR9600TaskMgmt {
     uint8_t response_code;
 };
 
+/*
+ * A controller phy's programmable state (mr9600-phyctl.c): SAS IO Unit
+ * page 1's PhyFlags and MaxMinLinkRate (current and persistent copies),
+ * its Phy page 0 change count and Phy page 1 error counters, and the
+ * drive attached to it while its link is down (disabled, negotiation
+ * failed, a flap under way): kept by the card, gone for the host.
+ */
+#define MR9600_MAX_PHYS         24      /* the -24i's; the page buffer fits */
+#define MR9600_PHY_COUNTERS     4
+typedef struct MR9600Phy {
+    uint8_t flags_cur, flags_pers;
+    uint8_t rates_cur, rates_pers;
+    uint8_t change_count;
+    uint32_t counters[MR9600_PHY_COUNTERS];
+    MRDrive *parked;
+} MR9600Phy;
+
 /* Writable CONFIG pages kept by the IOC, and their largest size. */
 #define MR9600_CFG_STORED       3
 #define MR9600_CFG_STORED_MAX   40
@@ -264,6 +281,9 @@ struct MR9600State {
 
     /* the SES device of the card's enclosure (mr9600-ses.c) */
     MRSes ses;
+
+    /* the controller's phys (mr9600-phyctl.c) */
+    MR9600Phy phys[MR9600_MAX_PHYS];
 };
 
 /* mr9600.c */
@@ -358,7 +378,6 @@ bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
 void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-sas.c: the SAS transport personality (sas-transport=on) */
-#define MR9600_MAX_PHYS         24      /* the -24i's; the page buffer fits */
 #define MR9600_CTRL_HANDLE      0x3FF   /* the controller's own device */
 #define MR9600_ENCL_HANDLE      1       /* the card's virtual enclosure */
 bool mr9600_sas_on(MR9600State *s);
@@ -376,7 +395,31 @@ uint16_t mr9600_sas_page_bytes(MR9600State *s, uint8_t type, uint8_t number);
 uint16_t mr9600_sas_build_page(MR9600State *s, uint8_t type, uint8_t number,
                                uint32_t page_address, uint8_t *buf);
 void mr9600_sas_topo_event(MR9600State *s, MRUnit *u, bool present);
+/* One entry's topology change list for controller phy @phy. */
+void mr9600_sas_topo_list(MR9600State *s, uint32_t phy, uint16_t handle,
+                          uint8_t link_rate, uint8_t status);
 void mr9600_sas_port_enable(MR9600State *s);
+/* The drive on controller phy @phy as the host knows it, or NULL. */
+MRUnit *mr9600_phy_unit(MR9600State *s, uint32_t phy);
+
+/* mr9600-phyctl.c: writes of SAS IO Unit page 1, SAS PHY CONTROL */
+void mr9600_phyctl_realize(MR9600State *s);
+/*
+ * The NegotiatedLinkRate nibble of @phy with @u attached (NULL: the drive
+ * on it, linked or not): a rate, PHY_DISABLED, NEG_FAILED, or 0 (none).
+ */
+uint8_t mr9600_phy_link_rate(MR9600State *s, uint32_t phy, MRUnit *u);
+uint8_t mr9600_phy_rate(MR9600State *s, uint32_t phy);
+/* Page 1's per-phy PhyFlags and MaxMinLinkRate of the copy @action reads */
+void mr9600_phyctl_iounit1(MR9600State *s, uint8_t action, uint8_t *buf);
+void mr9600_phyctl_phy_page(MR9600State *s, uint32_t phy, uint8_t number,
+                            uint8_t *buf);
+uint16_t mr9600_phyctl_write_iounit1(MR9600State *s, uint8_t action,
+                                     const uint8_t *buf, uint32_t len);
+uint16_t mr9600_phyctl_control(MR9600State *s,
+                               const MPI3IOUnitControlRequest *req);
+/* @d leaves the bus: true if its link was down (the core knows already) */
+bool mr9600_phyctl_unplug(MR9600State *s, MRDrive *d);
 
 /* mr9600-encl.c */
 uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
@@ -403,6 +446,8 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
                        size_t len);
 uint16_t mr9600_remove_device(MR9600State *s, uint16_t handle);
 MRUnit *mr9600_next_unit(MR9600State *s, uint16_t after_handle);
+/* A free handle for @d (its own bay's first), 0: none. */
+uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d);
 void mr9600_hotplug_class_init(ObjectClass *oc);
 
 #endif
