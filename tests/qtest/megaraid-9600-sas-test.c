@@ -1450,6 +1450,258 @@ static void test_phy_member(void)
     }
 }
 
+/* ------------------------------------------- injected link faults */
+
+/* The next event of @type outside a request (others skipped). */
+static void next_event_of(HMR *m, uint8_t type, HDesc *d)
+{
+    for (int n = 0; n < 16; n++) {
+        g_assert(h_admin_reply(m, d, 5000));
+        g_assert_cmphex(d->tag, ==, 0xFFFF);
+        if (d->frame[0x11] == type) {
+            return;
+        }
+    }
+    g_assert_not_reached();
+}
+
+/* No event of the lists' or DEVICE STATUS CHANGE's types arrives. */
+static void no_event(HMR *m)
+{
+    HDesc d;
+
+    while (h_admin_reply(m, &d, 100)) {
+        g_assert_cmphex(d.frame[0x11], !=, 0x16);
+        g_assert_cmphex(d.frame[0x11], !=, 0x0D);
+        g_assert_cmphex(d.frame[0x11], !=, 0x07);
+    }
+}
+
+static void assert_topo_frame(const HDesc *d, int phy, uint16_t h,
+                              uint8_t rate, uint8_t status)
+{
+    Events e = { .n = 1 };
+
+    e.ev[0] = *d;
+    assert_topo(&e, 0, phy, h, rate, status);
+}
+
+static void test_link_flap(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    g_autofree char *v = NULL;
+    g_autofree char *v2 = NULL;
+    uint8_t p[28];
+    uint16_t h0;
+    HDesc d;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-link-flap", "0:500");
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0x0B, 0x05);       /* DELAY NOT RESP. */
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-link-flap");
+    g_assert_cmpstr(v, ==, "0");
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "inject-link-flap", "\"0\""));  /* already */
+    /* the drive stays the host's meanwhile */
+    g_assert_cmphex(handle_of(m, 0), ==, h0);
+    qtest_clock_step(m->qts, 499 * 1000000LL);
+    no_event(m);
+    qtest_clock_step(m->qts, 1000000LL);
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0xB0, 0x06);       /* RESPONDING */
+    v2 = qom_get_str(m, "/machine/peripheral/raid0", "inject-link-flap");
+    g_assert_cmpstr(v2, ==, "");
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    g_assert_cmphex(read_page(m, 0x23, 1, 0, p, sizeof(p)), ==, 0);
+    g_assert_cmpuint(ldl_le_p(p + 0x14), ==, 1);     /* loss of sync */
+    /* the default time, 2 s */
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-link-flap", "2");
+    next_event(m, &d);
+    assert_topo_frame(&d, 2, handle_of(m, 2), 0x0A, 0x05);
+    qtest_clock_step(m->qts, 1999 * 1000000LL);
+    no_event(m);
+    qtest_clock_step(m->qts, 1000000LL);
+    next_event(m, &d);
+    assert_topo_frame(&d, 2, handle_of(m, 2), 0xA0, 0x06);
+    /* refused: no such phy, an empty phy, not a number, a bad time */
+    {
+        static const char *const bad[] = {
+            "\"16\"", "\"255\"", "\"1\"", "\"x\"", "\"\"", "\"0:x\"",
+            "\"0:-1\"", "\"0:600001\"", "\"-1\"",
+        };
+
+        for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+            g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                                   "inject-link-flap", bad[i]));
+        }
+    }
+    no_event(m);
+    h_stop(m);
+
+    m = sas_start(false);
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "inject-link-flap", "\"0\""));
+    h_stop(m);
+}
+
+static void test_phy_rate_inject(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    g_autofree char *v = NULL;
+    uint16_t h0;
+    HDesc d;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:6.0");
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0xAB, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xAA);
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-phy-rate");
+    g_assert_cmpstr(v, ==, "0:6.0");
+    /* a cap at or above the drive's rate changes nothing */
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "2:12.0");
+    no_event(m);
+    assert_phy0(m, 2, handle_of(m, 2), 0xCA, 0xAA);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:none");
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0xBA, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+    {
+        static const char *const bad[] = {
+            "\"0\"", "\"0:3.0\"", "\"0:1.5\"", "\"0:x\"", "\"1:6.0\"",
+            "\"16:6.0\"",
+        };
+
+        for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+            g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                                   "inject-phy-rate", bad[i]));
+        }
+    }
+    no_event(m);
+    h_stop(m);
+}
+
+static void test_device_reset(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    g_autofree char *v = NULL;
+    const uint8_t *ev;
+    uint16_t h2;
+    HDesc d;
+
+    bringup(m, &en, &pe);
+    h2 = handle_of(m, 2);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-device-reset",
+                "2:200");
+    next_event_of(m, 0x0D, &d);
+    ev = d.frame + EV_DATA;
+    g_assert_cmphex(ev[2], ==, 0x20);               /* reset start */
+    g_assert_cmpuint(ev[3], ==, 2);                 /* io unit port */
+    g_assert_cmphex(lduw_le_p(ev + 4), ==, CTRL_HANDLE);
+    g_assert_cmphex(lduw_le_p(ev + 6), ==, h2);
+    g_assert_cmphex(ldq_le_p(ev + 8), ==, WWN_SATA2);
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-device-reset");
+    g_assert_cmpstr(v, ==, "2");
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "inject-device-reset", "\"2\""));
+    qtest_clock_step(m->qts, 199 * 1000000LL);
+    no_event(m);
+    qtest_clock_step(m->qts, 1000000LL);
+    next_event_of(m, 0x0D, &d);
+    g_assert_cmphex(d.frame[EV_DATA + 2], ==, 0x21);  /* complete */
+    g_assert_cmphex(lduw_le_p(d.frame + EV_DATA + 6), ==, h2);
+    g_free(v);
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-device-reset");
+    g_assert_cmpstr(v, ==, "");
+    {
+        static const char *const bad[] = {
+            "\"1\"", "\"16\"", "\"2:y\"", "\"8\"",
+        };
+
+        for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+            g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                                   "inject-device-reset", bad[i]));
+        }
+    }
+    h_stop(m);
+}
+
+/* EVENT ACK of @event with @context: its status. */
+static uint16_t event_ack(HMR *m, uint8_t event, uint32_t context)
+{
+    uint8_t f[20] = { 0 };
+
+    stw_le_p(f, 0x40);
+    f[3] = 0x05;
+    f[0x0C] = event;
+    stl_le_p(f + 0x10, context);
+    return h_admin(m, f, sizeof(f));
+}
+
+static void test_event_ack(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    HDesc d1, d2, d3;
+    uint32_t c1, c2;
+
+    bringup(m, &en, &pe);
+    /* before any: an EVENT ACK of nothing is refused */
+    g_assert_cmphex(event_ack(m, 0x16, 1), ==, ST_INVALID_FIELD);
+    qom_set_int(m, "/machine/peripheral/raid0", "inject-ack-events", 2);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-link-flap", "0:10");
+    next_event(m, &d1);
+    g_assert_cmphex(d1.frame[0x07] & 0x01, ==, 0x01);   /* ACK REQUIRED */
+    qtest_clock_step(m->qts, 10 * 1000000LL);
+    next_event(m, &d2);
+    g_assert_cmphex(d2.frame[0x07] & 0x01, ==, 0x01);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "inject-ack-events"), ==, 0);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 2);
+    /* the third one asks for none */
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:6.0");
+    next_event(m, &d3);
+    g_assert_cmphex(d3.frame[0x07] & 0x01, ==, 0);
+    c1 = ldl_le_p(d1.frame + 0x14);
+    c2 = ldl_le_p(d2.frame + 0x14);
+    g_assert_cmpuint(c2, >, c1);
+    /* a wrong context, a wrong event, one not held: refused */
+    g_assert_cmphex(event_ack(m, 0x16, c2 + 1), ==, ST_INVALID_FIELD);
+    g_assert_cmphex(event_ack(m, 0x0D, c1), ==, ST_INVALID_FIELD);
+    g_assert_cmphex(event_ack(m, 0x16, ldl_le_p(d3.frame + 0x14)), ==,
+                    ST_INVALID_FIELD);
+    g_assert_cmphex(event_ack(m, 0x16, c2), ==, 0);
+    g_assert_cmphex(event_ack(m, 0x16, c2), ==, ST_INVALID_FIELD);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 1);
+    g_assert_cmphex(event_ack(m, 0x16, c1), ==, 0);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 0);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-acked"), ==, 2);
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "events-awaiting-ack", "0"));
+    /* a reset forgets what the host owed */
+    qom_set_int(m, "/machine/peripheral/raid0", "inject-ack-events", 1);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:none");
+    next_event(m, &d1);
+    g_assert_cmphex(d1.frame[0x07] & 0x01, ==, 0x01);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 1);
+    h_soft_reset(m);
+    bringup(m, &en, &pe);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 0);
+    h_stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1465,6 +1717,11 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/sas/phy-control", test_phy_control);
     qtest_add_func("/megaraid-9600/sas/phy-counters", test_phy_counters);
     qtest_add_func("/megaraid-9600/sas/phy-member", test_phy_member);
+    qtest_add_func("/megaraid-9600/sas/link-flap", test_link_flap);
+    qtest_add_func("/megaraid-9600/sas/phy-rate-inject",
+                   test_phy_rate_inject);
+    qtest_add_func("/megaraid-9600/sas/device-reset", test_device_reset);
+    qtest_add_func("/megaraid-9600/sas/event-ack", test_event_ack);
     qtest_add_func("/megaraid-9600/sas/ses-device", test_ses_device);
     qtest_add_func("/megaraid-9600/sas/ses-pages", test_ses_pages);
     qtest_add_func("/megaraid-9600/sas/ses-leds", test_ses_leds);

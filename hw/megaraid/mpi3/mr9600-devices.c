@@ -69,6 +69,9 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
     ev->event = event;
     ev->ioc_change_count = cpu_to_le16(s->change_count);
     ev->event_context = cpu_to_le32(s->change_count);
+    if (mr9600_event_wants_ack(s, event, s->change_count)) {
+        ev->hdr.msg_flags |= MPI3_EVENT_NOTIFY_MSGFLAGS_ACK_REQUIRED;
+    }
     memcpy(frame + sizeof(*ev), data, len);
     trace_megaraid_9600_event(event, s->change_count);
     mr9600_post_frame(s, 0, frame, sizeof(frame), NULL);

@@ -311,6 +311,9 @@ void mr9600_admin_request(MR9600State *s, const uint8_t *frame)
         mr9600_event_notification(s, frame);
         break;
     case MPI3_FUNCTION_EVENT_ACK:
+        st = mr9600_event_ack(s, (const MPI3EventAckRequest *)frame);
+        mr9600_reply_status(s, 0, hdr, st);
+        break;
     case MPI3_FUNCTION_DIAG_BUFFER_POST:
     case MPI3_FUNCTION_DIAG_BUFFER_MANAGE:
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_SUCCESS);

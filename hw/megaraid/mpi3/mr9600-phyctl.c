@@ -61,6 +61,9 @@ uint8_t mr9600_phy_link_rate(MR9600State *s, uint32_t phy, MRUnit *u)
         return MPI3_SAS_NEG_LINK_RATE_PHY_DISABLED;
     }
     r = MIN(mr9600_unit_link_rate(u), p->rates_cur >> 4);
+    if (p->rate_cap) {
+        r = MIN(r, p->rate_cap);
+    }
     return r < (p->rates_cur & 0x0F) ? MPI3_SAS_NEG_LINK_RATE_NEG_FAILED : r;
 }
 
@@ -347,6 +350,11 @@ bool mr9600_phyctl_unplug(MR9600State *s, MRDrive *d)
     return false;
 }
 
+void mr9600_phyctl_exit(MR9600State *s)
+{
+    mr9600_linkfault_exit(s);
+}
+
 static void mr9600_phy_counter_prop(Object *obj, Visitor *v,
                                     const char *name, void *opaque,
                                     Error **errp)
@@ -362,6 +370,7 @@ void mr9600_phyctl_realize(MR9600State *s)
         p->flags_cur = p->flags_pers = 0;
         p->rates_cur = p->rates_pers = MR9600_PHY_RATES_DEFAULT;
     }
+    mr9600_linkfault_init(s);
     if (!mr9600_sas_on(s)) {
         return;
     }

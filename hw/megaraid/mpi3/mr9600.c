@@ -61,6 +61,7 @@ void mr9600_ioc_reset(MR9600State *s)
     mr9600_requests_abort_all(s);
     mr9600_queues_reset(s);
     mr9600_devices_reset(s);
+    mr9600_linkfault_reset(s);
     /*
      * A reset also ends a shutdown request: the driver ORs the field into
      * IOC Configuration again at its next shutdown, and only a change to
@@ -555,6 +556,7 @@ fail:
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     mr9600_fault_exit(s);
+    mr9600_phyctl_exit(s);
     qemu_bh_delete(s->bh);
     qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
@@ -580,6 +582,7 @@ static void mr9600_exit(PCIDevice *pci)
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     mr9600_fault_exit(s);
+    mr9600_phyctl_exit(s);
     qemu_bh_delete(s->bh);
     qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
@@ -679,6 +682,7 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     mr_core_class_init(oc, offsetof(MR9600State, core));
     mr9600_hotplug_class_init(oc);
     mr9600_fault_class_init(oc);
+    mr9600_linkfault_class_init(oc);
     mr9600_pcie_class_init(oc);
     mr_class_mark_read_only(oc);
 }

@@ -149,13 +149,24 @@ struct MR9600TaskMgmt {
  */
 #define MR9600_MAX_PHYS         24      /* the -24i's; the page buffer fits */
 #define MR9600_PHY_COUNTERS     4
+#define MR9600_PHY_LOSS_OF_SYNC 2       /* counters[]: loss of dword sync */
 typedef struct MR9600Phy {
+    struct MR9600State *s;
     uint8_t flags_cur, flags_pers;
     uint8_t rates_cur, rates_pers;
     uint8_t change_count;
     uint32_t counters[MR9600_PHY_COUNTERS];
     MRDrive *parked;
+    /* injected (mr9600-linkfault.c) */
+    uint8_t rate_cap;           /* the link renegotiated at most at this */
+    bool flapping;              /* DELAY NOT RESPONDING sent */
+    bool resetting;             /* internal device reset started */
+    QEMUTimer *flap_timer;
+    QEMUTimer *reset_timer;
 } MR9600Phy;
+
+/* Events sent with ACK REQUIRED the host has not acknowledged, at most */
+#define MR9600_ACKS_MAX         64
 
 /* Writable CONFIG pages kept by the IOC, and their largest size. */
 #define MR9600_CFG_STORED       3
@@ -284,6 +295,15 @@ struct MR9600State {
 
     /* the controller's phys (mr9600-phyctl.c) */
     MR9600Phy phys[MR9600_MAX_PHYS];
+
+    /* events with ACK REQUIRED (mr9600-linkfault.c) */
+    uint32_t ack_events;        /* property: the next N ask for an ACK */
+    uint32_t acks_pending;
+    uint32_t acks_done;
+    struct {
+        uint8_t event;
+        uint32_t context;
+    } acks[MR9600_ACKS_MAX];
 };
 
 /* mr9600.c */
@@ -420,6 +440,16 @@ uint16_t mr9600_phyctl_control(MR9600State *s,
                                const MPI3IOUnitControlRequest *req);
 /* @d leaves the bus: true if its link was down (the core knows already) */
 bool mr9600_phyctl_unplug(MR9600State *s, MRDrive *d);
+void mr9600_phyctl_exit(MR9600State *s);
+
+/* mr9600-linkfault.c: injected link flaps, rates, device resets, ACKs */
+void mr9600_linkfault_init(MR9600State *s);
+void mr9600_linkfault_exit(MR9600State *s);
+void mr9600_linkfault_reset(MR9600State *s);
+void mr9600_linkfault_class_init(ObjectClass *oc);
+/* Event @event with @context is to be sent with ACK REQUIRED (held). */
+bool mr9600_event_wants_ack(MR9600State *s, uint8_t event, uint32_t context);
+uint16_t mr9600_event_ack(MR9600State *s, const MPI3EventAckRequest *req);
 
 /* mr9600-encl.c */
 uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
