@@ -5,9 +5,13 @@
 # of SAS Phy page 1 read what QOM set; maximum_linkrate 6.0 Gbit lowers a
 # SAS drive's negotiated rate, 22.5 brings it back to 12.0; enable 0 on a
 # JBOD drive's phy takes its disk away, enable 1 brings it back with its
-# data; link_reset and hard_reset under fio verify fail no I/O; the driver
-# log stays clean.  One kernel: 7.2 (the transport code of these paths
-# is the same in 6.1's driver).
+# data; link_reset and hard_reset under fio verify fail no I/O; injected
+# faults under fio verify fail no I/O either: a link flap (DELAY NOT
+# RESPONDING, then RESPONDING: the driver holds the drive's I/O
+# meanwhile), an internal device reset (start, complete), events sent
+# with ACK REQUIRED (the driver acknowledges each); the driver log stays
+# clean.  One kernel: 7.2 (the transport code of these paths is the same
+# in 6.1's driver).
 #@ timeout 900
 #@ mem 1024
 #@ smp 2
@@ -115,4 +119,35 @@ mr9600_fio_check "link_reset and hard_reset under I/O"
 assert_eq "phy 0 rate after the resets" "12.0 Gbit" "$(phy 0 negotiated_linkrate)"
 assert_eq "phy 2 rate after the resets" "6.0 Gbit" "$(phy 2 negotiated_linkrate)"
 assert_eq "SAS end devices after the resets" 3 "$(end_devices)"
+
+# wait_qom PROP VALUE: the controller's PROP reads VALUE (30 s).
+wait_qom() {
+    _t=0
+    qom_get "$CTRL" "$1"
+    until [ "$QOM" = "$2" ]; do
+        _t=$((_t + 1))
+        [ $_t -lt 150 ] || fail "$1 reads '$QOM', not '$2'"
+        sleep 0.2
+        qom_get "$CTRL" "$1"
+    done
+}
+
+# A link flap of 3 s and an internal reset of 2 s under I/O, their events
+# with ACK REQUIRED: no I/O fails, the driver acknowledges all four.
+mr9600_fio_start "$(disk_dev d0)" "$(disk_dev d2)"
+qom_set "$CTRL" inject-ack-events 4
+qom_set "$CTRL" inject-link-flap '"0:3000"'
+qom_set "$CTRL" inject-device-reset '"2:2000"'
+qom_get "$CTRL" inject-link-flap
+assert_eq "phys flapping" 0 "$QOM"
+wait_qom inject-link-flap ""
+wait_qom inject-device-reset ""
+wait_qom events-awaiting-ack 0
+qom_get "$CTRL" events-acked
+assert_eq "events the driver acknowledged" 4 "$QOM"
+mr9600_fio_check "a link flap and an internal device reset under I/O"
+assert_eq "phy 0 loss_of_dword_sync_count after the flap" 1 \
+    "$(phy 0 loss_of_dword_sync_count)"
+assert_eq "SAS end devices after the flap" 3 "$(end_devices)"
+fio_verify "$(disk_dev d0)" 8M
 mr9600_driver_log
