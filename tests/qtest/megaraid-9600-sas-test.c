@@ -385,11 +385,29 @@ static void test_off_has_no_sas_pages(void)
     h_stop(m);
 }
 
+/* The driver's removal handshake for @h: target reset, REMOVE DEVICE. */
+static void remove_handshake(HMR *m, uint16_t h)
+{
+    uint8_t tm[32] = { 0 }, rm[64] = { 0 };
+
+    stw_le_p(tm, 8);
+    tm[3] = 0x21;
+    stw_le_p(tm + 0x0A, h);
+    stw_le_p(tm + 0x0C, 0xFFFF);
+    tm[0x0E] = 0x03;
+    g_assert_cmphex(h_admin(m, tm, sizeof(tm)), ==, 0);
+    stw_le_p(rm, 9);
+    rm[3] = 0x08;
+    rm[0x0B] = 0x10;
+    stw_le_p(rm + 0x30, h);
+    g_assert_cmphex(h_admin(m, rm, sizeof(rm)), ==, 0);
+}
+
 static void test_hotplug(void)
 {
     HMR *m = sas_start(true);
     Events en = { 0 }, pe = { 0 };
-    uint8_t tm[32] = { 0 }, rm[64] = { 0 }, p[36];
+    uint8_t p[36];
     const uint8_t *t;
     uint16_t h2;
     HDesc d;
@@ -410,18 +428,7 @@ static void test_hotplug(void)
     g_assert_cmphex(read_page(m, 0x23, 0, 2, p, 36), ==, 0);
     g_assert_cmphex(lduw_le_p(p + 0x0C), ==, 0);
     g_assert_cmphex(p[0x1C], ==, 0);
-    /* the driver's removal handshake */
-    stw_le_p(tm, 8);
-    tm[3] = 0x21;
-    stw_le_p(tm + 0x0A, h2);
-    stw_le_p(tm + 0x0C, 0xFFFF);
-    tm[0x0E] = 0x03;
-    g_assert_cmphex(h_admin(m, tm, sizeof(tm)), ==, 0);
-    stw_le_p(rm, 9);
-    rm[3] = 0x08;                                   /* IO UNIT CONTROL */
-    rm[0x0B] = 0x10;                                /* REMOVE DEVICE */
-    stw_le_p(rm + 0x30, h2);
-    g_assert_cmphex(h_admin(m, rm, sizeof(rm)), ==, 0);
+    remove_handshake(m, h2);
 
     /* Insert a SAS drive into bay 2: DEVICE ADDED, then PHY CHANGED */
     qtest_qmp_device_add(m->qts, "megaraid-drive", "hd4",
@@ -890,6 +897,37 @@ static void test_ses_random(void)
 }
 
 /* A failed member: the firmware lights its fault LED. */
+/*
+ * A controller with sas-transport=on whose l->n SAS drives (bays 0...)
+ * hold the DDF of @l in temporary images (@path), up to PORT ENABLE.
+ */
+static HMR *rig_start(char **path, const RigLayout *l)
+{
+    g_autoptr(GString) args = g_string_new("");
+    HMR *m = g_new0(HMR, 1);
+
+    rig_tmp_paths(path, l->n, "megaraid-9600-sas-test");
+    rig_write_ddf(path, l, NULL);
+    for (int i = 0; i < l->n; i++) {
+        g_string_append_printf(args, "-drive if=none,id=d%d,format=raw,"
+                               "file=%s -device megaraid-drive,id=hd%d,"
+                               "bus=raid0.0,slot=%d,drive=d%d,"
+                               "interface=sas ", i, path[i], i, i, i);
+    }
+    h_launch(m, ",sas-transport=on", args->str);
+    h_bringup(m);
+    return m;
+}
+
+static void rig_stop(HMR *m, char **path, int n)
+{
+    h_stop(m);
+    for (int i = 0; i < n; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+}
+
 static void test_ses_fault(void)
 {
     char *path[3];
@@ -898,20 +936,9 @@ static void test_ses_fault(void)
         .spec = { .level = RAID_LEVEL_1, .name = "ses-r1" },
         .settled = true,
     };
-    g_autoptr(GString) args = g_string_new("");
-    HMR *m = g_new0(HMR, 1);
+    HMR *m = rig_start(path, &l);
     uint8_t el[4];
 
-    rig_tmp_paths(path, 3, "megaraid-9600-sas-test");
-    rig_write_ddf(path, &l, NULL);
-    for (int i = 0; i < 3; i++) {
-        g_string_append_printf(args, "-drive if=none,id=d%d,format=raw,"
-                               "file=%s -device megaraid-drive,id=hd%d,"
-                               "bus=raid0.0,slot=%d,drive=d%d,"
-                               "interface=sas ", i, path[i], i, i, i);
-    }
-    h_launch(m, ",sas-transport=on", args->str);
-    h_bringup(m);
     uint8_t pg[256];
     int n;
 
@@ -950,11 +977,7 @@ static void test_ses_fault(void)
     g_assert_true(qom_bool(m, "hd2", "rebuild-led"));
     g_assert_true(qmp_drive_bool(m, "hd2", "rebuild-led"));
     g_assert_false(qom_bool(m, "hd2", "fault-led"));
-    h_stop(m);
-    for (int i = 0; i < 3; i++) {
-        unlink(path[i]);
-        g_free(path[i]);
-    }
+    rig_stop(m, path, l.n);
 }
 
 /* ------------------------------------------- the controller's phys */
@@ -1020,23 +1043,6 @@ static void topo_only(Events *e)
     e->n = n;
 }
 
-/* The driver's removal handshake for @h: target reset, REMOVE DEVICE. */
-static void remove_handshake(HMR *m, uint16_t h)
-{
-    uint8_t tm[32] = { 0 }, rm[64] = { 0 };
-
-    stw_le_p(tm, 8);
-    tm[3] = 0x21;
-    stw_le_p(tm + 0x0A, h);
-    stw_le_p(tm + 0x0C, 0xFFFF);
-    tm[0x0E] = 0x03;
-    g_assert_cmphex(h_admin(m, tm, sizeof(tm)), ==, 0);
-    stw_le_p(rm, 9);
-    rm[3] = 0x08;
-    rm[0x0B] = 0x10;
-    stw_le_p(rm + 0x30, h);
-    g_assert_cmphex(h_admin(m, rm, sizeof(rm)), ==, 0);
-}
 
 /* Phy page 0 of @phy: attached handle, programmed and negotiated rate. */
 static void assert_phy0(HMR *m, int phy, uint16_t h, uint8_t prog,
@@ -1398,23 +1404,12 @@ static void test_phy_member(void)
         .spec = { .level = RAID_LEVEL_1, .name = "phy-r1" },
         .settled = true,
     };
-    g_autoptr(GString) args = g_string_new("");
-    HMR *m = g_new0(HMR, 1);
+    HMR *m = rig_start(path, &l);
     Events e = { 0 };
     g_autofree char *st0 = NULL;
     g_autofree char *st1 = NULL;
     g_autofree char *st2 = NULL;
 
-    rig_tmp_paths(path, 2, "megaraid-9600-phy-test");
-    rig_write_ddf(path, &l, NULL);
-    for (int i = 0; i < 2; i++) {
-        g_string_append_printf(args, "-drive if=none,id=d%d,format=raw,"
-                               "file=%s -device megaraid-drive,id=hd%d,"
-                               "bus=raid0.0,slot=%d,drive=d%d,"
-                               "interface=sas ", i, path[i], i, i, i);
-    }
-    h_launch(m, ",sas-transport=on", args->str);
-    h_bringup(m);
     st0 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
     g_assert_cmpstr(st0, ==, "optimal");
     g_assert_cmphex(set_phy(m, 1, 0x08, 0xCA, &e), ==, 0);
@@ -1443,11 +1438,7 @@ static void test_phy_member(void)
     g_free(st1);
     st1 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
     g_assert_cmpstr(st1, ==, "degraded");
-    h_stop(m);
-    for (int i = 0; i < 2; i++) {
-        unlink(path[i]);
-        g_free(path[i]);
-    }
+    rig_stop(m, path, l.n);
 }
 
 /* ------------------------------------------- injected link faults */

@@ -67,6 +67,17 @@ static bool mr9600_parse_ms(const char *prop, const char *arg, uint32_t dflt,
     return true;
 }
 
+/* "PHY[:MS]" of a timed injection, MS @dflt when not given. */
+static bool mr9600_parse_timed(MR9600State *s, const char *prop,
+                               const char *value, uint32_t dflt,
+                               uint32_t *phy, uint32_t *ms, Error **errp)
+{
+    g_autofree char *arg = NULL;
+
+    return mr9600_parse_phy_arg(s, prop, value, phy, &arg, errp) &&
+           mr9600_parse_ms(prop, arg, dflt, ms, errp);
+}
+
 static void mr9600_timer_in(QEMUTimer *t, uint32_t ms)
 {
     timer_mod(t, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + ms);
@@ -91,31 +102,34 @@ static void mr9600_flap_end(void *opaque)
                          MPI3_EVENT_SAS_TOPO_PHY_RC_RESPONDING);
 }
 
-static char *mr9600_flap_get(Object *obj, Error **errp)
+/* The phys whose bool at @flag (in MR9600Phy) is set: "0 2". */
+static char *mr9600_phys_with(MR9600State *s, size_t flag)
 {
-    MR9600State *s = MEGARAID_9600(obj);
     GString *g = g_string_new("");
 
     for (uint32_t i = 0; i < MR9600_MAX_PHYS; i++) {
-        if (s->phys[i].flapping) {
+        if (*(bool *)((uint8_t *)&s->phys[i] + flag)) {
             g_string_append_printf(g, "%s%u", g->len ? " " : "", i);
         }
     }
     return g_string_free(g, false);
 }
 
+static char *mr9600_flap_get(Object *obj, Error **errp)
+{
+    return mr9600_phys_with(MEGARAID_9600(obj),
+                            offsetof(MR9600Phy, flapping));
+}
+
 static void mr9600_flap_set(Object *obj, const char *value, Error **errp)
 {
     MR9600State *s = MEGARAID_9600(obj);
-    g_autofree char *arg = NULL;
     uint32_t phy, ms;
     MR9600Phy *p;
     MRUnit *u;
 
-    if (!mr9600_parse_phy_arg(s, "inject-link-flap", value, &phy, &arg,
-                              errp) ||
-        !mr9600_parse_ms("inject-link-flap", arg, MR9600_FLAP_MS_DEFAULT,
-                         &ms, errp)) {
+    if (!mr9600_parse_timed(s, "inject-link-flap", value,
+                            MR9600_FLAP_MS_DEFAULT, &phy, &ms, errp)) {
         return;
     }
     p = &s->phys[phy];
@@ -218,30 +232,20 @@ static void mr9600_dev_reset_end(void *opaque)
 
 static char *mr9600_dev_reset_get(Object *obj, Error **errp)
 {
-    MR9600State *s = MEGARAID_9600(obj);
-    GString *g = g_string_new("");
-
-    for (uint32_t i = 0; i < MR9600_MAX_PHYS; i++) {
-        if (s->phys[i].resetting) {
-            g_string_append_printf(g, "%s%u", g->len ? " " : "", i);
-        }
-    }
-    return g_string_free(g, false);
+    return mr9600_phys_with(MEGARAID_9600(obj),
+                            offsetof(MR9600Phy, resetting));
 }
 
 static void mr9600_dev_reset_set(Object *obj, const char *value,
                                  Error **errp)
 {
     MR9600State *s = MEGARAID_9600(obj);
-    g_autofree char *arg = NULL;
     uint32_t phy, ms;
     MR9600Phy *p;
     MRUnit *u;
 
-    if (!mr9600_parse_phy_arg(s, "inject-device-reset", value, &phy, &arg,
-                              errp) ||
-        !mr9600_parse_ms("inject-device-reset", arg,
-                         MR9600_DEV_RESET_MS_DEFAULT, &ms, errp)) {
+    if (!mr9600_parse_timed(s, "inject-device-reset", value,
+                            MR9600_DEV_RESET_MS_DEFAULT, &phy, &ms, errp)) {
         return;
     }
     p = &s->phys[phy];
