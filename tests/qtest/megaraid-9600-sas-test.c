@@ -1693,6 +1693,56 @@ static void test_event_ack(void)
     h_stop(m);
 }
 
+/*
+ * Page 1's persistent copy goes to config-nvram (the reply once it is
+ * there) and is back after a restart, the current copy at its defaults.
+ */
+static void test_phy_nvram(void)
+{
+    g_autofree char *path = NULL;
+    g_autofree char *props = NULL;
+    uint8_t pg[IOU1_LEN];
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    HMR *m;
+    int fd;
+
+    fd = g_file_open_tmp("megaraid-9600-sas-nvram-XXXXXX", &path, NULL);
+    g_assert(fd >= 0);
+    close(fd);
+    h_img_create("qcow2", NULL, path, "64K");
+    props = g_strdup_printf(",sas-transport=on,config-nvram=nv0 -blockdev "
+                            "driver=qcow2,node-name=nv0,file.driver=file,"
+                            "file.filename=%s", path);
+    for (int run = 0; run < 2; run++) {
+        m = g_new0(HMR, 1);
+        h_launch(m, props, drives);
+        bringup(m, &en, &pe);
+        g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+        g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, run ? 0xAA : 0xCA);
+        g_assert_cmphex(pg[IOU1_PHY(3) + 2], ==, run ? 0x08 : 0);
+        g_assert_cmphex(pg[IOU1_PHY(5) + 3], ==, 0xCA);
+        /* the current copy starts at the defaults */
+        g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+        g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xCA);
+        g_assert_cmphex(pg[IOU1_PHY(3) + 2], ==, 0);
+        assert_phy0(m, 0, handle_of(m, 0), 0xCA, 0xBB);
+        if (!run) {
+            pg[IOU1_PHY(0) + 3] = 0xAA;
+            pg[IOU1_PHY(3) + 2] = 0x08;
+            g_assert_cmphex(iou1_write(m, 5, pg, sizeof(pg), sizeof(pg) / 4,
+                                       &e), ==, 0);
+            topo_only(&e);
+            g_assert_cmpint(e.n, ==, 0);
+            /* a hostile one changes neither copy nor the drive */
+            pg[IOU1_PHY(1) + 3] = 0xAC;
+            g_assert_cmphex(iou1_write(m, 5, pg, sizeof(pg), sizeof(pg) / 4,
+                                       &e), ==, ST_CFG_INVALID_DATA);
+        }
+        h_stop(m);
+    }
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1708,6 +1758,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/sas/phy-control", test_phy_control);
     qtest_add_func("/megaraid-9600/sas/phy-counters", test_phy_counters);
     qtest_add_func("/megaraid-9600/sas/phy-member", test_phy_member);
+    qtest_add_func("/megaraid-9600/sas/phy-nvram", test_phy_nvram);
     qtest_add_func("/megaraid-9600/sas/link-flap", test_link_flap);
     qtest_add_func("/megaraid-9600/sas/phy-rate-inject",
                    test_phy_rate_inject);

@@ -218,7 +218,7 @@ static uint16_t mr9600_check_phy_entry(uint32_t phy, const uint8_t *old,
  * this controller's, the other fields are as they read, every phy entry
  * passes.  Nothing changes unless all pass.
  */
-static uint16_t mr9600_check_iounit1(MR9600State *s, uint8_t action,
+uint16_t mr9600_phyctl_check_iounit1(MR9600State *s, uint8_t action,
                                      const uint8_t *buf, uint32_t len)
 {
     const MPI3ConfigPageHeader *h = (const void *)buf;
@@ -262,7 +262,7 @@ static uint16_t mr9600_check_iounit1(MR9600State *s, uint8_t action,
 uint16_t mr9600_phyctl_write_iounit1(MR9600State *s, uint8_t action,
                                      const uint8_t *buf, uint32_t len)
 {
-    uint16_t st = mr9600_check_iounit1(s, action, buf, len);
+    uint16_t st = mr9600_phyctl_check_iounit1(s, action, buf, len);
 
     if (st != MPI3_IOCSTATUS_SUCCESS) {
         return st;
@@ -362,7 +362,7 @@ static void mr9600_phy_counter_prop(Object *obj, Visitor *v,
     visit_type_uint32(v, name, opaque, errp);
 }
 
-void mr9600_phyctl_realize(MR9600State *s)
+void mr9600_phyctl_defaults(MR9600State *s)
 {
     for (uint32_t i = 0; i < MR9600_MAX_PHYS; i++) {
         MR9600Phy *p = &s->phys[i];
@@ -370,6 +370,69 @@ void mr9600_phyctl_realize(MR9600State *s)
         p->flags_cur = p->flags_pers = 0;
         p->rates_cur = p->rates_pers = MR9600_PHY_RATES_DEFAULT;
     }
+}
+
+void mr9600_phyctl_set_pers(MR9600State *s, const uint8_t (*phys)[2])
+{
+    for (uint32_t i = 0; i < mr9600_sas_num_phys(s); i++) {
+        s->phys[i].flags_pers = phys[i][0];
+        s->phys[i].rates_pers = phys[i][1];
+    }
+}
+
+void mr9600_phyctl_nvram_image(MR9600State *s,
+                               const uint8_t (*pending)[2], uint8_t *buf)
+{
+    uint16_t bytes = mr9600_sas_page_bytes(s, MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT,
+                                           1);
+
+    memset(buf, 0, bytes);
+    mr9600_config_page_header(MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 1, bytes,
+                              (MPI3ConfigPageHeader *)buf);
+    mr9600_sas_build_page(s, MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 1, 0, buf);
+    mr9600_phyctl_iounit1(s, MPI3_CONFIG_ACTION_READ_PERSISTENT, buf);
+    for (uint32_t i = 0; pending && i < mr9600_sas_num_phys(s); i++) {
+        uint8_t *e = buf + MPI3_SASIOUNIT1_HDR_BYTES +
+                     i * MPI3_SASIOUNIT1_PHY_BYTES;
+
+        e[2] = pending[i][0];
+        e[3] = pending[i][1];
+    }
+}
+
+/*
+ * A record written by this device for this many phys: its flags and
+ * rates become the persistent copy (a record of another phy count, or
+ * one that fails the checks of a write, is ignored: the defaults stay).
+ * The current copy starts at the defaults: the drives plugged at start
+ * would otherwise need their links applied before the core's import.
+ */
+void mr9600_phyctl_nvram_load(MR9600State *s, const uint8_t *buf,
+                              uint16_t bytes)
+{
+    if (!mr9600_sas_on(s) ||
+        bytes != mr9600_sas_page_bytes(s, MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT,
+                                       1)) {
+        trace_megaraid_9600_err_phy_write(0xFF, bytes, "config-nvram record "
+                                          "of another phy count, ignored");
+        return;
+    }
+    if (mr9600_phyctl_check_iounit1(s, MPI3_CONFIG_ACTION_WRITE_PERSISTENT,
+                                    buf, bytes) != MPI3_IOCSTATUS_SUCCESS) {
+        return;                         /* (traced) */
+    }
+    for (uint32_t i = 0; i < mr9600_sas_num_phys(s); i++) {
+        const uint8_t *e = buf + MPI3_SASIOUNIT1_HDR_BYTES +
+                           i * MPI3_SASIOUNIT1_PHY_BYTES;
+        MR9600Phy *p = &s->phys[i];
+
+        p->flags_pers = e[2];
+        p->rates_pers = e[3];
+    }
+}
+
+void mr9600_phyctl_realize(MR9600State *s)
+{
     mr9600_linkfault_init(s);
     if (!mr9600_sas_on(s)) {
         return;

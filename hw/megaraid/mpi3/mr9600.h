@@ -434,8 +434,23 @@ uint8_t mr9600_phy_rate(MR9600State *s, uint32_t phy);
 void mr9600_phyctl_iounit1(MR9600State *s, uint8_t action, uint8_t *buf);
 void mr9600_phyctl_phy_page(MR9600State *s, uint32_t phy, uint8_t number,
                             uint8_t *buf);
+/* Checks of a page 1 write (the IOC status), and applying one checked. */
+uint16_t mr9600_phyctl_check_iounit1(MR9600State *s, uint8_t action,
+                                     const uint8_t *buf, uint32_t len);
 uint16_t mr9600_phyctl_write_iounit1(MR9600State *s, uint8_t action,
                                      const uint8_t *buf, uint32_t len);
+/*
+ * Page 1's persistent copy in config-nvram: the defaults (before the
+ * load), a record's contents loaded, the record's image (with @pending's
+ * PhyFlags / MaxMinLinkRate per phy instead of the stored ones unless
+ * NULL), and a persistent copy made durable.
+ */
+void mr9600_phyctl_defaults(MR9600State *s);
+void mr9600_phyctl_nvram_load(MR9600State *s, const uint8_t *buf,
+                              uint16_t bytes);
+void mr9600_phyctl_nvram_image(MR9600State *s,
+                               const uint8_t (*pending)[2], uint8_t *buf);
+void mr9600_phyctl_set_pers(MR9600State *s, const uint8_t (*phys)[2]);
 uint16_t mr9600_phyctl_control(MR9600State *s,
                                const MPI3IOUnitControlRequest *req);
 /* @d leaves the bus: true if its link was down (the core knows already) */
