@@ -1151,6 +1151,7 @@ static void test_phy_disable(void)
     Events en = { 0 }, pe = { 0 }, e = { 0 };
     uint8_t pg[336];
     uint16_t h0;
+    HDesc d;
 
     bringup(m, &en, &pe);
     h0 = handle_of(m, 0);
@@ -1193,7 +1194,28 @@ static void test_phy_disable(void)
     assert_topo(&e, 1, 0, h0, 0xB0, 0x03);
     assert_phy0(m, 0, h0, 0xCA, 0xBB);
 
-    /* disabled, then pulled: no list for a drive the host lost already */
+    /* a drive inserted into a disabled phy's bay: no link, no event */
+    g_assert_cmphex(set_phy(m, 1, 0x08, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    qtest_qmp_device_add(m->qts, "megaraid-drive", "hd4",
+                         "{'bus': 'raid0.0', 'slot': 1, 'drive': 'spare',"
+                         " 'interface': 'sas'}");
+    while (h_admin_reply(m, &d, 200)) {
+        g_assert_cmphex(d.frame[0x11], !=, 0x07);
+        g_assert_cmphex(d.frame[0x11], !=, 0x16);
+    }
+    assert_phy0(m, 1, 0, 0xCA, 0x11);
+    g_assert_cmphex(set_phy(m, 1, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 2);
+    g_assert_cmphex(e.ev[0].frame[0x11], ==, 0x07);
+    g_assert_cmphex(lduw_le_p(e.ev[0].frame + EV_DATA + 0x0C), ==, 1);
+    assert_topo(&e, 1, 1, lduw_le_p(e.ev[0].frame + EV_DATA + 0x08), 0xB0,
+                0x03);
+    assert_phy0(m, 1, handle_of(m, 1), 0xCA, 0xBB);
+
+        /* disabled, then pulled: no list for a drive the host lost already */
     g_assert_cmphex(set_phy(m, 0, 0x08, 0xCA, &e), ==, 0);
     remove_handshake(m, h0);
     qtest_qmp_device_del_send(m->qts, "hd0");

@@ -187,8 +187,12 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
 {
     MR9600State *s = MEGARAID_9600(hotplug_dev);
     MRDrive *d = MEGARAID_DRIVE(dev);
-    uint16_t h = mr9600_alloc_handle(s, d);
+    uint16_t h;
 
+    if (mr9600_phyctl_plug(s, d)) {
+        return;                 /* its phy has no link: off the wire */
+    }
+    h = mr9600_alloc_handle(s, d);
     if (!h) {
         error_setg(errp, "megaraid-9600: no free device handle for the drive "
                    "in slot %u", d->slot);

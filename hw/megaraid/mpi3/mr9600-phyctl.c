@@ -339,6 +339,26 @@ uint16_t mr9600_phyctl_control(MR9600State *s,
     return MPI3_IOCSTATUS_SUCCESS;
 }
 
+/*
+ * A drive inserted into the bay of a phy that is disabled, or whose
+ * programmed rates it cannot meet, gets no link: the card keeps it on
+ * the phy, the host and the core hear of it when the link comes up.
+ */
+bool mr9600_phyctl_plug(MR9600State *s, MRDrive *d)
+{
+    int phy = mr9600_unit_phy(s, &d->unit);
+
+    if (phy < 0 || s->phys[phy].parked ||
+        mr9600_rate_linked(mr9600_phy_link_rate(s, phy, &d->unit))) {
+        return false;
+    }
+    trace_megaraid_9600_phy_link(phy, 0, mr9600_phy_link_rate(s, phy,
+                                                              &d->unit),
+                                 "drive inserted, no link");
+    s->phys[phy].parked = d;
+    return true;
+}
+
 bool mr9600_phyctl_unplug(MR9600State *s, MRDrive *d)
 {
     for (uint32_t i = 0; i < MR9600_MAX_PHYS; i++) {

@@ -453,6 +453,8 @@ void mr9600_phyctl_nvram_image(MR9600State *s,
 void mr9600_phyctl_set_pers(MR9600State *s, const uint8_t (*phys)[2]);
 uint16_t mr9600_phyctl_control(MR9600State *s,
                                const MPI3IOUnitControlRequest *req);
+/* @d is plugged: true if its phy has no link (kept, told to no one) */
+bool mr9600_phyctl_plug(MR9600State *s, MRDrive *d);
 /* @d leaves the bus: true if its link was down (the core knows already) */
 bool mr9600_phyctl_unplug(MR9600State *s, MRDrive *d);
 void mr9600_phyctl_exit(MR9600State *s);
