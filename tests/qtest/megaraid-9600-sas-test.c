@@ -1765,6 +1765,138 @@ static void test_phy_nvram(void)
     unlink(path);
 }
 
+/* What a phy with a drive of @rate negotiates under @flags and @rates. */
+static uint8_t model_neg(uint8_t rate, uint8_t flags, uint8_t rates)
+{
+    uint8_t r = MIN(rate, rates >> 4);
+
+    if (!rate) {
+        return 0;
+    }
+    if (flags & 0x08) {
+        return 0x11;
+    }
+    return r < (rates & 0x0F) ? 0x22 : (r << 4) | r;
+}
+
+/* A link rate nibble: mostly 6.0 - 22.5, now and then 1.5 - 3.0 or 0xD */
+static uint8_t rand_rate(GRand *r)
+{
+    return g_rand_int_range(r, 0, 4) ? g_rand_int_range(r, 0xA, 0xD)
+                                     : g_rand_int_range(r, 8, 14);
+}
+
+/* Would the device take @pg over @model (the whole page, as sent)? */
+static bool model_valid(const uint8_t *pg, const uint8_t *model)
+{
+    if (pg[6] != 0x20 || pg[2] != 1 || lduw_le_p(pg + 4) != IOU1_LEN / 4 ||
+        memcmp(pg + 8, model + 8, 12)) {
+        return false;
+    }
+    for (int i = 0; i < 16; i++) {
+        const uint8_t *a = pg + IOU1_PHY(i), *b = model + IOU1_PHY(i);
+        uint8_t mn = a[3] & 0x0F, mx = a[3] >> 4;
+
+        if (a[0] != b[0] || a[1] != b[1] || ((a[2] ^ b[2]) & ~0x08) ||
+            memcmp(a + 4, b + 4, 8) || mn < 0xA || mx > 0xC || mn > mx) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Random page 1 writes (rate and flag changes on random phys, some with
+ * a random bit flipped anywhere, random lengths and actions) and random
+ * SAS PHY CONTROL requests, against a model of both copies and of the
+ * links; the driver's removal handshake for each drive lost.
+ */
+static void test_phy_random(void)
+{
+    static const uint8_t drive_rate[16] = { [0] = 0x0B, [2] = 0x0A };
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t cur[IOU1_LEN], pers[IOU1_LEN], pg[IOU1_LEN];
+    GRand *r = g_rand_new_with_seed(23);
+    int accepted = 0;
+
+    bringup(m, &en, &pe);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, cur, sizeof(cur)), ==, 0);
+    memcpy(pers, cur, sizeof(pers));
+    for (int it = 0; it < 400; it++) {
+        bool persistent = g_rand_boolean(r);
+        uint8_t *model = persistent ? pers : cur;
+        int phy = g_rand_int_range(r, 0, 16);
+        uint16_t st, dwords = sizeof(pg) / 4;
+        uint32_t len = sizeof(pg);
+        bool valid;
+
+        e.n = 0;
+        if (g_rand_int_range(r, 0, 8) == 0) {
+            uint8_t act = g_rand_int_range(r, 0, 8);
+            uint8_t ph = g_rand_int_range(r, 0, 20);
+
+            st = phy_control(m, act, ph, &e);
+            g_assert_cmphex(st, ==, ph < 16 && (act <= 2 || act == 5) ?
+                            0 : ST_INVALID_FIELD);
+        } else {
+            memcpy(pg, model, sizeof(pg));
+            pg[IOU1_PHY(phy) + 3] = (rand_rate(r) << 4) | rand_rate(r);
+            pg[IOU1_PHY(phy) + 2] = g_rand_boolean(r) ? 0x08 : 0;
+            if (g_rand_int_range(r, 0, 6) == 0) {
+                pg[g_rand_int_range(r, 0, sizeof(pg))] ^=
+                    1 << g_rand_int_range(r, 0, 8);
+            }
+            valid = model_valid(pg, model);
+            if (g_rand_int_range(r, 0, 10) == 0) {
+                dwords = g_rand_int_range(r, 0, 80);
+                valid = valid && dwords == sizeof(pg) / 4;
+            }
+            if (g_rand_int_range(r, 0, 10) == 0) {
+                len = g_rand_int_range(r, 8, sizeof(pg) + 1);
+                valid = valid && len == sizeof(pg);
+            }
+            st = iou1_write(m, persistent ? 5 : 3, pg, len, dwords, &e);
+            if (valid) {
+                g_assert_cmphex(st, ==, 0);
+                memcpy(model + 8, pg + 8, sizeof(pg) - 8);
+                accepted++;
+            } else {
+                g_assert_cmphex(st, !=, 0);
+            }
+        }
+        /* the driver's handshake for every drive the host lost */
+        topo_only(&e);
+        for (int i = 0; i < e.n; i++) {
+            const uint8_t *ev = e.ev[i].frame + EV_DATA;
+
+            if (e.ev[i].frame[0x11] == 0x16 && ev[0x0F] == 0x02) {
+                remove_handshake(m, lduw_le_p(ev + 0x0C));
+            }
+        }
+        /* both copies and every link as the model has them */
+        g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+        g_assert(!memcmp(pg, cur, sizeof(pg)));
+        g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+        g_assert(!memcmp(pg + 8, pers + 8, sizeof(pg) - 8));
+        for (int i = 0; i < 4; i++) {
+            uint8_t p0[36];
+            uint8_t want = model_neg(drive_rate[i], cur[IOU1_PHY(i) + 2],
+                                     cur[IOU1_PHY(i) + 3]);
+
+            g_assert_cmphex(read_page(m, 0x23, 0, i, p0, sizeof(p0)), ==, 0);
+            g_assert_cmphex(p0[0x14], ==, cur[IOU1_PHY(i) + 3]);
+            g_assert_cmphex(p0[0x1C], ==, want);
+            g_assert_cmpint(lduw_le_p(p0 + 0x0C) != 0, ==,
+                            (want & 0x0F) >= 0x08);
+        }
+    }
+    g_test_message("%d of 400 page writes accepted", accepted);
+    g_assert_cmpint(accepted, >, 50);
+    g_rand_free(r);
+    h_stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1781,6 +1913,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/sas/phy-counters", test_phy_counters);
     qtest_add_func("/megaraid-9600/sas/phy-member", test_phy_member);
     qtest_add_func("/megaraid-9600/sas/phy-nvram", test_phy_nvram);
+    qtest_add_func("/megaraid-9600/sas/phy-random", test_phy_random);
     qtest_add_func("/megaraid-9600/sas/link-flap", test_link_flap);
     qtest_add_func("/megaraid-9600/sas/phy-rate-inject",
                    test_phy_rate_inject);
