@@ -5,7 +5,8 @@
 # of SAS Phy page 1 read what QOM set; maximum_linkrate 6.0 Gbit lowers a
 # SAS drive's negotiated rate, 22.5 brings it back to 12.0; enable 0 on a
 # JBOD drive's phy takes its disk away, enable 1 brings it back with its
-# data; link_reset and hard_reset under fio verify fail no I/O; injected
+# data; link_reset and hard_reset under fio verify fail no I/O; an
+# injected renegotiation at 6 Gb/s shows in negotiated_linkrate; injected
 # faults under fio verify fail no I/O either: a link flap (DELAY NOT
 # RESPONDING, then RESPONDING: the driver holds the drive's I/O
 # meanwhile), an internal device reset (start, complete), events sent
@@ -131,6 +132,12 @@ wait_qom() {
         qom_get "$CTRL" "$1"
     done
 }
+
+# The link renegotiating at 6 Gb/s by itself (a PHY CHANGED list), and back.
+qom_set "$CTRL" inject-phy-rate '"0:6.0"'
+wait_rate 0 "6.0 Gbit"
+qom_set "$CTRL" inject-phy-rate '"0:none"'
+wait_rate 0 "12.0 Gbit"
 
 # A link flap of 3 s and an internal reset of 2 s under I/O, their events
 # with ACK REQUIRED: no I/O fails, the driver acknowledges all four.
