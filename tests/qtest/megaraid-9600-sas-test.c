@@ -1558,6 +1558,20 @@ static void test_link_flap(void)
     g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
                            "inject-link-flap", "\"0\""));
     h_stop(m);
+
+    /* on the command line (before realize): refused, naming the property */
+    for (int i = 0; i < 3; i++) {
+        static const char *const prop[] = {
+            "inject-link-flap=0", "inject-phy-rate=0:6.0",
+            "inject-device-reset=0",
+        };
+        g_autofree char *args = g_strdup_printf(
+            "-M q35 -device megaraid-9600,sas-transport=on,%s", prop[i]);
+        g_autofree char *err = NULL;
+
+        g_assert_cmpint(h_run_qemu(args, &err), !=, 0);
+        g_assert_nonnull(strstr(err, "set it at run time"));
+    }
 }
 
 static void test_phy_rate_inject(void)

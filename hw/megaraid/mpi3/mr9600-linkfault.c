@@ -29,6 +29,10 @@ static bool mr9600_parse_phy_arg(MR9600State *s, const char *prop,
     g_auto(GStrv) f = g_strsplit(value, ":", 2);
     uint64_t n;
 
+    if (!DEVICE(s)->realized) {
+        error_setg(errp, "%s: set it at run time (qom-set)", prop);
+        return false;
+    }
     if (!mr9600_sas_on(s)) {
         error_setg(errp, "%s: needs sas-transport=on", prop);
         return false;
