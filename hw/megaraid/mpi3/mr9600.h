@@ -20,6 +20,7 @@
 #include "hw/megaraid/target.h"
 #include "hw/megaraid/fw-core.h"
 #include "hw/megaraid/ses.h"
+#include "hw/megaraid/expander.h"
 
 #define TYPE_MEGARAID_9600 "megaraid-9600"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
@@ -75,6 +76,7 @@ typedef struct MR9600Model {
     MRCoreModel core;           /* name, product, vendor, subsystem ids */
     MR9600Personality personality;
     uint32_t ports;
+    bool sas_transport;         /* sas-transport=auto: on */
 } MR9600Model;
 
 typedef struct MR9600Request MR9600Request;
@@ -187,7 +189,8 @@ struct MR9600State {
     uint16_t msix_vectors;
     uint16_t max_outstanding;
     uint32_t ready_timeout;     /* seconds */
-    bool sas_transport;         /* sas-transport: MULTIPATH cleared */
+    OnOffAuto sas_transport_prop;   /* sas-transport */
+    bool sas_transport;         /* its value: MULTIPATH cleared */
     int32_t bootindex;          /* the option ROM's disks in the boot order */
 
     const MR9600Model *model;
@@ -480,6 +483,42 @@ void mr9600_ses_exit(MR9600State *s);
 /* The SEP's handle, 0: none. */
 uint16_t mr9600_ses_handle(MR9600State *s);
 void mr9600_ses_page0(MR9600State *s, MPI3DevicePage0 *p);
+
+/* mr9600-expander.c: megaraid-expander's MPI3 view (sas-transport=on) */
+#define MR9600_EXP_HANDLE_BASE  0x2F0   /* enclosure E's: base + E */
+#define MR9600_EXP_MAX_ENCL     14      /* handles 0x2F1-0x2FE, no drive's */
+void mr9600_exp_realize(MR9600State *s);
+uint16_t mr9600_exp_handle(MRExpander *e);
+uint64_t mr9600_exp_address(MR9600State *s, MRExpander *e);
+MRExpander *mr9600_exp_by_handle(MR9600State *s, uint16_t handle);
+MRExpander *mr9600_exp_on_phy(MR9600State *s, uint32_t phy);
+MRExpander *mr9600_exp_of_unit(MR9600State *s, MRUnit *u);
+bool mr9600_exp_check_drive(MR9600State *s, MRDrive *d, Error **errp);
+bool mr9600_exp_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p);
+bool mr9600_exp_own_page0(MR9600State *s, uint16_t handle, uint8_t *buf);
+uint16_t mr9600_exp_build_page(MR9600State *s, uint8_t number,
+                               uint32_t page_address, uint8_t *buf);
+bool mr9600_exp_ctrl_phy(MR9600State *s, uint32_t phy, uint16_t *handle,
+                         uint8_t *port, uint8_t *neg_rate);
+bool mr9600_exp_encl_page(MR9600State *s, uint32_t page_address,
+                          uint8_t *buf, uint16_t *status);
+void mr9600_exp_encl_events(MR9600State *s);
+void mr9600_exp_announce(MR9600State *s);
+void mr9600_exp_port_enable(MR9600State *s);
+bool mr9600_exp_topo_event(MR9600State *s, MRUnit *u, bool present);
+typedef struct MR9600ExpPhyView {
+    uint16_t handle;            /* 0: nothing; MR9600_CTRL_HANDLE: port */
+    uint16_t device_info;
+    uint8_t rate;               /* logical = physical */
+    uint8_t attached_phy;
+    uint64_t sas_address;       /* the attached device's */
+    bool sata;
+} MR9600ExpPhyView;
+MR9600ExpPhyView mr9600_exp_phy_view(MR9600State *s, MRExpander *e,
+                                     uint32_t phy);
+
+/* mr9600-smp.c */
+void mr9600_smp_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-devices.c */
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);

@@ -28,6 +28,10 @@ OBJECT_DECLARE_SIMPLE_TYPE(MRDrive, MEGARAID_DRIVE)
 struct MRBus {
     BusState parent_obj;
     struct MRArray *array;      /* the controller's RAID configuration */
+    /* expanders (expander.h) and the personality's check of a new one */
+    QLIST_HEAD(, MRExpander) expanders;
+    bool (*expander_check)(void *opaque, struct MRExpander *e, Error **errp);
+    void *expander_opaque;
 };
 
 /* An LBA range whose reads fail (injected from the host, QOM media-error). */

@@ -692,6 +692,17 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 #define MPI3_SASPHY0_BYTES                  36
 #define MPI3_SASPHY1_BYTES                  28
 
+/* SAS expanders (mr9600-expander.c) */
+#define MPI3_SAS_EXPAND_PGAD_PHYNUM_SHIFT   16
+#define MPI3_SAS_EXPAND_PGAD_HANDLE_MASK    0x0000FFFFu
+#define MPI3_SAS_DEVICE_INFO_TYPE_EXPANDER  0x0002
+#define MPI3_ENCLS0_FLAGS_ENCL_TYPE_SAS     0x4000
+#define MPI3_EVENT_SAS_TOPO_ES_NOT_RESPONDING   0x02
+#define MPI3_EVENT_SAS_TOPO_ES_RESPONDING       0x03
+#define MPI3_EVENT_SAS_TOPO_PHY_STATUS_VACANT   0x80
+#define MPI3_IOCSTATUS_SAS_SMP_REQUEST_FAILED   0x0090
+#define MPI3_IOCSTATUS_SAS_SMP_DATA_OVERRUN     0x0091
+
 typedef struct QEMU_PACKED MPI3EnclosurePage0 {
     MPI3ConfigPageHeader header;
     uint64_t enclosure_logical_id;
