@@ -82,9 +82,33 @@ static bool mr9600_parse_timed(MR9600State *s, const char *prop,
            mr9600_parse_ms(prop, arg, dflt, ms, errp);
 }
 
-static void mr9600_timer_in(QEMUTimer *t, uint32_t ms)
+/*
+ * The start of a timed injection "PHY[:MS]" of @prop: the drive on the
+ * phy, with the phy's flag at @flag (in MR9600Phy) set and its @timer
+ * (in MR9600Phy) due MS ms from now; NULL (and *errp) if refused, or if
+ * that phy's previous one still runs.
+ */
+static MRUnit *mr9600_timed_start(MR9600State *s, const char *prop,
+                                  const char *value, uint32_t dflt,
+                                  size_t flag, size_t timer, uint32_t *phy,
+                                  Error **errp)
 {
-    timer_mod(t, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + ms);
+    uint32_t ms;
+    uint8_t *p;
+
+    if (!mr9600_parse_timed(s, prop, value, dflt, phy, &ms, errp)) {
+        return NULL;
+    }
+    p = (uint8_t *)&s->phys[*phy];
+    if (*(bool *)(p + flag)) {
+        error_setg(errp, "%s: phy %u: the last one is still under way",
+                   prop, *phy);
+        return NULL;
+    }
+    *(bool *)(p + flag) = true;
+    timer_mod(*(QEMUTimer **)(p + timer),
+              qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) + ms);
+    return mr9600_phy_unit(s, *phy);
 }
 
 /* ---- link flap: DELAY NOT RESPONDING, later RESPONDING ---- */
@@ -128,27 +152,23 @@ static char *mr9600_flap_get(Object *obj, Error **errp)
 static void mr9600_flap_set(Object *obj, const char *value, Error **errp)
 {
     MR9600State *s = MEGARAID_9600(obj);
-    uint32_t phy, ms;
+    uint32_t phy;
     MR9600Phy *p;
     MRUnit *u;
 
-    if (!mr9600_parse_timed(s, "inject-link-flap", value,
-                            MR9600_FLAP_MS_DEFAULT, &phy, &ms, errp)) {
+    u = mr9600_timed_start(s, "inject-link-flap", value,
+                           MR9600_FLAP_MS_DEFAULT,
+                           offsetof(MR9600Phy, flapping),
+                           offsetof(MR9600Phy, flap_timer), &phy, errp);
+    if (!u) {
         return;
     }
     p = &s->phys[phy];
-    if (p->flapping) {
-        error_setg(errp, "inject-link-flap: phy %u is flapping already", phy);
-        return;
-    }
-    u = mr9600_phy_unit(s, phy);
-    p->flapping = true;
     p->change_count++;
     p->counters[MR9600_PHY_LOSS_OF_SYNC]++;
     trace_megaraid_9600_phy_link(phy, u->host_id, 0, "flap");
     mr9600_sas_topo_list(s, phy, u->host_id, mr9600_phy_rate(s, phy),
                          MPI3_EVENT_SAS_TOPO_PHY_RC_DELAY_NOT_RESPONDING);
-    mr9600_timer_in(p->flap_timer, ms);
 }
 
 /* ---- a phy renegotiating at another rate ---- */
@@ -244,26 +264,19 @@ static void mr9600_dev_reset_set(Object *obj, const char *value,
                                  Error **errp)
 {
     MR9600State *s = MEGARAID_9600(obj);
-    uint32_t phy, ms;
-    MR9600Phy *p;
+    uint32_t phy;
     MRUnit *u;
 
-    if (!mr9600_parse_timed(s, "inject-device-reset", value,
-                            MR9600_DEV_RESET_MS_DEFAULT, &phy, &ms, errp)) {
+    u = mr9600_timed_start(s, "inject-device-reset", value,
+                           MR9600_DEV_RESET_MS_DEFAULT,
+                           offsetof(MR9600Phy, resetting),
+                           offsetof(MR9600Phy, reset_timer), &phy, errp);
+    if (!u) {
         return;
     }
-    p = &s->phys[phy];
-    if (p->resetting) {
-        error_setg(errp, "inject-device-reset: phy %u's drive is being "
-                   "reset already", phy);
-        return;
-    }
-    u = mr9600_phy_unit(s, phy);
-    p->resetting = true;
     trace_megaraid_9600_phy_link(phy, u->host_id, 0,
                                  "internal device reset");
     mr9600_dev_reset_event(s, u, MPI3_EVENT_DEV_STAT_RC_INT_DEVICE_RESET_STRT);
-    mr9600_timer_in(p->reset_timer, ms);
 }
 
 /* ---- events with ACK REQUIRED ---- */
