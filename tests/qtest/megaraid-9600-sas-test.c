@@ -379,10 +379,12 @@ static void test_pages(void)
     g_assert_cmphex(read_page(m, 0x24, 0, 0, p, 36), ==, ST_CFG_INVALID_PAGE);
     g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | 0x3FE, p, 64), ==,
                     ST_CFG_INVALID_PAGE);
-    /* the SAS pages are read-only in this firmware */
+    /* SAS IO Unit page 0 and the phy pages are read-only */
     g_assert_cmphex(read_page(m, 0x20, 1, 0, p, 212), ==, 0);
-    g_assert_cmphex(config(m, 0x20, 1, 3, 0, p, 212), ==,
+    g_assert_cmphex(config(m, 0x20, 0, 3, 0, p, 336), ==,
                     ST_CFG_INVALID_ACTION);          /* WRITE CURRENT */
+    g_assert_cmphex(config(m, 0x23, 0, 3, 0, p, 36), ==,
+                    ST_CFG_INVALID_ACTION);
     g_assert_cmphex(config(m, 0x20, 0, 1, 0, p, 336), ==,
                     ST_CFG_INVALID_ACTION);          /* READ DEFAULT */
     g_assert_cmphex(read_page(m, 0x23, 0, 0, p, 36), ==, 0);
@@ -412,11 +414,29 @@ static void test_off_has_no_sas_pages(void)
     h_stop(m);
 }
 
+/* The driver's removal handshake for @h: target reset, REMOVE DEVICE. */
+static void remove_handshake(HMR *m, uint16_t h)
+{
+    uint8_t tm[32] = { 0 }, rm[64] = { 0 };
+
+    stw_le_p(tm, 8);
+    tm[3] = 0x21;
+    stw_le_p(tm + 0x0A, h);
+    stw_le_p(tm + 0x0C, 0xFFFF);
+    tm[0x0E] = 0x03;
+    g_assert_cmphex(h_admin(m, tm, sizeof(tm)), ==, 0);
+    stw_le_p(rm, 9);
+    rm[3] = 0x08;
+    rm[0x0B] = 0x10;
+    stw_le_p(rm + 0x30, h);
+    g_assert_cmphex(h_admin(m, rm, sizeof(rm)), ==, 0);
+}
+
 static void test_hotplug(void)
 {
     HMR *m = sas_start(true);
     Events en = { 0 }, pe = { 0 };
-    uint8_t tm[32] = { 0 }, rm[64] = { 0 }, p[36];
+    uint8_t p[36];
     const uint8_t *t;
     uint16_t h2;
     HDesc d;
@@ -437,18 +457,7 @@ static void test_hotplug(void)
     g_assert_cmphex(read_page(m, 0x23, 0, 2, p, 36), ==, 0);
     g_assert_cmphex(lduw_le_p(p + 0x0C), ==, 0);
     g_assert_cmphex(p[0x1C], ==, 0);
-    /* the driver's removal handshake */
-    stw_le_p(tm, 8);
-    tm[3] = 0x21;
-    stw_le_p(tm + 0x0A, h2);
-    stw_le_p(tm + 0x0C, 0xFFFF);
-    tm[0x0E] = 0x03;
-    g_assert_cmphex(h_admin(m, tm, sizeof(tm)), ==, 0);
-    stw_le_p(rm, 9);
-    rm[3] = 0x08;                                   /* IO UNIT CONTROL */
-    rm[0x0B] = 0x10;                                /* REMOVE DEVICE */
-    stw_le_p(rm + 0x30, h2);
-    g_assert_cmphex(h_admin(m, rm, sizeof(rm)), ==, 0);
+    remove_handshake(m, h2);
 
     /* Insert a SAS drive into bay 2: DEVICE ADDED, then PHY CHANGED */
     qtest_qmp_device_add(m->qts, "megaraid-drive", "hd4",
@@ -917,6 +926,37 @@ static void test_ses_random(void)
 }
 
 /* A failed member: the firmware lights its fault LED. */
+/*
+ * A controller with sas-transport=on whose l->n SAS drives (bays 0...)
+ * hold the DDF of @l in temporary images (@path), up to PORT ENABLE.
+ */
+static HMR *rig_start(char **path, const RigLayout *l)
+{
+    g_autoptr(GString) args = g_string_new("");
+    HMR *m = g_new0(HMR, 1);
+
+    rig_tmp_paths(path, l->n, "megaraid-9600-sas-test");
+    rig_write_ddf(path, l, NULL);
+    for (int i = 0; i < l->n; i++) {
+        g_string_append_printf(args, "-drive if=none,id=d%d,format=raw,"
+                               "file=%s -device megaraid-drive,id=hd%d,"
+                               "bus=raid0.0,slot=%d,drive=d%d,"
+                               "interface=sas ", i, path[i], i, i, i);
+    }
+    h_launch(m, ",sas-transport=on", args->str);
+    h_bringup(m);
+    return m;
+}
+
+static void rig_stop(HMR *m, char **path, int n)
+{
+    h_stop(m);
+    for (int i = 0; i < n; i++) {
+        unlink(path[i]);
+        g_free(path[i]);
+    }
+}
+
 static void test_ses_fault(void)
 {
     char *path[3];
@@ -925,20 +965,9 @@ static void test_ses_fault(void)
         .spec = { .level = RAID_LEVEL_1, .name = "ses-r1" },
         .settled = true,
     };
-    g_autoptr(GString) args = g_string_new("");
-    HMR *m = g_new0(HMR, 1);
+    HMR *m = rig_start(path, &l);
     uint8_t el[4];
 
-    rig_tmp_paths(path, 3, "megaraid-9600-sas-test");
-    rig_write_ddf(path, &l, NULL);
-    for (int i = 0; i < 3; i++) {
-        g_string_append_printf(args, "-drive if=none,id=d%d,format=raw,"
-                               "file=%s -device megaraid-drive,id=hd%d,"
-                               "bus=raid0.0,slot=%d,drive=d%d,"
-                               "interface=sas ", i, path[i], i, i, i);
-    }
-    h_launch(m, ",sas-transport=on", args->str);
-    h_bringup(m);
     uint8_t pg[256];
     int n;
 
@@ -977,11 +1006,938 @@ static void test_ses_fault(void)
     g_assert_true(qom_bool(m, "hd2", "rebuild-led"));
     g_assert_true(qmp_drive_bool(m, "hd2", "rebuild-led"));
     g_assert_false(qom_bool(m, "hd2", "fault-led"));
-    h_stop(m);
-    for (int i = 0; i < 3; i++) {
-        unlink(path[i]);
-        g_free(path[i]);
+    rig_stop(m, path, l.n);
+}
+
+/* ------------------------------------------- the controller's phys */
+
+#define ST_INVALID_SGL          0x0003
+#define ST_CFG_INVALID_DATA     0x0023
+#define IOU1_LEN        212     /* 20 + 16 phys * 12 */
+#define IOU1_PHY(i)     (20 + (i) * 12)
+
+/*
+ * Write SAS IO Unit page 1 from @pg (@len bytes, @dwords in the request)
+ * with @action; the events before the reply into *e.
+ */
+static uint16_t iou1_write(HMR *m, uint8_t action, const uint8_t *pg,
+                           uint32_t len, uint16_t dwords, Events *e)
+{
+    uint8_t f[H_CONFIG_LEN];
+    uint64_t buf = m->buf + 0x8000;
+
+    qtest_memwrite(m->qts, buf, pg, len);
+    h_config_frame(f, 0x31, 0x20, 1, action, 0, dwords, buf, len);
+    e->n = 0;
+    return admin_events(m, f, sizeof(f), e);
+}
+
+/* Write page 1 as the driver does: read current, change @phy, write. */
+static uint16_t set_phy(HMR *m, int phy, uint8_t flags, uint8_t rates,
+                        Events *e)
+{
+    uint8_t pg[IOU1_LEN];
+
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+    pg[IOU1_PHY(phy) + 2] = flags;
+    pg[IOU1_PHY(phy) + 3] = rates;
+    return iou1_write(m, 3, pg, sizeof(pg), sizeof(pg) / 4, e);
+}
+
+/* The one topology list of @e: its phy, handle, link rate and status. */
+static void assert_topo(Events *e, int i, int phy, uint16_t handle,
+                        uint8_t rate, uint8_t status)
+{
+    const uint8_t *t = e->ev[i].frame + EV_DATA;
+
+    g_assert_cmphex(e->ev[i].frame[0x11], ==, 0x16);
+    g_assert_cmpuint(t[0x08], ==, 1);
+    g_assert_cmpuint(t[0x09], ==, phy);
+    g_assert_cmpuint(t[0x0B], ==, phy);
+    g_assert_cmphex(lduw_le_p(t + 0x0C), ==, handle);
+    g_assert_cmphex(t[0x0E], ==, rate);
+    g_assert_cmphex(t[0x0F], ==, status);
+}
+
+/* The topology lists and DEVICE ADDEDs of @e (LOG DATA dropped). */
+static void topo_only(Events *e)
+{
+    int n = 0;
+
+    for (int i = 0; i < e->n; i++) {
+        if (e->ev[i].frame[0x11] == 0x16 || e->ev[i].frame[0x11] == 0x07) {
+            e->ev[n++] = e->ev[i];
+        }
     }
+    e->n = n;
+}
+
+
+/* Phy page 0 of @phy: attached handle, programmed and negotiated rate. */
+static void assert_phy0(HMR *m, int phy, uint16_t h, uint8_t prog,
+                        uint8_t neg)
+{
+    uint8_t p[36];
+
+    g_assert_cmphex(read_page(m, 0x23, 0, phy, p, sizeof(p)), ==, 0);
+    g_assert_cmphex(lduw_le_p(p + 0x0C), ==, h);
+    g_assert_cmphex(p[0x14], ==, prog);
+    g_assert_cmphex(p[0x15], ==, 0xCA);
+    g_assert_cmphex(p[0x1C], ==, neg);
+}
+
+static uint8_t phy_changes(HMR *m, int phy)
+{
+    uint8_t p[36];
+
+    g_assert_cmphex(read_page(m, 0x23, 0, phy, p, sizeof(p)), ==, 0);
+    return p[0x16];
+}
+
+static void test_phy_rates(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t pg[IOU1_LEN], d0[64];
+    uint16_t h0, h2;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    h2 = handle_of(m, 2);
+    /* every copy starts at 22.5 / 6.0, enabled */
+    for (uint8_t action = 1; action <= 4; action += (action == 2 ? 2 : 1)) {
+        g_assert_cmphex(config(m, 0x20, 1, action, 0, pg, sizeof(pg)), ==,
+                        0);
+        g_assert_cmphex(pg[3], ==, 0x20);       /* persistent */
+        g_assert_cmphex(pg[IOU1_PHY(0) + 2], ==, 0);
+        g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xCA);
+    }
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 0);
+
+    /* maximum 6.0 on the SAS drive's phy: 12 -> 6, PHY CHANGED 0xAB */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xAA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 0, h0, 0xAB, 0x03);
+    assert_phy0(m, 0, h0, 0xAA, 0xAA);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | h0, d0, 64), ==, 0);
+    g_assert_cmphex(d0[0x3B], ==, 0xAA);
+    g_assert_cmphex(read_page(m, 0x20, 0, 0, pg, 336), ==, 0);
+    g_assert_cmphex(pg[16 + 3], ==, 0xAA);
+    /* the persistent copy follows only its own write */
+    g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+    g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xCA);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+    g_assert_cmphex(iou1_write(m, 5, pg, sizeof(pg), sizeof(pg) / 4, &e),
+                    ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+    g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xAA);
+    /* the same rates again: no change, no list */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xAA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    /* back to 22.5: 6 -> 12 */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    assert_topo(&e, 0, 0, h0, 0xBA, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+
+    /* minimum 22.5 on the SATA drive's phy: negotiation fails */
+    g_assert_cmphex(set_phy(m, 2, 0, 0xCC, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 2, h2, 0x2A, 0x02);
+    assert_phy0(m, 2, 0, 0xCC, 0x22);
+    g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | h2, d0, 64), ==,
+                    ST_CFG_INVALID_PAGE);
+    remove_handshake(m, h2);
+    /* 12.0 minimum still fails a 6 Gb/s drive, without a new list */
+    g_assert_cmphex(set_phy(m, 2, 0, 0xCB, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    assert_phy0(m, 2, 0, 0xCB, 0x22);
+    /* 6.0 again: the drive comes back, DEVICE ADDED then PHY CHANGED */
+    g_assert_cmphex(set_phy(m, 2, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 2);
+    g_assert_cmphex(e.ev[0].frame[0x11], ==, 0x07);
+    h2 = lduw_le_p(e.ev[0].frame + EV_DATA + 0x08);
+    g_assert_cmphex(lduw_le_p(e.ev[0].frame + EV_DATA + 0x0C), ==, 2);
+    g_assert_cmphex(e.ev[0].frame[EV_DATA + 0x3B], ==, 0xAA);
+    assert_topo(&e, 1, 2, h2, 0xA0, 0x03);
+    assert_phy0(m, 2, h2, 0xCA, 0xAA);
+    g_assert_cmphex(handle_of(m, 2), ==, h2);
+    h_stop(m);
+}
+
+static void test_phy_disable(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t pg[336];
+    uint16_t h0;
+    HDesc d;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    g_assert_cmphex(set_phy(m, 0, 0x08, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 0, h0, 0x1B, 0x02);      /* disabled, was 12 */
+    assert_phy0(m, 0, 0, 0xCA, 0x11);
+    g_assert_cmphex(read_page(m, 0x20, 0, 0, pg, 336), ==, 0);
+    g_assert_cmphex(pg[16 + 2], ==, 0x08);
+    g_assert_cmphex(pg[16 + 3], ==, 0x11);
+    g_assert_cmphex(lduw_le_p(pg + 16 + 8), ==, 0);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, IOU1_LEN), ==, 0);
+    g_assert_cmphex(pg[IOU1_PHY(0) + 2], ==, 0x08);
+    /* until the handshake the handle is the old drive's */
+    g_assert_cmphex(read_page(m, 0x12, 0, 0x20000000 | h0, pg, 64), ==,
+                    ST_CFG_INVALID_PAGE);
+    remove_handshake(m, h0);
+    /* a link reset of a disabled phy: nothing comes up */
+    {
+        uint8_t rq[64] = { 0 };
+
+        stw_le_p(rq, 9);
+        rq[3] = 0x08;
+        rq[0x0B] = 0x21;
+        rq[0x38] = 0x01;
+        rq[0x39] = 0;
+        e.n = 0;
+        g_assert_cmphex(admin_events(m, rq, sizeof(rq), &e), ==, 0);
+        topo_only(&e);
+        g_assert_cmpint(e.n, ==, 0);
+    }
+    /* enabled again: the drive is back with its handle and rate */
+    g_assert_cmphex(set_phy(m, 0, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 2);
+    g_assert_cmphex(e.ev[0].frame[0x11], ==, 0x07);
+    g_assert_cmphex(lduw_le_p(e.ev[0].frame + EV_DATA + 0x08), ==, h0);
+    g_assert_cmphex(ldq_le_p(e.ev[0].frame + EV_DATA + 0x28), ==, WWN_SAS0);
+    assert_topo(&e, 1, 0, h0, 0xB0, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+
+    /* a drive inserted into a disabled phy's bay: no link, no event */
+    g_assert_cmphex(set_phy(m, 1, 0x08, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    qtest_qmp_device_add(m->qts, "megaraid-drive", "hd4",
+                         "{'bus': 'raid0.0', 'slot': 1, 'drive': 'spare',"
+                         " 'interface': 'sas'}");
+    while (h_admin_reply(m, &d, 200)) {
+        g_assert_cmphex(d.frame[0x11], !=, 0x07);
+        g_assert_cmphex(d.frame[0x11], !=, 0x16);
+    }
+    assert_phy0(m, 1, 0, 0xCA, 0x11);
+    g_assert_cmphex(set_phy(m, 1, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 2);
+    g_assert_cmphex(e.ev[0].frame[0x11], ==, 0x07);
+    g_assert_cmphex(lduw_le_p(e.ev[0].frame + EV_DATA + 0x0C), ==, 1);
+    assert_topo(&e, 1, 1, lduw_le_p(e.ev[0].frame + EV_DATA + 0x08), 0xB0,
+                0x03);
+    assert_phy0(m, 1, handle_of(m, 1), 0xCA, 0xBB);
+
+        /* disabled, then pulled: no list for a drive the host lost already */
+    g_assert_cmphex(set_phy(m, 0, 0x08, 0xCA, &e), ==, 0);
+    remove_handshake(m, h0);
+    qtest_qmp_device_del_send(m->qts, "hd0");
+    qtest_qmp_eventwait(m->qts, "DEVICE_DELETED");
+    assert_phy0(m, 0, 0, 0xCA, 0);
+    g_assert_cmphex(set_phy(m, 0, 0, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    h_stop(m);
+}
+
+/* A page 1 write of @pg must fail with @st and change nothing. */
+static void assert_refused(HMR *m, const uint8_t *pg, uint32_t len,
+                           uint16_t dwords, uint16_t st)
+{
+    uint8_t before[IOU1_LEN], after[IOU1_LEN];
+    Events e = { 0 };
+
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, before, sizeof(before)), ==, 0);
+    g_assert_cmphex(iou1_write(m, 3, pg, len, dwords, &e), ==, st);
+    g_assert_cmphex(iou1_write(m, 5, pg, len, dwords, &e), ==, st);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, after, sizeof(after)), ==, 0);
+    g_assert(!memcmp(before, after, sizeof(after)));
+    assert_phy0(m, 0, handle_of(m, 0), 0xCA, 0xBB);
+}
+
+static void test_phy_write_hostile(void)
+{
+    static const uint8_t bad_rates[] = {
+        0xAC, 0xBC, 0xAB,       /* minimum above maximum */
+        0xC9, 0xC8, 0xC0,       /* minimum below 6.0 */
+        0xDA, 0xFA, 0x9A, 0x0A, /* maximum outside 6.0 - 22.5 */
+        0x00, 0xFF, 0xCD,
+    };
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    uint8_t good[IOU1_LEN], pg[IOU1_LEN];
+
+    bringup(m, &en, &pe);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, good, sizeof(good)), ==, 0);
+    for (size_t i = 0; i < sizeof(bad_rates); i++) {
+        memcpy(pg, good, sizeof(pg));
+        pg[IOU1_PHY(i % 16) + 3] = bad_rates[i];
+        assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4,
+                       ST_CFG_INVALID_DATA);
+    }
+    /* the phy count is not this controller's */
+    memcpy(pg, good, sizeof(pg));
+    pg[0x10] = 15;
+    assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_CFG_INVALID_DATA);
+    /* other fields than PHY DISABLE and the rates */
+    for (int off = 8; off < IOU1_LEN; off++) {
+        int k = off < 20 ? -1 : (off - 20) % 12;
+
+        if (off == 0x10 || k == 3) {
+            continue;
+        }
+        memcpy(pg, good, sizeof(pg));
+        pg[off] ^= k == 2 ? 0x41 : 0x01;
+        assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_INVALID_FIELD);
+    }
+    /* a header naming another page */
+    memcpy(pg, good, sizeof(pg));
+    pg[6] = 0x21;
+    assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_CFG_INVALID_PAGE);
+    memcpy(pg, good, sizeof(pg));
+    stw_le_p(pg + 4, 52);
+    assert_refused(m, pg, sizeof(pg), sizeof(pg) / 4, ST_CFG_INVALID_PAGE);
+    /* request lengths: the page's dwords, a buffer that holds it */
+    assert_refused(m, good, sizeof(good), 52, ST_INVALID_FIELD);
+    assert_refused(m, good, sizeof(good), 0, ST_INVALID_FIELD);
+    assert_refused(m, good, 100, sizeof(good) / 4, ST_INVALID_SGL);
+    h_stop(m);
+}
+
+/* IO UNIT CONTROL SAS PHY CONTROL of @phy with @action; events into *e. */
+static uint16_t phy_control(HMR *m, uint8_t action, uint8_t phy, Events *e)
+{
+    uint8_t rq[64] = { 0 };
+
+    stw_le_p(rq, 9);
+    rq[3] = 0x08;
+    rq[0x0B] = 0x21;
+    rq[0x38] = action;
+    rq[0x39] = phy;
+    e->n = 0;
+    return admin_events(m, rq, sizeof(rq), e);
+}
+
+static void test_phy_control(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t pg[IOU1_LEN];
+    uint16_t h0 = 0, h2;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    h2 = handle_of(m, 2);
+    /* link reset (sysfs link_reset) and hard reset (hard_reset) */
+    g_assert_cmphex(phy_control(m, 1, 0, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 0, h0, 0xBB, 0x03);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    g_assert_cmphex(phy_control(m, 2, 2, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    assert_topo(&e, 0, 2, h2, 0xAA, 0x03);
+    g_assert_cmpuint(phy_changes(m, 2), ==, 1);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+    /* an empty phy: SUCCESS, no link comes up */
+    g_assert_cmphex(phy_control(m, 1, 1, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmphex(phy_control(m, 0, 3, &e), ==, 0);     /* NOP */
+    /* no such phy, no such action */
+    g_assert_cmphex(phy_control(m, 1, 16, &e), ==, ST_INVALID_FIELD);
+    g_assert_cmphex(phy_control(m, 2, 255, &e), ==, ST_INVALID_FIELD);
+    for (int a = 3; a < 256; a += (a < 8 ? 1 : 61)) {
+        if (a != 5) {
+            g_assert_cmphex(phy_control(m, a, 0, &e), ==, ST_INVALID_FIELD);
+        }
+    }
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 0);
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    h_stop(m);
+
+    /* without the SAS transport there is no phy to control */
+    m = sas_start(false);
+    bringup(m, &en, &pe);
+    g_assert_cmphex(phy_control(m, 1, 0, &e), ==, ST_INVALID_FIELD);
+    memset(pg, 0, sizeof(pg));
+    g_assert_cmphex(config(m, 0x20, 1, 3, 0, pg, IOU1_LEN), ==,
+                    ST_CFG_INVALID_PAGE);
+    h_stop(m);
+}
+
+static const char *const counter_props[] = {
+    "invalid-dword-count", "running-disparity-error-count",
+    "loss-of-dword-sync-count", "phy-reset-problem-count",
+};
+
+static void assert_counters(HMR *m, int phy, uint32_t base)
+{
+    uint8_t p[28];
+
+    g_assert_cmphex(read_page(m, 0x23, 1, phy, p, sizeof(p)), ==, 0);
+    for (int k = 0; k < 4; k++) {
+        g_autofree char *name = g_strdup_printf("phy%d-%s", phy,
+                                                counter_props[k]);
+        uint32_t want = base ? base + k : 0;
+
+        g_assert_cmpuint((uint32_t)ldl_le_p(p + 0x0C + 4 * k), ==, want);
+        g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0", name),
+                         ==, want);
+    }
+}
+
+static void test_phy_counters(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+
+    bringup(m, &en, &pe);
+    assert_counters(m, 3, 0);
+    for (int k = 0; k < 4; k++) {
+        g_autofree char *name = g_strdup_printf("phy3-%s", counter_props[k]);
+        g_autofree char *name15 = g_strdup_printf("phy15-%s",
+                                                  counter_props[k]);
+
+        qom_set_int(m, "/machine/peripheral/raid0", name, 1000 + k);
+        qom_set_int(m, "/machine/peripheral/raid0", name15,
+                    0xFFFFFFF0u + k);
+    }
+    assert_counters(m, 3, 1000);
+    assert_counters(m, 15, 0xFFFFFFF0u);
+    assert_counters(m, 2, 0);
+    /* phy 16 does not exist on the -16i; negative and too large refused */
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "phy16-invalid-dword-count", "1"));
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "phy3-invalid-dword-count", "\"x\""));
+    assert_counters(m, 3, 1000);
+    /* they survive a controller reset */
+    h_soft_reset(m);
+    bringup(m, &en, &pe);
+    assert_counters(m, 3, 1000);
+    /* CLEAR ERROR LOG clears one phy's */
+    g_assert_cmphex(phy_control(m, 5, 3, &e), ==, 0);
+    assert_counters(m, 3, 0);
+    assert_counters(m, 15, 0xFFFFFFF0u);
+    h_stop(m);
+}
+
+/*
+ * A RAID 1 member's phy disabled: the member is missing (as a pull),
+ * the VD degraded; enabled again, the drive returns as an inserted one.
+ */
+static void test_phy_member(void)
+{
+    char *path[2];
+    RigLayout l = {
+        .n = 2, .nmem = 2,
+        .spec = { .level = RAID_LEVEL_1, .name = "phy-r1" },
+        .settled = true,
+    };
+    HMR *m = rig_start(path, &l);
+    Events e = { 0 };
+    g_autofree char *st0 = NULL;
+    g_autofree char *st1 = NULL;
+    g_autofree char *st2 = NULL;
+
+    st0 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
+    g_assert_cmpstr(st0, ==, "optimal");
+    g_assert_cmphex(set_phy(m, 1, 0x08, 0xCA, &e), ==, 0);
+    topo_only(&e);
+    g_assert_cmpint(e.n, ==, 1);
+    g_assert_cmphex(e.ev[0].frame[EV_DATA + 0x0F], ==, 0x02);
+    st1 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
+    g_assert_cmpstr(st1, ==, "degraded");
+    assert_phy0(m, 1, 0, 0xCA, 0x11);
+    remove_handshake(m, lduw_le_p(e.ev[0].frame + EV_DATA + 0x0C));
+    g_assert_cmphex(set_phy(m, 1, 0, 0xCA, &e), ==, 0);
+    /*
+     * Back on the wire, it is a drive inserted into the degraded array's
+     * bay: rebuilt (qtest's clock stands still: the rebuild waits).
+     */
+    g_assert_cmpuint(phy_changes(m, 1), ==, 2);
+    for (int n = 0; n < 500; n++) {
+        g_free(st2);
+        st2 = qom_get_str(m, "/machine/peripheral/hd1", "state");
+        if (!strcmp(st2, "rebuild")) {
+            break;
+        }
+        g_usleep(10000);
+    }
+    g_assert_cmpstr(st2, ==, "rebuild");
+    g_free(st1);
+    st1 = qom_get_str(m, "/machine/peripheral/raid0", "vd0-state");
+    g_assert_cmpstr(st1, ==, "degraded");
+    rig_stop(m, path, l.n);
+}
+
+/* ------------------------------------------- injected link faults */
+
+/* The next event of @type outside a request (others skipped). */
+static void next_event_of(HMR *m, uint8_t type, HDesc *d)
+{
+    for (int n = 0; n < 16; n++) {
+        g_assert(h_admin_reply(m, d, 5000));
+        g_assert_cmphex(d->tag, ==, 0xFFFF);
+        if (d->frame[0x11] == type) {
+            return;
+        }
+    }
+    g_assert_not_reached();
+}
+
+/* No event of the lists' or DEVICE STATUS CHANGE's types arrives. */
+static void no_event(HMR *m)
+{
+    HDesc d;
+
+    while (h_admin_reply(m, &d, 100)) {
+        g_assert_cmphex(d.frame[0x11], !=, 0x16);
+        g_assert_cmphex(d.frame[0x11], !=, 0x0D);
+        g_assert_cmphex(d.frame[0x11], !=, 0x07);
+    }
+}
+
+static void assert_topo_frame(const HDesc *d, int phy, uint16_t h,
+                              uint8_t rate, uint8_t status)
+{
+    Events e = { .n = 1 };
+
+    e.ev[0] = *d;
+    assert_topo(&e, 0, phy, h, rate, status);
+}
+
+static void test_link_flap(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    g_autofree char *v = NULL;
+    g_autofree char *v2 = NULL;
+    uint8_t p[28];
+    uint16_t h0;
+    HDesc d;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-link-flap", "0:500");
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0x0B, 0x05);       /* DELAY NOT RESP. */
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-link-flap");
+    g_assert_cmpstr(v, ==, "0");
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "inject-link-flap", "\"0\""));  /* already */
+    /* the drive stays the host's meanwhile */
+    g_assert_cmphex(handle_of(m, 0), ==, h0);
+    qtest_clock_step(m->qts, 499 * 1000000LL);
+    no_event(m);
+    qtest_clock_step(m->qts, 1000000LL);
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0xB0, 0x06);       /* RESPONDING */
+    v2 = qom_get_str(m, "/machine/peripheral/raid0", "inject-link-flap");
+    g_assert_cmpstr(v2, ==, "");
+    g_assert_cmpuint(phy_changes(m, 0), ==, 1);
+    g_assert_cmphex(read_page(m, 0x23, 1, 0, p, sizeof(p)), ==, 0);
+    g_assert_cmpuint(ldl_le_p(p + 0x14), ==, 1);     /* loss of sync */
+    /* the default time, 2 s */
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-link-flap", "2");
+    next_event(m, &d);
+    assert_topo_frame(&d, 2, handle_of(m, 2), 0x0A, 0x05);
+    qtest_clock_step(m->qts, 1999 * 1000000LL);
+    no_event(m);
+    qtest_clock_step(m->qts, 1000000LL);
+    next_event(m, &d);
+    assert_topo_frame(&d, 2, handle_of(m, 2), 0xA0, 0x06);
+    /* refused: no such phy, an empty phy, not a number, a bad time */
+    {
+        static const char *const bad[] = {
+            "\"16\"", "\"255\"", "\"1\"", "\"x\"", "\"\"", "\"0:x\"",
+            "\"0:-1\"", "\"0:600001\"", "\"-1\"",
+        };
+
+        for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+            g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                                   "inject-link-flap", bad[i]));
+        }
+    }
+    no_event(m);
+    h_stop(m);
+
+    m = sas_start(false);
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "inject-link-flap", "\"0\""));
+    h_stop(m);
+
+    /* on the command line (before realize): refused, naming the property */
+    for (int i = 0; i < 3; i++) {
+        static const char *const prop[] = {
+            "inject-link-flap=0", "inject-phy-rate=0:6.0",
+            "inject-device-reset=0",
+        };
+        g_autofree char *args = g_strdup_printf(
+            "-M q35 -device megaraid-9600,sas-transport=on,%s", prop[i]);
+        g_autofree char *err = NULL;
+
+        g_assert_cmpint(h_run_qemu(args, &err), !=, 0);
+        g_assert_nonnull(strstr(err, "set it at run time"));
+    }
+}
+
+static void test_phy_rate_inject(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    g_autofree char *v = NULL;
+    uint16_t h0;
+    HDesc d;
+
+    bringup(m, &en, &pe);
+    h0 = handle_of(m, 0);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:6.0");
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0xAB, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xAA);
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-phy-rate");
+    g_assert_cmpstr(v, ==, "0:6.0");
+    /* a cap at or above the drive's rate changes nothing */
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "2:12.0");
+    no_event(m);
+    assert_phy0(m, 2, handle_of(m, 2), 0xCA, 0xAA);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:none");
+    next_event(m, &d);
+    assert_topo_frame(&d, 0, h0, 0xBA, 0x03);
+    assert_phy0(m, 0, h0, 0xCA, 0xBB);
+    {
+        static const char *const bad[] = {
+            "\"0\"", "\"0:3.0\"", "\"0:1.5\"", "\"0:x\"", "\"1:6.0\"",
+            "\"16:6.0\"",
+        };
+
+        for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+            g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                                   "inject-phy-rate", bad[i]));
+        }
+    }
+    no_event(m);
+    h_stop(m);
+}
+
+static void test_device_reset(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    g_autofree char *v = NULL;
+    const uint8_t *ev;
+    uint16_t h2;
+    HDesc d;
+
+    bringup(m, &en, &pe);
+    h2 = handle_of(m, 2);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-device-reset",
+                "2:200");
+    next_event_of(m, 0x0D, &d);
+    ev = d.frame + EV_DATA;
+    g_assert_cmphex(ev[2], ==, 0x20);               /* reset start */
+    g_assert_cmpuint(ev[3], ==, 2);                 /* io unit port */
+    g_assert_cmphex(lduw_le_p(ev + 4), ==, CTRL_HANDLE);
+    g_assert_cmphex(lduw_le_p(ev + 6), ==, h2);
+    g_assert_cmphex(ldq_le_p(ev + 8), ==, WWN_SATA2);
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-device-reset");
+    g_assert_cmpstr(v, ==, "2");
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "inject-device-reset", "\"2\""));
+    qtest_clock_step(m->qts, 199 * 1000000LL);
+    no_event(m);
+    qtest_clock_step(m->qts, 1000000LL);
+    next_event_of(m, 0x0D, &d);
+    g_assert_cmphex(d.frame[EV_DATA + 2], ==, 0x21);  /* complete */
+    g_assert_cmphex(lduw_le_p(d.frame + EV_DATA + 6), ==, h2);
+    g_free(v);
+    v = qom_get_str(m, "/machine/peripheral/raid0", "inject-device-reset");
+    g_assert_cmpstr(v, ==, "");
+    {
+        static const char *const bad[] = {
+            "\"1\"", "\"16\"", "\"2:y\"", "\"8\"",
+        };
+
+        for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+            g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                                   "inject-device-reset", bad[i]));
+        }
+    }
+    h_stop(m);
+}
+
+/* EVENT ACK of @event with @context: its status. */
+static uint16_t event_ack(HMR *m, uint8_t event, uint32_t context)
+{
+    uint8_t f[20] = { 0 };
+
+    stw_le_p(f, 0x40);
+    f[3] = 0x05;
+    f[0x0C] = event;
+    stl_le_p(f + 0x10, context);
+    return h_admin(m, f, sizeof(f));
+}
+
+static void test_event_ack(void)
+{
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 };
+    HDesc d1, d2, d3;
+    uint32_t c1, c2;
+
+    bringup(m, &en, &pe);
+    /* before any: an EVENT ACK of nothing is refused */
+    g_assert_cmphex(event_ack(m, 0x16, 1), ==, ST_INVALID_FIELD);
+    qom_set_int(m, "/machine/peripheral/raid0", "inject-ack-events", 2);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-link-flap", "0:10");
+    next_event(m, &d1);
+    g_assert_cmphex(d1.frame[0x07] & 0x01, ==, 0x01);   /* ACK REQUIRED */
+    qtest_clock_step(m->qts, 10 * 1000000LL);
+    next_event(m, &d2);
+    g_assert_cmphex(d2.frame[0x07] & 0x01, ==, 0x01);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "inject-ack-events"), ==, 0);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 2);
+    /* the third one asks for none */
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:6.0");
+    next_event(m, &d3);
+    g_assert_cmphex(d3.frame[0x07] & 0x01, ==, 0);
+    c1 = ldl_le_p(d1.frame + 0x14);
+    c2 = ldl_le_p(d2.frame + 0x14);
+    g_assert_cmpuint(c2, >, c1);
+    /* a wrong context, a wrong event, one not held: refused */
+    g_assert_cmphex(event_ack(m, 0x16, c2 + 1), ==, ST_INVALID_FIELD);
+    g_assert_cmphex(event_ack(m, 0x0D, c1), ==, ST_INVALID_FIELD);
+    g_assert_cmphex(event_ack(m, 0x16, ldl_le_p(d3.frame + 0x14)), ==,
+                    ST_INVALID_FIELD);
+    g_assert_cmphex(event_ack(m, 0x16, c2), ==, 0);
+    g_assert_cmphex(event_ack(m, 0x16, c2), ==, ST_INVALID_FIELD);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 1);
+    g_assert_cmphex(event_ack(m, 0x16, c1), ==, 0);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 0);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-acked"), ==, 2);
+    g_assert(qom_set_fails(m, "/machine/peripheral/raid0",
+                           "events-awaiting-ack", "0"));
+    /* a reset forgets what the host owed */
+    qom_set_int(m, "/machine/peripheral/raid0", "inject-ack-events", 1);
+    qom_set_str(m, "/machine/peripheral/raid0", "inject-phy-rate", "0:none");
+    next_event(m, &d1);
+    g_assert_cmphex(d1.frame[0x07] & 0x01, ==, 0x01);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 1);
+    h_soft_reset(m);
+    bringup(m, &en, &pe);
+    g_assert_cmpuint(qom_get_int(m, "/machine/peripheral/raid0",
+                                 "events-awaiting-ack"), ==, 0);
+    h_stop(m);
+}
+
+/*
+ * Page 1's persistent copy goes to config-nvram (the reply once it is
+ * there) and is back after a restart, the current copy at its defaults.
+ */
+static void test_phy_nvram(void)
+{
+    g_autofree char *path = NULL;
+    g_autofree char *props = NULL;
+    uint8_t pg[IOU1_LEN];
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    HMR *m;
+    int fd;
+
+    fd = g_file_open_tmp("megaraid-9600-sas-nvram-XXXXXX", &path, NULL);
+    g_assert(fd >= 0);
+    close(fd);
+    h_img_create("qcow2", NULL, path, "64K");
+    props = g_strdup_printf(",sas-transport=on,config-nvram=nv0 -blockdev "
+                            "driver=qcow2,node-name=nv0,file.driver=file,"
+                            "file.filename=%s", path);
+    for (int run = 0; run < 2; run++) {
+        m = g_new0(HMR, 1);
+        h_launch(m, props, drives);
+        bringup(m, &en, &pe);
+        g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+        g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, run ? 0xAA : 0xCA);
+        g_assert_cmphex(pg[IOU1_PHY(3) + 2], ==, run ? 0x08 : 0);
+        g_assert_cmphex(pg[IOU1_PHY(5) + 3], ==, 0xCA);
+        /* the current copy starts at the defaults */
+        g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+        g_assert_cmphex(pg[IOU1_PHY(0) + 3], ==, 0xCA);
+        g_assert_cmphex(pg[IOU1_PHY(3) + 2], ==, 0);
+        assert_phy0(m, 0, handle_of(m, 0), 0xCA, 0xBB);
+        if (!run) {
+            pg[IOU1_PHY(0) + 3] = 0xAA;
+            pg[IOU1_PHY(3) + 2] = 0x08;
+            g_assert_cmphex(iou1_write(m, 5, pg, sizeof(pg), sizeof(pg) / 4,
+                                       &e), ==, 0);
+            topo_only(&e);
+            g_assert_cmpint(e.n, ==, 0);
+            /* a hostile one changes neither copy nor the drive */
+            pg[IOU1_PHY(1) + 3] = 0xAC;
+            g_assert_cmphex(iou1_write(m, 5, pg, sizeof(pg), sizeof(pg) / 4,
+                                       &e), ==, ST_CFG_INVALID_DATA);
+        }
+        h_stop(m);
+    }
+    unlink(path);
+}
+
+/* What a phy with a drive of @rate negotiates under @flags and @rates. */
+static uint8_t model_neg(uint8_t rate, uint8_t flags, uint8_t rates)
+{
+    uint8_t r = MIN(rate, rates >> 4);
+
+    if (!rate) {
+        return 0;
+    }
+    if (flags & 0x08) {
+        return 0x11;
+    }
+    return r < (rates & 0x0F) ? 0x22 : (r << 4) | r;
+}
+
+/* A link rate nibble: mostly 6.0 - 22.5, now and then 1.5 - 3.0 or 0xD */
+static uint8_t rand_rate(GRand *r)
+{
+    return g_rand_int_range(r, 0, 4) ? g_rand_int_range(r, 0xA, 0xD)
+                                     : g_rand_int_range(r, 8, 14);
+}
+
+/* Would the device take @pg over @model (the whole page, as sent)? */
+static bool model_valid(const uint8_t *pg, const uint8_t *model)
+{
+    if (pg[6] != 0x20 || pg[2] != 1 || lduw_le_p(pg + 4) != IOU1_LEN / 4 ||
+        memcmp(pg + 8, model + 8, 12)) {
+        return false;
+    }
+    for (int i = 0; i < 16; i++) {
+        const uint8_t *a = pg + IOU1_PHY(i), *b = model + IOU1_PHY(i);
+        uint8_t mn = a[3] & 0x0F, mx = a[3] >> 4;
+
+        if (a[0] != b[0] || a[1] != b[1] || ((a[2] ^ b[2]) & ~0x08) ||
+            memcmp(a + 4, b + 4, 8) || mn < 0xA || mx > 0xC || mn > mx) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Random page 1 writes (rate and flag changes on random phys, some with
+ * a random bit flipped anywhere, random lengths and actions) and random
+ * SAS PHY CONTROL requests, against a model of both copies and of the
+ * links; the driver's removal handshake for each drive lost.
+ */
+static void test_phy_random(void)
+{
+    static const uint8_t drive_rate[16] = { [0] = 0x0B, [2] = 0x0A };
+    HMR *m = sas_start(true);
+    Events en = { 0 }, pe = { 0 }, e = { 0 };
+    uint8_t cur[IOU1_LEN], pers[IOU1_LEN], pg[IOU1_LEN];
+    GRand *r = g_rand_new_with_seed(23);
+    int accepted = 0;
+
+    bringup(m, &en, &pe);
+    g_assert_cmphex(read_page(m, 0x20, 1, 0, cur, sizeof(cur)), ==, 0);
+    memcpy(pers, cur, sizeof(pers));
+    for (int it = 0; it < 400; it++) {
+        bool persistent = g_rand_boolean(r);
+        uint8_t *model = persistent ? pers : cur;
+        int phy = g_rand_int_range(r, 0, 16);
+        uint16_t st, dwords = sizeof(pg) / 4;
+        uint32_t len = sizeof(pg);
+        bool valid;
+
+        e.n = 0;
+        if (g_rand_int_range(r, 0, 8) == 0) {
+            uint8_t act = g_rand_int_range(r, 0, 8);
+            uint8_t ph = g_rand_int_range(r, 0, 20);
+
+            st = phy_control(m, act, ph, &e);
+            g_assert_cmphex(st, ==, ph < 16 && (act <= 2 || act == 5) ?
+                            0 : ST_INVALID_FIELD);
+        } else {
+            memcpy(pg, model, sizeof(pg));
+            pg[IOU1_PHY(phy) + 3] = (rand_rate(r) << 4) | rand_rate(r);
+            pg[IOU1_PHY(phy) + 2] = g_rand_boolean(r) ? 0x08 : 0;
+            if (g_rand_int_range(r, 0, 6) == 0) {
+                pg[g_rand_int_range(r, 0, sizeof(pg))] ^=
+                    1 << g_rand_int_range(r, 0, 8);
+            }
+            valid = model_valid(pg, model);
+            if (g_rand_int_range(r, 0, 10) == 0) {
+                dwords = g_rand_int_range(r, 0, 80);
+                valid = valid && dwords == sizeof(pg) / 4;
+            }
+            if (g_rand_int_range(r, 0, 10) == 0) {
+                len = g_rand_int_range(r, 8, sizeof(pg) + 1);
+                valid = valid && len == sizeof(pg);
+            }
+            st = iou1_write(m, persistent ? 5 : 3, pg, len, dwords, &e);
+            if (valid) {
+                g_assert_cmphex(st, ==, 0);
+                memcpy(model + 8, pg + 8, sizeof(pg) - 8);
+                accepted++;
+            } else {
+                g_assert_cmphex(st, !=, 0);
+            }
+        }
+        /* the driver's handshake for every drive the host lost */
+        topo_only(&e);
+        for (int i = 0; i < e.n; i++) {
+            const uint8_t *ev = e.ev[i].frame + EV_DATA;
+
+            if (e.ev[i].frame[0x11] == 0x16 && ev[0x0F] == 0x02) {
+                remove_handshake(m, lduw_le_p(ev + 0x0C));
+            }
+        }
+        /* both copies and every link as the model has them */
+        g_assert_cmphex(read_page(m, 0x20, 1, 0, pg, sizeof(pg)), ==, 0);
+        g_assert(!memcmp(pg, cur, sizeof(pg)));
+        g_assert_cmphex(config(m, 0x20, 1, 4, 0, pg, sizeof(pg)), ==, 0);
+        g_assert(!memcmp(pg + 8, pers + 8, sizeof(pg) - 8));
+        for (int i = 0; i < 4; i++) {
+            uint8_t p0[36];
+            uint8_t want = model_neg(drive_rate[i], cur[IOU1_PHY(i) + 2],
+                                     cur[IOU1_PHY(i) + 3]);
+
+            g_assert_cmphex(read_page(m, 0x23, 0, i, p0, sizeof(p0)), ==, 0);
+            g_assert_cmphex(p0[0x14], ==, cur[IOU1_PHY(i) + 3]);
+            g_assert_cmphex(p0[0x1C], ==, want);
+            g_assert_cmpint(lduw_le_p(p0 + 0x0C) != 0, ==,
+                            (want & 0x0F) >= 0x08);
+        }
+    }
+    g_test_message("%d of 400 page writes accepted", accepted);
+    g_assert_cmpint(accepted, >, 50);
+    g_rand_free(r);
+    h_stop(m);
 }
 
 int main(int argc, char **argv)
@@ -993,6 +1949,20 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/sas/pages", test_pages);
     qtest_add_func("/megaraid-9600/sas/off", test_off_has_no_sas_pages);
     qtest_add_func("/megaraid-9600/sas/hotplug", test_hotplug);
+    qtest_add_func("/megaraid-9600/sas/phy-rates", test_phy_rates);
+    qtest_add_func("/megaraid-9600/sas/phy-disable", test_phy_disable);
+    qtest_add_func("/megaraid-9600/sas/phy-write-hostile",
+                   test_phy_write_hostile);
+    qtest_add_func("/megaraid-9600/sas/phy-control", test_phy_control);
+    qtest_add_func("/megaraid-9600/sas/phy-counters", test_phy_counters);
+    qtest_add_func("/megaraid-9600/sas/phy-member", test_phy_member);
+    qtest_add_func("/megaraid-9600/sas/phy-nvram", test_phy_nvram);
+    qtest_add_func("/megaraid-9600/sas/phy-random", test_phy_random);
+    qtest_add_func("/megaraid-9600/sas/link-flap", test_link_flap);
+    qtest_add_func("/megaraid-9600/sas/phy-rate-inject",
+                   test_phy_rate_inject);
+    qtest_add_func("/megaraid-9600/sas/device-reset", test_device_reset);
+    qtest_add_func("/megaraid-9600/sas/event-ack", test_event_ack);
     qtest_add_func("/megaraid-9600/sas/ses-device", test_ses_device);
     qtest_add_func("/megaraid-9600/sas/ses-pages", test_ses_pages);
     qtest_add_func("/megaraid-9600/sas/ses-leds", test_ses_leds);

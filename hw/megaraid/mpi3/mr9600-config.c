@@ -96,7 +96,8 @@ static const MR9600Page mr9600_pages[] = {
       NULL, true },
     { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
       NULL, true },
-    { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 1, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
+    /* its phys' flags and rates are mr9600-phyctl.c's */
+    { MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT, 1, MPI3_CONFIG_PAGEATTR_PERSISTENT, 0,
       NULL, true },
     { MPI3_CONFIG_PAGETYPE_SAS_PHY, 0, MPI3_CONFIG_PAGEATTR_READ_ONLY, 0,
       NULL, true },
@@ -190,6 +191,8 @@ static bool mr9600_cfg_load_nvram(MR9600State *s, Error **errp)
         if (pg && pg->fields && pg->bytes == bytes) {
             memcpy(s->cfg_pers[pg->fields->store] + 8, data + off + 8,
                    bytes - 8);
+        } else if (type == MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT && number == 1) {
+            mr9600_phyctl_nvram_load(s, data + off, bytes);
         }
         off += bytes;
     }
@@ -200,6 +203,7 @@ static bool mr9600_cfg_load_nvram(MR9600State *s, Error **errp)
 /* The stored pages, from defaults and the drive, at realize. */
 bool mr9600_config_realize(MR9600State *s, Error **errp)
 {
+    mr9600_phyctl_defaults(s);
     for (size_t i = 0; i < ARRAY_SIZE(mr9600_pages); i++) {
         const MR9600PageFields *f = mr9600_pages[i].fields;
 
@@ -231,7 +235,14 @@ typedef struct MR9600CfgWrite {
     MPI3RequestHeader hdr;
     uint8_t action;
     uint8_t copy[MR9600_CFG_STORED_MAX];
+    /* SAS IO Unit page 1 (pg->fields NULL): PhyFlags, MaxMinLinkRate */
+    uint8_t phys[MR9600_MAX_PHYS][2];
 } MR9600CfgWrite;
+
+static bool mr9600_is_sas_iounit1(const MR9600Page *pg)
+{
+    return pg->type == MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT && pg->number == 1;
+}
 
 /* The drive's image of the persistent copies, with w's page as w has it. */
 static void mr9600_cfg_image(MR9600State *s, const MR9600CfgWrite *w,
@@ -255,6 +266,20 @@ static void mr9600_cfg_image(MR9600State *s, const MR9600CfgWrite *w,
                s->cfg_pers[pg->fields->store], pg->bytes);
         off += 4 + pg->bytes;
     }
+    if (mr9600_sas_on(s)) {
+        uint16_t bytes = mr9600_sas_page_bytes(s,
+                                               MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT,
+                                               1);
+
+        /* 24 phys: 8 + 108 of the pages above + 4 + 308 */
+        assert(off + 4 + bytes <= MR9600_NVRAM_BYTES);
+        b[off] = MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT;
+        b[off + 1] = 1;
+        stw_le_p(b + off + 2, bytes);
+        mr9600_phyctl_nvram_image(s, mr9600_is_sas_iounit1(w->pg) ? w->phys
+                                                                  : NULL,
+                                  b + off + 4);
+    }
 }
 
 /*
@@ -277,7 +302,9 @@ static void coroutine_fn mr9600_cfg_save_co(void *opaque)
     if (ret >= 0) {
         ret = blk_co_flush(s->config_nvram);
     }
-    if (ret >= 0) {
+    if (ret >= 0 && mr9600_is_sas_iounit1(w->pg)) {
+        mr9600_phyctl_set_pers(s, w->phys);
+    } else if (ret >= 0) {
         memcpy(s->cfg_pers[w->pg->fields->store], w->copy, sizeof(w->copy));
     }
     qemu_co_mutex_unlock(&s->cfg_nvram_lock);
@@ -296,6 +323,28 @@ static void coroutine_fn mr9600_cfg_save_co(void *opaque)
     g_free(w);
     s->cfg_nvram_writes--;
     aio_wait_kick();
+}
+
+/* A WRITE PERSISTENT of @pg by @req to config-nvram, to be filled in. */
+static MR9600CfgWrite *mr9600_cfg_write_new(MR9600State *s,
+                                            const MR9600Page *pg,
+                                            const MPI3ConfigRequest *req)
+{
+    MR9600CfgWrite *w = g_new0(MR9600CfgWrite, 1);
+
+    w->s = s;
+    w->pg = pg;
+    w->epoch = s->mgmt_epoch;
+    w->hdr = req->hdr;
+    w->action = req->action;
+    return w;
+}
+
+/* Write it; its reply comes when it is durable (or failed). */
+static void mr9600_cfg_write_start(MR9600State *s, MR9600CfgWrite *w)
+{
+    s->cfg_nvram_writes++;
+    qemu_coroutine_enter(qemu_coroutine_create(mr9600_cfg_save_co, w));
 }
 
 /* At unrealize: the writes in flight end first (their replies dropped). */
@@ -541,21 +590,63 @@ static uint16_t mr9600_write_page(MR9600State *s, const MR9600Page *pg,
     }
     if (req->action == MPI3_CONFIG_ACTION_WRITE_PERSISTENT &&
         s->config_nvram) {
-        w = g_new0(MR9600CfgWrite, 1);
-        w->s = s;
-        w->pg = pg;
-        w->epoch = s->mgmt_epoch;
-        w->hdr = req->hdr;
-        w->action = req->action;
+        w = mr9600_cfg_write_new(s, pg, req);
         memcpy(w->copy, copy, sizeof(w->copy));
         memcpy(w->copy + 8, buf + 8, pg->bytes - 8);
-        s->cfg_nvram_writes++;
         *later = true;
-        qemu_coroutine_enter(qemu_coroutine_create(mr9600_cfg_save_co, w));
+        mr9600_cfg_write_start(s, w);
         return MPI3_IOCSTATUS_SUCCESS;
     }
     memcpy(copy + 8, buf + 8, pg->bytes - 8);
     trace_megaraid_9600_config_write(pg->type, pg->number, req->action);
+    return MPI3_IOCSTATUS_SUCCESS;
+}
+
+/*
+ * SAS IO Unit page 1 (its length by the model): checked, then applied; a
+ * WRITE PERSISTENT with config-nvram replies once durable (*later set).
+ */
+static uint16_t mr9600_sas_iounit1_write(MR9600State *s,
+                                         const MR9600Page *pg,
+                                         const MPI3ConfigRequest *req,
+                                         uint64_t addr, uint32_t len,
+                                         bool *later)
+{
+    uint16_t bytes = mr9600_sas_page_bytes(s, req->page_type, 1);
+    uint8_t buf[MR9600_PAGE_MAX];
+    MR9600CfgWrite *w;
+    uint16_t st;
+
+    if (le16_to_cpu(req->page_length) != bytes / 4) {
+        trace_megaraid_9600_err_config_write(req->page_type, 1, 0,
+                                             "request page length");
+        return MPI3_IOCSTATUS_INVALID_FIELD;
+    }
+    if (len < bytes) {
+        trace_megaraid_9600_err_config_write(req->page_type, 1, len,
+                                             "buffer shorter than the page");
+        return MPI3_IOCSTATUS_INVALID_SGL;
+    }
+    if (pci_dma_read(PCI_DEVICE(s), addr, buf, bytes) != MEMTX_OK) {
+        return MPI3_IOCSTATUS_INVALID_SGL;
+    }
+    if (req->action != MPI3_CONFIG_ACTION_WRITE_PERSISTENT ||
+        !s->config_nvram) {
+        return mr9600_phyctl_write_iounit1(s, req->action, buf, bytes);
+    }
+    st = mr9600_phyctl_check_iounit1(s, req->action, buf, bytes);
+    if (st != MPI3_IOCSTATUS_SUCCESS) {
+        return st;
+    }
+    w = mr9600_cfg_write_new(s, pg, req);
+    for (uint32_t i = 0; i < mr9600_sas_num_phys(s); i++) {
+        w->phys[i][0] = buf[MPI3_SASIOUNIT1_HDR_BYTES +
+                            i * MPI3_SASIOUNIT1_PHY_BYTES + 2];
+        w->phys[i][1] = buf[MPI3_SASIOUNIT1_HDR_BYTES +
+                            i * MPI3_SASIOUNIT1_PHY_BYTES + 3];
+    }
+    *later = true;
+    mr9600_cfg_write_start(s, w);
     return MPI3_IOCSTATUS_SUCCESS;
 }
 
@@ -597,6 +688,10 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
             break;
         }
         st = mr9600_build_page(s, pg, page_address, buf);
+        if (st == MPI3_IOCSTATUS_SUCCESS &&
+            pg->type == MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT && pg->number == 1) {
+            mr9600_phyctl_iounit1(s, req->action, buf);
+        }
         if (st == MPI3_IOCSTATUS_SUCCESS && pg->fields) {
             memcpy(buf + 8, mr9600_cfg_copy(s, pg, req->action) + 8,
                    pg->bytes - 8);
@@ -608,6 +703,13 @@ void mr9600_config_request(MR9600State *s, const MPI3ConfigRequest *req)
         break;
     case MPI3_CONFIG_ACTION_WRITE_CURRENT:
     case MPI3_CONFIG_ACTION_WRITE_PERSISTENT:
+        if (mr9600_is_sas_iounit1(pg)) {
+            st = mr9600_sas_iounit1_write(s, pg, req, addr, len, &later);
+            if (later) {
+                return;
+            }
+            break;
+        }
         if (pg->attr == MPI3_CONFIG_PAGEATTR_READ_ONLY || !pg->fields ||
             (req->action == MPI3_CONFIG_ACTION_WRITE_PERSISTENT &&
              pg->attr != MPI3_CONFIG_PAGEATTR_PERSISTENT)) {

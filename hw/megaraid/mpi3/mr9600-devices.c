@@ -69,6 +69,9 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
     ev->event = event;
     ev->ioc_change_count = cpu_to_le16(s->change_count);
     ev->event_context = cpu_to_le32(s->change_count);
+    if (mr9600_event_wants_ack(s, event, s->change_count)) {
+        ev->hdr.msg_flags |= MPI3_EVENT_NOTIFY_MSGFLAGS_ACK_REQUIRED;
+    }
     memcpy(frame + sizeof(*ev), data, len);
     trace_megaraid_9600_event(event, s->change_count);
     mr9600_post_frame(s, 0, frame, sizeof(frame), NULL);
@@ -168,7 +171,7 @@ static bool mr9600_handle_free(MR9600State *s, uint32_t h)
  * handle waits for the host's REMOVE DEVICE) does not take the handle of
  * a bay of enclosures 0 to 2 (at most 752) before that bay's drive comes.
  */
-static uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d)
+uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d)
 {
     uint32_t want = 1 + d->enclosure * 256 + d->slot;
 
@@ -192,6 +195,9 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
 
     if (!mr9600_exp_check_drive(s, d, errp)) {
         return;
+    }
+    if (mr9600_phyctl_plug(s, d)) {
+        return;                 /* its phy has no link: off the wire */
     }
     h = mr9600_alloc_handle(s, d);
     if (!h) {
@@ -258,7 +264,9 @@ static void mr9600_unplug(HotplugHandler *hotplug_dev, DeviceState *dev,
     uint16_t h = d->unit.host_id;
 
     trace_megaraid_9600_drive_unplug(h, d->slot);
-    mr_core_drive_unplugging(&s->core, d);
+    if (!mr9600_phyctl_unplug(s, d)) {
+        mr_core_drive_unplugging(&s->core, d);
+    }
     if (h && h < MR9600_MAX_DEV_HANDLE && s->handles[h] == &d->unit) {
         mr9600_requests_cancel(s, h, true, 0, NULL);
         s->handles[h] = NULL;

@@ -251,6 +251,9 @@ static void mr9600_io_unit_control(MR9600State *s, const uint8_t *frame)
         st = mr9600_unit_by_handle(s, le16_to_cpu(req->param16[0]))
              ? MPI3_IOCSTATUS_SUCCESS : MPI3_IOCSTATUS_INVALID_FIELD;
         break;
+    case MPI3_CTRL_OP_SAS_PHY_CONTROL:
+        st = mr9600_phyctl_control(s, req);
+        break;
     case MPI3_CTRL_OP_GET_TIMESTAMP:
     case MPI3_CTRL_OP_GET_IOC_CHANGE_COUNT:
         rep.hdr.host_tag = req->hdr.host_tag;
@@ -308,6 +311,9 @@ void mr9600_admin_request(MR9600State *s, const uint8_t *frame)
         mr9600_event_notification(s, frame);
         break;
     case MPI3_FUNCTION_EVENT_ACK:
+        st = mr9600_event_ack(s, (const MPI3EventAckRequest *)frame);
+        mr9600_reply_status(s, 0, hdr, st);
+        break;
     case MPI3_FUNCTION_DIAG_BUFFER_POST:
     case MPI3_FUNCTION_DIAG_BUFFER_MANAGE:
         mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_SUCCESS);

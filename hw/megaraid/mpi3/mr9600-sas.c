@@ -56,7 +56,7 @@ uint8_t mr9600_unit_port(MR9600State *s, MRUnit *u)
 }
 
 /* The drive attached to @phy as the host may know it, or NULL. */
-static MRUnit *mr9600_phy_unit(MR9600State *s, uint32_t phy)
+MRUnit *mr9600_phy_unit(MR9600State *s, uint32_t phy)
 {
     for (uint32_t h = 1; h < MR9600_MAX_DEV_HANDLE; h++) {
         MRUnit *u = mr9600_unit_by_handle(s, h);
@@ -75,9 +75,10 @@ uint8_t mr9600_unit_link_rate(MRUnit *u)
                                   : MPI3_SAS_NEG_LINK_RATE_12_0;
 }
 
-static uint8_t mr9600_neg_rate(MRUnit *u)
+/* NegotiatedLinkRate of @phy: logical << 4 | physical, the same here */
+static uint8_t mr9600_neg_rate(MR9600State *s, uint32_t phy)
 {
-    uint8_t r = u ? mr9600_unit_link_rate(u) : MPI3_SAS_NEG_LINK_RATE_UNKNOWN;
+    uint8_t r = mr9600_phy_rate(s, phy);
 
     return (r << 4) | r;
 }
@@ -97,7 +98,7 @@ void mr9600_sas_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
     p->io_unit_port = phy;
     a->phy_num = phy;
     a->attached_phy_identifier = 0;
-    a->negotiated_link_rate = mr9600_neg_rate(u);
+    a->negotiated_link_rate = mr9600_neg_rate(s, phy);
 }
 
 /* The controller's own device page 0 (handle MR9600_CTRL_HANDLE). */
@@ -164,8 +165,10 @@ static void mr9600_iounit0(MR9600State *s, uint8_t *buf)
 
         e[0] = i;                       /* io unit port */
         e[1] = 0;                       /* port flags */
-        e[2] = 0;                       /* phy flags: an enabled drive phy */
-        e[3] = mr9600_neg_rate(u);
+        /* phy flags: a drive phy, disabled or not */
+        e[2] = s->phys[i].flags_cur & MPI3_SASIOUNIT1_PHYFLAGS_PHY_DISABLE
+               ? MPI3_SASIOUNIT0_PHYFLAGS_PHY_DISABLED : 0;
+        e[3] = mr9600_neg_rate(s, i);
         stw_le_p(e + 4, MPI3_SAS_DEVICE_INFO_SSP_INITIATOR |
                  MPI3_SAS_DEVICE_INFO_STP_INITIATOR |
                  MPI3_SAS_DEVICE_INFO_SMP_INITIATOR);
@@ -191,7 +194,6 @@ static void mr9600_iounit1(MR9600State *s, uint8_t *buf)
                      i * MPI3_SASIOUNIT1_PHY_BYTES;
 
         e[0] = i;
-        e[3] = MR9600_PHY_HW_RATE;      /* max 22.5, min 6.0 */
         stw_le_p(e + 4, MPI3_SAS_DEVICE_INFO_SSP_INITIATOR |
                  MPI3_SAS_DEVICE_INFO_STP_INITIATOR |
                  MPI3_SAS_DEVICE_INFO_SMP_INITIATOR);
@@ -217,17 +219,16 @@ static uint16_t mr9600_phy_page(MR9600State *s, uint8_t number,
                                          page_address, "no such phy");
         return MPI3_IOCSTATUS_CONFIG_INVALID_PAGE;
     }
+    mr9600_phyctl_phy_page(s, phy, number, buf);
     if (number == 1) {
-        /* error counters: none yet */
-        return MPI3_IOCSTATUS_SUCCESS;
+        return MPI3_IOCSTATUS_SUCCESS;  /* the error counters */
     }
     u = mr9600_phy_unit(s, phy);
     stw_le_p(buf + 0x08, MR9600_CTRL_HANDLE);       /* owner */
     stw_le_p(buf + 0x0C, u ? u->host_id : 0);
     buf[0x0E] = 0;                                  /* attached phy id */
-    buf[0x14] = MR9600_PHY_HW_RATE;                 /* programmed */
     buf[0x15] = MR9600_PHY_HW_RATE;                 /* hardware */
-    buf[0x1C] = mr9600_neg_rate(u);
+    buf[0x1C] = mr9600_neg_rate(s, phy);
     if (mr9600_exp_ctrl_phy(s, phy, &exp, &port, &buf[0x1C])) {
         MRExpander *e = mr9600_exp_on_phy(s, phy);
 
@@ -266,13 +267,27 @@ uint16_t mr9600_sas_build_page(MR9600State *s, uint8_t type, uint8_t number,
  */
 void mr9600_sas_topo_event(MR9600State *s, MRUnit *u, bool present)
 {
-    uint8_t ev[16] = { 0 };
     int phy = mr9600_unit_phy(s, u);
-    uint8_t rate = mr9600_unit_link_rate(u);
+    uint8_t rate;
 
     if (mr9600_exp_topo_event(s, u, present) || phy < 0) {
         return;
     }
+    rate = mr9600_phy_link_rate(s, phy, u);
+    if (present) {
+        mr9600_sas_topo_list(s, phy, u->host_id, rate << 4,
+                             MPI3_EVENT_SAS_TOPO_PHY_RC_PHY_CHANGED);
+    } else {
+        mr9600_sas_topo_list(s, phy, u->host_id, rate,
+                             MPI3_EVENT_SAS_TOPO_PHY_RC_TARG_NOT_RESPONDING);
+    }
+}
+
+void mr9600_sas_topo_list(MR9600State *s, uint32_t phy, uint16_t handle,
+                          uint8_t link_rate, uint8_t status)
+{
+    uint8_t ev[16] = { 0 };
+
     stw_le_p(ev + 0, MR9600_ENCL_HANDLE);
     stw_le_p(ev + 2, 0);                /* no expander */
     ev[4] = mr9600_sas_num_phys(s);
@@ -280,15 +295,10 @@ void mr9600_sas_topo_event(MR9600State *s, MRUnit *u, bool present)
     ev[9] = phy;                        /* start phy */
     ev[10] = MPI3_EVENT_SAS_TOPO_ES_NO_EXPANDER;
     ev[11] = phy;                       /* io unit port */
-    stw_le_p(ev + 12, u->host_id);
-    if (present) {
-        ev[14] = rate << 4;
-        ev[15] = MPI3_EVENT_SAS_TOPO_PHY_RC_PHY_CHANGED;
-    } else {
-        ev[14] = rate;
-        ev[15] = MPI3_EVENT_SAS_TOPO_PHY_RC_TARG_NOT_RESPONDING;
-    }
-    trace_megaraid_9600_sas_topo(phy, u->host_id, ev[14], ev[15]);
+    stw_le_p(ev + 12, handle);
+    ev[14] = link_rate;
+    ev[15] = status;
+    trace_megaraid_9600_sas_topo(phy, handle, ev[14], ev[15]);
     mr9600_send_event(s, MPI3_EVENT_SAS_TOPOLOGY_CHANGE_LIST, ev, sizeof(ev));
 }
 

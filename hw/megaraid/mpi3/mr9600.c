@@ -71,6 +71,7 @@ void mr9600_ioc_reset(MR9600State *s)
     mr9600_requests_abort_all(s);
     mr9600_queues_reset(s);
     mr9600_devices_reset(s);
+    mr9600_linkfault_reset(s);
     /*
      * A reset also ends a shutdown request: the driver ORs the field into
      * IOC Configuration again at its next shutdown, and only a change to
@@ -550,6 +551,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     mr9600_requests_init(s);
     mr9600_fault_init(s);
     mr9600_ses_realize(s);
+    mr9600_phyctl_realize(s);
     if (!mr9600_array_realize(s, errp)) {
         goto fail;
     }
@@ -568,6 +570,7 @@ fail:
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     mr9600_fault_exit(s);
+    mr9600_phyctl_exit(s);
     qemu_bh_delete(s->bh);
     qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
@@ -593,6 +596,7 @@ static void mr9600_exit(PCIDevice *pci)
     mr9600_queues_free(s);
     mr9600_requests_free(s);
     mr9600_fault_exit(s);
+    mr9600_phyctl_exit(s);
     qemu_bh_delete(s->bh);
     qemu_bh_delete(s->shutdown_bh);
     msix_uninit_exclusive_bar(pci);
@@ -694,6 +698,7 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     mr_core_class_init(oc, offsetof(MR9600State, core));
     mr9600_hotplug_class_init(oc);
     mr9600_fault_class_init(oc);
+    mr9600_linkfault_class_init(oc);
     mr9600_pcie_class_init(oc);
     mr_class_mark_read_only(oc);
 }

@@ -149,6 +149,34 @@ struct MR9600TaskMgmt {
     uint8_t response_code;
 };
 
+/*
+ * A controller phy's programmable state (mr9600-phyctl.c): SAS IO Unit
+ * page 1's PhyFlags and MaxMinLinkRate (current and persistent copies),
+ * its Phy page 0 change count and Phy page 1 error counters, and the
+ * drive attached to it while its link is down (disabled, negotiation
+ * failed, a flap under way): kept by the card, gone for the host.
+ */
+#define MR9600_MAX_PHYS         24      /* the -24i's; the page buffer fits */
+#define MR9600_PHY_COUNTERS     4
+#define MR9600_PHY_LOSS_OF_SYNC 2       /* counters[]: loss of dword sync */
+typedef struct MR9600Phy {
+    struct MR9600State *s;
+    uint8_t flags_cur, flags_pers;
+    uint8_t rates_cur, rates_pers;
+    uint8_t change_count;
+    uint32_t counters[MR9600_PHY_COUNTERS];
+    MRDrive *parked;
+    /* injected (mr9600-linkfault.c) */
+    uint8_t rate_cap;           /* the link renegotiated at most at this */
+    bool flapping;              /* DELAY NOT RESPONDING sent */
+    bool resetting;             /* internal device reset started */
+    QEMUTimer *flap_timer;
+    QEMUTimer *reset_timer;
+} MR9600Phy;
+
+/* Events sent with ACK REQUIRED the host has not acknowledged, at most */
+#define MR9600_ACKS_MAX         64
+
 /* Writable CONFIG pages kept by the IOC, and their largest size. */
 #define MR9600_CFG_STORED       3
 #define MR9600_CFG_STORED_MAX   40
@@ -274,6 +302,18 @@ struct MR9600State {
 
     /* the SES device of the card's enclosure (mr9600-ses.c) */
     MRSes ses;
+
+    /* the controller's phys (mr9600-phyctl.c) */
+    MR9600Phy phys[MR9600_MAX_PHYS];
+
+    /* events with ACK REQUIRED (mr9600-linkfault.c) */
+    uint32_t ack_events;        /* property: the next N ask for an ACK */
+    uint32_t acks_pending;
+    uint32_t acks_done;
+    struct {
+        uint8_t event;
+        uint32_t context;
+    } acks[MR9600_ACKS_MAX];
 };
 
 /* mr9600.c */
@@ -371,7 +411,6 @@ bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
 void mr9600_mgmt_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-sas.c: the SAS transport personality (sas-transport=on) */
-#define MR9600_MAX_PHYS         24      /* the -24i's; the page buffer fits */
 #define MR9600_CTRL_HANDLE      0x3FF   /* the controller's own device */
 #define MR9600_ENCL_HANDLE      1       /* the card's virtual enclosure */
 bool mr9600_sas_on(MR9600State *s);
@@ -389,7 +428,58 @@ uint16_t mr9600_sas_page_bytes(MR9600State *s, uint8_t type, uint8_t number);
 uint16_t mr9600_sas_build_page(MR9600State *s, uint8_t type, uint8_t number,
                                uint32_t page_address, uint8_t *buf);
 void mr9600_sas_topo_event(MR9600State *s, MRUnit *u, bool present);
+/* One entry's topology change list for controller phy @phy. */
+void mr9600_sas_topo_list(MR9600State *s, uint32_t phy, uint16_t handle,
+                          uint8_t link_rate, uint8_t status);
 void mr9600_sas_port_enable(MR9600State *s);
+/* The drive on controller phy @phy as the host knows it, or NULL. */
+MRUnit *mr9600_phy_unit(MR9600State *s, uint32_t phy);
+
+/* mr9600-phyctl.c: writes of SAS IO Unit page 1, SAS PHY CONTROL */
+void mr9600_phyctl_realize(MR9600State *s);
+/*
+ * The NegotiatedLinkRate nibble of @phy with @u attached (NULL: the drive
+ * on it, linked or not): a rate, PHY_DISABLED, NEG_FAILED, or 0 (none).
+ */
+uint8_t mr9600_phy_link_rate(MR9600State *s, uint32_t phy, MRUnit *u);
+uint8_t mr9600_phy_rate(MR9600State *s, uint32_t phy);
+/* Page 1's per-phy PhyFlags and MaxMinLinkRate of the copy @action reads */
+void mr9600_phyctl_iounit1(MR9600State *s, uint8_t action, uint8_t *buf);
+void mr9600_phyctl_phy_page(MR9600State *s, uint32_t phy, uint8_t number,
+                            uint8_t *buf);
+/* Checks of a page 1 write (the IOC status), and applying one checked. */
+uint16_t mr9600_phyctl_check_iounit1(MR9600State *s, uint8_t action,
+                                     const uint8_t *buf, uint32_t len);
+uint16_t mr9600_phyctl_write_iounit1(MR9600State *s, uint8_t action,
+                                     const uint8_t *buf, uint32_t len);
+/*
+ * Page 1's persistent copy in config-nvram: the defaults (before the
+ * load), a record's contents loaded, the record's image (with @pending's
+ * PhyFlags / MaxMinLinkRate per phy instead of the stored ones unless
+ * NULL), and a persistent copy made durable.
+ */
+void mr9600_phyctl_defaults(MR9600State *s);
+void mr9600_phyctl_nvram_load(MR9600State *s, const uint8_t *buf,
+                              uint16_t bytes);
+void mr9600_phyctl_nvram_image(MR9600State *s,
+                               const uint8_t (*pending)[2], uint8_t *buf);
+void mr9600_phyctl_set_pers(MR9600State *s, const uint8_t (*phys)[2]);
+uint16_t mr9600_phyctl_control(MR9600State *s,
+                               const MPI3IOUnitControlRequest *req);
+/* @d is plugged: true if its phy has no link (kept, told to no one) */
+bool mr9600_phyctl_plug(MR9600State *s, MRDrive *d);
+/* @d leaves the bus: true if its link was down (the core knows already) */
+bool mr9600_phyctl_unplug(MR9600State *s, MRDrive *d);
+void mr9600_phyctl_exit(MR9600State *s);
+
+/* mr9600-linkfault.c: injected link flaps, rates, device resets, ACKs */
+void mr9600_linkfault_init(MR9600State *s);
+void mr9600_linkfault_exit(MR9600State *s);
+void mr9600_linkfault_reset(MR9600State *s);
+void mr9600_linkfault_class_init(ObjectClass *oc);
+/* Event @event with @context is to be sent with ACK REQUIRED (held). */
+bool mr9600_event_wants_ack(MR9600State *s, uint8_t event, uint32_t context);
+uint16_t mr9600_event_ack(MR9600State *s, const MPI3EventAckRequest *req);
 
 /* mr9600-encl.c */
 uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
@@ -455,6 +545,8 @@ void mr9600_send_event(MR9600State *s, uint8_t event, const void *data,
                        size_t len);
 uint16_t mr9600_remove_device(MR9600State *s, uint16_t handle);
 MRUnit *mr9600_next_unit(MR9600State *s, uint16_t after_handle);
+/* A free handle for @d (its own bay's first), 0: none. */
+uint16_t mr9600_alloc_handle(MR9600State *s, MRDrive *d);
 void mr9600_hotplug_class_init(ObjectClass *oc);
 
 #endif

@@ -475,6 +475,8 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3EventDeviceStatusChange) != 24);
 
 #define MPI3_EVENT_DEV_STAT_RC_HIDDEN                   0x02
 #define MPI3_EVENT_DEV_STAT_RC_NOT_HIDDEN               0x03
+#define MPI3_EVENT_DEV_STAT_RC_INT_DEVICE_RESET_STRT    0x20
+#define MPI3_EVENT_DEV_STAT_RC_INT_DEVICE_RESET_CMP     0x21
 #define MPI3_EVENT_DEV_STAT_RC_VD_NOT_RESPONDING        0x50
 
 /* ---- IO UNIT CONTROL ---- */
@@ -494,6 +496,12 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3IOUnitControlRequest) != 64);
 #define MPI3_CTRL_OP_GET_IOC_CHANGE_COUNT   0x06
 #define MPI3_CTRL_OP_REMOVE_DEVICE          0x10
 #define MPI3_CTRL_OP_HIDDEN_ACK             0x12
+#define MPI3_CTRL_OP_SAS_PHY_CONTROL        0x21
+/* SAS PHY CONTROL: param8[0] the action, param8[1] the phy */
+#define MPI3_CTRL_ACTION_NOP                0x00
+#define MPI3_CTRL_ACTION_LINK_RESET         0x01
+#define MPI3_CTRL_ACTION_HARD_RESET         0x02
+#define MPI3_CTRL_ACTION_CLEAR_ERROR_LOG    0x05
 
 typedef struct QEMU_PACKED MPI3IOUnitControlReply {
     MPI3DefaultReply hdr;
@@ -682,6 +690,9 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
  * programmed: max << 4 | min)
  */
 #define MPI3_SAS_NEG_LINK_RATE_UNKNOWN      0x00
+#define MPI3_SAS_NEG_LINK_RATE_PHY_DISABLED 0x01
+#define MPI3_SAS_NEG_LINK_RATE_NEG_FAILED   0x02
+#define MPI3_SAS_NEG_LINK_RATE_1_5          0x08
 #define MPI3_SAS_NEG_LINK_RATE_6_0          0x0A
 #define MPI3_SAS_NEG_LINK_RATE_12_0         0x0B
 #define MPI3_SAS_NEG_LINK_RATE_22_5         0x0C
@@ -690,6 +701,7 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 #define MPI3_EVENT_ENCL_DEVICE_STATUS_CHANGE    0x0C
 #define MPI3_EVENT_SAS_TOPO_PHY_RC_PHY_CHANGED  0x03
 #define MPI3_EVENT_SAS_TOPO_PHY_RC_NO_CHANGE    0x04
+#define MPI3_EVENT_SAS_TOPO_PHY_RC_DELAY_NOT_RESPONDING 0x05
 
 /* SAS IO Unit page 0: 16-byte header, then 20 bytes per phy */
 #define MPI3_SASIOUNIT0_HDR_BYTES           16
@@ -697,6 +709,8 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 /* SAS IO Unit page 1: 20-byte header, then 12 bytes per phy */
 #define MPI3_SASIOUNIT1_HDR_BYTES           20
 #define MPI3_SASIOUNIT1_PHY_BYTES           12
+#define MPI3_SASIOUNIT0_PHYFLAGS_PHY_DISABLED   0x08
+#define MPI3_SASIOUNIT1_PHYFLAGS_PHY_DISABLE    0x08
 #define MPI3_SASPHY0_BYTES                  36
 #define MPI3_SASPHY1_BYTES                  28
 
