@@ -165,8 +165,12 @@ static uint16_t mr9600_check_ioc_init(MR9600State *s,
 static void mr9600_ioc_init(MR9600State *s, const uint8_t *frame)
 {
     const MPI3IOCInitRequest *req = (const void *)frame;
-    uint16_t st = mr9600_check_ioc_init(s, req);
+    uint16_t st;
 
+    if (mr9600_fault_ioc_init(s)) {
+        return;
+    }
+    st = mr9600_check_ioc_init(s, req);
     trace_megaraid_9600_ioc_init(
         le32_to_cpu(req->mpi_version), req->hdr.msg_flags,
         le16_to_cpu(req->reply_free_queue_depth),

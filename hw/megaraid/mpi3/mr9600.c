@@ -248,7 +248,10 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
     case 0:
         break;
     case MPI3_HOST_DIAG_ACTION_DIAG_FAULT:
-        mr9600_ioc_fault(s, MPI3_FAULT_DIAG_FAULT_RESET);
+        if (!(s->ioc_status & MPI3_IOC_STATUS_FAULT)) {
+            mr9600_ioc_fault(s, MPI3_FAULT_DIAG_FAULT_RESET);
+            mr9600_fault_diag_save(s);
+        }
         break;
     case MPI3_HOST_DIAG_ACTION_SOFT_RESET:
     case MPI3_HOST_DIAG_ACTION_HOST_BOOT:
