@@ -414,18 +414,54 @@ void mr9600_fault_exit(MR9600State *s)
     }
 }
 
-static void mr9600_fault_add_uint32(ObjectClass *oc, const char *name,
-                                    size_t offset, bool writable,
-                                    const char *desc)
-{
-    object_class_property_add(oc, name, "uint32", mr9600_fault_uint32,
-                              writable ? mr9600_fault_uint32 : NULL, NULL,
-                              (void *)(uintptr_t)offset);
-    object_class_property_set_description(oc, name, desc);
-}
+/* The fault injection counters and times, all uint32. */
+static const struct {
+    const char *name;
+    size_t offset;
+    bool writable;
+    const char *desc;
+} mr9600_fault_uint32_props[] = {
+    { "fault-save-ms", offsetof(MR9600State, fault_save_ms), true,
+      "fault injection: an injected fault first shows a snapdump (host "
+      "diagnostic SAVE IN PROGRESS) for this many ms; 0 (default) none" },
+    { "prepare-reset-ms", offsetof(MR9600State, prepare_reset_ms), true,
+      "fault injection: ms from PREPARE FOR RESET to the firmware's "
+      "reset (default 2000)" },
+    { "drop-replies", offsetof(MR9600State, fault_drop_replies), true,
+      "fault injection: the next N replies to operational (SCSI IO) "
+      "requests are lost; reads the number still to lose" },
+    { "drop-admin-replies", offsetof(MR9600State, fault_drop_admin), true,
+      "fault injection: the next N replies to admin requests (but task "
+      "management) are lost; reads the number still to lose" },
+    { "drop-tm-replies", offsetof(MR9600State, fault_drop_tm), true,
+      "fault injection: the next N task management replies are lost (the "
+      "TM itself is carried out); reads the number still to lose" },
+    { "fault-ioc-init", offsetof(MR9600State, fault_ioc_init), true,
+      "fault injection: the next N IOC INIT requests put the IOC into "
+      "FAULT (code 0x2005) instead of a reply; kept across resets" },
+    { "diag-save-ms", offsetof(MR9600State, diag_save_ms), true,
+      "fault injection: a host-requested diag fault with DIAG_SAVE set "
+      "shows SAVE IN PROGRESS for this many ms; 0 (default) none" },
+    { "ioc-resets", offsetof(MR9600State, ioc_resets), false,
+      "message unit, soft and firmware resets of the IOC, and FLRs, hot "
+      "resets and D3hot -> D0 of the function, since start" },
+    { "faults-injected", offsetof(MR9600State, fault_injected), false,
+      "faults injected with inject-fault, fault-ioc-init since start" },
+};
 
 void mr9600_fault_class_init(ObjectClass *oc)
 {
+    for (size_t i = 0; i < ARRAY_SIZE(mr9600_fault_uint32_props); i++) {
+        const char *name = mr9600_fault_uint32_props[i].name;
+
+        object_class_property_add(oc, name, "uint32", mr9600_fault_uint32,
+                                  mr9600_fault_uint32_props[i].writable ?
+                                  mr9600_fault_uint32 : NULL, NULL,
+                                  (void *)(uintptr_t)
+                                  mr9600_fault_uint32_props[i].offset);
+        object_class_property_set_description(oc, name,
+                                      mr9600_fault_uint32_props[i].desc);
+    }
     object_class_property_add_str(oc, "inject-fault", mr9600_fault_get,
                                   mr9600_fault_set);
     object_class_property_set_description(oc, "inject-fault",
@@ -438,34 +474,6 @@ void mr9600_fault_class_init(ObjectClass *oc)
         "fault injection (run time): on sends PREPARE FOR RESET and resets "
         "the IOC prepare-reset-ms later, as the firmware does before a "
         "self reset; reads on while that reset is pending");
-    mr9600_fault_add_uint32(oc, "fault-save-ms",
-        offsetof(MR9600State, fault_save_ms), true,
-        "fault injection: an injected fault first shows a snapdump (host "
-        "diagnostic SAVE IN PROGRESS) for this many ms; 0 (default) none");
-    mr9600_fault_add_uint32(oc, "prepare-reset-ms",
-        offsetof(MR9600State, prepare_reset_ms), true,
-        "fault injection: ms from PREPARE FOR RESET to the firmware's "
-        "reset (default 2000)");
-    mr9600_fault_add_uint32(oc, "drop-replies",
-        offsetof(MR9600State, fault_drop_replies), true,
-        "fault injection: the next N replies to operational (SCSI IO) "
-        "requests are lost; reads the number still to lose");
-    mr9600_fault_add_uint32(oc, "drop-admin-replies",
-        offsetof(MR9600State, fault_drop_admin), true,
-        "fault injection: the next N replies to admin requests (but task "
-        "management) are lost; reads the number still to lose");
-    mr9600_fault_add_uint32(oc, "drop-tm-replies",
-        offsetof(MR9600State, fault_drop_tm), true,
-        "fault injection: the next N task management replies are lost (the "
-        "TM itself is carried out); reads the number still to lose");
-    mr9600_fault_add_uint32(oc, "fault-ioc-init",
-        offsetof(MR9600State, fault_ioc_init), true,
-        "fault injection: the next N IOC INIT requests put the IOC into "
-        "FAULT (code 0x2005) instead of a reply; kept across resets");
-    mr9600_fault_add_uint32(oc, "diag-save-ms",
-        offsetof(MR9600State, diag_save_ms), true,
-        "fault injection: a host-requested diag fault with DIAG_SAVE set "
-        "shows SAVE IN PROGRESS for this many ms; 0 (default) none");
     object_class_property_add_str(oc, "inject-bad-host-tag",
                                   mr9600_bad_tag_get, mr9600_bad_tag_set);
     object_class_property_set_description(oc, "inject-bad-host-tag",
@@ -478,11 +486,4 @@ void mr9600_fault_class_init(ObjectClass *oc)
         "fault injection (run time): HANDLE:IOCSTATUS[:LOGINFO[:COUNT]]: "
         "the next COUNT (1) SCSI IO completions of that device handle fail "
         "with that IOCStatus and LogInfo; reads what is left, \"\" if none");
-    mr9600_fault_add_uint32(oc, "ioc-resets",
-        offsetof(MR9600State, ioc_resets), false,
-        "message unit, soft and firmware resets of the IOC, and FLRs, hot "
-        "resets and D3hot -> D0 of the function, since start");
-    mr9600_fault_add_uint32(oc, "faults-injected",
-        offsetof(MR9600State, fault_injected), false,
-        "faults injected with inject-fault since start");
 }
