@@ -500,7 +500,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     MR9600State *s = MEGARAID_9600(pci);
     uint8_t *conf = pci->config;
 
-    if (!mr9600_check_props(s, errp) ||
+    if (!mr9600_check_props(s, errp) || !mr9600_facts_check(s, errp) ||
         !mr_core_claim_drives(&s->core, errp) ||
         !mr9600_config_realize(s, errp)) {
         return;
@@ -600,6 +600,17 @@ static const Property mr9600_props[] = {
                        MR9600_MAX_OUTSTANDING),
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
     DEFINE_PROP_BOOL("sas-transport", MR9600State, sas_transport, false),
+    DEFINE_PROP_BOOL("reply-queue-limit", MR9600State, reply_queue_limit,
+                     false),
+    DEFINE_PROP_UINT16("io-throttle-groups", MR9600State, throttle_groups, 0),
+    DEFINE_PROP_UINT8("io-throttle-devices", MR9600State, throttle_devices,
+                      0),
+    DEFINE_PROP_UINT32("io-throttle-data-kib", MR9600State,
+                       throttle_data_kib, 0),
+    DEFINE_PROP_UINT16("io-throttle-high-mib", MR9600State,
+                       throttle_high_mib, 0),
+    DEFINE_PROP_UINT16("io-throttle-low-mib", MR9600State, throttle_low_mib,
+                       0),
     DEFINE_PROP_MR_NV_DRIVE("config-nvram", MR9600State, config_nvram),
     DEFINE_MR_CORE_PROPERTIES(MR9600State, core),
 };
@@ -673,6 +684,25 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "its SAS transport layer: phys, ports, end devices and the card's "
         "enclosure (docs/sas-topology.md); off: VDs and drives on the "
         "driver's own channels, with no SAS transport objects");
+    object_class_property_set_description(oc, "reply-queue-limit",
+        "on: IOC FACTS sets MAX_REQ_PER_REPLY_QUEUE_LIMIT, so the driver "
+        "holds back I/O while a reply queue is nearly full (counted in its "
+        "reply_qfull_count); off (default): the flag clear");
+    object_class_property_set_description(oc, "io-throttle-groups",
+        "IOC FACTS MaxIOThrottleGroup: IO throttle groups the driver "
+        "keeps for VDs (0, default: none)");
+    object_class_property_set_description(oc, "io-throttle-devices",
+        "IOC FACTS MaxDevicesPerThrottleGroup (default 0)");
+    object_class_property_set_description(oc, "io-throttle-data-kib",
+        "IOC FACTS IOThrottleDataLength in KiB, a multiple of 4 up to the "
+        "largest transfer (1024): larger I/Os count against a throttle "
+        "group (0, default: the driver disables throttling)");
+    object_class_property_set_description(oc, "io-throttle-high-mib",
+        "IOC FACTS IOThrottleHigh: MiB of large I/O outstanding at which "
+        "the driver starts throttling (default 0)");
+    object_class_property_set_description(oc, "io-throttle-low-mib",
+        "IOC FACTS IOThrottleLow: MiB at which it stops, at most "
+        "io-throttle-high-mib (default 0)");
     object_class_property_set_description(oc, "config-nvram",
         "drive (-blockdev node name or -drive id, at least 512 bytes) that "
         "keeps the persistent CONFIG pages (IO Unit page 1, Driver pages 1 "

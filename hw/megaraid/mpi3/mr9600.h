@@ -161,6 +161,12 @@ struct MR9600State {
     uint16_t max_outstanding;
     uint32_t ready_timeout;     /* seconds */
     bool sas_transport;         /* sas-transport: MULTIPATH cleared */
+    bool reply_queue_limit;     /* FACTS: max requests per reply queue */
+    uint8_t throttle_devices;   /* FACTS: max devices per throttle group */
+    uint16_t throttle_groups;   /* FACTS: max IO throttle groups */
+    uint32_t throttle_data_kib; /* FACTS: IO throttle data length */
+    uint16_t throttle_high_mib; /* FACTS: IO throttle high / low water */
+    uint16_t throttle_low_mib;
     int32_t bootindex;          /* the option ROM's disks in the boot order */
 
     const MR9600Model *model;
@@ -307,6 +313,7 @@ uint16_t mr9600_create_queue(MR9600State *s, const MPI3CreateQueueRequest *r,
 uint16_t mr9600_delete_queue(MR9600State *s, uint16_t qid, bool reply);
 
 /* mr9600-ioc.c */
+bool mr9600_facts_check(MR9600State *s, Error **errp);
 void mr9600_admin_request(MR9600State *s, const uint8_t *frame);
 void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
                          const MPI3RequestHeader *hdr, uint16_t ioc_status);
