@@ -687,22 +687,22 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
     object_class_property_set_description(oc, "reply-queue-limit",
         "on: IOC FACTS sets MAX_REQ_PER_REPLY_QUEUE_LIMIT, so the driver "
         "holds back I/O while a reply queue is nearly full (counted in its "
-        "reply_qfull_count); off (default): the flag clear");
+        "reply_qfull_count); off: the flag clear");
     object_class_property_set_description(oc, "io-throttle-groups",
         "IOC FACTS MaxIOThrottleGroup: IO throttle groups the driver "
-        "keeps for VDs (0, default: none)");
+        "keeps for VDs (0: none)");
     object_class_property_set_description(oc, "io-throttle-devices",
-        "IOC FACTS MaxDevicesPerThrottleGroup (default 0)");
+        "IOC FACTS MaxDevicesPerThrottleGroup");
     object_class_property_set_description(oc, "io-throttle-data-kib",
         "IOC FACTS IOThrottleDataLength in KiB, a multiple of 4 up to the "
         "largest transfer (1024): larger I/Os count against a throttle "
-        "group (0, default: the driver disables throttling)");
+        "group (0: the driver disables throttling)");
     object_class_property_set_description(oc, "io-throttle-high-mib",
         "IOC FACTS IOThrottleHigh: MiB of large I/O outstanding at which "
-        "the driver starts throttling (default 0)");
+        "the driver starts throttling");
     object_class_property_set_description(oc, "io-throttle-low-mib",
         "IOC FACTS IOThrottleLow: MiB at which it stops, at most "
-        "io-throttle-high-mib (default 0)");
+        "io-throttle-high-mib");
     object_class_property_set_description(oc, "config-nvram",
         "drive (-blockdev node name or -drive id, at least 512 bytes) that "
         "keeps the persistent CONFIG pages (IO Unit page 1, Driver pages 1 "
