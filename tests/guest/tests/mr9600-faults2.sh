@@ -12,7 +12,9 @@
 # each, the SCSI midlayer's retries or the error dd sees); IOC INIT
 # faulting during the re-initialization after a reset (the driver's retry).
 # After each, fio ends without errors or verify mismatches and every
-# controller reset the driver started succeeded.  6.1's driver panics on a
+# controller reset the driver started succeeded.  The controller also
+# reports IO FACTS throttle limits and the reply queue limit flag from
+# its properties: the driver logs the limits as given.  6.1's driver panics on a
 # wrong host tag (docs/fault-injection.md): that point is 7.x only.
 #@ timeout 900
 #@ mem 1024
@@ -36,7 +38,7 @@ if [ "${1:-}" = --host-prepare ]; then
     . tests/guest/lib-raid.sh
     raid_host_begin "$2"
     raid_host_pel_tool
-    raid_host_ctrl raid0
+    raid_host_ctrl raid0 reply-queue-limit=on,io-throttle-groups=8,io-throttle-devices=16,io-throttle-data-kib=128,io-throttle-high-mib=24,io-throttle-low-mib=12
     for i in 0 1; do
         truncate -s 64M "$2/j$i.img"
         echo "-drive if=none,id=b-j$i,format=raw,file=$2/j$i.img" >> "$2/qemu-all.args"
@@ -90,6 +92,15 @@ logged() {
 ms_of() {
     dmesg | grep -E "$1" | tail -n 1 | sed 's/^\[ *\([0-9]*\)\.\([0-9][0-9][0-9]\).*/\1\2/'
 }
+
+# The FACTS limits, as the driver read them; the reply queue full count
+# its limit flag enables (nothing held back yet).
+logged 'mpi3mr0: max_dev_per_throttle_group\(16\), max_throttle_groups\(8\)$' \
+    "the driver did not read the throttle groups"
+logged 'mpi3mr0: io_throttle_data_len\(128KiB\), io_throttle_high\(24MiB\), io_throttle_low\(12MiB\)$' \
+    "the driver did not read the throttle limits"
+qfull=$(cat "/sys/class/scsi_host/$(readlink -f "/sys/block/${JB#/dev/}/device" | grep -o 'host[0-9]*' | head -n 1)/reply_qfull_count")
+assert_eq "reply_qfull_count at start" 0 "$qfull"
 
 r0=$(mr9600_driver_resets)
 
