@@ -29,6 +29,7 @@
 #@ allow \] handle\(0xffff\) returned with ioc_status\(0x0000\), log_info\(0x00000000\),$
 #@ allow ^(<3>)?\[ *[0-9.]+\] I/O error, dev sd[a-z]+, sector 0 op 0x0:\(READ\) flags 0x[0-9a-f]+ phys_seg 1 prio class [0-9]+$
 #@ allow mpi3mr[0-9]+: ioc_init timed out$
+#@ allow mpi3mr[0-9]+: OpReqQ submit reset in progress$
 #@ allow mpi3mr[0-9]+: failed to send ioc_init$
 #@ allow \] scsi_state\(0x00\), scsi_status\(0x00\), xfer_count\(0\), resp_data\(0x00000000\)$
 
