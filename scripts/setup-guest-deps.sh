@@ -20,6 +20,7 @@ kmod
 fio
 lsscsi
 sg3-utils
+smp-utils
 sdparm
 smartmontools
 pciutils

@@ -53,12 +53,14 @@ optional_modules="crc32c_generic crc32c-intel libcrc32c"
 
 # Host tools copied into the guest, with the packages they come from.
 tool_pkgs="busybox-static bash fio lsscsi sg3-utils smartmontools pciutils
-    util-linux fdisk e2fsprogs mdadm sdparm"
+    util-linux fdisk e2fsprogs mdadm sdparm smp-utils"
 tools="/bin/bash /usr/bin/fio /usr/bin/lsscsi /usr/sbin/smartctl /usr/bin/lspci
     /usr/bin/setpci /usr/bin/lsblk /usr/sbin/blkid /usr/sbin/blockdev
     /usr/bin/findmnt /usr/sbin/wipefs /usr/sbin/sfdisk
     /sbin/mke2fs /sbin/e2fsck /sbin/dumpe2fs /sbin/tune2fs /sbin/mdadm
-    /sbin/mdmon /usr/bin/sdparm"
+    /sbin/mdmon /usr/bin/sdparm /usr/bin/smp_discover /usr/bin/smp_rep_general
+    /usr/bin/smp_rep_manufacturer /usr/bin/smp_rep_phy_err_log
+    /usr/bin/smp_phy_control"
 
 # Resolve the kernel package: the linux-image-amd64 metapackage names the
 # exact versioned package of each suite; in sid that package is itself a

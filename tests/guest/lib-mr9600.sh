@@ -60,6 +60,20 @@ mr9600_driver_log() {
         'port enable is successfully completed'
 }
 
+# mr9600_reset_keeps CMD DEV: a host reset through disk DEV (sg_reset
+# -H); once the driver's refresh after it has completed, CMD prints
+# what it printed before (the SAS topology tests' transport objects).
+mr9600_reset_keeps() {
+    "$1" > /tmp/reset.before
+    sg_reset -H "$2" || fail "sg_reset -H failed"
+    wait_dmesg 'newly added devices after soft reset completed' \
+        'unrecoverable|reset failed' 120 "the device refresh after the reset"
+    "$1" > /tmp/reset.after
+    diff /tmp/reset.before /tmp/reset.after ||
+        fail "$1 differs after the host reset"
+    log "$1 after the host reset as before ($(wc -l < /tmp/reset.after) lines)"
+}
+
 # fio with crc32c verification on the first N disks at once.
 mr9600_fio_parallel() {
     _i=0

@@ -15,6 +15,26 @@
  *                                  line per entry, "seq N code 0xC locale
  *                                  0xL class C target T arg A B text"
  *
+ *   pel-tool nvme HANDLE identify  NVMe ENCAPSULATED (MPI pass-through) to
+ *                                  the NVMe drive of device handle HANDLE:
+ *                                  Identify controller and namespace,
+ *                                  "serial S model M firmware F mdts N nn N
+ *                                  nsze N lbads N"
+ *   pel-tool nvme HANDLE smart     Get Log Page SMART: "temperature C
+ *                                  power_on_hours N power_cycles N
+ *                                  media_errors N critical 0xW errors N"
+ *   pel-tool nvme HANDLE write|read LBA NLB SEED [sgl]
+ *                                  Write the pattern SEED / Read and check
+ *                                  it ("match"), PRPs or (sgl) an NVMe SGL
+ *   pel-tool nvme HANDLE flush     Flush
+ *   pel-tool nvme HANDLE raw admin|io OPCODE [sgl]
+ *                                  a command without data: "ioc 0xI status
+ *                                  0xS" (the completion's status field);
+ *                                  PSDT PRP or (sgl) SGL: the driver's PRP
+ *                                  builder refuses a device that is not
+ *                                  PCIe before sending anything
+ *   pel-tool pattern NLB SEED      the pattern on stdout (512-byte blocks)
+ *
  * Exit status 0, 1 on a refusal or transport error (with a message).
  * The BSG packet layouts and the SG_IO call are mrcli's
  * (tools/mrcli/bsg.[ch]); the PEL request and entry formats are MPI 3.0's.
@@ -166,11 +186,237 @@ static void pel_log(uint32_t from, uint16_t locale, uint8_t cls)
     free(d);
 }
 
+/* ---- NVMe ENCAPSULATED ---- */
+
+#define NVME_REQ_LEN    96          /* MPI3 header 32 bytes + the SQE */
+#define NVME_MAX_XFER   (256 * 1024)
+
+typedef struct NvmeResult {
+    uint16_t ioc_status;
+    uint16_t status;                /* NVMe status field, 0 on success */
+    uint32_t dw0;
+} NvmeResult;
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = v;
+    p[1] = v >> 8;
+    p[2] = v >> 16;
+    p[3] = v >> 24;
+}
+
+static void nvme_pattern(uint8_t *b, size_t n, uint8_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        b[i] = seed + i * 7 + (i >> 9);
+    }
+}
+
+/*
+ * One NVMe command (the 64-byte @sqe) to @handle; @dout or @din its data.
+ * The driver builds the PRPs or the SGL (by the SQE's PSDT) itself.
+ */
+static NvmeResult nvme_cmd(uint16_t handle, int admin, const uint8_t *sqe,
+                           const void *dout, size_t olen, void *din,
+                           size_t ilen)
+{
+    MrcliMptPacket pkt = { 0 };
+    uint8_t *out = calloc(1, NVME_REQ_LEN + olen);
+    uint8_t *in = calloc(1, ilen + REPLY_ROOM);
+    NvmeResult r = { 0 };
+    uint8_t *req = out, *rep = in + ilen;
+    int n = 0;
+
+    if (!out || !in) {
+        die("out of memory");
+    }
+    pkt.cmd_type = MRCLI_BSG_MPT_CMD;
+    pkt.timeout = 60;
+    pkt.entry[n].buf_type = MRCLI_BUF_MPI_REQUEST;
+    pkt.entry[n++].buf_len = NVME_REQ_LEN;
+    if (olen) {
+        pkt.entry[n].buf_type = MRCLI_BUF_DATA_OUT;
+        pkt.entry[n++].buf_len = olen;
+    }
+    if (ilen) {
+        pkt.entry[n].buf_type = MRCLI_BUF_DATA_IN;
+        pkt.entry[n++].buf_len = ilen;
+    }
+    pkt.entry[n].buf_type = MRCLI_BUF_MPI_REPLY;
+    pkt.entry[n++].buf_len = REPLY_ROOM;
+    pkt.num_of_entries = n;
+    req[3] = 0x24;                  /* NVME ENCAPSULATED */
+    req[0x0a] = handle;
+    req[0x0b] = handle >> 8;
+    req[0x0c] = 64;                 /* EncapsulatedCommandLength */
+    req[0x0e] = admin ? 0x01 : 0x00;    /* SubmissionQueue; errors only */
+    put32(req + 0x10, olen ? olen : ilen);
+    memcpy(req + 0x20, sqe, 64);
+    if (olen) {
+        memcpy(out + NVME_REQ_LEN, dout, olen);
+    }
+    sgio(&pkt, 0x18 + 8 * n, out, NVME_REQ_LEN + olen, in, ilen + REPLY_ROOM);
+    if (ilen) {
+        memcpy(din, in, ilen);
+    }
+    if (rep[0] == MRCLI_REPLY_ADDRESS) {
+        /* the error reply: the NVMe completion entry at 0x10 */
+        r.ioc_status = le16(rep + 4 + 0x0a) & 0x7fff;
+        r.dw0 = le32(rep + 4 + 0x10);
+        r.status = le32(rep + 4 + 0x1c) >> 17;
+    } else {
+        r.ioc_status = le16(rep + 4) & 0x7fff;
+    }
+    free(out);
+    free(in);
+    return r;
+}
+
+static void nvme_sqe(uint8_t *sqe, uint8_t opcode, int sgl, uint32_t nsid)
+{
+    memset(sqe, 0, 64);
+    sqe[0] = opcode;
+    sqe[1] = sgl ? 0x40 : 0x00;     /* PSDT 01b: SGL */
+    sqe[2] = 0x21;                  /* command identifier */
+    put32(sqe + 4, nsid);
+}
+
+static void nvme_ok(const char *what, NvmeResult r)
+{
+    if (r.ioc_status || r.status) {
+        fprintf(stderr, "pel-tool: %s: IOC status 0x%x NVMe status 0x%x\n",
+                what, r.ioc_status, r.status);
+        exit(1);
+    }
+}
+
+static void nvme_str(const uint8_t *p, size_t n, char *out)
+{
+    memcpy(out, p, n);
+    out[n] = 0;
+    while (n && out[n - 1] == ' ') {
+        out[--n] = 0;
+    }
+}
+
+static void nvme_identify(uint16_t h)
+{
+    uint8_t sqe[64], c[4096], ns[4096];
+    char sn[21], mn[41], fr[9];
+
+    nvme_sqe(sqe, 0x06, 0, 0);
+    sqe[40] = 0x01;                 /* CNS: controller */
+    nvme_ok("Identify controller", nvme_cmd(h, 1, sqe, NULL, 0, c,
+                                            sizeof(c)));
+    nvme_sqe(sqe, 0x06, 0, 1);
+    sqe[40] = 0x00;                 /* CNS: namespace */
+    nvme_ok("Identify namespace", nvme_cmd(h, 1, sqe, NULL, 0, ns,
+                                           sizeof(ns)));
+    nvme_str(c + 4, 20, sn);
+    nvme_str(c + 24, 40, mn);
+    nvme_str(c + 64, 8, fr);
+    printf("serial %s model %s firmware %s mdts %u nn %u nsze %u lbads %u\n",
+           sn, mn, fr, c[77], le32(c + 516), le32(ns), ns[128 + 2]);
+}
+
+static void nvme_smart(uint16_t h)
+{
+    uint8_t sqe[64], log[512];
+
+    nvme_sqe(sqe, 0x02, 0, 0xffffffff);
+    sqe[40] = 0x02;                 /* LID: SMART / health */
+    put32(sqe + 40, 0x02 | (512 / 4 - 1) << 16);
+    nvme_ok("Get Log Page SMART", nvme_cmd(h, 1, sqe, NULL, 0, log,
+                                           sizeof(log)));
+    printf("temperature %d power_on_hours %u power_cycles %u media_errors "
+           "%u critical 0x%02x errors %u\n", (int)le16(log + 1) - 273,
+           le32(log + 128), le32(log + 112), le32(log + 160), log[0],
+           le32(log + 176));
+}
+
+static void nvme_rw(uint16_t h, int write, uint32_t lba, uint32_t nlb,
+                    uint8_t seed, int sgl)
+{
+    size_t len = (size_t)nlb * 512;
+    uint8_t *want, *got, sqe[64];
+
+    if (!nlb || len > NVME_MAX_XFER) {
+        die("nvme: NLB out of range");
+    }
+    want = malloc(len);
+    got = calloc(1, len);
+    if (!want || !got) {
+        die("out of memory");
+    }
+    nvme_pattern(want, len, seed);
+    nvme_sqe(sqe, write ? 0x01 : 0x02, sgl, 1);
+    put32(sqe + 40, lba);
+    put32(sqe + 48, nlb - 1);
+    if (write) {
+        nvme_ok("Write", nvme_cmd(h, 0, sqe, want, len, NULL, 0));
+        printf("written\n");
+    } else {
+        nvme_ok("Read", nvme_cmd(h, 0, sqe, NULL, 0, got, len));
+        if (memcmp(want, got, len)) {
+            die("Read: data differs from the pattern");
+        }
+        printf("match\n");
+    }
+    free(want);
+    free(got);
+}
+
+static int nvme_main(int argc, char **argv)
+{
+    uint16_t h = strtoul(argv[2], NULL, 0);
+    uint8_t sqe[64];
+
+    if (!strcmp(argv[3], "identify") && argc == 4) {
+        nvme_identify(h);
+    } else if (!strcmp(argv[3], "smart") && argc == 4) {
+        nvme_smart(h);
+    } else if ((!strcmp(argv[3], "write") || !strcmp(argv[3], "read")) &&
+               (argc == 7 || (argc == 8 && !strcmp(argv[7], "sgl")))) {
+        nvme_rw(h, argv[3][0] == 'w', strtoul(argv[4], NULL, 0),
+                strtoul(argv[5], NULL, 0), strtoul(argv[6], NULL, 0),
+                argc == 8);
+    } else if (!strcmp(argv[3], "flush") && argc == 4) {
+        nvme_sqe(sqe, 0x00, 0, 1);
+        nvme_ok("Flush", nvme_cmd(h, 0, sqe, NULL, 0, NULL, 0));
+        printf("flushed\n");
+    } else if (!strcmp(argv[3], "raw") &&
+               (argc == 6 || (argc == 7 && !strcmp(argv[6], "sgl")))) {
+        NvmeResult r;
+
+        nvme_sqe(sqe, strtoul(argv[5], NULL, 0), argc == 7, 1);
+        r = nvme_cmd(h, !strcmp(argv[4], "admin"), sqe, NULL, 0, NULL, 0);
+        printf("ioc 0x%x status 0x%x\n", r.ioc_status, r.status);
+    } else {
+        die("bad nvme arguments");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         die("usage: pel-tool enable LOCALE CLASS | seq | log FROM LOCALE "
-            "CLASS");
+            "CLASS | nvme HANDLE identify|smart|flush | nvme HANDLE "
+            "write|read LBA NLB SEED [sgl] | nvme HANDLE raw admin|io OPCODE "
+            "[sgl] "
+            "| pattern NLB SEED");
+    }
+    if (!strcmp(argv[1], "pattern") && argc == 4) {
+        size_t len = strtoul(argv[2], NULL, 0) * 512;
+        uint8_t *b = malloc(len ? len : 1);
+
+        if (!b) {
+            die("out of memory");
+        }
+        nvme_pattern(b, len, strtoul(argv[3], NULL, 0));
+        fwrite(b, 1, len, stdout);
+        free(b);
+        return 0;
     }
     {
         char err[256];
@@ -184,6 +430,8 @@ int main(int argc, char **argv)
         pel_enable(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0));
     } else if (!strcmp(argv[1], "seq") && argc == 2) {
         pel_seq();
+    } else if (!strcmp(argv[1], "nvme") && argc >= 4) {
+        return nvme_main(argc, argv);
     } else if (!strcmp(argv[1], "log") && argc == 5) {
         pel_log(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0),
                 strtoul(argv[4], NULL, 0));

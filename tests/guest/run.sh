@@ -49,6 +49,8 @@
 #         guest should see (lib.sh's check_disk and friends read them)
 #   #@ qemu ARGS...      QEMU arguments (@WORK@ is the run's work folder)
 #   #@ timeout S | mem M | smp N     defaults for the options
+#   #@ append ARGS...    more kernel command line arguments (as --append),
+#         for every phase (e.g. reset_devices: a kdump kernel's)
 #   #@ kernels K...      kernels the suite runs it on (default: all)
 #   #@ controllers C...  the test runs once per controller named
 #         (megaraid-9600, megaraid-9500; run-suite.sh runs each);
@@ -262,6 +264,7 @@ if [ -n "$script" ]; then
             if [ "$key" = prepare ]; then prepares+=("$rest"); else checks+=("$rest"); fi
             ;;
         qmp)     qmp=1 ;;
+        append)  kargs="$kargs $(subst "$rest")" ;;
         allow)
             # Refuse what would allow everything (or is no valid ERE).
             for probe in "" x 0; do

@@ -10,7 +10,8 @@
  * progress block while an initialization runs; and every refusal: short
  * buffers, a drive twice, drives in use or absent, unknown arrays and LDs,
  * wrong levels, sizes that do not fit, a second LD the core refuses (the
- * first undone).
+ * first undone); another controller's configuration through FOREIGN_SCAN,
+ * DISPLAY, PREVIEW and IMPORT.
  */
 
 #include "qemu/osdep.h"
@@ -30,6 +31,9 @@ typedef FU MR;
 #define LD_INIT_START   0x03060100u
 #define LD_DELETE       0x03090000u
 #define FOREIGN_SCAN    0x04060100u
+#define FOREIGN_DISPLAY 0x04060200u
+#define FOREIGN_PREVIEW 0x04060300u
+#define FOREIGN_IMPORT  0x04060400u
 
 #define ARRAY_SIZE_     288
 #define LD_SIZE         256
@@ -46,6 +50,28 @@ static MR *cfg_start(const char *opts)
 static void cfg_stop(MR *m)
 {
     rig_end(m, img, NDRV);
+}
+
+/* QEMU again on the same drives, the controller with @opts. */
+static MR *cfg_restart(MR *m, const char *opts)
+{
+    GString *dev = g_string_new(NULL);
+
+    qtest_shutdown(m->qs);
+    g_free(m->dev);
+    memset(m, 0, sizeof(*m));
+    g_string_append_printf(dev, "-device megaraid-9500,id=raid0,addr=04.0,"
+                           "max-cmds=%d,queues=2%s ", MAX_CMDS, opts);
+    for (int i = 0; i < NDRV; i++) {
+        g_string_append_printf(dev, "-drive if=none,id=d%d,format=raw,"
+                               "file=%s -device megaraid-drive,id=hd%d,"
+                               "bus=raid0.0,slot=%d,drive=d%d,interface=sas ",
+                               i, img[i], i, i, i);
+    }
+    fu_launch(m, dev->str);
+    g_string_free(dev, true);
+    ioc_init(m);
+    return m;
 }
 
 /* ---- building a configuration as mfiutil does ---- */
@@ -146,30 +172,42 @@ static uint8_t cfg_add(MR *m, Cfg *c)
     return dcmd(m, 70, CFG_ADD, 0, m->buf, len);
 }
 
-/* CFG_READ into @out with a buffer of @len; the MFI status. */
-static uint8_t cfg_read(MR *m, uint8_t *out, uint32_t len)
+/* @op (CFG_READ's layout) into @out with a buffer of @len; MFI status. */
+static uint8_t cfg_read_op(MR *m, uint32_t op, uint8_t mb0, uint8_t *out,
+                           uint32_t len)
 {
     uint8_t st;
 
     qtest_memset(m->qts, m->buf, 0xAA, 16384);
-    st = dcmd(m, 71, CFG_READ, 0, m->buf, len);
+    st = dcmd(m, 71, op, mb0, m->buf, len);
     qtest_memread(m->qts, m->buf, out, len);
     return st;
 }
 
+/* CFG_READ into @out with a buffer of @len; the MFI status. */
+static uint8_t cfg_read(MR *m, uint8_t *out, uint32_t len)
+{
+    return cfg_read_op(m, CFG_READ, 0, out, len);
+}
+
 /* mfiutil's pattern: 1024 bytes first, then the size the header gave. */
-static uint32_t cfg_read_all(MR *m, uint8_t *out)
+static uint32_t cfg_read_all_op(MR *m, uint32_t op, uint8_t mb0, uint8_t *out)
 {
     uint32_t size;
 
-    g_assert_cmphex(cfg_read(m, out, 1024), ==, 0);
+    g_assert_cmphex(cfg_read_op(m, op, mb0, out, 1024), ==, 0);
     size = ldl_le_p(out);
     if (size > 1024) {
         g_assert_cmpuint(size, <=, 16384);
-        g_assert_cmphex(cfg_read(m, out, size), ==, 0);
+        g_assert_cmphex(cfg_read_op(m, op, mb0, out, size), ==, 0);
         g_assert_cmpuint(ldl_le_p(out), ==, size);
     }
     return size;
+}
+
+static uint32_t cfg_read_all(MR *m, uint8_t *out)
+{
+    return cfg_read_all_op(m, CFG_READ, 0, out);
 }
 
 static const uint8_t *cfg_ld_at(const uint8_t *c, int i)
@@ -180,6 +218,16 @@ static const uint8_t *cfg_ld_at(const uint8_t *c, int i)
 static const uint8_t *cfg_spare_at(const uint8_t *c, int i)
 {
     return cfg_ld_at(c, lduw_le_p(c + 8)) + i * SPARE_SIZE;
+}
+
+/* Array @a is PDs 0, 1, 2, all ONLINE, and nothing more. */
+static void check_members_012(const uint8_t *a)
+{
+    for (int i = 0; i < 3; i++) {
+        g_assert_cmpuint(lduw_le_p(a + 32 + 8 * i), ==, i);
+        g_assert_cmphex(lduw_le_p(a + 32 + 8 * i + 4), ==, 0x18);
+    }
+    g_assert_cmphex(lduw_le_p(a + 32 + 8 * 3), ==, 0xFFFF);
 }
 
 /* ---- QMP ---- */
@@ -276,11 +324,7 @@ static void test_raid5(void)
     g_assert_cmpuint(lduw_le_p(a + 10), ==, 0);         /* array ref */
     g_assert_cmpuint(ldq_le_p(a), >, 0);
     g_assert_cmpuint(ldq_le_p(a), <=, ALL);
-    for (int i = 0; i < 3; i++) {
-        g_assert_cmpuint(lduw_le_p(a + 32 + 8 * i), ==, i);
-        g_assert_cmphex(lduw_le_p(a + 32 + 8 * i + 4), ==, 0x18);
-    }
-    g_assert_cmphex(lduw_le_p(a + 32 + 8 * 3), ==, 0xFFFF);
+    check_members_012(a);
     l = cfg_ld_at(c, 0);
     g_assert_cmpuint(l[0], ==, 0);
     g_assert_cmpstr((const char *)l + 4, ==, "cfg5");
@@ -698,6 +742,76 @@ static void test_refused(void)
     cfg_stop(m);
 }
 
+/*
+ * Another controller's RAID 5 (PDs 0..2) with a dedicated spare (PD 3):
+ * FOREIGN_SCAN finds it, DISPLAY and PREVIEW describe it as CFG_READ
+ * described it where it was made, IMPORT makes it the configuration.
+ */
+static void test_foreign(void)
+{
+    static const uint16_t pds[] = { 0, 1, 2 };
+    static const uint16_t ref0[] = { 0 };
+    g_autofree uint8_t *orig = g_malloc0(16384);
+    g_autofree uint8_t *c = g_malloc0(16384);
+    g_autofree uint8_t *pv = g_malloc0(16384);
+    uint32_t size;
+    const uint8_t *a, *l, *sp;
+    Cfg cf = { 0 };
+    MR *m = cfg_start("");
+
+    cfg_array(&cf, 0, pds, 3, ALL);
+    cfg_ld(&cf, 0, 5, 0, 3, ref0, 1, ALL, "mine5");
+    cfg_spare(&cf, 3, ref0, 1);
+    g_assert_cmphex(cfg_add(m, &cf), ==, 0);
+    g_assert_cmpuint(cfg_read_all(m, orig), ==,
+                     32 + ARRAY_SIZE_ + LD_SIZE + SPARE_SIZE);
+
+    m = cfg_restart(m, ",serial=OTHERCTRL0000001");
+    g_assert_cmphex(dcmd(m, 78, FOREIGN_SCAN, 0, m->buf, 196), ==, 0);
+    g_assert_cmpuint(qtest_readl(m->qts, m->buf), ==, 1);
+    g_assert_cmpuint(cfg_read_all(m, c), ==, 32);       /* nothing own */
+
+    /* the header alone first, as mfiutil reads it */
+    g_assert_cmphex(cfg_read_op(m, FOREIGN_DISPLAY, 0, c, 32), ==, 0);
+    g_assert_cmpuint(ldl_le_p(c), ==, 32 + ARRAY_SIZE_ + LD_SIZE +
+                     SPARE_SIZE);
+    g_assert_cmphex(qtest_readb(m->qts, m->buf + 32), ==, 0xAA);
+    size = cfg_read_all_op(m, FOREIGN_DISPLAY, 0, c);
+    g_assert_cmpuint(size, ==, 32 + ARRAY_SIZE_ + LD_SIZE + SPARE_SIZE);
+    g_assert_cmpmem(c, 16, orig, 16);                   /* the counts */
+    a = c + 32;
+    g_assert_cmpuint(a[8], ==, 3);
+    g_assert_cmpuint(ldq_le_p(a), ==, ldq_le_p(orig + 32));
+    check_members_012(a);
+    l = cfg_ld_at(c, 0);
+    g_assert_cmpuint(l[0], ==, 0);
+    g_assert_cmpstr((const char *)l + 4, ==, "mine5");
+    /* level, strip, drives, spans, state as it was made */
+    g_assert_cmpmem(l + 0x20, 7, cfg_ld_at(orig, 0) + 0x20, 7);
+    g_assert_cmpuint(l[0x26], ==, 3);                   /* optimal */
+    g_assert_cmpmem(l + 0x40, 24, cfg_ld_at(orig, 0) + 0x40, 24);
+    sp = cfg_spare_at(c, 0);
+    g_assert_cmpuint(lduw_le_p(sp), ==, 3);
+    g_assert_cmphex(sp[4], ==, 1);                      /* dedicated */
+    g_assert_cmpuint(sp[7], ==, 1);
+    g_assert_cmpuint(lduw_le_p(sp + 8), ==, 0);
+    /* the preview: the same */
+    g_assert_cmpuint(cfg_read_all_op(m, FOREIGN_PREVIEW, 0, pv), ==, size);
+    g_assert_cmpmem(pv, size, c, size);
+
+    /* refusals: no second configuration, a buffer below the header */
+    g_assert_cmphex(cfg_read_op(m, FOREIGN_DISPLAY, 1, c, 1024), ==, 0x23);
+    g_assert_cmphex(cfg_read_op(m, FOREIGN_PREVIEW, 255, c, 1024), ==, 0x23);
+    g_assert_cmphex(cfg_read_op(m, FOREIGN_DISPLAY, 0, c, 16), ==, 0x03);
+
+    /* imported: CFG_READ shows it, nothing is foreign any more */
+    g_assert_cmphex(dcmd(m, 79, FOREIGN_IMPORT, 0xFF, 0, 0), ==, 0);
+    g_assert_cmpuint(cfg_read_all(m, c), ==, size);
+    g_assert_cmpmem(cfg_ld_at(c, 0) + 0x20, 7, cfg_ld_at(orig, 0) + 0x20, 7);
+    g_assert_cmphex(cfg_read_op(m, FOREIGN_DISPLAY, 0, c, 1024), ==, 0x23);
+    cfg_stop(m);
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -706,5 +820,6 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9500/cfg/raid60", test_raid60);
     qtest_add_func("/megaraid-9500/cfg/progress", test_progress);
     qtest_add_func("/megaraid-9500/cfg/refused", test_refused);
+    qtest_add_func("/megaraid-9500/cfg/foreign", test_foreign);
     return g_test_run();
 }

@@ -63,17 +63,7 @@ static HMR *sas_start(bool on)
 /* Submit an admin frame; keep the events before its reply. */
 static uint16_t admin_events(HMR *m, const void *f, size_t len, Events *e)
 {
-    HDesc d;
-
-    h_submit_admin(m, f, len);
-    for (;;) {
-        g_assert(h_admin_reply(m, &d, 5000));
-        if (d.tag != 0xFFFF) {
-            return d.status;
-        }
-        g_assert_cmpint(e->n, <, 16);
-        e->ev[e->n++] = d;
-    }
+    return h_admin_events(m, f, len, e->ev, &e->n, ARRAY_SIZE(e->ev));
 }
 
 /*
@@ -161,6 +151,45 @@ static void test_facts(void)
         qtest_memread(m->qts, m->buf, f, sizeof(f));
         /* MULTIPATH (bit 1) set: the driver's SAS transport stays off */
         g_assert_cmphex(ldl_le_p(f + 0x10) & 0x2, ==, on ? 0 : 0x2);
+        h_stop(m);
+    }
+}
+
+/* Each model's default and the property over it; the eHBAs' phys. */
+static void test_models(void)
+{
+    static const struct {
+        const char *opts;
+        bool transport;
+        uint32_t phys;
+    } c[] = {
+        { ",model=9670w-16i", false, 16 },
+        { ",model=9670-24i", false, 24 },
+        { ",model=h965i", false, 16 },
+        { ",model=9600-16i", true, 16 },
+        { ",model=9600-24i", true, 24 },
+        { ",model=9600-16e", true, 16 },
+        { ",model=9600-16e,sas-transport=off", false, 16 },
+        { ",model=9670w-16i,sas-transport=on", true, 16 },
+        { ",model=9600-24i,sas-transport=auto", true, 24 },
+    };
+
+    for (int i = 0; i < ARRAY_SIZE(c); i++) {
+        HMR *m = g_new0(HMR, 1);
+        uint8_t f[112], *pg;
+
+        g_test_message("%s", c[i].opts);
+        h_launch(m, c[i].opts, drives);
+        h_init(m);
+        qtest_memread(m->qts, m->buf, f, sizeof(f));
+        g_assert_cmphex(ldl_le_p(f + 0x10) & 0x2, ==, c[i].transport ? 0 : 2);
+        if (c[i].transport) {
+            pg = g_malloc0(4096);
+            g_assert_cmphex(read_page(m, 0x20, 0, 0, pg,
+                                      page_len(m, 0x20, 0)), ==, 0);
+            g_assert_cmpuint(pg[0x0C], ==, c[i].phys);      /* NumPhys */
+            g_free(pg);
+        }
         h_stop(m);
     }
 }
@@ -959,6 +988,7 @@ int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
     qtest_add_func("/megaraid-9600/sas/facts", test_facts);
+    qtest_add_func("/megaraid-9600/sas/models", test_models);
     qtest_add_func("/megaraid-9600/sas/discovery", test_discovery);
     qtest_add_func("/megaraid-9600/sas/pages", test_pages);
     qtest_add_func("/megaraid-9600/sas/off", test_off_has_no_sas_pages);

@@ -4,7 +4,8 @@
  * megaraid-sim: hostile-input fuzzer of the megaraid-9600 MPI 3.0 host
  * interface, run as a qtest.  From a fixed seed it drives the device
  * through random sequences of actions: bring-up with mutated fields,
- * random and mutated admin frames (every function code, config pages),
+ * random and mutated admin frames (every function code, config pages,
+ * NVMe encapsulated commands with wild PRPs and SGLs),
  * SCSI IO and task management frames with wild SGLs (guest RAM, the
  * device's own BAR, MMIO holes, beyond RAM, chains into chains), queue
  * indexes out of range, doorbell and register storms, message unit / soft
@@ -158,6 +159,9 @@ static const uint8_t admin_functions[] = {
     0x23, 0x24, 0x30, 0x31, 0x32, 0x70, 0x71, 0x72, 0x73, 0x80, 0xff,
 };
 
+/* NVMe opcodes: Flush, Write, Read / Get Log Page, Identify, unknown */
+static const uint8_t nvme_ops[] = { 0x00, 0x01, 0x02, 0x06, 0x7f, 0xff };
+
 static const uint8_t cdb_ops[] = {
     0x00, 0x03, 0x08, 0x0a, 0x12, 0x15, 0x1a, 0x1b, 0x1d, 0x25, 0x28,
     0x2a, 0x2e, 0x2f, 0x35, 0x41, 0x42, 0x4c, 0x4d, 0x55, 0x5a, 0x85,
@@ -185,7 +189,9 @@ static void act_admin(Fuzz *z)
         f[i] = rnd(z, 3) ? 0 : rnd(z, 256);
     }
     stw_le_p(f, z->tag++);
-    f[3] = admin_functions[rnd(z, ARRAY_SIZE(admin_functions))];
+    /* one in six an NVMe encapsulated command: its PRP and SGL walks */
+    f[3] = rnd(z, 6) ? admin_functions[rnd(z, ARRAY_SIZE(admin_functions))]
+                     : 0x24;
     stw_le_p(f + 0x0A, rnd(z, 2) ? rnd_edge(z) : some_handle(z));
     switch (f[3]) {
     case 0x70: case 0x71: case 0x72: case 0x73:     /* queue create/delete */
@@ -193,6 +199,22 @@ static void act_admin(Fuzz *z)
         stw_le_p(f + 0x0E, rnd(z, 2) ? rnd(z, 6) : rnd_edge(z));
         stw_le_p(f + 0x10, rnd(z, 2) ? rnd(z, 6) : rnd_edge(z));
         stq_le_p(f + 0x18, rnd_addr(z));
+        break;
+    case 0x24:                  /* NVMe encapsulated: a shaped NVMe SQE */
+        stw_le_p(f + 0x0A, some_handle(z));
+        stw_le_p(f + 0x0C, rnd(z, 4) ? 64 : rnd_edge(z));
+        stw_le_p(f + 0x0E, rnd(z, 4));
+        f[0x20] = nvme_ops[rnd(z, ARRAY_SIZE(nvme_ops))];
+        f[0x21] = rnd(z, 4) << 6;                   /* PSDT */
+        stl_le_p(f + 0x24, rnd(z, 4) ? 1 : rnd_edge(z));       /* NSID */
+        stq_le_p(f + 0x38, rnd_addr(z));            /* PRP1, SGL1 */
+        stq_le_p(f + 0x40, rnd_addr(z));            /* PRP2 */
+        if (rnd(z, 2)) {
+            stl_le_p(f + 0x40, rnd(z, 2) ? rnd(z, 8) * 16 : rnd_edge(z));
+            f[0x47] = rnd(z, 2) ? 0x30 : rnd(z, 256);   /* SGL1 type */
+        }
+        stl_le_p(f + 0x48, rnd(z, 2) ? rnd(z, 4) : rnd_edge(z));  /* CDW10 */
+        stl_le_p(f + 0x50, rnd(z, 2) ? rnd(z, 300) : rnd_edge(z));
         break;
     default:
         fill_sge(z, f + 0x10 + 16 * rnd(z, 4));

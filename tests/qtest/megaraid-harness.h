@@ -328,6 +328,26 @@ static inline bool h_op_reply(HMR *m, HDesc *d, int ms)
 }
 
 /* Submit an admin frame; its IOC status (0xFFFF: no reply). */
+/*
+ * Submit an admin frame; the events before its reply go to @ev (at most
+ * @max, *@n of them so far).  Returns the reply's status.
+ */
+static inline uint16_t h_admin_events(HMR *m, const void *frame, size_t len,
+                                      HDesc *ev, int *n, int max)
+{
+    HDesc d;
+
+    h_submit_admin(m, frame, len);
+    for (;;) {
+        g_assert(h_admin_reply(m, &d, 5000));
+        if (d.tag != 0xFFFF) {
+            return d.status;
+        }
+        g_assert_cmpint(*n, <, max);
+        ev[(*n)++] = d;
+    }
+}
+
 static inline uint16_t h_admin(HMR *m, const void *frame, size_t len)
 {
     HDesc d;

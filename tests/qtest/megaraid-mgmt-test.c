@@ -845,6 +845,42 @@ static void test_jobs(void)
     rig_destroy(&r);
 }
 
+/*
+ * FOREIGN_CONFIG 0: the configuration controller @serial wrote, one drive
+ * group of @n members (in bays @slots, MGMT_NONE16: not here) with one
+ * VD in @state; there is no configuration 1.
+ */
+static void check_foreign_config(MR *m, const char *serial, int n,
+                                 const uint16_t *slots, uint8_t state)
+{
+    g_autofree char *guid = g_strdup_printf("LSI     %s", serial);
+    const MgmtForeignConfig *h = (const MgmtForeignConfig *)res.data;
+    const MgmtDgEntry *g = (const MgmtDgEntry *)(h + 1);
+    const MgmtVdInfo *vi = (const MgmtVdInfo *)(g + 1);
+    int here = 0;
+
+    OK(mg(m, MGMT_OP_FOREIGN_CONFIG, 0, 0, 0, 0, NULL, 0));
+    g_assert_cmpuint(res.data_len, ==, sizeof(*h) + sizeof(*g) + sizeof(*vi));
+    g_assert_cmpmem(h->ctrl_guid, 24, guid, 24);
+    g_assert_cmpuint(le16_to_cpu(h->ndgs), ==, 1);
+    g_assert_cmpuint(le16_to_cpu(h->nvds), ==, 1);
+    g_assert_cmpuint(le16_to_cpu(h->nspares), ==, 0);
+    g_assert_cmpuint(g->ndrives, ==, n);
+    for (int i = 0; i < n; i++) {
+        g_assert_cmpuint(le16_to_cpu(g->slots[i]), ==, slots[i]);
+        here += slots[i] != MGMT_NONE16;
+    }
+    g_assert_cmpuint(le16_to_cpu(h->ndrives), ==, here);
+    g_assert_cmpuint(le16_to_cpu(vi->e.dg), ==, le16_to_cpu(g->dg));
+    g_assert_cmpuint(vi->e.level, ==, n == 2 ? MGMT_LEVEL_1 : MGMT_LEVEL_5);
+    g_assert_cmpuint(vi->e.state, ==, state);
+    g_assert_cmphex(le16_to_cpu(vi->e.dev_handle), ==, MGMT_NONE16);
+    g_assert_cmpuint(le64_to_cpu(vi->e.blocks), >, 0);
+    g_assert_cmpuint(le64_to_cpu(vi->member_sectors), >, 0);
+    g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_CONFIG, 1, 0, 0, 0, NULL, 0), ==,
+                    MGMT_STAT_NO_FOREIGN);
+}
+
 /* Another controller's array: shown, imported; another's: cleared. */
 static void test_foreign(void)
 {
@@ -865,6 +901,8 @@ static void test_foreign(void)
     g_assert_cmpuint(ci.num_foreign_pds, ==, 3);
     g_assert_cmpuint(pd_state(m, 0), ==, MGMT_PD_FOREIGN);
     g_assert_cmpuint(vd_count(m), ==, 0);
+    check_foreign_config(m, "MRSIM00000000001", 3,
+                         (const uint16_t[]){ 0, 1, 2 }, MGMT_VD_OPTIMAL);
     g_assert_cmphex(create_vd(m, MGMT_LEVEL_0, one, 1, "x"), ==,
                     MGMT_STAT_WRONG_STATE);
     g_assert_cmphex(mg(m, MGMT_OP_FOREIGN_IMPORT, 0, 0, 0, 0, NULL, 0), ==,
@@ -1348,6 +1386,10 @@ static void test_foreign_wipe(void)
     memcpy(&ci, res.data, sizeof(ci));
     g_assert_cmpuint(ci.num_foreign_pds, ==, 1);
     g_assert_true(drive_hidden(m, handle));
+    /* its own metadata: a RAID 1 of which only it is here */
+    check_foreign_config(m, "OTHERCTRL0000001", 2,
+                         (const uint16_t[]){ 2, MGMT_NONE16 },
+                         MGMT_VD_DEGRADED);
     qts_throttle_writes(m->qts, "hdf", 1);
     rsp = qtest_qmp(m->qts, "{'execute': 'human-monitor-command',"
                     " 'arguments': {'command-line':"

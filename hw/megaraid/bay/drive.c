@@ -271,6 +271,29 @@ static bool mr_drive_init_blk(MRDrive *d, Error **errp)
     return true;
 }
 
+/*
+ * NVMe page size and MDTS: what the drive's Device Page 0 reports and
+ * NVMe ENCAPSULATED honours.  4 or 8 KiB pages (mpi3mr builds its PRP
+ * lists in 8 KiB buffers and refuses other sizes); MDTS a power of two
+ * from one page to 1 MiB (the controller's largest transfer).
+ */
+static bool mr_drive_check_nvme(MRDrive *d, Error **errp)
+{
+    if (d->nvme_page_size != 4096 && d->nvme_page_size != 8192) {
+        error_setg(errp, "megaraid-drive: nvme-page-size=%u is not valid "
+                   "(4096 or 8192)", d->nvme_page_size);
+        return false;
+    }
+    if (!is_power_of_2(d->nvme_mdts) || d->nvme_mdts < d->nvme_page_size ||
+        d->nvme_mdts > 1 * MiB) {
+        error_setg(errp, "megaraid-drive: nvme-mdts=%u is not valid (a "
+                   "power of two from nvme-page-size to 1048576)",
+                   d->nvme_mdts);
+        return false;
+    }
+    return true;
+}
+
 static void mr_drive_realize(DeviceState *dev, Error **errp)
 {
     MRDrive *d = MEGARAID_DRIVE(dev);
@@ -326,7 +349,7 @@ static void mr_drive_realize(DeviceState *dev, Error **errp)
         return;
     }
 
-    if (!mr_drive_perf_realize(d, errp)) {
+    if (!mr_drive_check_nvme(d, errp) || !mr_drive_perf_realize(d, errp)) {
         return;
     }
 
@@ -403,6 +426,8 @@ static const Property mr_drive_props[] = {
                                    unit.rotation_rate, qdev_prop_uint32,
                                    uint32_t),
     DEFINE_PROP_STRING("perf-profile", MRDrive, perf_str),
+    DEFINE_PROP_UINT32("nvme-page-size", MRDrive, nvme_page_size, 4096),
+    DEFINE_PROP_UINT32("nvme-mdts", MRDrive, nvme_mdts, 1 * MiB),
     DEFINE_PROP("modelled-capacity", MRDrive, modelled_capacity,
                 mr_prop_capacity, uint64_t),
 };
@@ -435,6 +460,11 @@ static const struct {
       "controller's timing=on): micron-7450-max-6.4t, gen4-mu-3.2t, "
       "intel-s4510-1.92t, sas12-ssd-3.84t, sas-hdd-7200-8t (default per "
       "interface and media)" },
+    { "nvme-page-size", "NVMe memory page size in bytes, 4096 or 8192: "
+      "Device Page 0's page size, the PRP page of NVMe ENCAPSULATED" },
+    { "nvme-mdts", "NVMe maximum data transfer size in bytes, a power of "
+      "two from nvme-page-size to 1048576: Device Page 0's MDTS (the "
+      "driver's largest I/O to the drive), Identify's MDTS" },
     { "modelled-capacity", "capacity the timing model gives the drive: "
       "bytes, or with an explicit unit, TB = 10^12 bytes as on the drive's "
       "label, TiB = 2^40 (also KB MB GB PB, KiB MiB GiB PiB; a bare T is "

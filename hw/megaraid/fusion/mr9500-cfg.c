@@ -241,22 +241,22 @@ static void cfg_fill_spare(MR9500State *s, CfgView *v, const MgmtPdEntry *e,
     }
 }
 
-/* The whole configuration as CFG_READ answers it; its length in *@len. */
-static uint8_t *cfg_read(MR9500State *s, uint32_t *len)
+/*
+ * CFG_READ's layout of @v: an array per span of each drive group, the
+ * @nlds LD configurations at @lds (MR_LD_CONFIG_SIZE bytes each), a spare
+ * entry per hot spare here; its length in *@len.
+ */
+static uint8_t *cfg_assemble(MR9500State *s, CfgView *v, const uint8_t *lds,
+                             uint32_t nlds, uint32_t *len)
 {
-    CfgView v;
-    uint32_t narrays = 0, nlds = 0, nspares = 0, off;
+    uint32_t narrays = 0, nspares = 0, off;
     uint8_t *buf;
 
-    cfg_view(s, &v);
-    for (uint32_t i = 0; i < cfg_ndgs(&v); i++) {
-        narrays += MIN(cfg_dg(&v, i)->nspans, MR_LDC_MAX_SPANS);
+    for (uint32_t i = 0; i < cfg_ndgs(v); i++) {
+        narrays += MIN(cfg_dg(v, i)->nspans, MR_LDC_MAX_SPANS);
     }
-    for (uint32_t t = 0; t < RAID_MAX_VDS; t++) {
-        nlds += mr9500_ld_vd(s, t) != NULL;
-    }
-    for (guint i = 0; i < v.pds->len; i += sizeof(MgmtPdEntry)) {
-        const MgmtPdEntry *e = (const MgmtPdEntry *)(v.pds->data + i);
+    for (guint i = 0; i < v->pds->len; i += sizeof(MgmtPdEntry)) {
+        const MgmtPdEntry *e = (const MgmtPdEntry *)(v->pds->data + i);
 
         nspares += e->state == MGMT_PD_HOT_SPARE &&
                    cfg_pd_of_slot(s, le16_to_cpu(e->slot)) >= 0;
@@ -272,32 +272,123 @@ static uint8_t *cfg_read(MR9500State *s, uint32_t *len)
     stw_le_p(buf + MR_CFG_SPARE_COUNT, nspares);
     stw_le_p(buf + MR_CFG_SPARE_SIZE, MR_SPARE_SIZE);
     off = MR_CFG_HDR_SIZE;
-    for (uint32_t i = 0; i < cfg_ndgs(&v); i++) {
-        for (int sp = 0; sp < MIN(cfg_dg(&v, i)->nspans, MR_LDC_MAX_SPANS);
+    for (uint32_t i = 0; i < cfg_ndgs(v); i++) {
+        for (int sp = 0; sp < MIN(cfg_dg(v, i)->nspans, MR_LDC_MAX_SPANS);
              sp++) {
-            cfg_fill_array(s, &v, cfg_dg(&v, i), sp, buf + off);
+            cfg_fill_array(s, v, cfg_dg(v, i), sp, buf + off);
             off += MR_ARRAY_SIZE;
         }
     }
+    memcpy(buf + off, lds, nlds * MR_LD_CONFIG_SIZE);
+    off += nlds * MR_LD_CONFIG_SIZE;
+    for (guint i = 0; i < v->pds->len; i += sizeof(MgmtPdEntry)) {
+        const MgmtPdEntry *e = (const MgmtPdEntry *)(v->pds->data + i);
+        int pd = cfg_pd_of_slot(s, le16_to_cpu(e->slot));
+
+        if (e->state == MGMT_PD_HOT_SPARE && pd >= 0) {
+            cfg_fill_spare(s, v, e, pd, buf + off);
+            off += MR_SPARE_SIZE;
+        }
+    }
+    trace_megaraid_9500_cfg_read(*len, narrays, nlds, nspares);
+    return buf;
+}
+
+/* The whole configuration as CFG_READ answers it; its length in *@len. */
+static uint8_t *cfg_read(MR9500State *s, uint32_t *len)
+{
+    g_autofree uint8_t *lds = g_malloc0(RAID_MAX_VDS * MR_LD_CONFIG_SIZE);
+    uint32_t nlds = 0;
+    uint8_t *buf;
+    CfgView v;
+
+    cfg_view(s, &v);
     for (uint32_t t = 0; t < RAID_MAX_VDS; t++) {
         uint8_t li[MR_LD_INFO_SIZE] = { 0 };
 
         if (mr9500_ld_vd(s, t) && mr9500_ld_info(s, t, li) == MFI_STAT_OK) {
-            memcpy(buf + off, li, MR_LD_CONFIG_SIZE);
-            off += MR_LD_CONFIG_SIZE;
+            memcpy(lds + nlds++ * MR_LD_CONFIG_SIZE, li, MR_LD_CONFIG_SIZE);
         }
     }
-    for (guint i = 0; i < v.pds->len; i += sizeof(MgmtPdEntry)) {
-        const MgmtPdEntry *e = (const MgmtPdEntry *)(v.pds->data + i);
-        int pd = cfg_pd_of_slot(s, le16_to_cpu(e->slot));
-
-        if (e->state == MGMT_PD_HOT_SPARE && pd >= 0) {
-            cfg_fill_spare(s, &v, e, pd, buf + off);
-            off += MR_SPARE_SIZE;
-        }
-    }
+    buf = cfg_assemble(s, &v, lds, nlds, len);
     cfg_view_free(&v);
-    trace_megaraid_9500_cfg_read(*len, narrays, nlds, nspares);
+    return buf;
+}
+
+/*
+ * FOREIGN_DISPLAY / FOREIGN_PREVIEW of configuration @idx: laid out as
+ * CFG_READ, from what its drives' metadata holds: its drive groups as
+ * arrays (a member here ONLINE, one not here missing), its VDs as LDs
+ * with their index there as target id, its hot spares that are here.
+ * NULL with *@status: no such configuration, or unreadable.
+ */
+static uint8_t *cfg_foreign_read(MR9500State *s, uint32_t idx, uint32_t *len,
+                                 uint8_t *status)
+{
+    g_autofree MR9500MgmtAnswer *q = mr9500_mgmt_ask(
+        s, MGMT_OP_FOREIGN_CONFIG, idx, 0);
+    const MgmtForeignConfig *h;
+    const uint8_t *p;
+    g_autofree uint8_t *lds = NULL;
+    uint32_t ndgs, nvds, nspares;
+    uint8_t *buf;
+    CfgView v;
+
+    if (!q || cfg_reply_status(q->resp) != MGMT_STAT_OK ||
+        q->len < sizeof(MgmtReply) + sizeof(*h)) {
+        *status = q && cfg_reply_status(q->resp) == MGMT_STAT_IO_ERROR
+                  ? MFI_STAT_SCSI_IO_FAILED : MFI_STAT_NOT_FOUND;
+        return NULL;
+    }
+    h = (const MgmtForeignConfig *)(q->resp + sizeof(MgmtReply));
+    ndgs = le16_to_cpu(h->ndgs);
+    nvds = le16_to_cpu(h->nvds);
+    nspares = le16_to_cpu(h->nspares);
+    if (q->len < sizeof(MgmtReply) + sizeof(*h) + ndgs * sizeof(MgmtDgEntry) +
+        nvds * sizeof(MgmtVdInfo) + nspares * sizeof(MgmtForeignSpare)) {
+        *status = MFI_STAT_NOT_FOUND;
+        return NULL;
+    }
+    p = (const uint8_t *)(h + 1);
+    v.dgs = g_byte_array_new();
+    v.pds = g_byte_array_new();
+    g_byte_array_append(v.dgs, p, ndgs * sizeof(MgmtDgEntry));
+    for (uint32_t i = 0; i < ndgs; i++) {
+        const MgmtDgEntry *g = cfg_dg(&v, i);
+
+        for (int m = 0; m < g->nlisted; m++) {
+            MgmtPdEntry e = {
+                .slot = g->slots[m], .state = MGMT_PD_ONLINE, .dg = g->dg,
+            };
+
+            if (le16_to_cpu(e.slot) != MGMT_NONE16) {
+                g_byte_array_append(v.pds, (uint8_t *)&e, sizeof(e));
+            }
+        }
+    }
+    p += ndgs * sizeof(MgmtDgEntry);
+    lds = g_malloc0(MAX(nvds, 1) * MR_LD_CONFIG_SIZE);
+    for (uint32_t i = 0; i < nvds; i++) {
+        const MgmtVdInfo *vi = (const MgmtVdInfo *)(p + i * sizeof(*vi));
+
+        mr9500_ld_conf_of(vi, le16_to_cpu(vi->e.vd),
+                          lds + i * MR_LD_CONFIG_SIZE);
+    }
+    p += nvds * sizeof(MgmtVdInfo);
+    for (uint32_t i = 0; i < nspares; i++) {
+        const MgmtForeignSpare *fsp = (const MgmtForeignSpare *)p + i;
+        bool dedicated = le16_to_cpu(fsp->dg) != MGMT_NONE16;
+        MgmtPdEntry e = {
+            .slot = fsp->slot, .state = MGMT_PD_HOT_SPARE,
+            .spare_dg = fsp->dg,
+            .flags = dedicated ? MGMT_PD_F_DEDICATED_SPARE
+                               : MGMT_PD_F_GLOBAL_SPARE,
+        };
+
+        g_byte_array_append(v.pds, (uint8_t *)&e, sizeof(e));
+    }
+    buf = cfg_assemble(s, &v, lds, nvds, len);
+    cfg_view_free(&v);
     return buf;
 }
 
@@ -1031,6 +1122,15 @@ MR9500CfgAnswer mr9500_cfg_dcmd(MR9500State *s, uint32_t opcode,
         *len = MR_FOREIGN_SCAN_SIZE;
         *buf = g_malloc0(*len);
         cfg_foreign_scan(s, *buf);
+        return MR9500_CFG_ANSWERED;
+    case MR_DCMD_CFG_FOREIGN_DISPLAY:
+    case MR_DCMD_CFG_FOREIGN_PREVIEW:
+        if (xfer < MR_CFG_HDR_SIZE) {
+            trace_megaraid_9500_cfg_err_buffer(opcode, xfer);
+            *status = MFI_STAT_INVALID_PARAMETER;
+            return MR9500_CFG_ANSWERED;
+        }
+        *buf = cfg_foreign_read(s, mbox[0], len, status);
         return MR9500_CFG_ANSWERED;
     case MR_DCMD_CFG_ADD:
     case MR_DCMD_CFG_CLEAR:

@@ -144,28 +144,54 @@ static uint32_t mr9500_ld_list(MR9500State *s, uint8_t *buf)
     return MR_LD_LIST_SIZE;
 }
 
-static void mr9500_ld_raid_level(MRVirtualDisk *vd, uint8_t *li)
+/* What an LD's configuration says of its layout, as MFI describes it. */
+typedef struct LdGeometry {
+    uint8_t prl;                /* primary RAID level: 0, 1, 5, 6 */
+    bool spanned;               /* RAID 10, 50, 60 */
+    uint8_t strip_shift;        /* 2^n sectors */
+    uint8_t span_members;
+    uint8_t spans;
+    uint8_t state;              /* MR_LD_* */
+    bool consistent;
+    uint64_t start, blocks;     /* member extent */
+    uint16_t dg;
+    uint64_t size;              /* LD sectors */
+} LdGeometry;
+
+static void mr9500_ld_fill_geometry(const LdGeometry *g, uint8_t *li)
+{
+    li[LDI_PRL] = g->prl;
+    /* RAID 5/6: rotating parity, data restarting after it */
+    li[LDI_RLQ] = g->prl >= 5 ? 3 : 0;
+    /* spanned levels: striping across the spans (RAID 10, 50, 60) */
+    li[LDI_SRL] = g->spanned ? 3 : 0;
+    li[LDI_STRIPE] = g->strip_shift;
+    li[LDI_NUM_DRIVES] = g->span_members;
+    li[LDI_SPAN_DEPTH] = g->spans;
+    li[LDI_STATE] = g->state;
+    li[LDI_INIT_STATE] = 0;
+    li[LDI_CONSISTENT] = g->consistent;
+    for (uint32_t sp = 0; sp < g->spans && sp < 8; sp++) {
+        uint8_t *e = li + LDI_SPANS + sp * LDI_SPAN_SIZE;
+
+        stq_le_p(e, g->start);
+        stq_le_p(e + 8, g->blocks);
+        stw_le_p(e + 16, g->dg * 8 + sp);      /* array reference */
+    }
+    stq_le_p(li + LDI_SIZE, g->size);
+}
+
+uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
 {
     static const uint8_t prl[] = {
         [RAID_LEVEL_0] = 0, [RAID_LEVEL_1] = 1, [RAID_LEVEL_5] = 5,
         [RAID_LEVEL_6] = 6, [RAID_LEVEL_10] = 1, [RAID_LEVEL_50] = 5,
         [RAID_LEVEL_60] = 6, [RAID_LEVEL_JBOD] = 0,
     };
-    RaidLevel level = mr_vd_layout(vd)->level;
-
-    li[LDI_PRL] = prl[level];
-    /* RAID 5/6: rotating parity, data restarting after it */
-    li[LDI_RLQ] = li[LDI_PRL] >= 5 ? 3 : 0;
-    /* spanned levels: striping across the spans (RAID 10, 50, 60) */
-    li[LDI_SRL] = level == RAID_LEVEL_10 || level == RAID_LEVEL_50 ||
-                  level == RAID_LEVEL_60 ? 3 : 0;
-}
-
-uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
-{
     MRVirtualDisk *vd = mr9500_ld_vd(s, tgt);
     const RaidLayout *l;
     const RaidVd *cfg;
+    LdGeometry g;
     uint8_t cache;
 
     if (!vd) {
@@ -188,21 +214,21 @@ uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
     }
     li[LDI_ACCESS] = LD_ACCESS_RW;
     li[LDI_DISK_CACHE] = LD_DISK_CACHE_DEFAULT;
-    mr9500_ld_raid_level(vd, li);
-    li[LDI_STRIPE] = l->strip_shift;            /* 2^n sectors */
-    li[LDI_NUM_DRIVES] = l->span_members;
-    li[LDI_SPAN_DEPTH] = l->spans;
-    li[LDI_STATE] = mr9500_ld_state(vd);
-    li[LDI_INIT_STATE] = 0;
-    li[LDI_CONSISTENT] = cfg->consistent;
-    for (uint32_t sp = 0; sp < l->spans && sp < 8; sp++) {
-        uint8_t *e = li + LDI_SPANS + sp * LDI_SPAN_SIZE;
-
-        stq_le_p(e, cfg->start);
-        stq_le_p(e + 8, cfg->blocks);
-        stw_le_p(e + 16, cfg->dg * 8 + sp);    /* array reference */
-    }
-    stq_le_p(li + LDI_SIZE, cfg->size);
+    g = (LdGeometry) {
+        .prl = prl[l->level],
+        .spanned = l->level == RAID_LEVEL_10 || l->level == RAID_LEVEL_50 ||
+                   l->level == RAID_LEVEL_60,
+        .strip_shift = l->strip_shift,
+        .span_members = l->span_members,
+        .spans = l->spans,
+        .state = mr9500_ld_state(vd),
+        .consistent = cfg->consistent,
+        .start = cfg->start,
+        .blocks = cfg->blocks,
+        .dg = cfg->dg,
+        .size = cfg->size,
+    };
+    mr9500_ld_fill_geometry(&g, li);
     mr9500_ld_progress(vd, li);
     /* VPD page 0x83 with the VD's NAA identifier */
     li[LDI_VPD83 + 1] = 0x83;
@@ -212,6 +238,40 @@ uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li)
     li[LDI_VPD83 + 7] = 8;
     stq_be_p(li + LDI_VPD83 + 8, mr_vd_unit(vd)->wwn);
     return MFI_STAT_OK;
+}
+
+void mr9500_ld_conf_of(const MgmtVdInfo *vi, uint8_t tgt, uint8_t *li)
+{
+    const MgmtVdEntry *e = &vi->e;
+    uint32_t strip = le32_to_cpu(e->strip_kib) * 2;
+    uint8_t cache = RAID_CACHE_WRITE_ALLOWED | RAID_CACHE_READ_ALLOWED;
+    LdGeometry g = {
+        .prl = e->level == MGMT_LEVEL_10 ? 1 : e->level % 10 == 0
+               ? e->level / 10 : e->level,
+        .spanned = e->level >= MGMT_LEVEL_10,
+        .strip_shift = strip ? ctz32(strip) : 0,
+        .span_members = e->span_width,
+        .spans = e->nspans,
+        /* MGMT_VD_* and RaidVdState agree */
+        .state = e->state < ARRAY_SIZE(mr9500_ld_state_of)
+                 ? mr9500_ld_state_of[e->state] : MR_LD_OFFLINE,
+        .consistent = e->flags & MGMT_VD_F_CONSISTENT,
+        .start = le64_to_cpu(vi->start_sector),
+        .blocks = le64_to_cpu(vi->member_sectors),
+        .dg = le16_to_cpu(e->dg),
+        .size = le64_to_cpu(e->blocks),
+    };
+
+    li[LDI_TARGET_ID] = tgt;
+    memcpy(li + LDI_NAME, e->name, MIN(sizeof(e->name), 16));
+    cache |= e->cache & MGMT_CACHE_WRITE_BACK ? RAID_CACHE_WRITE_BACK : 0;
+    cache |= e->cache & MGMT_CACHE_ALWAYS_WB ? RAID_CACHE_WB_NO_BATTERY : 0;
+    cache |= e->cache & MGMT_CACHE_READ_AHEAD ? RAID_CACHE_READ_AHEAD : 0;
+    li[LDI_DEFAULT_CACHE] = cache;
+    li[LDI_CURRENT_CACHE] = cache;
+    li[LDI_ACCESS] = LD_ACCESS_RW;
+    li[LDI_DISK_CACHE] = LD_DISK_CACHE_DEFAULT;
+    mr9500_ld_fill_geometry(&g, li);
 }
 
 bool mr9500_ld_dcmd(MR9500State *s, uint32_t opcode, const uint8_t *mbox,

@@ -309,6 +309,8 @@ MRVirtualDisk *mr9500_ld_vd(MR9500State *s, uint32_t tgt);
 MRUnit *mr9500_ld_unit(MR9500State *s, uint32_t tgt, uint8_t *status);
 /* LD_GET_INFO of target @tgt into @li (MR_LD_INFO_SIZE bytes, zeroed). */
 uint8_t mr9500_ld_info(MR9500State *s, uint32_t tgt, uint8_t *li);
+/* The LD configuration (CFG_READ's) of a VD the protocol describes. */
+void mr9500_ld_conf_of(const MgmtVdInfo *vi, uint8_t tgt, uint8_t *li);
 
 /*
  * mr9500-cfg.c: the configuration and LD management DCMDs (CFG_*,

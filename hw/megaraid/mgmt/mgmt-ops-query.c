@@ -2,14 +2,13 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  *
  * megaraid-sim: the management protocol's views of the configuration:
- * drive, drive group and VD lists and details, background job status,
- * foreign drives.  Read-only; lists come in pages (mgmt_list).  Also the
+ * drive, drive group and VD lists and details, background job status.
+ * Read-only; lists come in pages (mgmt_list).  Also the
  * translations from the RAID core's and the array's types to the
  * protocol's numbers, which the changing operations share.
  */
 #include "qemu/osdep.h"
 #include "qemu/bswap.h"
-#include "raid/ddf.h"
 #include "mgmt-ops.h"
 #include "array-config.h"
 
@@ -199,13 +198,12 @@ void mgmt_fill_pd_entry(MRArray *a, MRDrive *d, MgmtPdEntry *e)
     }
 }
 
-void mgmt_fill_vd_entry(MRVirtualDisk *vd, MgmtVdEntry *e)
+void mgmt_fill_vd_conf(const RaidConfig *cfg, int idx, MgmtVdEntry *e)
 {
-    RaidVd *v = mr_vd_cfg(vd);
-    RaidConfig *cfg = vd->array->cfg;
+    const RaidVd *v = &cfg->vds[idx];
 
     memset(e, 0, sizeof(*e));
-    e->vd = cpu_to_le16(vd->idx);
+    e->vd = cpu_to_le16(idx);
     e->dg = cpu_to_le16(v->dg);
     e->level = mgmt_level(v->level);
     e->state = v->state;        /* RaidVdState and MGMT_VD_* agree */
@@ -213,6 +211,22 @@ void mgmt_fill_vd_entry(MRVirtualDisk *vd, MgmtVdEntry *e)
                (v->cache & RAID_CACHE_WB_NO_BATTERY ? MGMT_CACHE_ALWAYS_WB
                                                     : 0) |
                (v->cache & RAID_CACHE_READ_AHEAD ? MGMT_CACHE_READ_AHEAD : 0);
+    e->write_policy = MGMT_WP_WRITE_THROUGH;
+    e->blocks = cpu_to_le64(v->size);
+    e->strip_kib = cpu_to_le32(v->strip / 2);
+    e->nspans = raid_vd_nspans(cfg, idx);
+    e->span_width = raid_vd_span_width(cfg, idx);
+    e->job = mgmt_job_kind(v);
+    e->job_percent = e->job ? raid_job_percent(&v->job) : 0;
+    memcpy(e->name, v->name, MIN(strlen(v->name), sizeof(e->name)));
+    e->dev_handle = cpu_to_le16(MGMT_NONE16);
+    e->flags = (v->initialized ? MGMT_VD_F_INITIALIZED : 0) |
+               (v->consistent ? MGMT_VD_F_CONSISTENT : 0);
+}
+
+void mgmt_fill_vd_entry(MRVirtualDisk *vd, MgmtVdEntry *e)
+{
+    mgmt_fill_vd_conf(vd->array->cfg, vd->idx, e);
     switch (mr_array_write_policy(vd)) {
     case MR_WP_WRITE_BACK:
         e->write_policy = MGMT_WP_WRITE_BACK;
@@ -224,16 +238,7 @@ void mgmt_fill_vd_entry(MRVirtualDisk *vd, MgmtVdEntry *e)
         e->write_policy = MGMT_WP_WRITE_THROUGH;
         break;
     }
-    e->blocks = cpu_to_le64(v->size);
-    e->strip_kib = cpu_to_le32(v->strip / 2);
-    e->nspans = raid_vd_nspans(cfg, vd->idx);
-    e->span_width = raid_vd_span_width(cfg, vd->idx);
-    e->job = mgmt_job_kind(v);
-    e->job_percent = e->job ? raid_job_percent(&v->job) : 0;
-    memcpy(e->name, v->name, MIN(strlen(v->name), sizeof(e->name)));
     e->dev_handle = cpu_to_le16(vd->unit.host_id);
-    e->flags = (v->initialized ? MGMT_VD_F_INITIALIZED : 0) |
-               (v->consistent ? MGMT_VD_F_CONSISTENT : 0);
 }
 
 uint8_t mgmt_list(MgmtCtx *c, uint32_t total, uint16_t entry_len,
@@ -369,18 +374,13 @@ static int mgmt_nth_dg(RaidConfig *cfg, uint32_t n)
     return -1;
 }
 
-static void mgmt_fill_dg(MgmtCtx *c, uint32_t i, void *entry, void *opaque)
+void mgmt_fill_dg_entry(const RaidConfig *cfg, int g, MgmtDgEntry *e)
 {
-    RaidConfig *cfg = c->a->cfg;
-    MgmtDgEntry *e = entry;
-    int g = mgmt_nth_dg(cfg, i);
-    const RaidDriveGroup *grp;
+    const RaidDriveGroup *grp = &cfg->dgs[g];
     uint64_t usable = UINT64_MAX;
     uint16_t spares = 0;
     int k = 0;
 
-    assert(g >= 0);
-    grp = &cfg->dgs[g];
     e->dg = cpu_to_le16(g);
     e->nspans = grp->nspans;
     e->span_width = grp->nspans ? grp->span[0].ndrives : 0;
@@ -416,6 +416,14 @@ static void mgmt_fill_dg(MgmtCtx *c, uint32_t i, void *entry, void *opaque)
                   cfg->pds[p].spare_dg == g;
     }
     e->dedicated_spares = cpu_to_le16(spares);
+}
+
+static void mgmt_fill_dg(MgmtCtx *c, uint32_t i, void *entry, void *opaque)
+{
+    int g = mgmt_nth_dg(c->a->cfg, i);
+
+    assert(g >= 0);
+    mgmt_fill_dg_entry(c->a->cfg, g, entry);
 }
 
 uint8_t mgmt_op_dg_list(MgmtCtx *c)
@@ -510,48 +518,4 @@ uint8_t mgmt_op_job_status(MgmtCtx *c)
     mgmt_fill_job(vd, (MgmtJobStatus *)c->out);
     c->out_len = sizeof(MgmtJobStatus);
     return MGMT_STAT_OK;
-}
-
-/* ---- foreign drives ---- */
-
-static void mgmt_fill_foreign(MgmtCtx *c, uint32_t i, void *entry,
-                              void *opaque)
-{
-    GPtrArray *foreign = opaque;
-    MRDrive *d = foreign->pdata[i];
-    MgmtForeignEntry *e = entry;
-    RaidConfig *cfg = c->a->cfg;
-    int pd = mr_array_pd_of(c->a, d);
-
-    e->slot = cpu_to_le16(d->slot);
-    if (pd >= 0) {
-        e->foreign_state = cfg->pds[pd].foreign_state;
-        if (cfg->foreign) {
-            memcpy(e->ctrl_guid, cfg->ctrl_guid, sizeof(e->ctrl_guid));
-            e->nvds = cpu_to_le16(raid_config_count_vds(cfg));
-        }
-    } else {
-        DdfDriveIO io = mr_ddf_io(d);
-        DdfDriveRead rd = { 0 };
-
-        e->foreign_state = MGMT_PD_FOREIGN;
-        if (ddf_drive_read(&io, &rd, NULL)) {
-            memcpy(e->ctrl_guid, rd.meta->ctrl_guid, sizeof(e->ctrl_guid));
-        }
-        ddf_drive_read_clear(&rd);
-    }
-}
-
-uint8_t mgmt_op_foreign_show(MgmtCtx *c)
-{
-    g_autoptr(GPtrArray) drives = mgmt_drives(c);
-    g_autoptr(GPtrArray) foreign = g_ptr_array_new();
-
-    for (guint i = 0; i < drives->len; i++) {
-        if (mgmt_pd_state(c->a, drives->pdata[i]) == MGMT_PD_FOREIGN) {
-            g_ptr_array_add(foreign, drives->pdata[i]);
-        }
-    }
-    return mgmt_list(c, foreign->len, sizeof(MgmtForeignEntry),
-                     mgmt_fill_foreign, foreign);
 }

@@ -26,6 +26,8 @@ QEMU_BUILD_BUG_ON(sizeof(MgmtCtrlProps) != 16);
 QEMU_BUILD_BUG_ON(sizeof(MgmtPdEntry) != 32);
 QEMU_BUILD_BUG_ON(sizeof(MgmtPdInfo) != 232);
 QEMU_BUILD_BUG_ON(sizeof(MgmtDgEntry) != 96);
+QEMU_BUILD_BUG_ON(sizeof(MgmtForeignConfig) != 32);
+QEMU_BUILD_BUG_ON(sizeof(MgmtForeignSpare) != 8);
 QEMU_BUILD_BUG_ON(sizeof(MgmtVdEntry) != 48);
 QEMU_BUILD_BUG_ON(sizeof(MgmtJobStatus) != 48);
 QEMU_BUILD_BUG_ON(sizeof(MgmtVdMember) != 4);
@@ -290,6 +292,8 @@ static const MgmtOpDesc mgmt_ops[] = {
     { MGMT_OP_FOREIGN_IMPORT, "foreign-import", M0, 0,
       mgmt_op_foreign_import },
     { MGMT_OP_FOREIGN_CLEAR, "foreign-clear", M0, 0, mgmt_op_foreign_clear },
+    { MGMT_OP_FOREIGN_CONFIG, "foreign-config", M0, 0,
+      mgmt_op_foreign_config },
     { MGMT_OP_CV_STATUS, "cv-status", 0, 0, mgmt_op_cv_status },
     { MGMT_OP_EVLOG_INFO, "evlog-info", 0, 0, mgmt_op_evlog_info },
     { MGMT_OP_EVLOG_READ, "evlog-read", M01, 0, mgmt_op_evlog_read },

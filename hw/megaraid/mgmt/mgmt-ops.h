@@ -106,6 +106,9 @@ uint8_t mgmt_job_kind(const RaidVd *v);
 void mgmt_fill_job(MRVirtualDisk *vd, MgmtJobStatus *js);
 void mgmt_fill_pd_entry(MRArray *a, MRDrive *d, MgmtPdEntry *e);
 void mgmt_fill_vd_entry(MRVirtualDisk *vd, MgmtVdEntry *e);
+/* What @cfg itself says of its VD @idx and drive group @g. */
+void mgmt_fill_vd_conf(const RaidConfig *cfg, int idx, MgmtVdEntry *e);
+void mgmt_fill_dg_entry(const RaidConfig *cfg, int g, MgmtDgEntry *e);
 /* Drives of the bus in (enclosure, slot) order; g_ptr_array_unref. */
 GPtrArray *mgmt_drives(MgmtCtx *c);
 /*
@@ -125,6 +128,7 @@ uint8_t mgmt_op_vd_list(MgmtCtx *c);
 uint8_t mgmt_op_vd_info(MgmtCtx *c);
 uint8_t mgmt_op_job_status(MgmtCtx *c);
 uint8_t mgmt_op_foreign_show(MgmtCtx *c);
+uint8_t mgmt_op_foreign_config(MgmtCtx *c);
 uint8_t mgmt_op_pd_set_state(MgmtCtx *c);
 uint8_t mgmt_op_spare_add(MgmtCtx *c);
 uint8_t mgmt_op_spare_remove(MgmtCtx *c);

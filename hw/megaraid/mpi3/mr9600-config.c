@@ -348,8 +348,10 @@ void mr9600_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
         n->negotiated_link_rate = MPI3_PCIE_NEG_LINK_RATE_16_0;
         n->port_num = u->slot;
         n->device_info = cpu_to_le16(MPI3_DEVICE0_PCIE_DEVICE_INFO_TYPE_NVME);
-        n->maximum_data_transfer_size = cpu_to_le32(MR9600_MAX_DATA_LENGTH);
-        n->page_size = 12;
+        n->maximum_data_transfer_size = cpu_to_le32(
+            u->drive ? u->drive->nvme_mdts : MR9600_MAX_DATA_LENGTH);
+        n->page_size = u->drive ? ctz32(u->drive->nvme_page_size) : 12;
+        n->capabilities = cpu_to_le32(MPI3_DEVICE0_PCIE_CAP_SGL_SUPP);
     } else {
         MPI3Device0SASSATA *a = &p->device_specific.sas_sata;
         bool sata = u->iface == MR_IF_SATA;

@@ -94,6 +94,9 @@ void mr9600_send_visibility(MR9600State *s, MRUnit *u, bool hidden)
     ev.io_unit_port = mr9600_unit_port(s, u);
     ev.parent_dev_handle = cpu_to_le16(mr9600_unit_phy(s, u) >= 0 ?
                                        MR9600_CTRL_HANDLE :
+                                       mr9600_exp_of_unit(s, u) ?
+                                       mr9600_exp_handle(
+                                           mr9600_exp_of_unit(s, u)) :
                                        MPI3_DEVICE0_PARENT_INVALID);
     ev.dev_handle = cpu_to_le16(handle);
     ev.wwid = cpu_to_le64(u->wwn);
@@ -112,6 +115,7 @@ static void mr9600_announce(MR9600State *s, MRUnit *u)
 void mr9600_port_enable(MR9600State *s, uint16_t host_tag)
 {
     trace_megaraid_9600_port_enable(host_tag);
+    mr9600_exp_announce(s);             /* before the drives behind them */
     for (uint32_t h = 1; h < MR9600_MAX_DEV_HANDLE; h++) {
         MRUnit *u = mr9600_shown_unit(s, h);
 
@@ -155,7 +159,7 @@ void mr9600_devices_reset(MR9600State *s)
 static bool mr9600_handle_free(MR9600State *s, uint32_t h)
 {
     return h && h < MR9600_VD_HANDLE_BASE && !s->handles[h] &&
-           !s->handle_reserved[h];
+           !s->handle_reserved[h] && !mr9600_exp_by_handle(s, h);
 }
 
 /*
@@ -184,8 +188,12 @@ static void mr9600_plug(HotplugHandler *hotplug_dev, DeviceState *dev,
 {
     MR9600State *s = MEGARAID_9600(hotplug_dev);
     MRDrive *d = MEGARAID_DRIVE(dev);
-    uint16_t h = mr9600_alloc_handle(s, d);
+    uint16_t h;
 
+    if (!mr9600_exp_check_drive(s, d, errp)) {
+        return;
+    }
+    h = mr9600_alloc_handle(s, d);
     if (!h) {
         error_setg(errp, "megaraid-9600: no free device handle for the drive "
                    "in slot %u", d->slot);
@@ -224,7 +232,8 @@ static void mr9600_announce_removal(MR9600State *s, MRDrive *d)
         ev.entry[0].port_status = MPI3_EVENT_PCIE_TOPO_PS_NOT_RESPONDING;
         mr9600_send_event(s, MPI3_EVENT_PCIE_TOPOLOGY_CHANGE_LIST, &ev,
                           sizeof(ev));
-    } else if (mr9600_unit_phy(s, &d->unit) >= 0) {
+    } else if (mr9600_unit_phy(s, &d->unit) >= 0 ||
+               mr9600_exp_of_unit(s, &d->unit)) {
         mr9600_sas_topo_event(s, &d->unit, false);
     } else {
         MPI3EventSASTopoChange ev = { 0 };

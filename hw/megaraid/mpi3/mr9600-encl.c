@@ -31,7 +31,11 @@ uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
                                 uint8_t *buf)
 {
     uint16_t handle = page_address & MPI3_ENCLOS_PGAD_HANDLE_MASK;
+    uint16_t st;
 
+    if (mr9600_exp_encl_page(s, page_address, buf, &st)) {
+        return st;                      /* an expander's enclosure */
+    }
     switch (page_address & MPI3_ENCLOS_PGAD_FORM_MASK) {
     case MPI3_ENCLOS_PGAD_FORM_HANDLE:
         if (handle != MR9600_ENCL_HANDLE) {
@@ -73,4 +77,5 @@ void mr9600_encl_events_enabled(MR9600State *s)
     trace_megaraid_9600_encl_added(MR9600_ENCL_HANDLE,
                                    mr9600_sas_num_phys(s));
     mr9600_send_event(s, MPI3_EVENT_ENCL_DEVICE_ADDED, &p, sizeof(p));
+    mr9600_exp_encl_events(s);
 }

@@ -361,12 +361,22 @@ void mr9600_admin_request(MR9600State *s, const uint8_t *frame)
     case MPI3_FUNCTION_MGMT_PASSTHROUGH:
         mr9600_mgmt_request(s, frame);
         break;
+    case MPI3_FUNCTION_SMP_PASSTHROUGH:
+        mr9600_smp_request(s, frame);
+        break;
     case MPI3_FUNCTION_SCSI_IO:
         if (!mr9600_request_available(s)) {
             mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_BUSY);
             break;
         }
         mr9600_scsi_io(s, 0, frame);
+        break;
+    case MPI3_FUNCTION_NVME_ENCAPSULATED:
+        if (!mr9600_request_available(s)) {
+            mr9600_reply_status(s, 0, hdr, MPI3_IOCSTATUS_BUSY);
+            break;
+        }
+        mr9600_nvme_encap(s, frame);
         break;
     case MPI3_FUNCTION_SCSI_TASK_MGMT:
         mr9600_task_mgmt(s, (const MPI3SCSITaskMgmtRequest *)frame);

@@ -6,9 +6,9 @@
  * attached directly to them (enclosure 0, slot = phy number), the
  * controller's own device handle, the SAS pages the host reads (SAS IO
  * Unit pages 0 and 1, SAS Phy pages 0 and 1, the controller's Device page
- * 0, SAS Expander pages 0 and 1 naming no expander yet) and the SAS
- * topology change lists of discovery and hot plug.  The enclosure of
- * those bays is mr9600-encl.c's.
+ * 0) and the SAS topology change lists of discovery and hot plug.  The
+ * enclosure of those bays is mr9600-encl.c's; expanders (SAS Expander
+ * pages, the drives behind them) are mr9600-expander.c's.
  */
 #include "qemu/osdep.h"
 #include "mr9600.h"
@@ -46,7 +46,11 @@ int mr9600_unit_phy(MR9600State *s, MRUnit *u)
 uint8_t mr9600_unit_port(MR9600State *s, MRUnit *u)
 {
     int phy = mr9600_unit_phy(s, u);
+    MRExpander *e = mr9600_exp_of_unit(s, u);
 
+    if (e) {
+        return e->port;                 /* the expander's wide port */
+    }
     /* a port per attached device; without transport, 4 lanes a port */
     return phy >= 0 ? phy : (u->vd ? 0 : u->slot / 4);
 }
@@ -85,6 +89,7 @@ void mr9600_sas_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p)
     MPI3Device0SASSATA *a = &p->device_specific.sas_sata;
 
     if (phy < 0) {
+        mr9600_exp_device_page0(s, u, p);   /* behind an expander? */
         return;
     }
     p->parent_dev_handle = cpu_to_le16(MR9600_CTRL_HANDLE);
@@ -118,6 +123,9 @@ static void mr9600_ctrl_page0(MR9600State *s, MPI3DevicePage0 *p)
 
 bool mr9600_sas_ctrl_page(MR9600State *s, uint16_t handle, uint8_t *buf)
 {
+    if (mr9600_exp_own_page0(s, handle, buf)) {
+        return true;
+    }
     if (!mr9600_sas_on(s) || handle != MR9600_CTRL_HANDLE) {
         return false;
     }
@@ -152,6 +160,7 @@ static void mr9600_iounit0(MR9600State *s, uint8_t *buf)
         uint8_t *e = buf + MPI3_SASIOUNIT0_HDR_BYTES +
                      i * MPI3_SASIOUNIT0_PHY_BYTES;
         MRUnit *u = mr9600_phy_unit(s, i);
+        uint16_t exp;
 
         e[0] = i;                       /* io unit port */
         e[1] = 0;                       /* port flags */
@@ -161,6 +170,9 @@ static void mr9600_iounit0(MR9600State *s, uint8_t *buf)
                  MPI3_SAS_DEVICE_INFO_STP_INITIATOR |
                  MPI3_SAS_DEVICE_INFO_SMP_INITIATOR);
         stw_le_p(e + 8, u ? u->host_id : 0);
+        if (mr9600_exp_ctrl_phy(s, i, &exp, &e[0], &e[3])) {
+            stw_le_p(e + 8, exp);       /* a lane of an expander's port */
+        }
         stw_le_p(e + 10, MR9600_CTRL_HANDLE);
         stl_le_p(e + 12, 0);            /* discovery status */
     }
@@ -191,6 +203,8 @@ static uint16_t mr9600_phy_page(MR9600State *s, uint8_t number,
 {
     uint32_t phy = page_address & MPI3_SAS_PHY_PGAD_PHY_NUMBER_MASK;
     MRUnit *u;
+    uint16_t exp;
+    uint8_t port;
 
     if ((page_address & MPI3_SAS_PHY_PGAD_FORM_MASK) !=
         MPI3_SAS_PHY_PGAD_FORM_PHY_NUMBER) {
@@ -214,27 +228,15 @@ static uint16_t mr9600_phy_page(MR9600State *s, uint8_t number,
     buf[0x14] = MR9600_PHY_HW_RATE;                 /* programmed */
     buf[0x15] = MR9600_PHY_HW_RATE;                 /* hardware */
     buf[0x1C] = mr9600_neg_rate(u);
+    if (mr9600_exp_ctrl_phy(s, phy, &exp, &port, &buf[0x1C])) {
+        MRExpander *e = mr9600_exp_on_phy(s, phy);
+
+        stw_le_p(buf + 0x0C, exp);
+        buf[0x0E] = mr_expander_drive_phys(e) + phy - e->port;
+    }
     stw_le_p(buf + 0x20, phy);                      /* slot */
     stw_le_p(buf + 0x22, phy);                      /* slot index */
     return MPI3_IOCSTATUS_SUCCESS;
-}
-
-/*
- * SAS Expander pages 0 and 1: the page type exists (its header reads),
- * but no expander is attached yet, so every address names none.
- */
-static uint16_t mr9600_expander_page(uint32_t page_address)
-{
-    switch (page_address & MPI3_SAS_EXPAND_PGAD_FORM_MASK) {
-    case MPI3_SAS_EXPAND_PGAD_FORM_GET_NEXT:
-    case MPI3_SAS_EXPAND_PGAD_FORM_HANDLE_PHY_NUM:
-    case MPI3_SAS_EXPAND_PGAD_FORM_HANDLE:
-        return MPI3_IOCSTATUS_CONFIG_INVALID_PAGE;
-    default:
-        trace_megaraid_9600_err_sas_page(MPI3_CONFIG_PAGETYPE_SAS_EXPANDER,
-                                         page_address, "unknown form");
-        return MPI3_IOCSTATUS_INVALID_FIELD;
-    }
 }
 
 uint16_t mr9600_sas_build_page(MR9600State *s, uint8_t type, uint8_t number,
@@ -242,7 +244,7 @@ uint16_t mr9600_sas_build_page(MR9600State *s, uint8_t type, uint8_t number,
 {
     switch (type) {
     case MPI3_CONFIG_PAGETYPE_SAS_EXPANDER:
-        return mr9600_expander_page(page_address);
+        return mr9600_exp_build_page(s, number, page_address, buf);
     case MPI3_CONFIG_PAGETYPE_SAS_IO_UNIT:
         if (number == 0) {
             mr9600_iounit0(s, buf);
@@ -268,7 +270,7 @@ void mr9600_sas_topo_event(MR9600State *s, MRUnit *u, bool present)
     int phy = mr9600_unit_phy(s, u);
     uint8_t rate = mr9600_unit_link_rate(u);
 
-    if (phy < 0) {
+    if (mr9600_exp_topo_event(s, u, present) || phy < 0) {
         return;
     }
     stw_le_p(ev + 0, MR9600_ENCL_HANDLE);
@@ -303,4 +305,5 @@ void mr9600_sas_port_enable(MR9600State *s)
             mr9600_sas_topo_event(s, u, true);
         }
     }
+    mr9600_exp_port_enable(s);
 }

@@ -45,7 +45,7 @@ bool mr9600_request_available(MR9600State *s)
     return !QTAILQ_EMPTY(&s->free_reqs);
 }
 
-static void mr9600_request_release(MR9600State *s, MR9600Request *r)
+void mr9600_request_release(MR9600State *s, MR9600Request *r)
 {
     bool was_empty = QTAILQ_EMPTY(&s->free_reqs);
 
@@ -67,6 +67,37 @@ static void mr9600_request_release(MR9600State *s, MR9600Request *r)
     if (QTAILQ_EMPTY(&s->active_reqs)) {
         mr9600_io_idle(s);
     }
+}
+
+/*
+ * Take a free slot (the caller checked mr9600_request_available) for a
+ * request of dlen bytes: active, its target request cleared, its SG list
+ * empty and ready.
+ */
+MR9600Request *mr9600_request_take(MR9600State *s, uint16_t qid, uint16_t tag,
+                                   uint16_t handle, uint32_t dlen)
+{
+    MR9600Request *r = QTAILQ_FIRST(&s->free_reqs);
+
+    QTAILQ_REMOVE(&s->free_reqs, r, next);
+    QTAILQ_INSERT_TAIL(&s->active_reqs, r, next);
+    r->active = true;
+    r->generation = s->generation;
+    r->host_tag = tag;
+    r->dev_handle = handle;
+    r->req_qid = qid;
+    r->data_length = dlen;
+    r->tm = NULL;
+    memset(&r->treq, 0, sizeof(r->treq));
+    if (r->sg.sg) {
+        /* the slot's list from an earlier request, emptied */
+        r->sg.nsg = 0;
+        r->sg.size = 0;
+    } else {
+        qemu_sglist_init(&r->sg, DEVICE(s), 4,
+                         pci_get_address_space(PCI_DEVICE(s)));
+    }
+    return r;
 }
 
 uint64_t mr9600_decode_lun(const uint8_t *lun)
@@ -301,26 +332,8 @@ void mr9600_scsi_io(MR9600State *s, uint16_t qid, const uint8_t *frame)
         return;
     }
 
-    r = QTAILQ_FIRST(&s->free_reqs);
-    QTAILQ_REMOVE(&s->free_reqs, r, next);
-    QTAILQ_INSERT_TAIL(&s->active_reqs, r, next);
-    r->active = true;
-    r->generation = s->generation;
-    r->host_tag = tag;
-    r->dev_handle = handle;
-    r->req_qid = qid;
-    r->data_length = dlen;
-    r->tm = NULL;
-    memset(&r->treq, 0, sizeof(r->treq));
+    r = mr9600_request_take(s, qid, tag, handle, dlen);
     if (dlen) {
-        if (r->sg.sg) {
-            /* the slot's list from an earlier request, emptied */
-            r->sg.nsg = 0;
-            r->sg.size = 0;
-        } else {
-            qemu_sglist_init(&r->sg, DEVICE(s), 4, pci_get_address_space(
-                             PCI_DEVICE(s)));
-        }
         r->treq.sg = &r->sg;
         st = mr9600_build_sgl(s, req, &r->sg, dlen);
         if (st != MPI3_IOCSTATUS_SUCCESS) {

@@ -29,17 +29,27 @@
 /* Write Sequence keys that unlock the Host Diagnostic register. */
 static const uint8_t mr9600_diag_keys[] = { 0x0, 0xF, 0x4, 0xB, 0x2, 0x7, 0xD };
 
+/*
+ * The family (subsystem ids as PCI ID lists name them).  The eHBA models
+ * report their drives through the SAS transport layer by default
+ * (sas-transport=auto), the MegaRAID models as the RAID personality's
+ * multipath targets (docs/sas-topology.md says why).
+ */
 static const MR9600Model mr9600_models[] = {
     { { "9670w-16i", "MegaRAID 9670W-16i", "BROADCOM", 0x1000, 0x4600 },
-      MR9600_PERSONALITY_RAID, 16 },
+      MR9600_PERSONALITY_RAID, 16, false },
     { { "9660-16i", "MegaRAID 9660-16i", "BROADCOM", 0x1000, 0x4620 },
-      MR9600_PERSONALITY_RAID, 16 },
+      MR9600_PERSONALITY_RAID, 16, false },
     { { "9670-24i", "MegaRAID 9670-24i", "BROADCOM", 0x1000, 0x4610 },
-      MR9600_PERSONALITY_RAID, 24 },
+      MR9600_PERSONALITY_RAID, 24, false },
     { { "9600-16i", "HBA 9600-16i (eHBA)", "BROADCOM", 0x1000, 0x4670 },
-      MR9600_PERSONALITY_EHBA, 16 },
+      MR9600_PERSONALITY_EHBA, 16, true },
+    { { "9600-24i", "HBA 9600-24i (eHBA)", "BROADCOM", 0x1000, 0x4660 },
+      MR9600_PERSONALITY_EHBA, 24, true },
+    { { "9600-16e", "HBA 9600-16e (eHBA)", "BROADCOM", 0x1000, 0x4680 },
+      MR9600_PERSONALITY_EHBA, 16, true },
     { { "h965i", "PERC H965i", "DELL", 0x1028, 0x2114 },
-      MR9600_PERSONALITY_RAID, 16 },
+      MR9600_PERSONALITY_RAID, 16, false },
 };
 
 bool mr9600_ioc_ready(MR9600State *s)
@@ -465,6 +475,9 @@ static bool mr9600_check_props(MR9600State *s, Error **errp)
         return false;
     }
     s->model = container_of(m, MR9600Model, core);
+    s->sas_transport = s->sas_transport_prop == ON_OFF_AUTO_AUTO
+                       ? s->model->sas_transport
+                       : s->sas_transport_prop == ON_OFF_AUTO_ON;
     if (s->max_op_queues < 1 || s->max_op_queues > MPI3_MAX_OP_QUEUES_REGMAP) {
         error_setg(errp, "megaraid-9600: max-queues must be 1..%d (got %u)",
                    MPI3_MAX_OP_QUEUES_REGMAP, s->max_op_queues);
@@ -543,6 +556,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     if (!mr9600_array_realize(s, errp)) {
         goto fail;
     }
+    mr9600_exp_realize(s);              /* the bus exists from here on */
     if (!mr9600_pel_realize(s, errp)) {
         mr9600_array_unrealize(s);
         goto fail;
@@ -599,7 +613,8 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT16("max-requests", MR9600State, max_outstanding,
                        MR9600_MAX_OUTSTANDING),
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
-    DEFINE_PROP_BOOL("sas-transport", MR9600State, sas_transport, false),
+    DEFINE_PROP_ON_OFF_AUTO("sas-transport", MR9600State, sas_transport_prop,
+                            ON_OFF_AUTO_AUTO),
     DEFINE_PROP_BOOL("reply-queue-limit", MR9600State, reply_queue_limit,
                      false),
     DEFINE_PROP_UINT16("io-throttle-groups", MR9600State, throttle_groups, 0),
@@ -666,7 +681,7 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "firmware version the IOC reports (IOC FACTS, management)");
     object_class_property_set_description(oc, "model",
         "family member: 9670w-16i (default), 9660-16i, 9670-24i, "
-        "9600-16i (eHBA), h965i");
+        "the eHBAs 9600-16i, 9600-24i, 9600-16e, and h965i");
     object_class_property_set_description(oc, "revision",
         "PCI revision ID; 0 makes the driver use contiguous queues");
     object_class_property_set_description(oc, "dsn",
@@ -683,7 +698,8 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "on: the IOC reports no MULTIPATH capability, so the driver runs "
         "its SAS transport layer: phys, ports, end devices and the card's "
         "enclosure (docs/sas-topology.md); off: VDs and drives on the "
-        "driver's own channels, with no SAS transport objects");
+        "driver's own channels, with no SAS transport objects; auto: "
+        "on for the eHBA models, off for the others");
     object_class_property_set_description(oc, "reply-queue-limit",
         "on: IOC FACTS sets MAX_REQ_PER_REPLY_QUEUE_LIMIT, so the driver "
         "holds back I/O while a reply queue is nearly full (counted in its "

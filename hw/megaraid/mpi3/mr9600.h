@@ -20,6 +20,7 @@
 #include "hw/megaraid/target.h"
 #include "hw/megaraid/fw-core.h"
 #include "hw/megaraid/ses.h"
+#include "hw/megaraid/expander.h"
 
 #define TYPE_MEGARAID_9600 "megaraid-9600"
 OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
@@ -76,6 +77,7 @@ typedef struct MR9600Model {
     MRCoreModel core;           /* name, product, vendor, subsystem ids */
     MR9600Personality personality;
     uint32_t ports;
+    bool sas_transport;         /* sas-transport=auto: on */
 } MR9600Model;
 
 typedef struct MR9600Request MR9600Request;
@@ -130,6 +132,13 @@ struct MR9600Request {
     MR9600TaskMgmt *tm;
     QEMUSGList sg;
     MRTargetReq treq;
+    /* NVMe ENCAPSULATED (mr9600-nvme-encap.c): what its completion needs */
+    uint16_t nvme_cid;
+    uint16_t nvme_flags;
+    uint8_t nvme_opcode;
+    uint32_t nvme_nsid;
+    uint64_t nvme_lba;          /* Read/Write: its SLBA, for the error log */
+    MRDrive *nvme_drive;
 };
 
 struct MR9600TaskMgmt {
@@ -160,7 +169,8 @@ struct MR9600State {
     uint16_t msix_vectors;
     uint16_t max_outstanding;
     uint32_t ready_timeout;     /* seconds */
-    bool sas_transport;         /* sas-transport: MULTIPATH cleared */
+    OnOffAuto sas_transport_prop;   /* sas-transport */
+    bool sas_transport;         /* its value: MULTIPATH cleared */
     bool reply_queue_limit;     /* FACTS: max requests per reply queue */
     uint8_t throttle_devices;   /* FACTS: max devices per throttle group */
     uint16_t throttle_groups;   /* FACTS: max IO throttle groups */
@@ -343,6 +353,9 @@ void mr9600_config_page_header(uint8_t type, uint8_t number, uint16_t bytes,
 void mr9600_requests_init(MR9600State *s);
 void mr9600_requests_free(MR9600State *s);
 bool mr9600_request_available(MR9600State *s);
+MR9600Request *mr9600_request_take(MR9600State *s, uint16_t qid, uint16_t tag,
+                                   uint16_t handle, uint32_t dlen);
+void mr9600_request_release(MR9600State *s, MR9600Request *r);
 void mr9600_scsi_io(MR9600State *s, uint16_t req_qid, const uint8_t *frame);
 void mr9600_task_mgmt(MR9600State *s, const MPI3SCSITaskMgmtRequest *req);
 void mr9600_requests_abort_all(MR9600State *s);
@@ -405,6 +418,9 @@ uint16_t mr9600_encl_build_page(MR9600State *s, uint32_t page_address,
                                 uint8_t *buf);
 void mr9600_encl_events_enabled(MR9600State *s);
 
+/* mr9600-nvme-encap.c: NVMe ENCAPSULATED for NVMe JBOD drives */
+void mr9600_nvme_encap(MR9600State *s, const uint8_t *frame);
+
 /* mr9600-ses.c: the SEP of the card's enclosure (sas-transport=on) */
 #define MR9600_SEP_HANDLE       0x2FF   /* below the VDs', no drive's */
 void mr9600_ses_realize(MR9600State *s);
@@ -412,6 +428,42 @@ void mr9600_ses_exit(MR9600State *s);
 /* The SEP's handle, 0: none. */
 uint16_t mr9600_ses_handle(MR9600State *s);
 void mr9600_ses_page0(MR9600State *s, MPI3DevicePage0 *p);
+
+/* mr9600-expander.c: megaraid-expander's MPI3 view (sas-transport=on) */
+#define MR9600_EXP_HANDLE_BASE  0x2F0   /* enclosure E's: base + E */
+#define MR9600_EXP_MAX_ENCL     14      /* handles 0x2F1-0x2FE, no drive's */
+void mr9600_exp_realize(MR9600State *s);
+uint16_t mr9600_exp_handle(MRExpander *e);
+uint64_t mr9600_exp_address(MR9600State *s, MRExpander *e);
+MRExpander *mr9600_exp_by_handle(MR9600State *s, uint16_t handle);
+MRExpander *mr9600_exp_on_phy(MR9600State *s, uint32_t phy);
+MRExpander *mr9600_exp_of_unit(MR9600State *s, MRUnit *u);
+bool mr9600_exp_check_drive(MR9600State *s, MRDrive *d, Error **errp);
+bool mr9600_exp_device_page0(MR9600State *s, MRUnit *u, MPI3DevicePage0 *p);
+bool mr9600_exp_own_page0(MR9600State *s, uint16_t handle, uint8_t *buf);
+uint16_t mr9600_exp_build_page(MR9600State *s, uint8_t number,
+                               uint32_t page_address, uint8_t *buf);
+bool mr9600_exp_ctrl_phy(MR9600State *s, uint32_t phy, uint16_t *handle,
+                         uint8_t *port, uint8_t *neg_rate);
+bool mr9600_exp_encl_page(MR9600State *s, uint32_t page_address,
+                          uint8_t *buf, uint16_t *status);
+void mr9600_exp_encl_events(MR9600State *s);
+void mr9600_exp_announce(MR9600State *s);
+void mr9600_exp_port_enable(MR9600State *s);
+bool mr9600_exp_topo_event(MR9600State *s, MRUnit *u, bool present);
+typedef struct MR9600ExpPhyView {
+    uint16_t handle;            /* 0: nothing; MR9600_CTRL_HANDLE: port */
+    uint16_t device_info;
+    uint8_t rate;               /* logical = physical */
+    uint8_t attached_phy;
+    uint64_t sas_address;       /* the attached device's */
+    bool sata;
+} MR9600ExpPhyView;
+MR9600ExpPhyView mr9600_exp_phy_view(MR9600State *s, MRExpander *e,
+                                     uint32_t phy);
+
+/* mr9600-smp.c */
+void mr9600_smp_request(MR9600State *s, const uint8_t *frame);
 
 /* mr9600-devices.c */
 MRUnit *mr9600_unit_by_handle(MR9600State *s, uint16_t handle);

@@ -15,6 +15,7 @@
 #include "qemu/timer.h"
 #include "scsi/constants.h"
 #include "target-int.h"
+#include "hw/megaraid/target.h"
 
 enum {
     MR_PC_CURRENT = 0,
@@ -259,6 +260,17 @@ uint32_t mr_power_on_hours(const MRUnit *u)
     int64_t ns = qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - u->ts.realized_ns;
 
     return 1200 + MAX(ns, 0) / (3600 * NANOSECONDS_PER_SECOND);
+}
+
+void mr_target_health(const MRUnit *u, MRUnitHealth *h)
+{
+    h->temp_c = MR_TEMP_C;
+    h->trip_c = MR_TEMP_TRIP_C;
+    h->power_on_hours = mr_power_on_hours(u);
+    h->start_stop_cycles = u->ts.start_stop_cycles + 12;  /* as page 0Eh */
+    h->blocks_read = u->ts.blocks_read;
+    h->blocks_written = u->ts.blocks_written;
+    h->uncorrected_errors = u->ts.read_errors + u->ts.write_errors;
 }
 
 /* One log parameter: code, control byte, value bytes. */

@@ -28,6 +28,10 @@ OBJECT_DECLARE_SIMPLE_TYPE(MRDrive, MEGARAID_DRIVE)
 struct MRBus {
     BusState parent_obj;
     struct MRArray *array;      /* the controller's RAID configuration */
+    /* expanders (expander.h) and the personality's check of a new one */
+    QLIST_HEAD(, MRExpander) expanders;
+    bool (*expander_check)(void *opaque, struct MRExpander *e, Error **errp);
+    void *expander_opaque;
 };
 
 /* An LBA range whose reads fail (injected from the host, QOM media-error). */
@@ -37,6 +41,7 @@ typedef struct MRMediaError {
 } MRMediaError;
 
 #define MR_MAX_MEDIA_ERRORS 16
+#define MR_NVME_ERROR_LOG   4   /* NVMe error information entries kept */
 
 struct MRDrive {
     DeviceState parent_obj;
@@ -49,6 +54,16 @@ struct MRDrive {
     char *media_str;            /* "ssd" | "hdd" */
     char *perf_str;             /* timing: performance profile name */
     uint64_t modelled_capacity; /* timing: bytes, 0 = the profile's */
+    /* NVMe: memory page size and maximum data transfer size, bytes */
+    uint32_t nvme_page_size;
+    uint32_t nvme_mdts;
+    /*
+     * NVMe error information log (megaraid-9600's NVMe ENCAPSULATED
+     * commands that failed): entries in the NVMe format, newest first,
+     * and the number of errors ever logged.  Not kept across a restart.
+     */
+    uint64_t nvme_error_count;
+    uint8_t nvme_error_log[MR_NVME_ERROR_LOG][64];
 
     /*
      * The drive's SCSI logical unit (unit.h): the properties vendor,

@@ -621,4 +621,32 @@ typedef struct __attribute__((packed)) MgmtVdProps {
 #define MGMT_JOB_COPYBACK       4
 #define MGMT_PD_COPYBACK        9
 
+/*
+ * ---- FOREIGN_CONFIG: mbox[0] = foreign configuration index (0, 1, ...:
+ *      the controller GUIDs of FOREIGN_SHOW's entries in their order of
+ *      first appearance); no data; reply: MgmtForeignConfig, then ndgs x
+ *      MgmtDgEntry, nvds x MgmtVdInfo (no member list after each), nspares
+ *      x MgmtForeignSpare: the configuration as its drives' metadata
+ *      holds it (drive groups and VDs numbered as there; member slots the
+ *      bays the drives are in now, MGMT_NONE16 for a member not here;
+ *      VD dev_handle MGMT_NONE16).  An index with no configuration:
+ *      MGMT_STAT_NO_FOREIGN.  (Appended after protocol version 1's
+ *      first set; what MFI FOREIGN_DISPLAY and PREVIEW show.) ----
+ */
+#define MGMT_OP_FOREIGN_CONFIG      0x06040000U
+
+typedef struct __attribute__((packed)) MgmtForeignConfig {
+    uint8_t ctrl_guid[24];      /* the controller that wrote it */
+    uint16_t ndgs;
+    uint16_t nvds;
+    uint16_t nspares;
+    uint16_t ndrives;           /* its drives in the bays now */
+} MgmtForeignConfig;            /* 32 bytes */
+
+typedef struct __attribute__((packed)) MgmtForeignSpare {
+    uint16_t slot;              /* MGMT_NONE16: not here */
+    uint16_t dg;                /* dedicated to; MGMT_NONE16: global */
+    uint8_t reserved[4];
+} MgmtForeignSpare;             /* 8 bytes */
+
 #endif

@@ -167,6 +167,27 @@ typedef struct QEMU_PACKED MPI3DefaultReply {
 } MPI3DefaultReply;
 QEMU_BUILD_BUG_ON(sizeof(MPI3DefaultReply) != 16);
 
+/* NVMe ENCAPSULATED: an NVMe submission queue entry for a PCIe device */
+typedef struct QEMU_PACKED MPI3NVMeEncapRequest {
+    MPI3RequestHeader hdr;      /* function_dependent: device handle */
+    uint16_t encapsulated_command_length;   /* bytes */
+    uint16_t flags;
+    uint32_t data_length;
+    uint32_t reserved14[3];
+    uint8_t command[64];        /* the NVMe command */
+} MPI3NVMeEncapRequest;
+QEMU_BUILD_BUG_ON(sizeof(MPI3NVMeEncapRequest) != 96);
+
+#define MPI3_NVME_FLAGS_FORCE_ADMIN_ERR_REPLY_ALL   0x0002
+#define MPI3_NVME_FLAGS_SUBMISSIONQ_ADMIN           0x0001
+
+/* Its address reply: the NVMe completion queue entry */
+typedef struct QEMU_PACKED MPI3NVMeEncapErrorReply {
+    MPI3DefaultReply hdr;
+    uint32_t nvme_completion_entry[4];
+} MPI3NVMeEncapErrorReply;
+QEMU_BUILD_BUG_ON(sizeof(MPI3NVMeEncapErrorReply) != 32);
+
 typedef struct QEMU_PACKED MPI3SGE {
     uint64_t address;
     uint32_t length;
@@ -628,6 +649,7 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 #define MPI3_SAS_DEVICE_INFO_STP_SATA_TARGET    0x0080
 #define MPI3_SAS_DEVICE_INFO_SSP_TARGET         0x0100
 #define MPI3_DEVICE0_PCIE_DEVICE_INFO_TYPE_NVME 0x0001
+#define MPI3_DEVICE0_PCIE_CAP_SGL_SUPP          0x00000001
 #define MPI3_DEVICE0_PCIE_LINK_RATE_16_0_SUPP   0x08
 #define MPI3_PCIE_NEG_LINK_RATE_16_0            0x05
 
@@ -680,6 +702,17 @@ QEMU_BUILD_BUG_ON(sizeof(MPI3DevicePage0) != 64);
 #define MPI3_SASIOUNIT1_PHY_BYTES           12
 #define MPI3_SASPHY0_BYTES                  36
 #define MPI3_SASPHY1_BYTES                  28
+
+/* SAS expanders (mr9600-expander.c) */
+#define MPI3_SAS_EXPAND_PGAD_PHYNUM_SHIFT   16
+#define MPI3_SAS_EXPAND_PGAD_HANDLE_MASK    0x0000FFFFu
+#define MPI3_SAS_DEVICE_INFO_TYPE_EXPANDER  0x0002
+#define MPI3_ENCLS0_FLAGS_ENCL_TYPE_SAS     0x4000
+#define MPI3_EVENT_SAS_TOPO_ES_NOT_RESPONDING   0x02
+#define MPI3_EVENT_SAS_TOPO_ES_RESPONDING       0x03
+#define MPI3_EVENT_SAS_TOPO_PHY_STATUS_VACANT   0x80
+#define MPI3_IOCSTATUS_SAS_SMP_REQUEST_FAILED   0x0090
+#define MPI3_IOCSTATUS_SAS_SMP_DATA_OVERRUN     0x0091
 
 typedef struct QEMU_PACKED MPI3EnclosurePage0 {
     MPI3ConfigPageHeader header;

@@ -72,6 +72,24 @@ struct MRTargetReq {
     bool fault_held;            /* held by drive fault injection */
 };
 
+/*
+ * What a drive's SCSI logs and SMART data report of its health (LOG SENSE
+ * temperature, background scan and error counter pages, ATA SMART), for
+ * a host interface that reports the same in its own form (an NVMe SMART
+ * log through NVMe ENCAPSULATED).
+ */
+typedef struct MRUnitHealth {
+    uint8_t temp_c;             /* current temperature, Celsius */
+    uint8_t trip_c;             /* reference (trip) temperature */
+    uint32_t power_on_hours;
+    uint32_t start_stop_cycles;
+    uint64_t blocks_read;       /* logical blocks */
+    uint64_t blocks_written;
+    uint32_t uncorrected_errors;    /* read and write */
+} MRUnitHealth;
+
+void mr_target_health(const MRUnit *u, MRUnitHealth *h);
+
 /* Execute req; req->done() is called once when it finishes. */
 void mr_target_submit(MRTargetReq *req);
 
