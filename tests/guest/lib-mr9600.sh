@@ -158,6 +158,18 @@ mr9600_driver_resets() {
     dmesg | grep -c 'mpi3mr[0-9]*: controller reset is triggered'
 }
 
+# mr9600_wait_resets N [SECONDS]: the driver has started N controller
+# resets in all and finished as many successfully (within SECONDS, 120).
+mr9600_wait_resets() {
+    _t=0
+    while [ "$(mr9600_driver_resets)" -lt "$1" ] ||
+          [ "$(dmesg | grep -c 'mpi3mr[0-9]*: controller reset is successful')" -lt "$1" ]; do
+        _t=$((_t + 1))
+        [ $_t -lt $((${2:-120} * 10)) ] || fail "controller reset $1 did not happen or did not end"
+        sleep 0.1
+    done
+}
+
 # mr9600_device_resets QOM-PATH: prints the controller's ioc-resets.
 mr9600_device_resets() {
     qom_get "$1" ioc-resets

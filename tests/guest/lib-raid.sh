@@ -58,6 +58,14 @@ raid_host_begin() {
     RH_VSCSI=0
 }
 
+# raid_host_pel_tool: builds tests/guest/pel-tool.c statically into the
+# guest's /mrsim (after raid_host_begin).
+raid_host_pel_tool() {
+    cc -static -O2 -Wall -Werror -Itools/mrcli \
+        -o "$RH_WORK/cpio/mrsim/pel-tool" tests/guest/pel-tool.c \
+        tools/mrcli/bsg.c || rh_die "cannot build pel-tool"
+}
+
 # raid_host_ctrl ID [PROPERTIES]: a $RAID_CTRL_TYPE (default: the run's
 # controller, $MRSIM_CTRL, else megaraid-9600) at the next PCI slot of
 # pcie.0 (from 10h); the groups that follow go behind it.

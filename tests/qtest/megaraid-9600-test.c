@@ -1464,6 +1464,53 @@ static void test_config_nvram_pending(void)
     unlink(path);
 }
 
+/* The throttle fields and the reply queue limit flag, from properties. */
+static void test_facts_limits(void)
+{
+    static const char *const bad[] = {
+        "io-throttle-data-kib=6", "io-throttle-data-kib=1028",
+        "io-throttle-high-mib=4,io-throttle-low-mib=5",
+    };
+    MR *m = mr_start(",reply-queue-limit=on,io-throttle-groups=8,"
+                     "io-throttle-devices=16,io-throttle-data-kib=128,"
+                     "io-throttle-high-mib=24,io-throttle-low-mib=12");
+    uint64_t buf = h_alloc(m, 4096);
+    uint8_t f[112];
+
+    mr_enable(m);
+    g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+    qtest_memread(m->qts, buf, f, sizeof(f));
+    g_assert_cmphex(ldl_le_p(f + 0x44) & 0x40, ==, 0x40);
+    g_assert_cmpuint(f[95], ==, 16);
+    g_assert_cmpuint(lduw_le_p(f + 96), ==, 32);              /* 4 KiB units */
+    g_assert_cmpuint(lduw_le_p(f + 98), ==, 8);
+    g_assert_cmpuint(lduw_le_p(f + 100), ==, 12);
+    g_assert_cmpuint(lduw_le_p(f + 102), ==, 24);
+    h_stop(m);
+
+    /* the defaults: no limit, no throttling */
+    m = mr_start(NULL);
+    buf = h_alloc(m, 4096);
+    mr_enable(m);
+    g_assert_cmphex(mr_facts(m, buf, 112), ==, 0);
+    qtest_memread(m->qts, buf, f, sizeof(f));
+    g_assert_cmphex(ldl_le_p(f + 0x44) & 0x40, ==, 0);
+    for (int i = 95; i < 104; i++) {
+        g_assert_cmpuint(f[i], ==, 0);
+    }
+    h_stop(m);
+
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+        g_autofree char *args = g_strdup_printf(
+            "-machine q35 -nodefaults -device megaraid-9600,%s", bad[i]);
+        g_autofree char *err = NULL;
+        g_auto(GStrv) kv = g_strsplit(bad[i], "=", 2);
+
+        g_assert_cmpint(h_run_qemu(args, &err), !=, 0);
+        g_assert_nonnull(strstr(err, kv[0]));
+    }
+}
+
 int main(int argc, char **argv)
 {
     g_test_init(&argc, &argv, NULL);
@@ -1474,6 +1521,7 @@ int main(int argc, char **argv)
     qtest_add_func("/megaraid-9600/reset-values", test_reset_values);
     qtest_add_func("/megaraid-9600/state-machine", test_state_machine);
     qtest_add_func("/megaraid-9600/facts", test_facts);
+    qtest_add_func("/megaraid-9600/facts-limits", test_facts_limits);
     qtest_add_func("/megaraid-9600/model-ehba", test_eHBA_model);
     qtest_add_func("/megaraid-9600/queues", test_queues);
     qtest_add_func("/megaraid-9600/scsi-rw-contiguous",

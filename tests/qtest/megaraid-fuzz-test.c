@@ -461,7 +461,12 @@ static void act_qmp(Fuzz *z)
     QDict *r = NULL;
     g_autofree char *code = NULL;
 
-    switch (rnd(z, 7)) {
+    static const char *const counters[] = {
+        "drop-admin-replies", "drop-tm-replies", "fault-ioc-init",
+        "diag-save-ms",
+    };
+
+    switch (rnd(z, 10)) {
     case 0:
         code = g_strdup_printf("0x%x:0x%x", 1 + rnd(z, 0xfffe),
                                rnd_edge(z));
@@ -494,6 +499,26 @@ static void act_qmp(Fuzz *z)
                       "'path': '/machine/peripheral/hd0', 'property': "
                       "'inject-status', 'value': %s}}",
                       rnd(z, 2) ? "busy:3" : "task-set-full:2");
+        break;
+    case 6:
+        r = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments': {"
+                      "'path': '/machine/peripheral/raid0', 'property': "
+                      "%s, 'value': %u}}", counters[rnd(z, 4)], rnd(z, 3));
+        break;
+    case 7:
+        code = g_strdup_printf("0x%x", rnd_edge(z) & 0xffff);
+        r = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments': {"
+                      "'path': '/machine/peripheral/raid0', 'property': "
+                      "'inject-bad-host-tag', 'value': %s}}", code);
+        break;
+    case 8:
+        /* a handle that may not exist, any status: refusals are fine */
+        code = g_strdup_printf("%u:0x%x:0x%x:%u", 1 + rnd(z, 4),
+                               rnd_edge(z) & 0x7fff, rnd_edge(z),
+                               1 + rnd(z, 3));
+        r = qtest_qmp(m->qts, "{'execute': 'qom-set', 'arguments': {"
+                      "'path': '/machine/peripheral/raid0', 'property': "
+                      "'inject-io-status', 'value': %s}}", code);
         break;
     default:
         if (!z->unplugged && rnd(z, 4) == 0) {

@@ -7,8 +7,13 @@
  * fault code and fault-info words, optionally with a snapdump "diag save
  * in progress" phase of "fault-save-ms"), "inject-prepare-reset" (the
  * PREPARE FOR RESET event, then a firmware-initiated reset after
- * "prepare-reset-ms"), "drop-replies" (the next N replies to operational
- * requests are lost), and the read-only "ioc-resets" counter.  Every
+ * "prepare-reset-ms"), "drop-replies", "drop-admin-replies" and
+ * "drop-tm-replies" (the next N replies to operational, admin or task
+ * management requests are lost), "inject-bad-host-tag" (one completion
+ * with a wrong host tag), "inject-io-status" (a device's completions fail
+ * with a chosen IOCStatus and LogInfo), "fault-ioc-init" (IOC INIT
+ * faults), "diag-save-ms" (the snapdump phase of a host-requested diag
+ * fault with DIAG_SAVE), and the read-only "ioc-resets" counter.  Every
  * delay runs on QEMU_CLOCK_VIRTUAL.  The IOC state machine itself stays
  * in mr9600.c; this file only drives it.
  */
@@ -66,17 +71,105 @@ static void mr9600_fault_arm(MR9600State *s, int64_t when)
     }
 }
 
-/* Replies posted for an operational request; true: lose this one. */
+/*
+ * A reply about to be posted; true: lose it.  @function is the reply
+ * frame's (0 for a success or status descriptor); @tm says the reply is
+ * of an I/O a task management request terminated, which the TM's own
+ * accounting waits for: those are never lost.
+ */
 bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
-                             uint16_t host_tag, bool tm)
+                             uint16_t host_tag, uint8_t function, bool tm)
 {
-    if (!s->fault_drop_replies || req_qid == 0 || tm) {
+    uint32_t *left;
+
+    if (tm) {
         return false;
     }
-    s->fault_drop_replies--;
-    trace_megaraid_9600_fault_reply_dropped(req_qid, host_tag,
-                                            s->fault_drop_replies);
+    if (req_qid) {
+        left = &s->fault_drop_replies;
+    } else if (function == MPI3_FUNCTION_SCSI_TASK_MGMT) {
+        left = &s->fault_drop_tm;
+    } else {
+        left = &s->fault_drop_admin;
+    }
+    if (!*left) {
+        return false;
+    }
+    (*left)--;
+    trace_megaraid_9600_fault_reply_dropped(req_qid, host_tag, function,
+                                            *left);
     return true;
+}
+
+/* The host tag a SCSI IO completion carries: once, the injected one. */
+uint16_t mr9600_fault_io_tag(MR9600State *s, uint16_t host_tag)
+{
+    uint16_t bad;
+
+    if (s->fault_bad_tag < 0) {
+        return host_tag;
+    }
+    bad = s->fault_bad_tag;
+    s->fault_bad_tag = -1;
+    trace_megaraid_9600_fault_bad_tag(host_tag, bad);
+    return bad;
+}
+
+/* A SCSI IO completion of @handle; true: it fails with the injected status. */
+bool mr9600_fault_io_status(MR9600State *s, uint16_t handle,
+                            uint16_t *ioc_status, uint32_t *log_info)
+{
+    if (!s->fault_io_count || handle != s->fault_io_handle) {
+        return false;
+    }
+    s->fault_io_count--;
+    *ioc_status = s->fault_io_status;
+    *log_info = s->fault_io_loginfo;
+    trace_megaraid_9600_fault_io_status(handle, *ioc_status, *log_info,
+                                        s->fault_io_count);
+    return true;
+}
+
+/* An IOC INIT request arrived; true: the IOC faulted instead. */
+bool mr9600_fault_ioc_init(MR9600State *s)
+{
+    if (!s->fault_ioc_init) {
+        return false;
+    }
+    s->fault_ioc_init--;
+    trace_megaraid_9600_fault_ioc_init(s->fault_ioc_init);
+    mr9600_ioc_fault(s, MR9600_FAULT_IOC_INIT);
+    s->fault_injected++;
+    return true;
+}
+
+/*
+ * Show the snapdump: SAVE IN PROGRESS for @ms, then the timer clears it
+ * (the fault itself stays until the host resets the IOC).
+ */
+static void mr9600_fault_save_start(MR9600State *s, uint32_t ms)
+{
+    if (!ms) {
+        return;
+    }
+    s->host_diag |= MPI3_HOST_DIAG_SAVE_IN_PROGRESS;
+    s->fault_save_until = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                          (int64_t)ms * SCALE_MS;
+    mr9600_fault_arm(s, s->fault_save_until);
+}
+
+/*
+ * The host asked for a diag fault (Host Diagnostic reset action DIAG
+ * FAULT) and the IOC faulted with DIAG_FAULT_RESET: with DIAG_SAVE set in
+ * IOC Configuration the firmware saves its snapdump first.
+ */
+void mr9600_fault_diag_save(MR9600State *s)
+{
+    if (!(s->ioc_config & MPI3_IOC_CONFIG_DIAG_SAVE) || !s->diag_save_ms) {
+        return;
+    }
+    trace_megaraid_9600_fault_diag_save(s->diag_save_ms);
+    mr9600_fault_save_start(s, s->diag_save_ms);
 }
 
 static char *mr9600_fault_get(Object *obj, Error **errp)
@@ -91,34 +184,64 @@ static char *mr9600_fault_get(Object *obj, Error **errp)
                            s->fault_info[2]);
 }
 
-/* "CODE[:INFO0[:INFO1[:INFO2]]]": the IOC faults now. */
-static void mr9600_fault_set(Object *obj, const char *value, Error **errp)
+/*
+ * Parse @value, "W0[:W1...]" with @min to @max words, word i at most
+ * @limit[i]; false (and @errp naming @prop and @syntax) if it is not.
+ */
+static bool mr9600_fault_words(const char *prop, const char *syntax,
+                               const char *value, guint min, guint max,
+                               const uint64_t *limit, uint64_t *words,
+                               Error **errp)
 {
-    MR9600State *s = MEGARAID_9600(obj);
     g_auto(GStrv) parts = g_strsplit(value, ":", 0);
-    uint64_t words[4] = { 0 };
     guint n = g_strv_length(parts);
 
-    if (n < 1 || n > 4) {
-        error_setg(errp, "megaraid-9600: inject-fault '%s' is not "
-                   "CODE[:INFO0[:INFO1[:INFO2]]]", value);
-        return;
+    if (n < min || n > max) {
+        error_setg(errp, "megaraid-9600: %s '%s' is not %s", prop, value,
+                   syntax);
+        return false;
     }
     for (guint i = 0; i < n; i++) {
         if (qemu_strtou64(parts[i], NULL, 0, &words[i]) < 0 ||
-            words[i] > (i ? UINT32_MAX : 0xffff)) {
-            error_setg(errp, "megaraid-9600: inject-fault '%s': CODE is "
-                       "0..0xffff and each INFO word 32 bits", value);
-            return;
+            words[i] > limit[i]) {
+            error_setg(errp, "megaraid-9600: %s '%s': word %u is not a "
+                       "number of 0..0x%" PRIx64 " (%s)", prop, value, i + 1,
+                       limit[i], syntax);
+            return false;
         }
+    }
+    return true;
+}
+
+static bool mr9600_fault_at_run_time(MR9600State *s, const char *prop,
+                                     Error **errp)
+{
+    if (!DEVICE(s)->realized) {
+        error_setg(errp, "megaraid-9600: %s is set at run time "
+                   "(qom-set), not at start", prop);
+        return false;
+    }
+    return true;
+}
+
+/* "CODE[:INFO0[:INFO1[:INFO2]]]": the IOC faults now. */
+static void mr9600_fault_set(Object *obj, const char *value, Error **errp)
+{
+    static const uint64_t limit[] = {
+        0xffff, UINT32_MAX, UINT32_MAX, UINT32_MAX
+    };
+    MR9600State *s = MEGARAID_9600(obj);
+    uint64_t words[4] = { 0 };
+
+    if (!mr9600_fault_words("inject-fault", "CODE[:INFO0[:INFO1[:INFO2]]]",
+                            value, 1, 4, limit, words, errp)) {
+        return;
     }
     if (!words[0]) {
         error_setg(errp, "megaraid-9600: inject-fault: code 0 is no fault");
         return;
     }
-    if (!DEVICE(s)->realized) {
-        error_setg(errp, "megaraid-9600: inject-fault is set at run time "
-                   "(qom-set), not at start");
+    if (!mr9600_fault_at_run_time(s, "inject-fault", errp)) {
         return;
     }
     if (s->ioc_status & MPI3_IOC_STATUS_FAULT) {
@@ -132,12 +255,88 @@ static void mr9600_fault_set(Object *obj, const char *value, Error **errp)
         s->fault_info[i] = words[i + 1];
     }
     s->fault_injected++;
-    if (s->fault_save_ms) {
-        s->host_diag |= MPI3_HOST_DIAG_SAVE_IN_PROGRESS;
-        s->fault_save_until = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
-                              (int64_t)s->fault_save_ms * SCALE_MS;
-        mr9600_fault_arm(s, s->fault_save_until);
+    mr9600_fault_save_start(s, s->fault_save_ms);
+}
+
+static char *mr9600_bad_tag_get(Object *obj, Error **errp)
+{
+    MR9600State *s = MEGARAID_9600(obj);
+
+    if (s->fault_bad_tag < 0) {
+        return g_strdup("");
     }
+    return g_strdup_printf("0x%04x", s->fault_bad_tag);
+}
+
+/* "TAG": the next SCSI IO completion carries host tag TAG instead. */
+static void mr9600_bad_tag_set(Object *obj, const char *value, Error **errp)
+{
+    static const uint64_t limit[] = { 0xffff };
+    MR9600State *s = MEGARAID_9600(obj);
+    uint64_t tag;
+
+    if (!*value) {
+        s->fault_bad_tag = -1;
+        return;
+    }
+    if (!mr9600_fault_words("inject-bad-host-tag", "TAG (0..0xffff)", value,
+                            1, 1, limit, &tag, errp) ||
+        !mr9600_fault_at_run_time(s, "inject-bad-host-tag", errp)) {
+        return;
+    }
+    s->fault_bad_tag = tag;
+}
+
+static char *mr9600_io_status_get(Object *obj, Error **errp)
+{
+    MR9600State *s = MEGARAID_9600(obj);
+
+    if (!s->fault_io_count) {
+        return g_strdup("");
+    }
+    return g_strdup_printf("0x%04x:0x%04x:0x%08x:%u", s->fault_io_handle,
+                           s->fault_io_status, s->fault_io_loginfo,
+                           s->fault_io_count);
+}
+
+/*
+ * "HANDLE:IOCSTATUS[:LOGINFO[:COUNT]]": the next COUNT (default 1) SCSI
+ * IO completions of the device with that handle fail with that IOCStatus
+ * and LogInfo; "" ends it.
+ */
+static void mr9600_io_status_set(Object *obj, const char *value,
+                                 Error **errp)
+{
+    static const char syntax[] = "HANDLE:IOCSTATUS[:LOGINFO[:COUNT]]";
+    static const uint64_t limit[] = {
+        0xfffe, MPI3_IOCSTATUS_STATUS_MASK, UINT32_MAX, UINT32_MAX
+    };
+    MR9600State *s = MEGARAID_9600(obj);
+    uint64_t words[4] = { 0, 0, 0, 1 };
+
+    if (!*value) {
+        s->fault_io_count = 0;
+        return;
+    }
+    if (!mr9600_fault_words("inject-io-status", syntax, value, 2, 4, limit,
+                            words, errp) ||
+        !mr9600_fault_at_run_time(s, "inject-io-status", errp)) {
+        return;
+    }
+    if (!words[1] || !words[3]) {
+        error_setg(errp, "megaraid-9600: inject-io-status '%s': IOCSTATUS "
+                   "0 (SUCCESS) and COUNT 0 inject nothing", value);
+        return;
+    }
+    if (!mr9600_unit_by_handle(s, words[0])) {
+        error_setg(errp, "megaraid-9600: inject-io-status '%s': no device "
+                   "has handle 0x%04" PRIx64, value, words[0]);
+        return;
+    }
+    s->fault_io_handle = words[0];
+    s->fault_io_status = words[1];
+    s->fault_io_loginfo = words[2];
+    s->fault_io_count = words[3];
 }
 
 static bool mr9600_prepare_get(Object *obj, Error **errp)
@@ -184,14 +383,23 @@ void mr9600_fault_init(MR9600State *s)
 {
     s->fault_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, mr9600_fault_timer_cb,
                                   s);
+    s->fault_bad_tag = -1;
 }
 
-/* A cold reset of the card ends any snapdump or prepared reset. */
+/*
+ * A cold reset of the card ends any snapdump, prepared reset or pending
+ * injection but fault-ioc-init, which may be set at start for the first
+ * initialization.
+ */
 void mr9600_fault_reset(MR9600State *s)
 {
     s->fault_save_until = 0;
     s->fault_reset_at = 0;
     s->fault_drop_replies = 0;
+    s->fault_drop_admin = 0;
+    s->fault_drop_tm = 0;
+    s->fault_bad_tag = -1;
+    s->fault_io_count = 0;
     s->ioc_resets = 0;
     if (s->fault_timer) {
         timer_del(s->fault_timer);
@@ -206,18 +414,54 @@ void mr9600_fault_exit(MR9600State *s)
     }
 }
 
-static void mr9600_fault_add_uint32(ObjectClass *oc, const char *name,
-                                    size_t offset, bool writable,
-                                    const char *desc)
-{
-    object_class_property_add(oc, name, "uint32", mr9600_fault_uint32,
-                              writable ? mr9600_fault_uint32 : NULL, NULL,
-                              (void *)(uintptr_t)offset);
-    object_class_property_set_description(oc, name, desc);
-}
+/* The fault injection counters and times, all uint32. */
+static const struct {
+    const char *name;
+    size_t offset;
+    bool writable;
+    const char *desc;
+} mr9600_fault_uint32_props[] = {
+    { "fault-save-ms", offsetof(MR9600State, fault_save_ms), true,
+      "fault injection: an injected fault first shows a snapdump (host "
+      "diagnostic SAVE IN PROGRESS) for this many ms; 0 (default) none" },
+    { "prepare-reset-ms", offsetof(MR9600State, prepare_reset_ms), true,
+      "fault injection: ms from PREPARE FOR RESET to the firmware's "
+      "reset (default 2000)" },
+    { "drop-replies", offsetof(MR9600State, fault_drop_replies), true,
+      "fault injection: the next N replies to operational (SCSI IO) "
+      "requests are lost; reads the number still to lose" },
+    { "drop-admin-replies", offsetof(MR9600State, fault_drop_admin), true,
+      "fault injection: the next N replies to admin requests (but task "
+      "management) are lost; reads the number still to lose" },
+    { "drop-tm-replies", offsetof(MR9600State, fault_drop_tm), true,
+      "fault injection: the next N task management replies are lost (the "
+      "TM itself is carried out); reads the number still to lose" },
+    { "fault-ioc-init", offsetof(MR9600State, fault_ioc_init), true,
+      "fault injection: the next N IOC INIT requests put the IOC into "
+      "FAULT (code 0x2005) instead of a reply; kept across resets" },
+    { "diag-save-ms", offsetof(MR9600State, diag_save_ms), true,
+      "fault injection: a host-requested diag fault with DIAG_SAVE set "
+      "shows SAVE IN PROGRESS for this many ms; 0 (default) none" },
+    { "ioc-resets", offsetof(MR9600State, ioc_resets), false,
+      "message unit, soft and firmware resets of the IOC, and FLRs, hot "
+      "resets and D3hot -> D0 of the function, since start" },
+    { "faults-injected", offsetof(MR9600State, fault_injected), false,
+      "faults injected with inject-fault, fault-ioc-init since start" },
+};
 
 void mr9600_fault_class_init(ObjectClass *oc)
 {
+    for (size_t i = 0; i < ARRAY_SIZE(mr9600_fault_uint32_props); i++) {
+        const char *name = mr9600_fault_uint32_props[i].name;
+
+        object_class_property_add(oc, name, "uint32", mr9600_fault_uint32,
+                                  mr9600_fault_uint32_props[i].writable ?
+                                  mr9600_fault_uint32 : NULL, NULL,
+                                  (void *)(uintptr_t)
+                                  mr9600_fault_uint32_props[i].offset);
+        object_class_property_set_description(oc, name,
+                                      mr9600_fault_uint32_props[i].desc);
+    }
     object_class_property_add_str(oc, "inject-fault", mr9600_fault_get,
                                   mr9600_fault_set);
     object_class_property_set_description(oc, "inject-fault",
@@ -230,23 +474,16 @@ void mr9600_fault_class_init(ObjectClass *oc)
         "fault injection (run time): on sends PREPARE FOR RESET and resets "
         "the IOC prepare-reset-ms later, as the firmware does before a "
         "self reset; reads on while that reset is pending");
-    mr9600_fault_add_uint32(oc, "fault-save-ms",
-        offsetof(MR9600State, fault_save_ms), true,
-        "fault injection: an injected fault first shows a snapdump (host "
-        "diagnostic SAVE IN PROGRESS) for this many ms; 0 (default) none");
-    mr9600_fault_add_uint32(oc, "prepare-reset-ms",
-        offsetof(MR9600State, prepare_reset_ms), true,
-        "fault injection: ms from PREPARE FOR RESET to the firmware's "
-        "reset (default 2000)");
-    mr9600_fault_add_uint32(oc, "drop-replies",
-        offsetof(MR9600State, fault_drop_replies), true,
-        "fault injection: the next N replies to operational (SCSI IO) "
-        "requests are lost; reads the number still to lose");
-    mr9600_fault_add_uint32(oc, "ioc-resets",
-        offsetof(MR9600State, ioc_resets), false,
-        "message unit, soft and firmware resets of the IOC, and FLRs, hot "
-        "resets and D3hot -> D0 of the function, since start");
-    mr9600_fault_add_uint32(oc, "faults-injected",
-        offsetof(MR9600State, fault_injected), false,
-        "faults injected with inject-fault since start");
+    object_class_property_add_str(oc, "inject-bad-host-tag",
+                                  mr9600_bad_tag_get, mr9600_bad_tag_set);
+    object_class_property_set_description(oc, "inject-bad-host-tag",
+        "fault injection (run time): TAG: the next SCSI IO completion "
+        "carries host tag TAG instead of its own (the request itself is "
+        "never completed); reads the pending tag, \"\" if none");
+    object_class_property_add_str(oc, "inject-io-status",
+                                  mr9600_io_status_get, mr9600_io_status_set);
+    object_class_property_set_description(oc, "inject-io-status",
+        "fault injection (run time): HANDLE:IOCSTATUS[:LOGINFO[:COUNT]]: "
+        "the next COUNT (1) SCSI IO completions of that device handle fail "
+        "with that IOCStatus and LogInfo; reads what is left, \"\" if none");
 }

@@ -56,6 +56,29 @@ bool mr9600_read_sge(MR9600State *s, const MPI3SGE *sge, uint64_t *addr,
     return true;
 }
 
+/*
+ * The IO throttling limits IOC FACTS reports (the driver's throttle
+ * groups for VDs, and its reply queue full guard): 0 (the default) is
+ * none, as the 9670W reports.
+ */
+bool mr9600_facts_check(MR9600State *s, Error **errp)
+{
+    if (s->throttle_data_kib % 4 ||
+        s->throttle_data_kib > MR9600_MAX_DATA_LENGTH / 1024) {
+        error_setg(errp, "megaraid-9600: io-throttle-data-kib %u is not a "
+                   "multiple of 4 KiB of 0..%u (the largest transfer)",
+                   s->throttle_data_kib, MR9600_MAX_DATA_LENGTH / 1024);
+        return false;
+    }
+    if (s->throttle_low_mib > s->throttle_high_mib) {
+        error_setg(errp, "megaraid-9600: io-throttle-low-mib %u is above "
+                   "io-throttle-high-mib %u", s->throttle_low_mib,
+                   s->throttle_high_mib);
+        return false;
+    }
+    return true;
+}
+
 static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
 {
     const MPI3IOCFactsRequest *req = (const void *)frame;
@@ -109,7 +132,14 @@ static void mr9600_ioc_facts(MR9600State *s, const uint8_t *frame)
     f.flags = cpu_to_le32((raid ? MPI3_IOCFACTS_FLAGS_PERSONALITY_RAID_DDR
                                 : MPI3_IOCFACTS_FLAGS_PERSONALITY_EHBA) |
                           (MR9600_DMA_ADDRESS_WIDTH <<
-                           MPI3_IOCFACTS_FLAGS_DMA_ADDRESS_WIDTH_SHIFT));
+                           MPI3_IOCFACTS_FLAGS_DMA_ADDRESS_WIDTH_SHIFT) |
+                          (s->reply_queue_limit ?
+                           MPI3_IOCFACTS_FLAGS_MAX_REQ_PER_REPLY_Q : 0));
+    f.max_devices_per_throttle_group = s->throttle_devices;
+    f.io_throttle_data_length = cpu_to_le16(s->throttle_data_kib / 4);
+    f.max_io_throttle_group = cpu_to_le16(s->throttle_groups);
+    f.io_throttle_low = cpu_to_le16(s->throttle_low_mib);
+    f.io_throttle_high = cpu_to_le16(s->throttle_high_mib);
     f.max_operational_request_queues = cpu_to_le16(s->max_op_queues);
     f.max_operational_reply_queues = cpu_to_le16(s->max_op_queues);
     f.shutdown_timeout = cpu_to_le16(mr9600_shutdown_timeout(s));
@@ -165,8 +195,12 @@ static uint16_t mr9600_check_ioc_init(MR9600State *s,
 static void mr9600_ioc_init(MR9600State *s, const uint8_t *frame)
 {
     const MPI3IOCInitRequest *req = (const void *)frame;
-    uint16_t st = mr9600_check_ioc_init(s, req);
+    uint16_t st;
 
+    if (mr9600_fault_ioc_init(s)) {
+        return;
+    }
+    st = mr9600_check_ioc_init(s, req);
     trace_megaraid_9600_ioc_init(
         le32_to_cpu(req->mpi_version), req->hdr.msg_flags,
         le16_to_cpu(req->reply_free_queue_depth),

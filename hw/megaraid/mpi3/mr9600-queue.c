@@ -386,8 +386,10 @@ static void mr9600_post(MR9600State *s, MR9600PendingReply *p)
         }
         return;
     }
-    if (mr9600_fault_drop_reply(s, p->req_qid,
-                                le16_to_cpu(p->desc.host_tag), tm)) {
+    if (mr9600_fault_drop_reply(s, p->req_qid, le16_to_cpu(p->desc.host_tag),
+                                p->address ?
+                                ((MPI3DefaultReply *)p->frame)->function : 0,
+                                tm)) {
         return;
     }
     if (QTAILQ_EMPTY(&q->pending) && mr9600_try_post(s, q, p)) {

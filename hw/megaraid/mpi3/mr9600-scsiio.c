@@ -224,9 +224,10 @@ static void mr9600_scsi_done(MRTargetReq *treq)
     uint32_t xfer = MIN(treq->xfer_count, r->data_length);
     uint32_t sense_len = MIN(treq->sense_len, MR_SENSE_MAX);
     uint8_t sense[MR_SENSE_MAX];
-    uint16_t qid = r->req_qid, tag = r->host_tag;
+    uint16_t qid = r->req_qid, tag = r->host_tag, handle = r->dev_handle;
     uint8_t status = treq->status;
     uint16_t ioc_status;
+    uint32_t log_info;
 
     trace_megaraid_9600_scsi_io_done(tag, r->dev_handle, treq->status, xfer,
                                      sense_len);
@@ -239,6 +240,9 @@ static void mr9600_scsi_done(MRTargetReq *treq)
         return;
     }
     memcpy(sense, treq->sense, sense_len);
+    if (!tm) {
+        tag = mr9600_fault_io_tag(s, tag);
+    }
     rep.hdr.host_tag = cpu_to_le16(tag);
     rep.hdr.function = MPI3_FUNCTION_SCSI_IO;
     rep.dev_handle = cpu_to_le16(r->dev_handle);
@@ -255,6 +259,18 @@ static void mr9600_scsi_done(MRTargetReq *treq)
         rep.scsi_state = MPI3_SCSI_STATE_TERMINATED |
                          MPI3_SCSI_STATE_SENSE_NOT_AVAILABLE;
         mr9600_post_scsi_reply(s, qid, &rep, NULL, 0, tm);
+        return;
+    }
+    if (!tm && mr9600_fault_io_status(s, handle, &ioc_status, &log_info)) {
+        /* Failed in the IOC: no SCSI status, nothing transferred. */
+        rep.hdr.ioc_status = cpu_to_le16(ioc_status |
+                                         MPI3_IOCSTATUS_LOGINFO_AVAIL);
+        rep.hdr.ioc_log_info = cpu_to_le32(log_info);
+        rep.transfer_count = 0;
+        rep.scsi_status = 0;
+        rep.scsi_state = MPI3_SCSI_STATE_NO_SCSI_STATUS |
+                         MPI3_SCSI_STATE_SENSE_NOT_AVAILABLE;
+        mr9600_post_scsi_reply(s, qid, &rep, NULL, 0, NULL);
         return;
     }
     if (status == MPI3_SCSI_STATUS_GOOD && !sense_len &&

@@ -259,7 +259,10 @@ static void mr9600_host_diag_write(MR9600State *s, uint32_t val)
     case 0:
         break;
     case MPI3_HOST_DIAG_ACTION_DIAG_FAULT:
-        mr9600_ioc_fault(s, MPI3_FAULT_DIAG_FAULT_RESET);
+        if (!(s->ioc_status & MPI3_IOC_STATUS_FAULT)) {
+            mr9600_ioc_fault(s, MPI3_FAULT_DIAG_FAULT_RESET);
+            mr9600_fault_diag_save(s);
+        }
         break;
     case MPI3_HOST_DIAG_ACTION_SOFT_RESET:
     case MPI3_HOST_DIAG_ACTION_HOST_BOOT:
@@ -511,7 +514,7 @@ static void mr9600_realize(PCIDevice *pci, Error **errp)
     MR9600State *s = MEGARAID_9600(pci);
     uint8_t *conf = pci->config;
 
-    if (!mr9600_check_props(s, errp) ||
+    if (!mr9600_check_props(s, errp) || !mr9600_facts_check(s, errp) ||
         !mr_core_claim_drives(&s->core, errp) ||
         !mr9600_config_realize(s, errp)) {
         return;
@@ -616,6 +619,17 @@ static const Property mr9600_props[] = {
     DEFINE_PROP_UINT32("ready-timeout", MR9600State, ready_timeout, 120),
     DEFINE_PROP_ON_OFF_AUTO("sas-transport", MR9600State, sas_transport_prop,
                             ON_OFF_AUTO_AUTO),
+    DEFINE_PROP_BOOL("reply-queue-limit", MR9600State, reply_queue_limit,
+                     false),
+    DEFINE_PROP_UINT16("io-throttle-groups", MR9600State, throttle_groups, 0),
+    DEFINE_PROP_UINT8("io-throttle-devices", MR9600State, throttle_devices,
+                      0),
+    DEFINE_PROP_UINT32("io-throttle-data-kib", MR9600State,
+                       throttle_data_kib, 0),
+    DEFINE_PROP_UINT16("io-throttle-high-mib", MR9600State,
+                       throttle_high_mib, 0),
+    DEFINE_PROP_UINT16("io-throttle-low-mib", MR9600State, throttle_low_mib,
+                       0),
     DEFINE_PROP_MR_NV_DRIVE("config-nvram", MR9600State, config_nvram),
     DEFINE_MR_CORE_PROPERTIES(MR9600State, core),
 };
@@ -688,8 +702,27 @@ static void mr9600_class_init(ObjectClass *oc, void *data)
         "on: the IOC reports no MULTIPATH capability, so the driver runs "
         "its SAS transport layer: phys, ports, end devices and the card's "
         "enclosure (docs/sas-topology.md); off: VDs and drives on the "
-        "driver's own channels, with no SAS transport objects; auto "
-        "(default): on for the eHBA models, off for the others");
+        "driver's own channels, with no SAS transport objects; auto: "
+        "on for the eHBA models, off for the others");
+    object_class_property_set_description(oc, "reply-queue-limit",
+        "on: IOC FACTS sets MAX_REQ_PER_REPLY_QUEUE_LIMIT, so the driver "
+        "holds back I/O while a reply queue is nearly full (counted in its "
+        "reply_qfull_count); off: the flag clear");
+    object_class_property_set_description(oc, "io-throttle-groups",
+        "IOC FACTS MaxIOThrottleGroup: IO throttle groups the driver "
+        "keeps for VDs (0: none)");
+    object_class_property_set_description(oc, "io-throttle-devices",
+        "IOC FACTS MaxDevicesPerThrottleGroup");
+    object_class_property_set_description(oc, "io-throttle-data-kib",
+        "IOC FACTS IOThrottleDataLength in KiB, a multiple of 4 up to the "
+        "largest transfer (1024): larger I/Os count against a throttle "
+        "group (0: the driver disables throttling)");
+    object_class_property_set_description(oc, "io-throttle-high-mib",
+        "IOC FACTS IOThrottleHigh: MiB of large I/O outstanding at which "
+        "the driver starts throttling");
+    object_class_property_set_description(oc, "io-throttle-low-mib",
+        "IOC FACTS IOThrottleLow: MiB at which it stops, at most "
+        "io-throttle-high-mib");
     object_class_property_set_description(oc, "config-nvram",
         "drive (-blockdev node name or -drive id, at least 512 bytes) that "
         "keeps the persistent CONFIG pages (IO Unit page 1, Driver pages 1 "

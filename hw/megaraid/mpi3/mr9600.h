@@ -66,6 +66,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(MR9600State, MEGARAID_9600)
 #define MR9600_FAULT_DOORBELL_RANGE     0x2002
 #define MR9600_FAULT_QUEUE_DMA          0x2003
 #define MR9600_FAULT_FREE_QUEUE         0x2004
+#define MR9600_FAULT_IOC_INIT           0x2005  /* fault-ioc-init */
 
 typedef enum MR9600Personality {
     MR9600_PERSONALITY_RAID,
@@ -198,6 +199,12 @@ struct MR9600State {
     uint32_t ready_timeout;     /* seconds */
     OnOffAuto sas_transport_prop;   /* sas-transport */
     bool sas_transport;         /* its value: MULTIPATH cleared */
+    bool reply_queue_limit;     /* FACTS: max requests per reply queue */
+    uint8_t throttle_devices;   /* FACTS: max devices per throttle group */
+    uint16_t throttle_groups;   /* FACTS: max IO throttle groups */
+    uint32_t throttle_data_kib; /* FACTS: IO throttle data length */
+    uint16_t throttle_high_mib; /* FACTS: IO throttle high / low water */
+    uint16_t throttle_low_mib;
     int32_t bootindex;          /* the option ROM's disks in the boot order */
 
     const MR9600Model *model;
@@ -272,6 +279,15 @@ struct MR9600State {
 
     /* fault injection (mr9600-fault.c) */
     uint32_t fault_drop_replies; /* replies still to lose */
+    uint32_t fault_drop_admin;  /* admin replies still to lose */
+    uint32_t fault_drop_tm;     /* task management replies still to lose */
+    int32_t fault_bad_tag;      /* host tag of the next completion, -1 none */
+    uint16_t fault_io_handle;   /* inject-io-status: device handle */
+    uint16_t fault_io_status;   /* ... its IOCStatus */
+    uint32_t fault_io_loginfo;  /* ... its LogInfo */
+    uint32_t fault_io_count;    /* ... completions still to fail */
+    uint32_t fault_ioc_init;    /* IOC INIT requests still to fault */
+    uint32_t diag_save_ms;      /* snapdump of a host-requested diag fault */
     uint32_t fault_save_ms;     /* snapdump phase of an injected fault */
     uint32_t prepare_reset_ms;  /* PREPARE FOR RESET -> firmware reset */
     int64_t fault_save_until;   /* virtual ns, 0 = no snapdump running */
@@ -347,6 +363,7 @@ uint16_t mr9600_create_queue(MR9600State *s, const MPI3CreateQueueRequest *r,
 uint16_t mr9600_delete_queue(MR9600State *s, uint16_t qid, bool reply);
 
 /* mr9600-ioc.c */
+bool mr9600_facts_check(MR9600State *s, Error **errp);
 void mr9600_admin_request(MR9600State *s, const uint8_t *frame);
 void mr9600_reply_status(MR9600State *s, uint16_t req_qid,
                          const MPI3RequestHeader *hdr, uint16_t ioc_status);
@@ -404,7 +421,12 @@ void mr9600_fault_reset(MR9600State *s);
 void mr9600_fault_exit(MR9600State *s);
 void mr9600_fault_class_init(ObjectClass *oc);
 bool mr9600_fault_drop_reply(MR9600State *s, uint16_t req_qid,
-                             uint16_t host_tag, bool tm);
+                             uint16_t host_tag, uint8_t function, bool tm);
+uint16_t mr9600_fault_io_tag(MR9600State *s, uint16_t host_tag);
+bool mr9600_fault_io_status(MR9600State *s, uint16_t handle,
+                            uint16_t *ioc_status, uint32_t *log_info);
+bool mr9600_fault_ioc_init(MR9600State *s);
+void mr9600_fault_diag_save(MR9600State *s);
 
 /* mr9600-mgmt.c */
 #define MR9600_VD_HANDLE_BASE   0x300   /* VD n has handle base + n */

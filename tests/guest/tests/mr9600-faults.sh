@@ -52,17 +52,6 @@ done
 
 
 
-# wait_resets N: the driver has started N controller resets in all and
-# finished as many successfully (within 120 s).
-wait_resets() {
-    _t=0
-    while [ "$(mr9600_driver_resets)" -lt "$1" ] ||
-          [ "$(dmesg | grep -c 'mpi3mr[0-9]*: controller reset is successful')" -lt "$1" ]; do
-        _t=$((_t + 1))
-        [ $_t -lt 1200 ] || fail "controller reset $1 did not happen or did not end"
-        sleep 0.1
-    done
-}
 
 r0=$(mr9600_driver_resets)
 d0=$(mr9600_device_resets "$CTRL")
@@ -113,7 +102,7 @@ dmesg | grep -qE 'device\(LUN\) reset is SUCCESS|Abort Task SUCCEEDED' ||
 r1=$(mr9600_driver_resets)
 mr9600_fio_start
 qom_set "$CTRL" inject-fault '"0x5a17:0x11:0x22:0x33"'
-wait_resets $((r1 + 1))
+mr9600_wait_resets $((r1 + 1))
 mr9600_fio_check "IOC fault 0x5A17"
 dmesg | grep -qE 'mpi3mr[0-9]+: fault code\(0x00005A17\): Additional code: \(0x00000011:0x00000022:0x00000033\)' ||
     fail "the driver did not report the injected fault code and info"
@@ -122,7 +111,7 @@ assert_eq "controller resets after the fault" $((r1 + 1)) "$(mr9600_driver_reset
 # 5. PREPARE FOR RESET, then the firmware resets itself.
 mr9600_fio_start
 qom_set "$CTRL" inject-prepare-reset true
-wait_resets $((r1 + 2))
+mr9600_wait_resets $((r1 + 2))
 mr9600_fio_check "prepare for reset"
 assert_eq "controller resets after the firmware reset" $((r1 + 2)) "$(mr9600_driver_resets)"
 
@@ -133,7 +122,7 @@ assert_eq "controller resets after the firmware reset" $((r1 + 2)) "$(mr9600_dri
 r2=$(mr9600_driver_resets)
 qom_set "$CTRL" drop-replies 1
 mr9600_fio_start "$JB"
-wait_resets $((r2 + 1))
+mr9600_wait_resets $((r2 + 1))
 mr9600_fio_check "one reply dropped"
 qom_get "$CTRL" drop-replies
 assert_eq "the reply was dropped" 0 "$QOM"

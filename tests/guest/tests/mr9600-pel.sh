@@ -24,9 +24,7 @@ if [ "${1:-}" = --host-prepare ]; then
     set -euo pipefail
     . tests/guest/lib-raid.sh
     raid_host_begin "$2"
-    cc -static -O2 -Wall -Werror -Itools/mrcli \
-        -o "$2/cpio/mrsim/pel-tool" tests/guest/pel-tool.c \
-        tools/mrcli/bsg.c || rh_die "cannot build pel-tool"
+    raid_host_pel_tool
     raid_host_state_drive evl-p "$2/evlog.bin" 1M
     raid_host_ctrl c-p event-log=evl-p
     raid_host_group pel raid1 nvme 2 0
