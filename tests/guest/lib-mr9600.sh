@@ -183,6 +183,7 @@ mr9600_fio_start() {
     FIO_DISKS=${*:-$JB $VD}
     for _d in $FIO_DISKS; do
         _n=${_d#/dev/}
+        rm -f "/tmp/fio.$_n.rc"
         # shellcheck disable=SC2086 # a list of fio options
         ( fio_verify "$_d" 16M ${MR9600_FIO_ARGS:-} > "/tmp/fio.$_n" 2>&1
           echo $? > "/tmp/fio.$_n.rc" ) &
