@@ -103,8 +103,8 @@ uint8_t mgmt_op_foreign_show(MgmtCtx *c)
 /* ---- FOREIGN_CONFIG ---- */
 
 /*
- * Configuration @want of @fs as a RaidConfig of its own (g_free() it:
- * its PDs' paths are not its own), its PDs' slots the bays their drives
+ * Configuration @want of @fs as a RaidConfig of its own (free it with
+ * raid_config_free()), its PDs' slots the bays their drives
  * are in (-1: not here) and their states the ones their metadata holds
  * (a member not here: missing), its VDs' states following from those;
  * *@ndrives its drives here.  NULL: no such configuration, or its
@@ -118,7 +118,7 @@ static RaidConfig *foreign_config(MgmtCtx *c, ForeignSet *fs, uint32_t want,
     g_autofree uint64_t *sectors = g_new0(uint64_t, fs->drives->len + 1);
     g_autofree int *pd_of = g_new0(int, fs->drives->len + 1);
     g_autofree MRDrive **mine = g_new0(MRDrive *, fs->drives->len + 1);
-    RaidConfig *cfg = NULL, *built;
+    RaidConfig *cfg = NULL;
     bool own_pds = false;
     int n = 0;
     GError *err = NULL;
@@ -155,27 +155,23 @@ static RaidConfig *foreign_config(MgmtCtx *c, ForeignSet *fs, uint32_t want,
     }
     if (own_pds) {
         /* the array's own (foreign) configuration */
-        cfg = g_memdup2(c->a->cfg, sizeof(*cfg));
+        cfg = raid_config_dup(c->a->cfg);
         for (int k = 0; k < cfg->npds; k++) {
             MRDrive *d = c->a->pd_drive[k];
 
-            cfg->pds[k].path = NULL;
             cfg->pds[k].slot = d ? (int)d->slot : -1;
         }
     } else {
-        built = ddf_config_from_meta(metas, sectors, n, NULL, pd_of, &err);
-        if (!built) {
+        cfg = ddf_config_from_meta(metas, sectors, n, NULL, pd_of, &err);
+        if (!cfg) {
             trace_megaraid_mgmt_foreign_unusable(want, err->message);
             g_error_free(err);
             *st = MGMT_STAT_IO_ERROR;
             return NULL;
         }
-        cfg = g_memdup2(built, sizeof(*cfg));
-        for (int k = 0; k < built->npds; k++) {
-            cfg->pds[k].path = NULL;
+        for (int k = 0; k < cfg->npds; k++) {
             cfg->pds[k].slot = -1;
         }
-        raid_config_free(built);
         for (int i = 0; i < n; i++) {
             if (pd_of[i] >= 0) {
                 cfg->pds[pd_of[i]].slot = mine[i]->slot;
@@ -201,7 +197,7 @@ static RaidConfig *foreign_config(MgmtCtx *c, ForeignSet *fs, uint32_t want,
 uint8_t mgmt_op_foreign_config(MgmtCtx *c)
 {
     MgmtForeignConfig *h = (MgmtForeignConfig *)c->out;
-    g_autofree RaidConfig *cfg = NULL;
+    RaidConfig *cfg;
     ForeignSet fs;
     uint32_t ndgs = 0, nvds = 0, nspares = 0, off;
     int ndrives;
@@ -224,6 +220,7 @@ uint8_t mgmt_op_foreign_config(MgmtCtx *c)
                    nvds * sizeof(MgmtVdInfo) +
                    nspares * sizeof(MgmtForeignSpare));
     if (st) {
+        raid_config_free(cfg);
         return st;
     }
     memset(h, 0, sizeof(*h));
@@ -267,6 +264,7 @@ uint8_t mgmt_op_foreign_config(MgmtCtx *c)
         off += sizeof(*sp);
     }
     c->out_len = off;
+    raid_config_free(cfg);
     trace_megaraid_mgmt_foreign_config(c->mbox[0], ndgs, nvds, nspares,
                                        ndrives);
     return MGMT_STAT_OK;
